@@ -1,0 +1,98 @@
+"""The bot interface: a bot sees only its seat's `SeatView` and returns an action.
+
+Write a bot by subclassing `Bot` and implementing `act`:
+
+>>> from callbreak import Match
+>>> class Lowest(Bot):
+...     name = "lowest"
+...     def act(self, view):
+...         if view.phase == "calling":
+...             return view.legal_calls[0]
+...         return view.legal_cards[0]
+>>> m = Match(seed=1)
+>>> bots = [Lowest(seed=i) for i in range(4)]
+>>> while not m.is_over:
+...     seat = m.to_act
+...     _ = m.act(bots[seat].act(m.view(seat)))
+>>> m.is_over
+True
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..cards import Card
+from ..round import SeatView
+
+__all__ = ["Bot", "Hint"]
+
+
+class Bot:
+    """Base class of every bot.  One method to write: `act`.
+
+    ``seed`` makes the bot's choices reproducible: the same seed and the same
+    views give the same actions.  A bot must never look past its view.
+    """
+
+    name = "bot"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def act(self, view: SeatView) -> int | Card:
+        """Return a call (an int from ``view.legal_calls``) in the calling phase,
+        else a card from ``view.legal_cards``."""
+        raise NotImplementedError
+
+    def call(self, view: SeatView) -> int:
+        """The call for ``view`` (calls `act`)."""
+        choice = self.act(view)
+        if isinstance(choice, Card) or not isinstance(choice, int):
+            raise TypeError(f"{self.name} returned {choice!r} for a call")
+        return choice
+
+    def play(self, view: SeatView) -> Card:
+        """The card for ``view`` (calls `act`)."""
+        choice = self.act(view)
+        if not isinstance(choice, Card):
+            raise TypeError(f"{self.name} returned {choice!r} for a card")
+        return choice
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start afresh (a new match), optionally with a new seed."""
+        self.seed = seed if seed is not None else self.seed
+        self.rng = random.Random(self.seed)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r} seed={self.seed}>"
+
+
+class Hint:
+    """A suggestion for a human: a call with its chance of being made, or a card."""
+
+    __slots__ = ("call", "card", "chance", "reason")
+
+    def __init__(
+        self,
+        call: int | None = None,
+        chance: float | None = None,
+        card: Card | None = None,
+        reason: str = "",
+    ) -> None:
+        self.call = call
+        self.chance = chance
+        self.card = card
+        self.reason = reason
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "call": self.call,
+            "chance": None if self.chance is None else round(self.chance, 3),
+            "card": None if self.card is None else str(self.card),
+            "reason": self.reason,
+        }
+
+    def __repr__(self) -> str:
+        return f"Hint(call={self.call}, chance={self.chance}, card={self.card}, reason={self.reason!r})"

@@ -1,0 +1,50 @@
+"""The ``callbreak`` command: one subcommand per module of `callbreak.commands`.
+
+Each command module has ``register(subparsers)``, which adds its parser and sets
+``func`` to a function taking the parsed arguments and returning an exit code.
+Command modules import their heavy dependencies inside ``func`` so that
+``callbreak --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMANDS = ("play", "serve", "score", "replay", "arena", "bot")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="callbreak",
+        description="Callbreak: play, serve, score, replay and pit bots against each other.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"callbreak.commands.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"callbreak.commands.{name}":
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Subcommands of the ``callbreak`` command, the top layer: each may import anything below."""

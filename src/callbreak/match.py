@@ -1,0 +1,207 @@
+"""A match: seeded deals, the dealer moving round, redeals, totals and places.
+
+>>> from callbreak import Match, Ruleset
+>>> m = Match(Ruleset.preset("quick"), seed=7)
+>>> while not m.is_over:
+...     _ = m.call(m.round.legal_calls()[0]) if m.round.phase == "calling" else m.play(m.round.legal_cards()[0])
+>>> len(m.rounds) >= 3, sorted(m.places)[0]
+(True, 1)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from decimal import Decimal
+
+from .cards import Card
+from .errors import IllegalAction
+from .round import REDEAL, Action, Round, SeatView
+from .rules import Ruleset
+from .scoring import places_of, tenths_to_points
+
+__all__ = ["Match"]
+
+
+class Match:
+    """Rounds dealt from one seeded generator: the same seed deals the same cards.
+
+    ``seed`` None draws a fresh seed (kept in `seed`, so the match can still be
+    replayed).  ``dealer`` fixes the first dealer; by default the seed draws it.
+    ``players`` are names for histories and displays.
+
+    >>> a, b = Match(seed=11), Match(seed=11)
+    >>> a.round.dealt == b.round.dealt and a.round.dealer == b.round.dealer
+    True
+    """
+
+    def __init__(
+        self,
+        rules: Ruleset | None = None,
+        seed: int | None = None,
+        *,
+        dealer: int | None = None,
+        players: Sequence[str] | None = None,
+    ) -> None:
+        if rules is None:
+            rules = Ruleset()
+        if not isinstance(rules, Ruleset):
+            raise ValueError(f"rules must be a Ruleset, not {type(rules).__name__}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"seed must be an int, not {seed!r}")
+        if dealer is not None and (not isinstance(dealer, int) or not 0 <= dealer <= 3):
+            raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
+        if players is None:
+            players = [f"Player {i + 1}" for i in range(4)]
+        players = [str(p) for p in players]
+        if len(players) != 4:
+            raise ValueError("a match has four players")
+        self.rules = rules
+        self.seed = seed
+        self.players = players
+        self._rng = random.Random(seed)
+        first = self._rng.randrange(4)
+        self.first_dealer = first if dealer is None else dealer
+        self.rounds: list[Round] = []
+        self.redeals: list[Round] = []
+        self.round_points: list[list[Decimal]] = []
+        self._tenths = [0, 0, 0, 0]
+        self._end_after: int | None = rules.rounds
+        self._over = False
+        self.round: Round = self._deal(self.first_dealer)
+
+    # --- dealing ------------------------------------------------------------
+    def _deal(self, dealer: int) -> Round:
+        while True:
+            rnd = Round(self.rules, Round.deal_hands(self._rng, dealer), dealer)
+            if rnd.phase != REDEAL:
+                rnd.on_end = self._round_ended
+                return rnd
+            self.redeals.append(rnd)
+
+    def _round_ended(self, rnd: Round) -> None:
+        rnd.on_end = None
+        if rnd.phase == REDEAL:
+            self.redeals.append(rnd)
+            self.round = self._deal(rnd.dealer)
+            return
+        pts = rnd.points_tenths()
+        self.rounds.append(rnd)
+        self.round_points.append([tenths_to_points(t) for t in pts])
+        for i in range(4):
+            self._tenths[i] += pts[i]
+        if self._should_stop():
+            self._over = True
+        else:
+            self.round = self._deal((rnd.dealer + 1) & 3)
+
+    def _should_stop(self) -> bool:
+        if self._end_after is None or len(self.rounds) < self._end_after:
+            return False
+        if self.rules.tie_break == "sudden_death":
+            top = max(self._tenths)
+            return self._tenths.count(top) == 1
+        return True
+
+    # --- playing ------------------------------------------------------------
+    @property
+    def to_act(self) -> int | None:
+        return None if self._over else self.round.to_act
+
+    def call(self, n: int) -> Action:
+        """Call for the seat to act in the current round."""
+        self._check_open()
+        return self.round.call(n)
+
+    def play(self, card: Card | int | str) -> Action:
+        """Play for the seat to act; the next round is dealt when this one ends."""
+        self._check_open()
+        return self.round.play(card)
+
+    def act(self, action: int | Card | str) -> Action:
+        self._check_open()
+        return self.round.act(action)
+
+    def _check_open(self) -> None:
+        if self._over:
+            raise IllegalAction("the match is over")
+
+    def end(self) -> None:
+        """Close a match between rounds (for ``rounds=None``, or to stop early).
+
+        A tie at the top under ``tie_break="sudden_death"`` still plays on until
+        it is broken.  Raises `IllegalAction` in the middle of a round.
+
+        >>> m = Match(Ruleset.preset("pagat"), seed=1)
+        >>> m.end(); m.is_over, m.rounds
+        (True, [])
+        """
+        if self._over:
+            return
+        if len(self.round) > 0:
+            raise IllegalAction("a round is in progress: end the match after its last card")
+        self._end_after = len(self.rounds)
+        if self._should_stop():
+            self._over = True
+            if self.rounds:
+                self.round = self.rounds[-1]
+
+    # --- results ------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def totals(self) -> list[Decimal]:
+        return [tenths_to_points(t) for t in self._tenths]
+
+    @property
+    def totals_tenths(self) -> list[int]:
+        return list(self._tenths)
+
+    @property
+    def places(self) -> list[int]:
+        """Per seat, 1..4; tied seats share the better place.
+
+        >>> Match(seed=1).places
+        [1, 1, 1, 1]
+        """
+        return places_of(self._tenths)
+
+    @property
+    def round_number(self) -> int:
+        """1-based number of the round in progress (or the last one, when over)."""
+        return len(self.rounds) + (0 if self._over else 1)
+
+    @property
+    def sudden_death(self) -> bool:
+        """Whether the round in progress is a sudden-death (tie-break) round."""
+        return (
+            not self._over
+            and self._end_after is not None
+            and len(self.rounds) >= self._end_after
+        )
+
+    def view(self, seat: int) -> SeatView:
+        """The round's view of ``seat`` with the match's totals and round number."""
+        from dataclasses import replace
+
+        v = self.round.view(seat) if seat >= 0 else self.round.spectator_view()
+        if self._over:
+            v = replace(v, legal_calls=(), legal_cards=(), to_act=None)
+        return replace(
+            v,
+            totals=tuple(self.totals),
+            round_number=self.round_number,
+            rounds=self.rules.rounds,
+            sudden_death=self.sudden_death,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"<Match seed={self.seed} round={self.round_number} over={self._over} "
+            f"totals={[str(t) for t in self.totals]}>"
+        )
+

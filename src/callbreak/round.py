@@ -1,0 +1,769 @@
+"""One deal of Callbreak: four calls and thirteen tricks.
+
+The state is a handful of ints: each hand is a 52-bit mask, legal cards are
+found with a few mask operations, and `Round.pop` undoes the last action so a
+search can walk the game tree without copying.
+
+>>> from callbreak import Round, Ruleset, Card
+>>> rnd = Round(Ruleset(), hands=Round.deal_hands(seed=1), dealer=3)
+>>> rnd.phase, rnd.to_act
+('calling', 0)
+>>> for n in (3, 2, 4, 3):
+...     _ = rnd.call(n)
+>>> rnd.phase, rnd.to_act, rnd.calls
+('playing', 0, [3, 2, 4, 3])
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from .cards import (
+    CARDS,
+    FACE_MASK,
+    FULL_DECK,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    Card,
+    cards_of,
+    mask_of,
+    to_card,
+)
+from .errors import IllegalAction
+from .rules import Ruleset
+from .scoring import score_tenths, tenths_to_points
+
+__all__ = ["CALLING", "OVER", "PLAYING", "REDEAL", "Action", "CallAction", "PlayAction", "Round", "SeatView", "Trick"]
+
+CALLING = "calling"
+PLAYING = "playing"
+REDEAL = "redeal"
+OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class CallAction:
+    """A call made: the record `Round.call` returns and the log keeps."""
+
+    seat: int
+    call: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} calls {self.call}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAction:
+    """A card played; ``winner`` is set when this card completed a trick."""
+
+    seat: int
+    card: Card
+    winner: int | None = None
+
+    def __str__(self) -> str:
+        s = f"seat {self.seat} plays {self.card}"
+        return s + (f"; seat {self.winner} wins the trick" if self.winner is not None else "")
+
+
+Action = CallAction | PlayAction
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: who led, the four cards in order of play, who won."""
+
+    leader: int
+    cards: tuple[Card, Card, Card, Card]
+    winner: int
+
+    def seat_of(self, i: int) -> int:
+        return (self.leader + i) % 4
+
+    def by_seat(self) -> list[Card]:
+        """The card each seat played, indexed by seat."""
+        out = [self.cards[0]] * 4
+        for i, c in enumerate(self.cards):
+            out[(self.leader + i) % 4] = c
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """All that one seat may know of a round: never another seat's unplayed card."""
+
+    seat: int
+    rules: Ruleset
+    dealer: int
+    phase: str
+    to_act: int | None
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, int, int, int]
+    calls: tuple[int | None, ...]
+    tricks_won: tuple[int, ...]
+    leader: int
+    trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[Trick, ...]
+    legal_calls: tuple[int, ...]
+    legal_cards: tuple[Card, ...]
+    points: tuple[Decimal, ...] | None
+    # filled by Match.view; zeros/None for a lone Round
+    totals: tuple[Decimal, ...] | None = None
+    round_number: int = 1
+    rounds: int | None = None
+    sudden_death: bool = False
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_act == self.seat
+
+    @property
+    def played(self) -> list[Card]:
+        """Every card played this round, trick by trick, current trick last."""
+        out = [c for t in self.tricks for c in t.cards]
+        out.extend(c for _, c in self.trick)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form: cards as text (``AS``), points as strings."""
+        return {
+            "seat": self.seat,
+            "rules": self.rules.to_dict(),
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "hand": [str(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "calls": list(self.calls),
+            "tricks_won": list(self.tricks_won),
+            "leader": self.leader,
+            "trick": [[s, str(c)] for s, c in self.trick],
+            "tricks": [
+                {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+                for t in self.tricks
+            ],
+            "legal_calls": list(self.legal_calls),
+            "legal_cards": [str(c) for c in self.legal_cards],
+            "points": None if self.points is None else [str(p) for p in self.points],
+            "totals": None if self.totals is None else [str(p) for p in self.totals],
+            "round_number": self.round_number,
+            "rounds": self.rounds,
+            "sudden_death": self.sudden_death,
+        }
+
+
+def _suit_word(suit: int) -> str:
+    return SUIT_NAMES[suit]
+
+
+class Round:
+    """A deal in progress.  Seats 0..3 are in order of play; ``dealer + 1`` calls first.
+
+    ``hands`` is four lists of 13 cards (`Card`, index or text).  A deal the
+    ruleset rejects (``redeal_without_trump``, ``redeal_without_face_card``)
+    starts in phase ``"redeal"``.
+
+    >>> rnd = Round(Ruleset(), Round.deal_hands(seed=3), dealer=0)
+    >>> rnd.to_act, rnd.legal_calls()[:3]
+    (1, [1, 2, 3])
+    """
+
+    __slots__ = (
+        "_calls",
+        "_deal",
+        "_hands",
+        "_leader",
+        "_legal",
+        "_log",
+        "_phase",
+        "_played",
+        "_to_act",
+        "_trick",
+        "_tricks",
+        "_trump",
+        "_trump_mask",
+        "_won",
+        "dealer",
+        "on_end",
+        "rules",
+    )
+
+    rules: Ruleset
+    dealer: int
+    on_end: Callable[[Round], None] | None
+
+    def __init__(
+        self,
+        rules: Ruleset | None = None,
+        hands: Sequence[Iterable[Card | int | str]] | None = None,
+        dealer: int = 0,
+    ) -> None:
+        if rules is None:
+            rules = Ruleset()
+        if not isinstance(rules, Ruleset):
+            raise ValueError(f"rules must be a Ruleset, not {type(rules).__name__}")
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer <= 3:
+            raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
+        if hands is None:
+            hands = Round.deal_hands(random.Random())
+        masks = _validate_hands(hands)
+        self.rules = rules
+        self.dealer = dealer
+        self._deal = tuple(masks)
+        self._hands = list(masks)
+        self._calls: list[int | None] = [None, None, None, None]
+        self._won = [0, 0, 0, 0]
+        self._trick: list[int] = []
+        self._leader = (dealer + 1) & 3
+        self._to_act: int | None = self._leader
+        self._phase = CALLING
+        self._tricks: list[tuple[int, tuple[int, int, int, int], int]] = []
+        self._played = 0
+        self._log: list[tuple[int, int, int]] = []  # (kind 0 call / 1 play, seat, value)
+        self._legal = -1
+        self._trump = rules.trump_index
+        self._trump_mask = SUIT_MASKS[self._trump]
+        self.on_end = None
+        if (rules.redeal_without_trump and any(not m & self._trump_mask for m in masks)) or (
+            rules.redeal_without_face_card and any(not m & FACE_MASK for m in masks)
+        ):
+            self._phase = REDEAL
+            self._to_act = None
+
+    # --- dealing ------------------------------------------------------------
+    @staticmethod
+    def deal_hands(seed: random.Random | int | None = None, dealer: int = 0) -> list[list[Card]]:
+        """Shuffle and deal one card at a time from the seat after ``dealer``.
+
+        ``seed`` is an int or a `random.Random` to draw from.
+
+        >>> [len(h) for h in Round.deal_hands(seed=5)]
+        [13, 13, 13, 13]
+        """
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        first = (dealer + 1) & 3
+        hands: list[list[Card]] = [[], [], [], []]
+        for i, c in enumerate(deck):
+            hands[(first + i) & 3].append(c)
+        return [sorted(h) for h in hands]
+
+    # --- public state -------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        """``calling``, ``playing``, ``redeal`` or ``over``."""
+        return self._phase
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose turn it is; None when the round is over (or must be redealt)."""
+        return self._to_act
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        """Each seat's unplayed cards, sorted by suit (S H D C) and rank."""
+        return [cards_of(m) for m in self._hands]
+
+    @property
+    def hand_masks(self) -> tuple[int, int, int, int]:
+        h = self._hands
+        return (h[0], h[1], h[2], h[3])
+
+    @property
+    def dealt(self) -> list[list[Card]]:
+        """The thirteen cards each seat was dealt."""
+        return [cards_of(m) for m in self._deal]
+
+    @property
+    def calls(self) -> list[int | None]:
+        return list(self._calls)
+
+    @property
+    def tricks_won(self) -> list[int]:
+        return list(self._won)
+
+    @property
+    def trick(self) -> list[Card]:
+        """Cards on the table in the current trick, in order of play."""
+        return [CARDS[c] for c in self._trick]
+
+    @property
+    def trick_seats(self) -> list[tuple[int, Card]]:
+        """The current trick as ``(seat, card)`` pairs."""
+        lead = self._leader
+        return [((lead + i) & 3, CARDS[c]) for i, c in enumerate(self._trick)]
+
+    @property
+    def leader(self) -> int:
+        """The seat that led (or will lead) the current trick."""
+        return self._leader
+
+    @property
+    def tricks(self) -> list[Trick]:
+        """The finished tricks, in order."""
+        return [Trick(l, (CARDS[a], CARDS[b], CARDS[c], CARDS[d]), w) for l, (a, b, c, d), w in self._tricks]
+
+    @property
+    def trick_number(self) -> int:
+        """0..12: the index of the trick in progress (13 when over)."""
+        return len(self._tricks)
+
+    @property
+    def played_mask(self) -> int:
+        return self._played
+
+    @property
+    def actions(self) -> list[Action]:
+        """Every action so far, in order: the round's log."""
+        out: list[Action] = []
+        tricks = iter(self._tricks)
+        n_in_trick = 0
+        for kind, seat, value in self._log:
+            if kind == 0:
+                out.append(CallAction(seat, value))
+            else:
+                n_in_trick += 1
+                winner = None
+                if n_in_trick == 4:
+                    n_in_trick = 0
+                    winner = next(tricks)[2]
+                out.append(PlayAction(seat, CARDS[value], winner))
+        return out
+
+    def __len__(self) -> int:
+        """Number of actions taken."""
+        return len(self._log)
+
+    # --- calling ------------------------------------------------------------
+    def legal_calls(self) -> list[int]:
+        """The calls the seat to act may make (empty outside the calling phase)."""
+        if self._phase != CALLING:
+            return []
+        return list(range(self.rules.min_call, self.rules.max_call + 1))
+
+    def call(self, n: int) -> CallAction:
+        """The seat to act calls ``n`` tricks.
+
+        >>> rnd = Round(Ruleset.preset("pagat"), Round.deal_hands(seed=1))
+        >>> rnd.call(1)
+        Traceback (most recent call last):
+        ...
+        callbreak.errors.IllegalAction: seat 1 cannot call 1: calls are 2 to 12
+        """
+        if self._phase != CALLING:
+            raise IllegalAction(f"no call now: the round is in phase {self._phase!r}")
+        seat = self._to_act
+        assert seat is not None
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise IllegalAction(f"a call is a whole number, not {n!r}")
+        r = self.rules
+        if not r.min_call <= n <= r.max_call:
+            raise IllegalAction(f"seat {seat} cannot call {n}: calls are {r.min_call} to {r.max_call}")
+        self._do_call(seat, n)
+        return CallAction(seat, n)
+
+    def _do_call(self, seat: int, n: int) -> None:
+        self._calls[seat] = n
+        self._log.append((0, seat, n))
+        if seat == self.dealer:
+            self._to_act = self._leader
+            total = sum(c for c in self._calls if c is not None)
+            if total < self.rules.min_total_calls:
+                self._phase = REDEAL
+                self._to_act = None
+                if self.on_end is not None:
+                    self.on_end(self)
+            else:
+                self._phase = PLAYING
+                self._legal = -1
+        else:
+            self._to_act = (seat + 1) & 3
+
+    # --- playing ------------------------------------------------------------
+    def legal_mask(self) -> int:
+        """The legal cards of the seat to act, as a mask (0 when it is no one's card)."""
+        if self._legal >= 0:
+            return self._legal
+        if self._phase != PLAYING:
+            return 0
+        m = self._compute_legal(self._hands[self._to_act])  # type: ignore[index]
+        self._legal = m
+        return m
+
+    def _compute_legal(self, hand: int) -> int:
+        trick = self._trick
+        tmask = self._trump_mask
+        if not trick:
+            tl = self.rules.trump_lead
+            if tl == "any":
+                return hand
+            rest = hand & ~tmask
+            if not rest:
+                return hand
+            if tl == "not_first_trick":
+                return rest if not self._tricks else hand
+            return hand if self._played & tmask else rest
+        led = trick[0]
+        ls = led // 13
+        follow = hand & SUIT_MASKS[ls]
+        t = self._trump
+        if follow:
+            rules = self.rules
+            if not rules.must_head:
+                return follow
+            best = led
+            cut = False
+            for c in trick:
+                cs = c // 13
+                if cs == ls:
+                    if c > best:
+                        best = c
+                elif cs == t:
+                    cut = True
+            if cut and not rules.head_after_cut:
+                return follow
+            higher = follow & ~((2 << best) - 1)
+            return higher if higher else follow
+        trumps = hand & tmask
+        if not trumps:
+            return hand
+        top = -1
+        for c in trick:
+            if c // 13 == t and c > top:
+                top = c
+        if top < 0:
+            return trumps
+        higher = trumps & ~((2 << top) - 1)
+        if higher:
+            return higher
+        return trumps if self.rules.must_undertrump else hand
+
+    def legal_cards(self) -> list[Card]:
+        """The cards the seat to act may play (empty outside the playing phase).
+
+        >>> rnd = Round(Ruleset(), [["AS", "KS", "2H"] + [f"{r}D" for r in "23456789TJ"],
+        ...   ["QS", "3H", "4H"] + [f"{r}C" for r in "23456789TJ"],
+        ...   ["JS", "5H", "6H", "QD", "KD", "AD", "QC", "KC", "AC", "2S", "3S", "4S", "5S"],
+        ...   ["6S", "7S", "8S", "9S", "TS", "7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH"]], dealer=3)
+        >>> for n in (2, 1, 2, 5): _ = rnd.call(n)
+        >>> _ = rnd.play("2H")           # seat 0 leads a heart
+        >>> rnd.legal_cards()           # seat 1 must follow and head it
+        [Card('3H'), Card('4H')]
+        >>> _ = rnd.play("3H"); rnd.legal_cards()
+        [Card('5H'), Card('6H')]
+        """
+        m = self.legal_mask()
+        out: list[Card] = []
+        append = out.append
+        while m:
+            low = m & -m
+            append(CARDS[low.bit_length() - 1])
+            m ^= low
+        return out
+
+    def is_legal(self, card: Card | int | str) -> bool:
+        try:
+            c = to_card(card)
+        except ValueError:
+            return False
+        return bool(self.legal_mask() >> c & 1)
+
+    def play(self, card: Card | int | str) -> PlayAction:
+        """The seat to act plays ``card``; a completed trick is collected at once.
+
+        Raises `IllegalAction` (the state unchanged) for a card not in hand or not legal.
+        """
+        if self._phase != PLAYING:
+            raise IllegalAction(f"no card now: the round is in phase {self._phase!r}")
+        try:
+            c = card if type(card) is Card else to_card(card)
+        except ValueError as e:
+            raise IllegalAction(str(e)) from None
+        seat: int = self._to_act  # type: ignore[assignment]
+        if not self._hands[seat] >> c & 1:
+            raise IllegalAction(f"seat {seat} does not hold {CARDS[c]}")
+        legal = self._legal if self._legal >= 0 else self.legal_mask()
+        if not legal >> c & 1:
+            raise IllegalAction(f"seat {seat} may not play {CARDS[c]}: {self._why_illegal(c)}")
+        winner = self._do_play(seat, c)
+        return PlayAction(seat, CARDS[c], winner)
+
+    def _why_illegal(self, c: int) -> str:
+        trick = self._trick
+        legal = self.legal_mask()
+        if not trick:
+            if self.rules.trump_lead == "not_first_trick":
+                return f"{_suit_word(self._trump)} may not be led to the first trick"
+            return f"{_suit_word(self._trump)} may not be led until one has been played"
+        ls = trick[0] // 13
+        if legal & SUIT_MASKS[ls]:
+            if c // 13 != ls:
+                return f"you must follow {_suit_word(ls)}"
+            return f"you must head the trick with a higher {_suit_word(ls)[:-1]}"
+        if self._trump_mask & self._hands[self._to_act]:  # type: ignore[index]
+            if any(x // 13 == self._trump for x in trick) and legal & ~self._trump_mask == 0:
+                if c // 13 == self._trump:
+                    return f"you must overtrump with a higher {_suit_word(self._trump)[:-1]}"
+                return f"you must play a {_suit_word(self._trump)[:-1]}"
+            return f"you are void in {_suit_word(ls)} and must play a {_suit_word(self._trump)[:-1]}"
+        return "not a legal card now"
+
+    def _do_play(self, seat: int, c: int) -> int | None:
+        """Play without checks: the search fast path.  Returns the trick winner or None."""
+        bit = 1 << c
+        self._hands[seat] ^= bit
+        self._played |= bit
+        self._log.append((1, seat, c))
+        self._legal = -1
+        trick = self._trick
+        trick.append(c)
+        if len(trick) < 4:
+            self._to_act = (seat + 1) & 3
+            return None
+        t = self._trump
+        best = trick[0]
+        bi = 0
+        for i in (1, 2, 3):
+            x = trick[i]
+            if x // 13 == best // 13:
+                if x > best:
+                    best = x
+                    bi = i
+            elif x // 13 == t:
+                best = x
+                bi = i
+        winner = (self._leader + bi) & 3
+        self._won[winner] += 1
+        self._tricks.append((self._leader, (trick[0], trick[1], trick[2], trick[3]), winner))
+        self._trick = []
+        self._leader = winner
+        if len(self._tricks) == 13:
+            self._phase = OVER
+            self._to_act = None
+            if self.on_end is not None:
+                self.on_end(self)
+        else:
+            self._to_act = winner
+        return winner
+
+    def act(self, action: int | Card | str) -> Action:
+        """Call (in the calling phase, an int) or play (a card), whichever the phase wants."""
+        if self._phase == CALLING and not isinstance(action, (Card, str)):
+            return self.call(action)
+        return self.play(action)
+
+    # --- search support -----------------------------------------------------
+    def pop(self) -> Action:
+        """Undo the last action and return it (for search: push with `call`/`play`).
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=2), dealer=0)
+        >>> _ = rnd.call(2); rnd.pop()
+        CallAction(seat=1, call=2)
+        >>> rnd.calls
+        [None, None, None, None]
+        """
+        if not self._log:
+            raise IllegalAction("nothing to undo")
+        kind, seat, value = self._log.pop()
+        self._legal = -1
+        if kind == 0:
+            self._calls[seat] = None
+            self._phase = CALLING
+            self._to_act = seat
+            return CallAction(seat, value)
+        winner = None
+        if not self._trick:
+            leader, cards, winner = self._tricks.pop()
+            self._won[winner] -= 1
+            self._trick = list(cards[:3])
+            self._leader = leader
+            self._phase = PLAYING
+        else:
+            self._trick.pop()
+        bit = 1 << value
+        self._hands[seat] |= bit
+        self._played &= ~bit
+        self._to_act = seat
+        return PlayAction(seat, CARDS[value], winner)
+
+    def copy(self) -> Round:
+        """An independent copy (without the ``on_end`` hook)."""
+        new = Round.__new__(Round)
+        new.rules = self.rules
+        new.dealer = self.dealer
+        new._deal = self._deal
+        new._hands = self._hands[:]
+        new._calls = self._calls[:]
+        new._won = self._won[:]
+        new._trick = self._trick[:]
+        new._leader = self._leader
+        new._to_act = self._to_act
+        new._phase = self._phase
+        new._tricks = self._tricks[:]
+        new._played = self._played
+        new._log = self._log[:]
+        new._legal = self._legal
+        new._trump = self._trump
+        new._trump_mask = self._trump_mask
+        new.on_end = None
+        return new
+
+    def __copy__(self) -> Round:
+        return self.copy()
+
+    def state_key(self) -> tuple[Any, ...]:
+        """Everything that defines the state: equal keys mean equal rounds."""
+        return (
+            self.rules,
+            self.dealer,
+            self._deal,
+            tuple(self._hands),
+            tuple(self._calls),
+            tuple(self._won),
+            tuple(self._trick),
+            self._leader,
+            self._to_act,
+            self._phase,
+            tuple(self._tricks),
+            self._played,
+            tuple(self._log),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Round):
+            return NotImplemented
+        return self.state_key() == other.state_key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # --- results ------------------------------------------------------------
+    def points_tenths(self) -> list[int]:
+        if self._phase != OVER:
+            raise IllegalAction(f"points are known once the round is over (phase {self._phase!r})")
+        return [score_tenths(c or 0, w, self.rules) for c, w in zip(self._calls, self._won)]
+
+    def points(self) -> list[Decimal]:
+        """Per-seat points once the round is over, exact.
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=4))
+        >>> while rnd.to_act is not None:
+        ...     _ = rnd.call(1) if rnd.phase == "calling" else rnd.play(rnd.legal_cards()[0])
+        >>> sum(rnd.tricks_won)
+        13
+        >>> all(p >= 1 or p == -1 for p in rnd.points())
+        True
+        """
+        return [tenths_to_points(t) for t in self.points_tenths()]
+
+    # --- views --------------------------------------------------------------
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know: its own hand and everything public.
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1))
+        >>> v = rnd.view(2)
+        >>> len(v.hand), v.hand_sizes, v.legal_calls
+        (13, (13, 13, 13, 13), ())
+        """
+        if not isinstance(seat, int) or not 0 <= seat <= 3:
+            raise ValueError(f"seat must be 0..3, not {seat!r}")
+        mine = self._to_act == seat
+        return SeatView(
+            seat=seat,
+            rules=self.rules,
+            dealer=self.dealer,
+            phase=self._phase,
+            to_act=self._to_act,
+            hand=tuple(cards_of(self._hands[seat])),
+            hand_sizes=(
+                self._hands[0].bit_count(),
+                self._hands[1].bit_count(),
+                self._hands[2].bit_count(),
+                self._hands[3].bit_count(),
+            ),
+            calls=tuple(self._calls),
+            tricks_won=tuple(self._won),
+            leader=self._leader,
+            trick=tuple(self.trick_seats),
+            tricks=tuple(self.tricks),
+            legal_calls=tuple(self.legal_calls()) if mine else (),
+            legal_cards=tuple(self.legal_cards()) if mine else (),
+            points=tuple(self.points()) if self._phase == OVER else None,
+        )
+
+    def spectator_view(self) -> SeatView:
+        """Public information only: ``seat`` is -1 and the hand is empty."""
+        return SeatView(
+            seat=-1,
+            rules=self.rules,
+            dealer=self.dealer,
+            phase=self._phase,
+            to_act=self._to_act,
+            hand=(),
+            hand_sizes=(
+                self._hands[0].bit_count(),
+                self._hands[1].bit_count(),
+                self._hands[2].bit_count(),
+                self._hands[3].bit_count(),
+            ),
+            calls=tuple(self._calls),
+            tricks_won=tuple(self._won),
+            leader=self._leader,
+            trick=tuple(self.trick_seats),
+            tricks=tuple(self.tricks),
+            legal_calls=(),
+            legal_cards=(),
+            points=tuple(self.points()) if self._phase == OVER else None,
+        )
+
+    @classmethod
+    def from_actions(
+        cls,
+        rules: Ruleset,
+        hands: Sequence[Iterable[Card | int | str]],
+        dealer: int,
+        actions: Iterable[int | Card | str],
+    ) -> Round:
+        """Rebuild a round from its deal and its actions (calls as ints, then cards)."""
+        rnd = cls(rules, hands, dealer)
+        for a in actions:
+            rnd.act(a)
+        return rnd
+
+    def __repr__(self) -> str:
+        return (
+            f"<Round dealer={self.dealer} phase={self._phase} to_act={self._to_act} "
+            f"calls={self._calls} won={self._won} trick={[str(c) for c in self.trick]}>"
+        )
+
+
+def _validate_hands(hands: Sequence[Iterable[Card | int | str]]) -> list[int]:
+    try:
+        seq = list(hands)
+    except TypeError:
+        raise ValueError("hands must be four lists of 13 cards") from None
+    if len(seq) != 4:
+        raise ValueError(f"hands must be four lists of 13 cards, not {len(seq)} lists")
+    masks: list[int] = []
+    seen = 0
+    for seat, h in enumerate(seq):
+        if isinstance(h, int):
+            m: int = int(h)
+            if not 0 <= m <= FULL_DECK:
+                raise ValueError(f"seat {seat}'s hand mask is out of range")
+        else:
+            cards = list(h)
+            m = mask_of(cards)
+            if len(cards) != m.bit_count():
+                raise ValueError(f"seat {seat}'s hand repeats a card")
+        if m.bit_count() != 13:
+            raise ValueError(f"seat {seat} holds {m.bit_count()} cards; each seat is dealt 13")
+        if m & seen:
+            dup = cards_of(m & seen)[0]
+            raise ValueError(f"{dup} is dealt to more than one seat")
+        seen |= m
+        masks.append(m)
+    return masks

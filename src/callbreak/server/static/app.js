@@ -1,0 +1,66 @@
+// The single-page app: a router on location.pathname.  Each page lives in its own
+// module, loaded on first use, and renders into <main id="app">.
+import { h, clear } from "./util.js";
+
+const ROUTES = [
+  [/^\/$/, "home", async (m) => (await import("./home.js")).renderHome],
+  [/^\/calculator\/?$/, "calculator", async () => (await import("./calculator.js")).renderCalculator],
+  [/^\/rules\/?$/, "rules", async () => (await import("./rules.js")).renderRules],
+  [/^\/t\/([\w-]+)\/?$/, "table", async () => (await import("./table.js")).renderTable],
+  [/^\/watch\/([\w-]+)\/?$/, "watch", async () => (await import("./table.js")).renderWatch],
+  [/^\/join\/([\w-]+)\/?$/, "join", async () => (await import("./home.js")).renderJoin],
+  [/^\/matches\/?$/, "matches", async () => (await import("./matches.js")).renderMatches],
+  [/^\/replay\/([\w-]+)\/?$/, "replay", async () => (await import("./matches.js")).renderReplay],
+];
+
+const TITLES = {
+  home: "Callbreak", calculator: "Score calculator · Callbreak", rules: "Rules · Callbreak",
+  table: "Table · Callbreak", watch: "Watching · Callbreak", join: "Join a table · Callbreak",
+  matches: "Past matches · Callbreak", replay: "Replay · Callbreak",
+};
+
+let cleanup = null;
+let seq = 0;
+
+async function route() {
+  const root = document.getElementById("app");
+  const path = location.pathname;
+  const my = ++seq;
+  if (cleanup) { try { cleanup(); } catch { /* ignore */ } cleanup = null; }
+  for (const [re, name, loader] of ROUTES) {
+    const m = re.exec(path);
+    if (!m) continue;
+    document.body.dataset.page = name;
+    document.title = TITLES[name];
+    for (const a of document.querySelectorAll(".topbar nav a")) {
+      if (a.getAttribute("href") === path) a.setAttribute("aria-current", "page");
+      else a.removeAttribute("aria-current");
+    }
+    try {
+      const render = await loader(m);
+      if (my !== seq) return;
+      cleanup = render(root, decodeURIComponent(m[1] || "")) || null;
+    } catch (e) {
+      console.error(e);
+      clear(root).append(h("div", { class: "page" }, h("h1", null, "Something went wrong"), h("p", null, String(e.message || e))));
+    }
+    return;
+  }
+  document.body.dataset.page = "notfound";
+  clear(root).append(h("div", { class: "page" }, h("h1", null, "Page not found"),
+    h("p", null, h("a", { href: "/", "data-link": true }, "Back to the start"))));
+}
+
+document.addEventListener("click", (e) => {
+  const a = e.target.closest && e.target.closest("a[data-link]");
+  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin) return;
+  e.preventDefault();
+  if (url.pathname + url.hash !== location.pathname + location.hash) history.pushState(null, "", url.pathname + url.search + url.hash);
+  route();
+  window.scrollTo(0, 0);
+});
+
+window.addEventListener("popstate", route);
+route();

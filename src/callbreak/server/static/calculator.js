@@ -1,0 +1,368 @@
+// The score calculator for games played with real cards: four names, a preset or
+// custom scoring rules, up to 20 rounds (plus sudden-death rounds), kept in
+// localStorage and exportable as a JSON sheet.
+import { h, clear, load, save, download, copyText, toast, presetRules, PRESETS } from "./util.js";
+import { fmt, ordinal, sheetState } from "./scoring.js";
+
+const KEY = "callbreak.calc";
+const MAX_ROUNDS = 20;
+const MAX_WITH_TIEBREAK = 40;
+// The Ruleset fields that matter to a score sheet.
+export const SHEET_FIELDS = [
+  "min_call", "max_call", "overtrick_points", "max_overtricks", "missed_penalty",
+  "bonus_call", "bonus_points", "rounds", "tie_break",
+];
+
+function sheetRules(full) {
+  const r = {};
+  for (const f of SHEET_FIELDS) r[f] = full[f];
+  return r;
+}
+
+function fresh() {
+  return {
+    names: ["Player 1", "Player 2", "Player 3", "Player 4"],
+    preset: "standard",
+    rules: sheetRules(presetRules("standard")),
+    rounds: [],
+    pending: null, // {calls: [...]} once the calls of the open round are saved
+    ended_after: null, // rounds=None: the round after which the table chose to stop
+  };
+}
+
+/** Validate a sheet loaded from storage or a file; throw a readable error. */
+export function checkSheet(s) {
+  if (!s || typeof s !== "object") throw new Error("not a score sheet");
+  if (!Array.isArray(s.names) || s.names.length !== 4) throw new Error("a sheet needs four names");
+  const rules = { ...sheetRules(presetRules("standard")), ...(s.rules || {}) };
+  checkRules(rules);
+  const rounds = (s.rounds || []).map((r, k) => {
+    const bad = validRound(rules, r.calls, r.tricks);
+    if (bad) throw new Error(`round ${k + 1}: ${bad}`);
+    return { calls: r.calls.map(Number), tricks: r.tricks.map(Number) };
+  });
+  return {
+    names: s.names.map((n) => String(n).slice(0, 24)),
+    preset: PRESETS[s.preset] ? s.preset : "custom",
+    rules,
+    rounds,
+    pending: s.pending && Array.isArray(s.pending.calls) ? { calls: s.pending.calls.map(Number) } : null,
+    ended_after: Number.isInteger(s.ended_after) ? s.ended_after : null,
+  };
+}
+
+function isInt(v, lo, hi) {
+  return Number.isInteger(v) && v >= lo && v <= hi;
+}
+
+export function checkRules(r) {
+  if (!isInt(r.min_call, 1, 2)) throw new Error("the lowest call must be 1 or 2");
+  if (!isInt(r.max_call, r.min_call, 13)) throw new Error(`the highest call must be ${r.min_call} to 13`);
+  if (!["0", "0.1"].includes(String(r.overtrick_points))) throw new Error("an overtrick is worth 0.1 or 0");
+  if (r.max_overtricks !== null && !isInt(r.max_overtricks, 0, 12)) throw new Error("the overtrick limit must be none or 0 to 12");
+  if (!["call", "shortfall", "zero"].includes(r.missed_penalty)) throw new Error("unknown missed-call penalty");
+  if (r.bonus_call !== null && !isInt(r.bonus_call, 1, 13)) throw new Error("the bonus call must be none or 1 to 13");
+  if (!isInt(r.bonus_points, -1000, 1000)) throw new Error("bonus points must be a whole number");
+  if (r.rounds !== null && !isInt(r.rounds, 1, MAX_ROUNDS)) throw new Error(`rounds must be 1 to ${MAX_ROUNDS}, or no fixed end`);
+  if (!["sudden_death", "share"].includes(r.tie_break)) throw new Error("unknown tie break");
+}
+
+/** null when the calls (and tricks, if given) are valid; else the reason. */
+export function validRound(rules, calls, tricks) {
+  if (!Array.isArray(calls) || calls.length !== 4) return "four calls are needed";
+  for (const c of calls) {
+    if (!isInt(c, rules.min_call, rules.max_call)) return `each call must be a whole number from ${rules.min_call} to ${rules.max_call}`;
+  }
+  if (tricks === undefined) return null;
+  if (!Array.isArray(tricks) || tricks.length !== 4) return "four trick counts are needed";
+  for (const t of tricks) if (!isInt(t, 0, 13)) return "each trick count must be a whole number from 0 to 13";
+  const sum = tricks.reduce((a, b) => a + b, 0);
+  if (sum !== 13) return `the tricks must total 13 (they total ${sum})`;
+  return null;
+}
+
+function planned(sheet) {
+  return sheet.rules.rounds !== null ? sheet.rules.rounds : sheet.ended_after;
+}
+
+export function computeSheet(sheet) {
+  return sheetState({ ...sheet.rules, rounds: planned(sheet) }, sheet.rounds);
+}
+
+/** The JSON export: the engine's score-sheet format (callbreak score --load/--save). */
+export function exportSheet(sheet) {
+  const st = computeSheet(sheet);
+  return {
+    format: "callbreak-score-sheet",
+    version: 1,
+    names: sheet.names,
+    preset: sheet.preset,
+    rules: sheet.rules,
+    rounds: sheet.rounds.map((r, k) => ({
+      calls: r.calls, tricks: r.tricks, points: st.rows[k].points.map(fmt), totals: st.rows[k].totals.map(fmt),
+    })),
+    totals: st.totals.map(fmt),
+    places: st.places,
+    over: st.over,
+  };
+}
+
+const num = (v) => (v === "" || v === null || v === undefined ? NaN : Number(v));
+
+export function renderCalculator(root) {
+  let sheet;
+  try {
+    sheet = checkSheet(load(KEY, null));
+  } catch {
+    sheet = fresh();
+  }
+  const persist = () => save(KEY, sheet);
+  const status = h("p", { class: "status", "aria-live": "polite", "data-testid": "calc-status" });
+  const error = h("p", { class: "error", role: "alert", "aria-live": "assertive", "data-testid": "calc-error" });
+  const namesBox = h("div", { class: "names-grid" });
+  const rulesBox = h("div");
+  const tableBox = h("div", { class: "sheet-wrap" });
+  const entryBox = h("div", { class: "entry" });
+
+  function fail(msg) { error.textContent = msg || ""; }
+
+  // ---- names ----------------------------------------------------------------
+  function drawNames() {
+    clear(namesBox);
+    sheet.names.forEach((n, i) => {
+      const input = h("input", {
+        id: `calc-name-${i}`, value: n, maxlength: 24, autocomplete: "off", "data-testid": `calc-name-${i}`,
+        oninput: (e) => { sheet.names[i] = e.target.value.slice(0, 24) || `Player ${i + 1}`; persist(); drawTable(); drawEntryLabels(); },
+      });
+      namesBox.append(h("label", { class: "field", for: `calc-name-${i}` }, h("span", null, `Player ${i + 1}`), input));
+    });
+  }
+
+  // ---- rules ----------------------------------------------------------------
+  function drawRules() {
+    clear(rulesBox);
+    const r = sheet.rules;
+    const preset = h("select", { id: "calc-preset", "data-testid": "calc-preset" },
+      ...["standard", "quick", "pagat", "bhoos", "custom"].map((p) => h("option", { value: p, selected: p === sheet.preset }, p)));
+    preset.addEventListener("change", () => {
+      if (preset.value === "custom") { sheet.preset = "custom"; persist(); drawRules(); return; }
+      setRules(sheetRules(presetRules(preset.value)), preset.value);
+    });
+    const opts = (vals, cur) => vals.map(([v, label]) => h("option", { value: v, selected: String(v) === String(cur) }, label));
+    const range = (lo, hi) => Array.from({ length: hi - lo + 1 }, (_, k) => [lo + k, String(lo + k)]);
+    const field = (name, label, control) => {
+      control.id = `calc-rule-${name}`;
+      control.dataset.testid = `calc-rule-${name}`;
+      control.addEventListener("change", () => {
+        const v = control.value;
+        const next = { ...sheet.rules };
+        if (["rounds", "max_overtricks", "bonus_call"].includes(name)) next[name] = v === "none" ? null : Number(v);
+        else if (["min_call", "max_call", "bonus_points"].includes(name)) next[name] = Number(v);
+        else next[name] = v;
+        setRules(next, "custom");
+      });
+      return h("label", { class: "field", for: control.id }, h("span", null, label), control);
+    };
+    const custom = h("details", { class: "rules-fields", open: sheet.preset === "custom" },
+      h("summary", null, "Scoring rules"),
+      h("div", { class: "fields-grid" },
+        field("min_call", "Lowest call", h("select", null, ...opts(range(1, 2), r.min_call))),
+        field("max_call", "Highest call", h("select", null, ...opts(range(1, 13), r.max_call))),
+        field("overtrick_points", "Each overtrick", h("select", null, ...opts([["0.1", "+0.1"], ["0", "0"]], r.overtrick_points))),
+        field("max_overtricks", "Most overtricks", h("select", null, ...opts([["none", "no limit"], ...range(0, 12)], r.max_overtricks ?? "none"))),
+        field("missed_penalty", "Missed call scores", h("select", null, ...opts([["call", "−call"], ["shortfall", "−(call − tricks)"], ["zero", "0"]], r.missed_penalty))),
+        field("bonus_call", "Bonus call from", h("select", null, ...opts([["none", "no bonus"], ...range(1, 13)], r.bonus_call ?? "none"))),
+        field("bonus_points", "Bonus call scores", h("input", { type: "number", inputmode: "numeric", value: r.bonus_points, min: -1000, max: 1000 })),
+        field("rounds", "Rounds", h("select", null, ...opts([...range(1, MAX_ROUNDS), ["none", "no fixed end"]], r.rounds ?? "none"))),
+        field("tie_break", "Tie at the top", h("select", null, ...opts([["sudden_death", "sudden-death rounds"], ["share", "share first place"]], r.tie_break))),
+      ));
+    rulesBox.append(h("label", { class: "field", for: "calc-preset" }, h("span", null, "Rules"), preset), custom);
+  }
+
+  function setRules(next, presetName) {
+    try {
+      checkRules(next);
+      sheet.rounds.forEach((rd, k) => {
+        const bad = validRound(next, rd.calls, rd.tricks);
+        if (bad) throw new Error(`round ${k + 1} does not fit these rules: ${bad}`);
+      });
+      if (sheet.pending && validRound(next, sheet.pending.calls)) sheet.pending = null;
+    } catch (e) {
+      fail(e.message);
+      drawRules();
+      return;
+    }
+    fail("");
+    sheet.rules = next;
+    sheet.preset = presetName;
+    persist();
+    drawAll();
+  }
+
+  // ---- the sheet -------------------------------------------------------------
+  function drawTable() {
+    clear(tableBox);
+    const st = computeSheet(sheet);
+    const head = h("tr", null, h("th", { scope: "col" }, "Round"),
+      ...sheet.names.map((n) => h("th", { scope: "col", class: "pname" }, n)));
+    const body = h("tbody");
+    sheet.rounds.forEach((rd, k) => {
+      const p = planned(sheet);
+      const sd = p !== null && k >= p;
+      body.append(h("tr", { class: sd ? "sudden" : null, "data-testid": `calc-row-${k}` },
+        h("th", { scope: "row" }, String(k + 1), sd ? h("span", { class: "tag", title: "sudden-death round" }, " SD") : null),
+        ...rd.calls.map((c, i) => h("td", null,
+          h("span", { class: "ct" }, `${c} / ${rd.tricks[i]}`),
+          h("span", { class: `pts ${st.rows[k].points[i] < 0 ? "neg" : ""}`, "data-testid": `pts-${k}-${i}` }, fmt(st.rows[k].points[i])),
+          h("span", { class: "run", "data-testid": `tot-${k}-${i}` }, fmt(st.rows[k].totals[i]))))));
+    });
+    const foot = h("tfoot", null,
+      h("tr", null, h("th", { scope: "row" }, "Total"),
+        ...st.totals.map((t, i) => h("td", { class: "total", "data-testid": `total-${i}` }, fmt(t)))),
+      h("tr", null, h("th", { scope: "row" }, "Place"),
+        ...st.places.map((p, i) => h("td", { class: `place place-${p}`, "data-testid": `place-${i}` }, ordinal(p)))));
+    tableBox.append(h("table", { class: "sheet", "data-testid": "calc-sheet" },
+      h("caption", { class: "sr-only" }, "Score sheet: each cell shows call / tricks, the round's points and the running total"),
+      h("thead", null, head), body, foot));
+    const n = sheet.rounds.length;
+    const p = planned(sheet);
+    if (st.over) {
+      const winners = sheet.names.filter((_, i) => st.places[i] === 1);
+      status.textContent = `Match over after ${n} round${n === 1 ? "" : "s"}. ${winners.length > 1 ? "Shared first place: " : "Winner: "}${winners.join(", ")}.`;
+    } else if (st.suddenDeath) {
+      status.textContent = `Tied at the top: round ${n + 1} is a sudden-death round.`;
+    } else {
+      status.textContent = `Round ${n + 1}${p !== null ? ` of ${p}` : ""}.`;
+    }
+    return st;
+  }
+
+  // ---- entering a round -------------------------------------------------------
+  let inputs = [];
+  function drawEntryLabels() {
+    inputs.forEach((inp, i) => { inp.labels?.[0]?.querySelector("span")?.replaceChildren(sheet.names[i]); });
+  }
+
+  function drawEntry(st) {
+    clear(entryBox);
+    inputs = [];
+    const n = sheet.rounds.length;
+    const total = n;
+    const canEnd = sheet.rules.rounds === null && sheet.ended_after === null && n > 0;
+    if (st.over) {
+      entryBox.append(h("p", null, "The match is over. Export the sheet, undo the last round, or start a new sheet."));
+    } else if (total >= (st.suddenDeath ? MAX_WITH_TIEBREAK : MAX_ROUNDS)) {
+      entryBox.append(h("p", null, `This sheet holds at most ${MAX_ROUNDS} rounds.`));
+    } else {
+      const calling = !sheet.pending;
+      const grid = h("div", { class: "entry-grid" });
+      for (let i = 0; i < 4; i++) {
+        const id = `calc-${calling ? "call" : "tricks"}-${i}`;
+        const inp = h("input", {
+          id, type: "number", inputmode: "numeric", "data-testid": id,
+          min: calling ? sheet.rules.min_call : 0, max: calling ? sheet.rules.max_call : 13, required: true,
+          onkeydown: (e) => { if (e.key === "Enter") { e.preventDefault(); (i < 3 ? inputs[i + 1] : saveBtn).focus(); } },
+        });
+        inputs.push(inp);
+        grid.append(h("label", { class: "field", for: id },
+          h("span", null, sheet.names[i]),
+          calling ? null : h("small", null, `called ${sheet.pending.calls[i]}`),
+          inp));
+      }
+      const saveBtn = h("button", { class: "btn primary", type: "submit", "data-testid": calling ? "calc-save-calls" : "calc-save-tricks" },
+        calling ? "Save calls" : "Save tricks");
+      const form = h("form", { class: "entry-form", novalidate: true, onsubmit: (e) => { e.preventDefault(); submit(calling); } },
+        h("h3", null, `Round ${n + 1}${st.suddenDeath ? " (sudden death)" : ""}: ${calling ? "calls" : "tricks won"}`),
+        h("p", { class: "hint" }, calling
+          ? `Calls from ${sheet.rules.min_call} to ${sheet.rules.max_call}.`
+          : "Tricks won by each player; they must total 13."),
+        grid,
+        h("div", { class: "row" }, saveBtn,
+          calling ? null : h("button", { class: "btn", type: "button", "data-testid": "calc-back", onclick: () => { sheet.pending = null; persist(); drawAll(); } }, "Change calls")));
+      entryBox.append(form);
+    }
+    const row = h("div", { class: "row wrap" });
+    if (canEnd) row.append(h("button", { class: "btn", type: "button", "data-testid": "calc-end", onclick: () => { sheet.ended_after = n; sheet.pending = null; persist(); drawAll(); } }, "End the match here"));
+    if (n > 0) row.append(h("button", { class: "btn", type: "button", "data-testid": "calc-undo", onclick: undo }, "Undo last round"));
+    entryBox.append(row);
+  }
+
+  function submit(calling) {
+    const vals = inputs.map((inp) => num(inp.value));
+    const bad = calling ? validRound(sheet.rules, vals) : validRound(sheet.rules, sheet.pending.calls, vals);
+    if (bad) {
+      fail(bad.charAt(0).toUpperCase() + bad.slice(1) + ".");
+      const k = inputs.findIndex((inp) => inp.value === "");
+      inputs[k >= 0 ? k : 0].focus();
+      return;
+    }
+    fail("");
+    if (calling) {
+      sheet.pending = { calls: vals };
+    } else {
+      sheet.rounds.push({ calls: sheet.pending.calls, tricks: vals });
+      sheet.pending = null;
+    }
+    persist();
+    drawAll();
+    inputs[0]?.focus();
+  }
+
+  function undo() {
+    const last = sheet.rounds.pop();
+    if (!last) return;
+    sheet.pending = { calls: last.calls };
+    if (sheet.ended_after !== null && sheet.ended_after > sheet.rounds.length) sheet.ended_after = null;
+    persist();
+    drawAll();
+    inputs.forEach((inp, i) => { inp.value = String(last.tricks[i]); });
+  }
+
+  function drawAll() {
+    const st = drawTable();
+    drawEntry(st);
+  }
+
+  // ---- export / import ----------------------------------------------------------
+  const fileInput = h("input", {
+    type: "file", accept: "application/json,.json", class: "sr-only", id: "calc-import", "data-testid": "calc-import",
+    onchange: async () => {
+      const f = fileInput.files && fileInput.files[0];
+      if (!f) return;
+      try {
+        sheet = checkSheet(JSON.parse(await f.text()));
+        persist();
+        drawNames(); drawRules(); drawAll(); fail("");
+        toast("Sheet loaded.");
+      } catch (e) {
+        fail(`Could not load that file: ${e.message}.`);
+      }
+      fileInput.value = "";
+    },
+  });
+  const exportText = () => JSON.stringify(exportSheet(sheet), null, 2);
+  const tools = h("div", { class: "row wrap" },
+    h("button", { class: "btn", type: "button", "data-testid": "calc-download", onclick: () => download("callbreak-score-sheet.json", exportText()) }, "Download JSON"),
+    h("button", { class: "btn", type: "button", "data-testid": "calc-copy", onclick: () => copyText(exportText()) }, "Copy JSON"),
+    h("label", { class: "btn", for: "calc-import" }, "Load JSON…"), fileInput,
+    h("button", {
+      class: "btn danger", type: "button", "data-testid": "calc-new",
+      onclick: () => {
+        if (sheet.rounds.length && !confirm("Start a new sheet? The current one will be cleared.")) return;
+        const names = sheet.names;
+        sheet = fresh(); sheet.names = names; persist(); drawNames(); drawRules(); drawAll(); fail("");
+      },
+    }, "New sheet"));
+
+  clear(root).append(h("div", { class: "page calc" },
+    h("h1", null, "Score calculator"),
+    h("p", { class: "lead" }, "Playing with real cards? Enter each round's calls, then the tricks won. Points, totals and places are worked out exactly, and the sheet stays in this browser."),
+    h("section", { class: "panel", "aria-labelledby": "calc-players" }, h("h2", { id: "calc-players" }, "Players"), namesBox),
+    h("section", { class: "panel", "aria-labelledby": "calc-rules" }, h("h2", { id: "calc-rules" }, "Rules"), rulesBox),
+    h("section", { class: "panel", "aria-labelledby": "calc-sheet-h" }, h("h2", { id: "calc-sheet-h" }, "Score sheet"), status, tableBox, error, entryBox),
+    h("section", { class: "panel", "aria-labelledby": "calc-export" }, h("h2", { id: "calc-export" }, "Keep it"), tools)));
+  drawNames();
+  drawRules();
+  drawAll();
+  return () => {};
+}

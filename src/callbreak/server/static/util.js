@@ -1,0 +1,190 @@
+// Small DOM and data helpers shared by every page.  Text is always inserted as
+// text (textContent), never parsed as HTML: player names are untrusted.
+
+/** Build an element: h("div", {class: "x", onclick: f, dataset: {a: 1}}, "text", child...). */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  if (attrs) {
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === "class") el.className = v;
+      else if (k === "dataset") Object.assign(el.dataset, v);
+      else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
+      else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+      else if (k === "text") el.textContent = v;
+      else if (v === true) el.setAttribute(k, "");
+      else el.setAttribute(k, String(v));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children) {
+    if (c === undefined || c === null || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else if (c instanceof Node) el.appendChild(c);
+    else el.appendChild(document.createTextNode(String(c)));
+  }
+}
+
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+// --- cards ------------------------------------------------------------------
+export const SUITS = ["S", "H", "D", "C"];
+export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+export const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+export const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
+const RANK_SHOW = { T: "10" };
+const RANK_NAME = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
+
+export const rankOf = (card) => card[0];
+export const suitOf = (card) => card[1];
+export const rankIndex = (card) => RANKS.indexOf(card[0]);
+
+/** "QH" -> "queen of hearts" (for screen readers). */
+export function cardName(card) {
+  const r = card[0];
+  return `${RANK_NAME[r] || r} of ${SUIT_NAME[card[1]]}`;
+}
+
+/** A card face drawn in HTML: rank and suit symbol, red or black. */
+export function cardEl(card, opts = {}) {
+  const r = card[0], s = card[1];
+  const tag = opts.button ? "button" : "span";
+  const el = h(tag, {
+    class: `card suit-${s}${opts.small ? " small" : ""}${opts.cls ? " " + opts.cls : ""}`,
+    dataset: { card },
+    "aria-label": cardName(card),
+    role: opts.button ? undefined : "img",
+    type: opts.button ? "button" : undefined,
+  },
+    h("span", { class: "corner", "aria-hidden": "true" },
+      h("span", { class: "rank" }, RANK_SHOW[r] || r),
+      h("span", { class: "pip" }, SUIT_SYMBOL[s])),
+    h("span", { class: "center", "aria-hidden": "true" }, SUIT_SYMBOL[s]),
+  );
+  return el;
+}
+
+export function cardBack(opts = {}) {
+  return h("span", { class: `card back${opts.small ? " small" : ""}`, "aria-hidden": "true" });
+}
+
+/** Sort a hand by suit (trump first, colours alternating) then rank, high first. */
+export function sortHand(cards, trump = "S") {
+  const order = { S: ["S", "H", "C", "D"], H: ["H", "S", "D", "C"], D: ["D", "S", "H", "C"], C: ["C", "H", "S", "D"] }[trump];
+  return [...cards].sort((a, b) => {
+    const sa = order.indexOf(a[1]), sb = order.indexOf(b[1]);
+    return sa !== sb ? sa - sb : rankIndex(b) - rankIndex(a);
+  });
+}
+
+// --- storage ----------------------------------------------------------------
+export function load(key, fallback) {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch {
+    return fallback;
+  }
+}
+
+export function save(key, value) {
+  try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* full or disabled */ }
+}
+
+// --- network ----------------------------------------------------------------
+export class ApiError extends Error {
+  constructor(status, code, message) { super(message); this.status = status; this.code = code; }
+}
+
+export async function api(method, path, body) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError(0, "network", "Could not reach the server. Check your connection.");
+  }
+  let data = null;
+  try { data = await res.json(); } catch { /* not JSON */ }
+  if (!res.ok) {
+    throw new ApiError(res.status, data && data.error || "http", (data && data.message) || `The server answered ${res.status}.`);
+  }
+  return data;
+}
+
+// --- feedback ---------------------------------------------------------------
+let toastTimer = 0;
+export function toast(message, ms = 3500) {
+  const el = document.getElementById("toast");
+  if (!el) return;
+  el.textContent = message;
+  el.classList.add("show");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => el.classList.remove("show"), ms);
+}
+
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast("Copied.");
+    return true;
+  } catch {
+    toast("Could not copy: select the text and copy it by hand.");
+    return false;
+  }
+}
+
+export function download(filename, text, type = "application/json") {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = h("a", { href: url, download: filename });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function navigate(path) {
+  history.pushState(null, "", path);
+  window.dispatchEvent(new Event("popstate"));
+}
+
+export const PRESETS = {
+  standard: {},
+  quick: { rounds: 3 },
+  pagat: {
+    min_call: 2, max_call: 12, overtrick_points: "0", max_overtricks: 1, bonus_call: 8,
+    must_head: false, rounds: null, tie_break: "share", direction: "counterclockwise",
+  },
+  bhoos: { max_call: 8, head_after_cut: false },
+};
+
+export const DEFAULT_RULES = {
+  min_call: 1, max_call: 13, overtrick_points: "0.1", max_overtricks: null, missed_penalty: "call",
+  bonus_call: null, bonus_points: 13, rounds: 5, tie_break: "sudden_death", must_head: true,
+  head_after_cut: true, trump: "S", trump_lead: "any", must_undertrump: false,
+  redeal_without_trump: false, redeal_without_face_card: false, min_total_calls: 0,
+  direction: "clockwise", card_seconds: 15, call_seconds: 30, autoplay_forced: true,
+};
+
+export function presetRules(name) {
+  return { ...DEFAULT_RULES, ...(PRESETS[name] || {}) };
+}
+
+/** The preset a full rules object equals, or "custom". */
+export function presetName(rules, fields = Object.keys(DEFAULT_RULES)) {
+  for (const name of Object.keys(PRESETS)) {
+    const p = presetRules(name);
+    if (fields.every((f) => String(p[f]) === String(rules[f]))) return name;
+  }
+  return "custom";
+}

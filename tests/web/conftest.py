@@ -1,0 +1,153 @@
+"""Browser tests: Playwright (sync API) driving Debian's Chromium against a real server.
+
+Skipped, with the reason, only when ``/usr/bin/chromium`` is missing (CI installs it).
+"""
+
+from __future__ import annotations
+
+import http.server
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+STATIC = Path(__file__).resolve().parents[2] / "src" / "callbreak" / "server" / "static"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(
+        f"{CHROMIUM} is missing: install Debian's chromium to run the browser tests", allow_module_level=True
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class _Static(http.server.SimpleHTTPRequestHandler):
+    """Serves the client the way `callbreak serve` does: assets under /static, index.html elsewhere."""
+
+    def __init__(self, *a: Any, **kw: Any) -> None:
+        super().__init__(*a, directory=str(STATIC), **kw)
+
+    def translate_path(self, path: str) -> str:
+        path = path.split("?", 1)[0].split("#", 1)[0]
+        if path.startswith("/static/"):
+            return str(STATIC / path[len("/static/") :])
+        return str(STATIC / "index.html")
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def static_url() -> Iterator[str]:
+    """The client files alone (for the pages that need no server: calculator, rules)."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Static)
+    t = threading.Thread(target=httpd.serve_forever, daemon=True)
+    t.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def pw() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(pw: Any) -> Iterator[Any]:
+    b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={"width": 1100, "height": 850})
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context: Any) -> Any:
+    pg = context.new_page()
+    pg.set_default_timeout(10_000)
+    return pg
+
+
+def serve_help() -> str:
+    r = subprocess.run(
+        [sys.executable, "-m", "callbreak", "serve", "--help"], capture_output=True, text=True, timeout=60
+    )
+    return r.stdout
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[str]:
+    """A real ``callbreak serve`` process on a free port with a temporary SQLite file."""
+    helptext = serve_help()
+    if "--port" not in helptext:
+        pytest.fail("`callbreak serve` is not available")
+    port = free_port()
+    tmp = tempfile.mkdtemp(prefix="cb-web-")
+    cmd = [
+        sys.executable,
+        "-m",
+        "callbreak",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--db",
+        os.path.join(tmp, "tables.sqlite"),
+    ]
+    # Fast bots and timers for the tests, via whatever options the server offers.
+    for opt, val in (("--bot-delay", "0.05"), ("--between-rounds", "1"), ("--forced-delay", "0.1")):
+        if opt in helptext:
+            cmd += [opt, val]
+    log = open(os.path.join(tmp, "server.log"), "w")  # noqa: SIM115
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            log.flush()
+            pytest.fail("callbreak serve exited: " + Path(log.name).read_text()[-2000:])
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        proc.kill()
+        pytest.fail("callbreak serve did not start listening in 30 s")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()

@@ -1,0 +1,166 @@
+"""The score calculator page against the engine's exact scoring."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from callbreak import Ruleset
+from callbreak.scoring import places_of, score_tenths, tenths_to_points
+
+
+def fmt(tenths: int) -> str:
+    return str(tenths_to_points(tenths))
+
+
+def random_tricks(rng: random.Random, calls: list[int]) -> list[int]:
+    """Four trick counts totalling 13, often near the calls."""
+    while True:
+        t = [max(0, c + rng.choice([-2, -1, 0, 0, 0, 1, 1, 2, 3])) for c in calls[:3]]
+        last = 13 - sum(t)
+        if 0 <= last <= 13:
+            return [*t, last]
+
+
+def set_rules(page: Any, preset: str, changes: dict[str, Any]) -> None:
+    page.select_option("[data-testid=calc-preset]", preset)
+    if changes:
+        page.click("details.rules-fields summary")
+        for name, value in changes.items():
+            v = "none" if value is None else str(value)
+            page.select_option(f"[data-testid=calc-rule-{name}]", v)
+
+
+def enter_round(page: Any, calls: list[int], tricks: list[int]) -> None:
+    for i, c in enumerate(calls):
+        page.fill(f"[data-testid=calc-call-{i}]", str(c))
+    page.click("[data-testid=calc-save-calls]")
+    for i, t in enumerate(tricks):
+        page.fill(f"[data-testid=calc-tricks-{i}]", str(t))
+    page.click("[data-testid=calc-save-tricks]")
+
+
+def check_sheet(page: Any, rules: Ruleset, rounds: list[tuple[list[int], list[int]]]) -> list[int]:
+    """Every number on the page equals the engine's, round by round."""
+    totals = [0, 0, 0, 0]
+    shown = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('[data-testid^=pts-],[data-testid^=tot-],'
+             + '[data-testid^=total-],[data-testid^=place-]')].map(e => [e.dataset.testid, e.textContent]))"""
+    )
+    for k, (calls, tricks) in enumerate(rounds):
+        for i in range(4):
+            pts = score_tenths(calls[i], tricks[i], rules)
+            totals[i] += pts
+            assert shown[f"pts-{k}-{i}"] == fmt(pts), (k, i, calls, tricks)
+            assert shown[f"tot-{k}-{i}"] == fmt(totals[i]), (k, i)
+    places = places_of(totals)
+    for i in range(4):
+        assert shown[f"total-{i}"] == fmt(totals[i])
+        assert shown[f"place-{i}"] == ["1st", "2nd", "3rd", "4th"][places[i] - 1]
+    return totals
+
+
+CASES: list[tuple[str, dict[str, Any], int]] = [
+    ("standard", {}, 5),
+    ("pagat", {}, 9),
+    ("bhoos", {"missed_penalty": "shortfall", "max_overtricks": 3, "bonus_call": 6, "rounds": 8}, 8),
+    (
+        "standard",
+        {
+            "min_call": 2,
+            "overtrick_points": "0",
+            "missed_penalty": "zero",
+            "tie_break": "share",
+            "rounds": 20,
+            "bonus_call": 5,
+        },
+        20,
+    ),
+]
+
+
+def test_random_sheets_agree_with_engine(static_url: str, browser: Any) -> None:
+    rng = random.Random(20261130)
+    for preset, changes, n in CASES:
+        rules = Ruleset.preset(preset, **changes)
+        ctx = browser.new_context(viewport={"width": 1000, "height": 800})
+        page = ctx.new_page()
+        page.set_default_timeout(10_000)
+        page.goto(static_url + "/calculator")
+        set_rules(page, preset, changes)
+        rounds: list[tuple[list[int], list[int]]] = []
+        totals = [0, 0, 0, 0]
+        for _ in range(n):
+            calls = [rng.randint(rules.min_call, min(rules.max_call, 6)) for _ in range(4)]
+            tricks = random_tricks(rng, calls)
+            enter_round(page, calls, tricks)
+            rounds.append((calls, tricks))
+            for i in range(4):
+                totals[i] += score_tenths(calls[i], tricks[i], rules)
+        # Sudden-death rounds until one leader stands alone, as the engine's Match would play them.
+        while (
+            rules.rounds is not None and rules.tie_break == "sudden_death" and totals.count(max(totals)) > 1
+        ):
+            assert "sudden-death" in page.inner_text("[data-testid=calc-status]")
+            calls = [rng.randint(rules.min_call, 5) for _ in range(4)]
+            tricks = random_tricks(rng, calls)
+            enter_round(page, calls, tricks)
+            rounds.append((calls, tricks))
+            for i in range(4):
+                totals[i] += score_tenths(calls[i], tricks[i], rules)
+        if rules.rounds is None:
+            assert "Round" in page.inner_text("[data-testid=calc-status]")
+            page.click("[data-testid=calc-end]")
+        check_sheet(page, rules, rounds)
+        status = page.inner_text("[data-testid=calc-status]")
+        if rules.tie_break == "sudden_death" or totals.count(max(totals)) == 1:
+            assert status.startswith("Match over"), status
+        # The export carries the same exact numbers.
+        with page.expect_download() as dl:
+            page.click("[data-testid=calc-download]")
+        data = json.loads(Path(dl.value.path()).read_text())
+        assert data["names"] == ["Player 1", "Player 2", "Player 3", "Player 4"]
+        assert [r["calls"] for r in data["rounds"]] == [c for c, _ in rounds]
+        assert data["totals"] == [fmt(t) for t in totals]
+        assert Ruleset.from_dict({"preset": "standard", **data["rules"]}) == Ruleset.preset(
+            "standard", **{k: getattr(rules, k) for k in data["rules"]}
+        )
+        ctx.close()
+
+
+def test_sudden_death_validation_and_storage(static_url: str, page: Any) -> None:
+    page.goto(static_url + "/calculator")
+    page.select_option("[data-testid=calc-preset]", "quick")
+    page.fill("[data-testid=calc-name-0]", "<b>Asha</b>")
+    # A call out of range and tricks not totalling 13 are refused and change nothing.
+    for i, c in enumerate([3, 14, 3, 3]):
+        page.fill(f"[data-testid=calc-call-{i}]", str(c))
+    page.click("[data-testid=calc-save-calls]")
+    assert "from 1 to 13" in page.inner_text("[data-testid=calc-error]")
+    page.fill("[data-testid=calc-call-1]", "3")
+    page.click("[data-testid=calc-save-calls]")
+    for i, t in enumerate([4, 3, 3, 2]):
+        page.fill(f"[data-testid=calc-tricks-{i}]", str(t))
+    page.click("[data-testid=calc-save-tricks]")
+    assert "total 13 (they total 12)" in page.inner_text("[data-testid=calc-error]")
+    assert page.locator("[data-testid^=calc-row-]").count() == 0
+    page.fill("[data-testid=calc-tricks-3]", "3")
+    page.click("[data-testid=calc-save-tricks]")
+    enter_round(page, [3, 3, 3, 3], [3, 4, 3, 3])
+    enter_round(page, [3, 3, 3, 3], [3, 3, 4, 3])
+    # 9.1 9.1 9.1 9.0 after the three rounds of `quick`: a sudden-death round.
+    assert "sudden-death" in page.inner_text("[data-testid=calc-status]")
+    assert page.inner_text("[data-testid=total-0]") == "9.1"
+    # The sheet survives a reload; names are text, never markup.
+    page.reload()
+    assert page.inner_text("[data-testid=calc-row-2]").split()[0] == "3"
+    assert page.locator("thead th.pname").first.inner_text() == "<b>Asha</b>"
+    enter_round(page, [2, 5, 3, 3], [2, 4, 4, 3])
+    assert page.inner_text("[data-testid=calc-status]").startswith("Match over after 4 rounds")
+    assert [page.inner_text(f"[data-testid=place-{i}]") for i in range(4)] == ["3rd", "4th", "1st", "2nd"]
+    # Undo reopens the last round with its calls kept.
+    page.click("[data-testid=calc-undo]")
+    assert "sudden-death" in page.inner_text("[data-testid=calc-status]")
+    assert page.input_value("[data-testid=calc-tricks-2]") == "4"

@@ -11,12 +11,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
+from typing import Any
 
 from .cards import Card
 from .errors import IllegalAction
-from .round import REDEAL, Action, Round, SeatView
+from .round import REDEAL, Action, CallAction, Round, SeatView
 from .rules import Ruleset
 from .scoring import places_of, tenths_to_points
 
@@ -28,11 +29,17 @@ class Match:
 
     ``seed`` None draws a fresh seed (kept in `seed`, so the match can still be
     replayed).  ``dealer`` fixes the first dealer; by default the seed draws it.
-    ``players`` are names for histories and displays.
+    ``players`` are names for histories and displays.  ``dealt`` gives the hands
+    of the first deals explicitly (a game played with real cards, or an edited
+    history): deal ``i`` uses ``dealt[i]`` when there is one; the seeded shuffle
+    is still drawn for every deal, so later deals are what the seed would give.
 
     >>> a, b = Match(seed=11), Match(seed=11)
     >>> a.round.dealt == b.round.dealt and a.round.dealer == b.round.dealer
     True
+    >>> hands = [[f"{r}{s}" for r in "23456789TJQKA"] for s in "SHDC"]
+    >>> Match(seed=1, dealt=[hands], dealer=0).round.dealt[1][:2]
+    [Card('2H'), Card('3H')]
     """
 
     def __init__(
@@ -42,6 +49,7 @@ class Match:
         *,
         dealer: int | None = None,
         players: Sequence[str] | None = None,
+        dealt: Sequence[Sequence[Iterable[Card | int | str] | int]] | None = None,
     ) -> None:
         if rules is None:
             rules = Ruleset()
@@ -61,6 +69,9 @@ class Match:
         self.rules = rules
         self.seed = seed
         self.players = players
+        self._dealt = list(dealt) if dealt is not None else []
+        self.deals: list[Round] = []
+        """Every Round dealt, in order: redealt ones, finished ones and the one in progress."""
         self._rng = random.Random(seed)
         first = self._rng.randrange(4)
         self.first_dealer = first if dealer is None else dealer
@@ -75,7 +86,11 @@ class Match:
     # --- dealing ------------------------------------------------------------
     def _deal(self, dealer: int) -> Round:
         while True:
-            rnd = Round(self.rules, Round.deal_hands(self._rng, dealer), dealer)
+            hands: Sequence[Iterable[Card | int | str] | int] = Round.deal_hands(self._rng, dealer)
+            if len(self.deals) < len(self._dealt):
+                hands = self._dealt[len(self.deals)]
+            rnd = Round(self.rules, hands, dealer)
+            self.deals.append(rnd)
             if rnd.phase != REDEAL:
                 rnd.on_end = self._round_ended
                 return rnd
@@ -108,19 +123,41 @@ class Match:
     # --- playing ------------------------------------------------------------
     @property
     def to_act(self) -> int | None:
+        """The seat whose turn it is; None once the match is over.
+
+        >>> Match(seed=4, dealer=3).to_act
+        0
+        """
         return None if self._over else self.round.to_act
 
     def call(self, n: int) -> Action:
-        """Call for the seat to act in the current round."""
+        """Call for the seat to act in the current round.
+
+        >>> m = Match(seed=4, dealer=0)
+        >>> m.call(3)
+        CallAction(seat=1, call=3)
+        """
         self._check_open()
         return self.round.call(n)
 
     def play(self, card: Card | int | str) -> Action:
-        """Play for the seat to act; the next round is dealt when this one ends."""
+        """Play for the seat to act; the next round is dealt when this one ends.
+
+        >>> m = Match(seed=4, dealer=0)
+        >>> for _ in range(4): _ = m.call(1)
+        >>> m.play(m.round.legal_cards()[0]).seat
+        1
+        """
         self._check_open()
         return self.round.play(card)
 
     def act(self, action: int | Card | str) -> Action:
+        """A call (an int, in the calling phase) or a card, whichever is due.
+
+        >>> m = Match(seed=4, dealer=0)
+        >>> m.act(2).call, m.to_act
+        (2, 2)
+        """
         self._check_open()
         return self.round.act(action)
 
@@ -132,7 +169,10 @@ class Match:
         """Close a match between rounds (for ``rounds=None``, or to stop early).
 
         A tie at the top under ``tie_break="sudden_death"`` still plays on until
-        it is broken.  Raises `IllegalAction` in the middle of a round.
+        it is broken (`sudden_death` turns True); a match ended before any round
+        finished simply closes.  Raises `IllegalAction` in the middle of a round.
+        When it closes, the deal that was waiting is dropped (``round`` is the last
+        finished round again, and ``deals`` and ``redeals`` no longer list it).
 
         >>> m = Match(Ruleset.preset("pagat"), seed=1)
         >>> m.end(); m.is_over, m.rounds
@@ -143,10 +183,73 @@ class Match:
         if len(self.round) > 0:
             raise IllegalAction("a round is in progress: end the match after its last card")
         self._end_after = len(self.rounds)
-        if self._should_stop():
+        if not self.rounds or self._should_stop():
             self._over = True
             if self.rounds:
-                self.round = self.rounds[-1]
+                last = self.rounds[-1]
+                while self.deals[-1] is not last and len(self.deals[-1]) == 0:
+                    dropped = self.deals.pop()
+                    if self.redeals and self.redeals[-1] is dropped:
+                        self.redeals.pop()
+                self.round = last
+
+    # --- history -------------------------------------------------------------
+    def actions(self) -> list[int | Card]:
+        """Every action of the match in order (calls as ints, cards as `Card`),
+        redealt rounds included: `from_actions` rebuilds the match from them.
+
+        >>> m = Match(seed=3)
+        >>> _ = m.call(2); _ = m.call(3)
+        >>> m.actions()
+        [2, 3]
+        """
+        out: list[int | Card] = []
+        for rnd in self.deals:
+            for a in rnd.actions:
+                out.append(a.call if isinstance(a, CallAction) else a.card)
+        return out
+
+    @classmethod
+    def from_actions(
+        cls,
+        rules: Ruleset | None,
+        seed: int,
+        actions: Iterable[int | Card | str],
+        *,
+        dealer: int | None = None,
+        players: Sequence[str] | None = None,
+        dealt: Sequence[Sequence[Iterable[Card | int | str] | int]] | None = None,
+    ) -> Match:
+        """Replay a match: each action is checked as it is taken.
+
+        >>> m = Match(Ruleset.preset("quick"), seed=5)
+        >>> for _ in range(30):
+        ...     _ = m.act(m.round.legal_calls()[-1] if m.round.phase == "calling" else m.round.legal_cards()[0])
+        >>> Match.from_actions(m.rules, 5, m.actions()).state_key() == m.state_key()
+        True
+        """
+        m = cls(rules, seed, dealer=dealer, players=players, dealt=dealt)
+        for a in actions:
+            m.act(a)
+        return m
+
+    def state_key(self) -> tuple[Any, ...]:
+        """Everything that defines the match's state: equal keys, equal matches.
+
+        >>> Match(seed=2).state_key() == Match(seed=2).state_key()
+        True
+        """
+        return (
+            self.rules,
+            self.seed,
+            self.first_dealer,
+            tuple(self.players),
+            tuple(r.state_key() for r in self.deals),
+            tuple(self._tenths),
+            self._end_after,
+            self._over,
+            self.round.state_key(),
+        )
 
     # --- results ------------------------------------------------------------
     @property
@@ -178,11 +281,7 @@ class Match:
     @property
     def sudden_death(self) -> bool:
         """Whether the round in progress is a sudden-death (tie-break) round."""
-        return (
-            not self._over
-            and self._end_after is not None
-            and len(self.rounds) >= self._end_after
-        )
+        return not self._over and self._end_after is not None and len(self.rounds) >= self._end_after
 
     def view(self, seat: int) -> SeatView:
         """The round's view of ``seat`` with the match's totals and round number."""
@@ -204,4 +303,3 @@ class Match:
             f"<Match seed={self.seed} round={self.round_number} over={self._over} "
             f"totals={[str(t) for t in self.totals]}>"
         )
-

@@ -162,7 +162,8 @@ def _suit_word(suit: int) -> str:
 class Round:
     """A deal in progress.  Seats 0..3 are in order of play; ``dealer + 1`` calls first.
 
-    ``hands`` is four lists of 13 cards (`Card`, index or text).  A deal the
+    ``hands`` is four lists of 13 cards (`Card`, index or text), or four
+    52-bit masks (as `hand_masks` gives them).  A deal the
     ruleset rejects (``redeal_without_trump``, ``redeal_without_face_card``)
     starts in phase ``"redeal"``.
 
@@ -198,7 +199,7 @@ class Round:
     def __init__(
         self,
         rules: Ruleset | None = None,
-        hands: Sequence[Iterable[Card | int | str]] | None = None,
+        hands: Sequence[Iterable[Card | int | str] | int] | None = None,
         dealer: int = 0,
     ) -> None:
         if rules is None:
@@ -358,7 +359,7 @@ class Round:
             raise IllegalAction(f"no call now: the round is in phase {self._phase!r}")
         seat = self._to_act
         assert seat is not None
-        if not isinstance(n, int) or isinstance(n, bool):
+        if not isinstance(n, int) or isinstance(n, (bool, Card)):
             raise IllegalAction(f"a call is a whole number, not {n!r}")
         r = self.rules
         if not r.min_call <= n <= r.max_call:
@@ -723,7 +724,7 @@ class Round:
     def from_actions(
         cls,
         rules: Ruleset,
-        hands: Sequence[Iterable[Card | int | str]],
+        hands: Sequence[Iterable[Card | int | str] | int],
         dealer: int,
         actions: Iterable[int | Card | str],
     ) -> Round:
@@ -740,7 +741,7 @@ class Round:
         )
 
 
-def _validate_hands(hands: Sequence[Iterable[Card | int | str]]) -> list[int]:
+def _validate_hands(hands: Sequence[Iterable[Card | int | str] | int]) -> list[int]:
     try:
         seq = list(hands)
     except TypeError:

@@ -1,0 +1,240 @@
+"""Round: turn order, calls, errors leave the state unchanged, pop/copy, views."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from callbreak import Card, IllegalAction, Round, Ruleset
+from callbreak.cards import FACE_MASK, SUIT_MASKS, cards_of
+
+from .helpers import deal
+
+
+def playout(rnd: Round, rng: random.Random) -> None:
+    while rnd.to_act is not None:
+        if rnd.phase == "calling":
+            rnd.call(rng.choice(rnd.legal_calls()))
+        else:
+            rnd.play(rng.choice(rnd.legal_cards()))
+
+
+@pytest.mark.parametrize("dealer", range(4))
+def test_order(dealer: int) -> None:
+    rnd = Round(Ruleset(), Round.deal_hands(1, dealer), dealer)
+    seen = []
+    for _ in range(4):
+        seen.append(rnd.to_act)
+        rnd.call(2)
+    first = (dealer + 1) % 4
+    assert seen == [(first + i) % 4 for i in range(4)]
+    assert seen[-1] == dealer  # the dealer calls last
+    assert rnd.phase == "playing" and rnd.to_act == first and rnd.leader == first
+
+
+def test_deal_hands_from_seat_after_dealer() -> None:
+    rng1, rng2 = random.Random(9), random.Random(9)
+    deck = list(range(52))
+    rng2.shuffle(deck)
+    hands = Round.deal_hands(rng1, dealer=2)
+    assert deck[0] in hands[3] and deck[1] in hands[0] and deck[3] in hands[2]
+    assert sorted(c for h in hands for c in h) == list(range(52))
+
+
+def test_legal_calls() -> None:
+    rnd = Round(Ruleset.preset("bhoos"), Round.deal_hands(3))
+    assert rnd.legal_calls() == list(range(1, 9))
+    rnd = Round(Ruleset.preset("pagat"), Round.deal_hands(3))
+    assert rnd.legal_calls() == list(range(2, 13))
+
+
+def test_errors_leave_state_unchanged() -> None:
+    rnd = Round(Ruleset.preset("bhoos"), Round.deal_hands(5), dealer=0)
+    before = rnd.state_key()
+    for bad in (0, 9, -1, 2.0, "3", True, Card.parse("4S")):
+        with pytest.raises(IllegalAction):
+            rnd.call(bad)  # type: ignore[arg-type]
+        assert rnd.state_key() == before
+    with pytest.raises(IllegalAction, match="phase 'calling'"):
+        rnd.play(rnd.hands[1][0])
+    assert rnd.state_key() == before
+    for n in (1, 2, 3, 4):
+        rnd.call(n)
+    with pytest.raises(IllegalAction, match="no call now"):
+        rnd.call(3)
+    before = rnd.state_key()
+    seat = rnd.to_act
+    assert seat == 1
+    other = rnd.hands[2][0]
+    with pytest.raises(IllegalAction, match="does not hold"):
+        rnd.play(other)  # out of turn: another seat's card
+    for bad in ("XX", 52, -1, None, "AS AS"):
+        with pytest.raises(IllegalAction):
+            rnd.play(bad)  # type: ignore[arg-type]
+    assert rnd.state_key() == before
+    rnd.play(rnd.legal_cards()[0])
+    hand = rnd.hands[rnd.to_act]  # type: ignore[index]
+    illegal = [c for c in hand if c not in rnd.legal_cards()]
+    before = rnd.state_key()
+    for c in illegal:
+        with pytest.raises(IllegalAction, match="may not play"):
+            rnd.play(c)
+    assert rnd.state_key() == before
+    playout(rnd, random.Random(1))
+    before = rnd.state_key()
+    with pytest.raises(IllegalAction, match="phase 'over'"):
+        rnd.play("AS")
+    with pytest.raises(IllegalAction):
+        rnd.call(1)
+    assert rnd.state_key() == before
+
+
+def test_illegal_messages() -> None:
+    from .helpers import position
+
+    rnd = position(Ruleset(), {0: ("8H", ""), 1: ("5H JH 2D", "H")}, "8H")
+    with pytest.raises(IllegalAction, match="must head"):
+        rnd.play("5H")
+    with pytest.raises(IllegalAction, match="must follow hearts"):
+        rnd.play("2D")
+    rnd = position(Ruleset(), {0: ("8H", ""), 1: ("3S 4D", "HS")}, "8H")
+    with pytest.raises(IllegalAction, match="must play a spade"):
+        rnd.play("4D")
+    rnd = position(Ruleset(), {0: ("8H", ""), 1: ("TS", "H"), 2: ("3S QS 4D", "HS")}, "8H TS")
+    with pytest.raises(IllegalAction, match="overtrump"):
+        rnd.play("3S")
+
+
+def test_bad_hands() -> None:
+    good = Round.deal_hands(1)
+    with pytest.raises(ValueError, match="four lists"):
+        Round(Ruleset(), good[:3])
+    with pytest.raises(ValueError, match="holds 12"):
+        Round(Ruleset(), [good[0][:12], good[1], good[2], good[3] + [good[0][12]]])
+    with pytest.raises(ValueError, match="more than one seat"):
+        Round(Ruleset(), [good[0], good[0], good[2], good[3]])
+    with pytest.raises(ValueError, match="dealer"):
+        Round(Ruleset(), good, dealer=4)
+
+
+def test_redeal_without_trump() -> None:
+    hands = deal({0: ("2H", "S"), 1: ("3H", ""), 2: ("4H", ""), 3: ("5H", "")})
+    assert Round(Ruleset(), hands).phase == "calling"
+    rnd = Round(Ruleset(redeal_without_trump=True), hands)
+    assert rnd.phase == "redeal" and rnd.to_act is None
+    assert Round(Ruleset(trump="H", redeal_without_trump=True), hands).phase == "calling"
+
+
+def test_redeal_without_face_card() -> None:
+    low = " ".join(f"{r}{s}" for s in "SHD" for r in "23456789T")[: 13 * 3 - 1]
+    hands = deal({2: (" ".join(low.split()[:13]), "")})
+    assert not any(c.rank > 10 for c in hands[2])
+    rnd = Round(Ruleset(redeal_without_face_card=True), hands)
+    assert rnd.phase == "redeal"
+    assert all(m & FACE_MASK for m in Round(Ruleset(), Round.deal_hands(1)).hand_masks)
+
+
+def test_min_total_calls_redeal_and_pop() -> None:
+    rnd = Round(Ruleset(min_total_calls=10), Round.deal_hands(2))
+    for n in (2, 3, 2, 2):
+        rnd.call(n)
+    assert rnd.phase == "redeal" and rnd.to_act is None and rnd.legal_calls() == []
+    rnd.pop()
+    rnd.call(3)
+    assert rnd.phase == "playing"
+    rnd2 = Round(Ruleset(min_total_calls=10), Round.deal_hands(2))
+    for n in (2, 3, 2, 3):
+        rnd2.call(n)
+    assert rnd2.phase == "playing"
+
+
+def test_full_round_and_points() -> None:
+    rng = random.Random(3)
+    for seed in range(20):
+        rnd = Round(Ruleset(), Round.deal_hands(seed), seed % 4)
+        with pytest.raises(IllegalAction):
+            rnd.points()
+        playout(rnd, rng)
+        assert rnd.phase == "over" and rnd.to_act is None
+        assert len(rnd.tricks) == 13 and sum(rnd.tricks_won) == 13
+        assert all(not h for h in rnd.hands)
+        assert len(rnd) == 56
+        from callbreak.scoring import score
+
+        assert rnd.points() == [score(c, w, Ruleset()) for c, w in zip(rnd.calls, rnd.tricks_won)]  # type: ignore[arg-type]
+        # each trick's winner leads the next
+        for a, b in zip(rnd.tricks, rnd.tricks[1:]):
+            assert b.leader == a.winner
+        assert rnd.tricks[0].leader == (rnd.dealer + 1) % 4
+
+
+def test_pop_undoes_everything() -> None:
+    rnd = Round(Ruleset(), Round.deal_hands(8), 1)
+    keys = [rnd.state_key()]
+    rng = random.Random(8)
+    while rnd.to_act is not None:
+        if rnd.phase == "calling":
+            rnd.call(rng.choice(rnd.legal_calls()))
+        else:
+            rnd.play(rng.choice(rnd.legal_cards()))
+        keys.append(rnd.state_key())
+    for k in reversed(keys[:-1]):
+        rnd.pop()
+        assert rnd.state_key() == k
+    with pytest.raises(IllegalAction, match="nothing to undo"):
+        rnd.pop()
+
+
+def test_copy_is_independent() -> None:
+    rnd = Round(Ruleset(), Round.deal_hands(4))
+    for _ in range(4):
+        rnd.call(1)
+    c = rnd.copy()
+    assert c == rnd
+    c.play(c.legal_cards()[0])
+    assert c != rnd and len(rnd) == 4
+
+
+def test_from_actions() -> None:
+    rnd = Round(Ruleset(), Round.deal_hands(4), 2)
+    playout(rnd, random.Random(4))
+    acts: list[int | Card] = [a.call if hasattr(a, "call") else a.card for a in rnd.actions]  # type: ignore[union-attr]
+    again = Round.from_actions(Ruleset(), rnd.dealt, 2, acts)
+    assert again == rnd
+
+
+def test_view_hides_other_hands() -> None:
+    rnd = Round(Ruleset(), Round.deal_hands(6), 0)
+    playout_part(rnd, 30)
+    for seat in range(4):
+        v = rnd.view(seat)
+        assert list(v.hand) == rnd.hands[seat]
+        text = json.dumps(v.to_dict())
+        for other in range(4):
+            if other != seat:
+                for c in rnd.hands[other]:
+                    assert f'"{c}"' not in text
+    sv = rnd.spectator_view()
+    assert sv.hand == ()
+    assert v.played == [c for t in rnd.tricks for c in t.cards] + rnd.trick
+
+
+def playout_part(rnd: Round, n: int) -> None:
+    rng = random.Random(n)
+    for _ in range(n):
+        if rnd.phase == "calling":
+            rnd.call(rng.choice(rnd.legal_calls()))
+        else:
+            rnd.play(rng.choice(rnd.legal_cards()))
+
+
+def test_legal_mask_matches_cards() -> None:
+    rnd = Round(Ruleset(), Round.deal_hands(12))
+    assert rnd.legal_mask() == 0
+    playout_part(rnd, 9)
+    assert cards_of(rnd.legal_mask()) == rnd.legal_cards()
+    assert all(rnd.is_legal(c) for c in rnd.legal_cards())
+    assert not rnd.is_legal("nonsense")
+    assert SUIT_MASKS[0] == 0x1FFF

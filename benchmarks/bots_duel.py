@@ -39,9 +39,7 @@ def play(args: tuple[str, str, str, int, int]) -> dict[str, Any]:
     top = max(m.totals_tenths)
     winners = [s for s in range(4) if m.totals_tenths[s] == top]
     share = 1 / len(winners) if hero_seat in winners else 0.0
-    madec = sum(
-        1 for r in m.rounds if (r.calls[hero_seat] or 0) <= r.tricks_won[hero_seat]
-    )
+    madec = sum(1 for r in m.rounds if (r.calls[hero_seat] or 0) <= r.tricks_won[hero_seat])
     return {
         "share": share,
         "points": float(m.totals[hero_seat]),

@@ -6,8 +6,10 @@ chances, seat position, earlier calls), fitted to self-play, and for each
 value of that estimate the observed distribution of tricks actually taken.
 Both live in ``data/calls.json`` (made by ``python -m callbreak.bots.train_calls``).
 
-The call maximises the expected value of `callbreak.scoring.score_tenths`
-over the distribution, for the ruleset in force; late in a match the value is
+The distribution is of the hand's trick *potential* (what it takes when it
+tries to take every trick); a bot that has made its call ducks most of the
+surplus (`taken`).  The call maximises the expected value of
+`callbreak.scoring.score_tenths` over the distribution, for the ruleset in force; late in a match the value is
 the chance of finishing first rather than raw points.
 
 >>> from callbreak import Round, Ruleset
@@ -285,7 +287,7 @@ def call_values(view: SeatView, dist: Sequence[float]) -> dict[int, float]:
         ev = 0.0
         for t, p in enumerate(dist):
             if p > 0:
-                pts = score_tenths(c, t, rules) / 10.0
+                pts = score_tenths(c, taken(c, t), rules) / 10.0
                 if wv is None:
                     ev += p * pts
                 else:
@@ -300,11 +302,26 @@ def call_values(view: SeatView, dist: Sequence[float]) -> dict[int, float]:
     return out
 
 
+SURPLUS_KEPT = 0.35  # share of the tricks beyond its call a bot cannot avoid taking
+
+
+def taken(call: int, potential: int) -> int:
+    """Tricks a bot ends with when its hand could take ``potential``: it ducks
+    most of the surplus once its call is made.
+
+    >>> taken(4, 3), taken(4, 4), taken(4, 7)
+    (3, 4, 5)
+    """
+    if potential <= call:
+        return potential
+    return call + int(SURPLUS_KEPT * (potential - call))
+
+
 def best_call(view: SeatView, dist: Sequence[float] | None = None) -> tuple[int, float]:
     """The call of highest value and its chance of being made."""
     if dist is None:
         dist = trick_distribution(view)
     values = call_values(view, dist)
     call = max(values, key=lambda c: (values[c], -c))
-    chance = sum(p for t, p in enumerate(dist) if made(call, t, view.rules))
+    chance = sum(p for t, p in enumerate(dist) if made(call, taken(call, t), view.rules))
     return call, chance

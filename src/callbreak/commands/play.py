@@ -1,0 +1,118 @@
+"""``callbreak play``: Callbreak in the terminal, against bots or at an online table.
+
+>>> import argparse
+>>> p = argparse.ArgumentParser(); sub = p.add_subparsers()
+>>> register(sub)
+>>> a = p.parse_args(["play", "--bots", "random", "--rules", "quick", "--set", "rounds=1", "--seed", "4"])
+>>> a.bots, a.rules, a.set, a.seed
+('random', 'quick', ['rounds=1'], 4)
+>>> parse_settings(["rounds=1", "max_overtricks=none", "must_head=false", "trump=H"])
+{'rounds': 1, 'max_overtricks': None, 'must_head': False, 'trump': 'H'}
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["parse_settings", "register", "run"]
+
+
+def _value(text: str) -> Any:
+    low = text.strip().lower()
+    if low in ("none", "null", ""):
+        return None
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    try:
+        return int(low)
+    except ValueError:
+        pass
+    try:
+        return float(low)
+    except ValueError:
+        return text.strip()
+
+
+def parse_settings(items: Sequence[str]) -> dict[str, Any]:
+    """``field=value`` pairs to Ruleset changes (numbers, true/false and none are converted).
+
+    >>> parse_settings(["rounds"])
+    Traceback (most recent call last):
+    ...
+    ValueError: --set wants field=value, not 'rounds'
+    """
+    out: dict[str, Any] = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            raise ValueError(f"--set wants field=value, not {item!r}")
+        out[name.strip()] = _value(value)
+    return out
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "play",
+        help="play in the terminal: against bots, or at an online table (--join URL)",
+        description="Play Callbreak in the terminal against three bots, or take a seat at an "
+        "online table of `callbreak serve` with --join. Without --bots/--rules a start screen asks.",
+    )
+    p.add_argument("--bots", metavar="LEVEL", help="bot level: random, easy, medium or hard (default medium)")
+    p.add_argument("--rules", metavar="PRESET", help="rules preset: standard, quick, pagat or bhoos")
+    p.add_argument(
+        "--set", metavar="FIELD=VALUE", action="append", default=[],
+        help="change one rule, e.g. --set rounds=3 --set max_call=8 (repeatable)",
+    )
+    p.add_argument("--seed", type=int, help="replay the same deals and bot choices")
+    p.add_argument("--name", default=None, help="your name at the table")
+    p.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
+                   help="pause before each bot action (default 0.6)")
+    p.add_argument("--join", metavar="URL",
+                   help="an online table: an invite URL (/join/CODE) or your seat URL (/t/ID#TOKEN)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..bots import LEVELS
+    from ..rules import PRESETS, Ruleset
+
+    if args.join:
+        return _run_online(args)
+    try:
+        changes = parse_settings(args.set)
+        preset = (args.rules or "standard").strip().lower()
+        Ruleset.preset(preset, **changes)  # validate before opening the screen
+    except ValueError as e:
+        print(f"callbreak play: {e}", file=sys.stderr)
+        return 2
+    if preset not in PRESETS:
+        print(f"callbreak play: unknown preset {args.rules!r}", file=sys.stderr)
+        return 2
+    bots = (args.bots or "medium").strip().lower()
+    if bots not in LEVELS:
+        print(f"callbreak play: unknown bot level {args.bots!r} (levels: {', '.join(LEVELS)})", file=sys.stderr)
+        return 2
+    if args.delay < 0:
+        print("callbreak play: --delay must not be negative", file=sys.stderr)
+        return 2
+
+    from ..tui.app import CallbreakApp, LocalOptions
+
+    options = LocalOptions(
+        bots=bots, preset=preset, changes=changes, seed=args.seed, name=args.name or "You",
+        delay=args.delay, trick_pause=max(0.0, 1.5 * args.delay),
+    )
+    setup = args.bots is None and args.rules is None and not args.set
+    app = CallbreakApp(options=options, setup=setup)
+    result = app.run()
+    return int(result or 0)
+
+
+def _run_online(args: argparse.Namespace) -> int:
+    print("callbreak play: online play (--join) is not available in this version yet", file=sys.stderr)
+    return 2

@@ -1,0 +1,564 @@
+"""The Textual app of ``callbreak play``: it renders a `TableModel` and forwards keys to a `Game`.
+
+Keys on the table: ``←``/``→`` choose a card (or change your call), ``Enter`` plays it;
+or type a card (``qs``, ``10h``) or a call (``4``) and press ``Enter``.  ``?`` or ``F1``
+shows the rules and keys; ``Ctrl+Q`` quits.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.console import Group
+from rich.text import Text
+from textual import events, on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Input, Label, Markdown, Select, Static
+
+from ..bots import LEVELS
+from ..cards import Card
+from ..errors import IllegalAction
+from ..rules import PRESETS, Ruleset
+from .game import Game, LocalGame, RoundSummary, TableModel, parse_call, parse_typed_card, sort_hand
+from .render import hand_text, header_text, places_table, scores_renderable, summary_table, table_renderable
+
+__all__ = ["CallbreakApp", "HintFn", "LocalOptions", "load_hint"]
+
+HintFn = Callable[[Any], Any]
+
+_TYPABLE = set("0123456789tjqkashdcTJQKASHDC")
+
+HELP = """\
+# Callbreak
+
+Four players, thirteen cards each, **spades are trump**. Each round:
+
+1. **Call.** In turn, everyone says how many tricks they will win (at least 1).
+2. **Play** thirteen tricks. The player after the dealer leads the first; the winner of a trick
+   leads the next. You must **follow the suit led** and, if you can, **beat the highest card** of
+   that suit on the trick. With none of the suit, you must play a **spade** (beating a spade
+   already on the trick if you can). The highest spade wins the trick, else the highest card of
+   the suit led.
+3. **Score.** Make your call: *call + 0.1 per extra trick* (call 4, win 6: 4.2). Miss it: *−call*.
+
+After the last round the highest total wins; a tie at the top plays **sudden-death** rounds.
+Other rule sets (`--rules pagat`, `--set max_call=8`) change some of this; the header shows which.
+
+## Keys
+
+| key | does |
+|---|---|
+| ← → | choose a card (unplayable cards are dimmed) or change your call |
+| Enter | play the chosen card / make the call |
+| `qs`, `10h`, `ac` … then Enter | play a card by name (rank, then suit S H D C) |
+| `4` then Enter | call 4 |
+| Backspace / Esc | correct / clear what you typed |
+| ? or F1 | this help (Esc closes it) |
+| Ctrl+Q | quit |
+"""
+
+
+def load_hint() -> HintFn | None:
+    """`callbreak.bots.hints.hint` when the bots provide it, else None."""
+    import importlib
+
+    try:
+        hints = importlib.import_module("callbreak.bots.hints")
+    except ImportError:
+        return None
+    fn = getattr(hints, "hint", None)
+    return fn if callable(fn) else None
+
+
+@dataclass
+class LocalOptions:
+    """What the start screen asks for (prefilled from the command line)."""
+
+    bots: str = "medium"
+    preset: str = "standard"
+    changes: dict[str, Any] | None = None
+    seed: int | None = None
+    name: str = "You"
+    delay: float = 0.6
+    trick_pause: float = 0.9
+
+    def make_game(self) -> LocalGame:
+        rules = Ruleset.preset(self.preset, **(self.changes or {}))
+        return LocalGame(
+            rules=rules,
+            seed=self.seed,
+            bots=self.bots,
+            name=self.name or "You",
+            delay=self.delay,
+            trick_pause=self.trick_pause,
+        )
+
+
+class HelpScreen(ModalScreen[None]):
+    """The rules summary and the keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,f1,enter,q", "close", "Close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-box"):
+            yield Markdown(HELP)
+            yield Label("Esc closes this help", classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class SummaryScreen(ModalScreen[None]):
+    """After each round: calls, tricks, points and totals; at the end, the final places."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,escape", "close", "Continue"),
+        Binding("n", "new", "New match", show=False),
+    ]
+
+    def __init__(self, summary: RoundSummary, model: TableModel) -> None:
+        super().__init__()
+        self.summary = summary
+        self.model = model
+
+    def compose(self) -> ComposeResult:
+        parts: list[Any] = [summary_table(self.summary, self.model.names, self.model.seat)]
+        if self.model.over:
+            me = self.model.seat
+            assert self.model.places is not None
+            place = self.model.places[me]
+            words = {1: "You win!", 2: "You came 2nd.", 3: "You came 3rd.", 4: "You came 4th."}
+            parts += [Text(""), places_table(self.model), Text(""), Text(words[place], style="bold yellow")]
+            foot = "Enter: back to the table  ·  n: new match  ·  Ctrl+Q: quit"
+        else:
+            foot = "Enter: next round"
+        with Vertical(id="summary-box"):
+            yield Static(Group(*parts), id="summary")
+            yield Label(foot, classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_new(self) -> None:
+        if self.model.over:
+            app = self.app
+            self.dismiss(None)
+            if isinstance(app, CallbreakApp):
+                app.new_match()
+
+
+class SetupScreen(Screen[LocalOptions]):
+    """Choose the bots, the rules and your name before a local match."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.quit", "Quit")]
+
+    def __init__(self, options: LocalOptions) -> None:
+        super().__init__()
+        self.options = options
+
+    def compose(self) -> ComposeResult:
+        o = self.options
+        with Vertical(id="setup-box"):
+            yield Static(Text("♠ Callbreak", style="bold"), id="setup-title")
+            yield Label("Your name")
+            yield Input(value=o.name, id="setup-name", max_length=20)
+            yield Label("Bots")
+            yield Select([(lv, lv) for lv in LEVELS], value=o.bots if o.bots in LEVELS else "medium",
+                         allow_blank=False, id="setup-bots")
+            yield Label("Rules")
+            yield Select([(p, p) for p in PRESETS], value=o.preset if o.preset in PRESETS else "standard",
+                         allow_blank=False, id="setup-rules")
+            yield Label("Seed (empty: a new deal)")
+            yield Input(value="" if o.seed is None else str(o.seed), id="setup-seed")
+            yield Label("", id="setup-error")
+            yield Button("Play", variant="primary", id="setup-play")
+
+    def on_mount(self) -> None:
+        self.query_one("#setup-play", Button).focus()
+
+    @on(Button.Pressed, "#setup-play")
+    @on(Input.Submitted)
+    def play(self) -> None:
+        o = self.options
+        seed_text = self.query_one("#setup-seed", Input).value.strip()
+        try:
+            seed = int(seed_text) if seed_text else None
+        except ValueError:
+            self.query_one("#setup-error", Label).update(Text("the seed is a whole number", style="red"))
+            return
+        bots = self.query_one("#setup-bots", Select).value
+        preset = self.query_one("#setup-rules", Select).value
+        name = self.query_one("#setup-name", Input).value.strip() or "You"
+        self.dismiss(
+            LocalOptions(
+                bots=str(bots), preset=str(preset), changes=o.changes, seed=seed, name=name,
+                delay=o.delay, trick_pause=o.trick_pause,
+            )
+        )
+
+
+class TableScreen(Screen[None]):
+    """The table: header, seats and trick, scores, your hand and the prompt."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "Choose", key_display="←→"),
+        Binding("right", "move(1)", "Choose", show=False),
+        Binding("up", "move(1)", "More", show=False),
+        Binding("down", "move(-1)", "Less", show=False),
+        Binding("enter", "submit", "Play / call", key_display="Enter"),
+        Binding("backspace", "erase", "Erase", show=False),
+        Binding("escape", "clear", "Clear", show=False),
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
+        Binding("ctrl+q", "app.quit", "Quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="header")
+        with Horizontal(id="main"):
+            yield Static(id="table")
+            yield Static(id="sidebar")
+        yield Static(id="hand")
+        yield Static(id="prompt")
+        yield Static(id="message")
+        yield Footer()
+
+    @property
+    def cb(self) -> CallbreakApp:
+        app = self.app
+        assert isinstance(app, CallbreakApp)
+        return app
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    def action_move(self, step: int) -> None:
+        self.cb.move(step)
+
+    def action_submit(self) -> None:
+        self.cb.submit()
+
+    def action_erase(self) -> None:
+        self.cb.typed = self.cb.typed[:-1]
+        self.cb.render_all()
+
+    def action_clear(self) -> None:
+        self.cb.typed = ""
+        self.cb.message = ""
+        self.cb.render_all()
+
+    def on_key(self, event: events.Key) -> None:
+        app = self.cb
+        if event.key == "n" and app.model is not None and app.model.over:
+            app.new_match()
+        elif event.character and event.character in _TYPABLE:
+            if len(app.typed) < 3:
+                app.typed += event.character
+            app.message = ""
+        else:
+            return
+        event.stop()
+        app.render_all()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.cb.render_all()
+
+
+class CallbreakApp(App[int]):
+    """``callbreak play``: a local match against bots, or a seat at an online table.
+
+    Give it a `Game` to play at once, or `LocalOptions` with ``setup=True`` for the
+    start screen.
+    """
+
+    TITLE = "Callbreak"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { background: #0f3d24; }
+    TableScreen { layout: vertical; }
+    #header { height: 1; background: #0a2a19; color: white; }
+    #main { height: 1fr; min-height: 12; }
+    #table { width: 1fr; height: 100%; padding: 1 1 0 1; content-align: center middle; }
+    #sidebar { width: 34; height: 100%; background: #0a2a19; padding: 0 1;  }
+    #hand { height: 4; content-align: center bottom; padding: 0 1; }
+    #prompt { height: 1; padding: 0 1; background: #0a2a19; }
+    #message { height: 1; padding: 0 1; background: #0a2a19; }
+    HelpScreen, SummaryScreen { align: center middle; }
+    #help-box { width: 84; max-width: 95%; height: 90%; background: $panel; border: thick $accent; padding: 0 1; }
+    #summary-box { width: auto; height: auto; max-height: 95%; background: $panel; border: thick $accent;
+                   padding: 1 2; }
+    #summary { width: auto; }
+    .hint { color: $text-muted; margin-top: 1; }
+    SetupScreen { align: center middle; }
+    #setup-box { width: 50; height: auto; background: $panel; border: thick $accent; padding: 1 2; }
+    #setup-title { text-align: center; margin-bottom: 1; }
+    #setup-box Label { margin-top: 1; }
+    #setup-play { margin-top: 1; width: 100%; }
+    """
+
+    def __init__(
+        self,
+        game: Game | None = None,
+        *,
+        options: LocalOptions | None = None,
+        setup: bool = False,
+        hint: HintFn | bool | None = True,
+    ) -> None:
+        super().__init__()
+        self.game = game
+        self.options = options or LocalOptions()
+        self.setup = setup and game is None
+        self.hint_fn: HintFn | None = load_hint() if hint is True else (hint or None)
+        self.model: TableModel | None = None
+        self.typed = ""
+        self.message = ""
+        self.message_style = "red"
+        self.selected: Card | None = None
+        self.call_choice: int | None = None
+        self._call_key: tuple[int, int] | None = None
+        self.hint_text = Text()
+        self._hint_key: tuple[Any, ...] | None = None
+        self._summary_open = False
+        self._summaries_shown = 0
+        self.table_screen: TableScreen | None = None
+
+    # --- lifecycle --------------------------------------------------------------
+    def on_mount(self) -> None:
+        self.set_interval(0.5, self._tick)
+        if self.setup:
+            self.push_screen(SetupScreen(self.options), self._setup_done)
+        else:
+            self._start()
+
+    def _setup_done(self, options: LocalOptions | None) -> None:
+        if options is None:
+            self.exit(0)
+            return
+        self.options = options
+        self._start()
+
+    def _start(self) -> None:
+        if self.game is None:
+            self.game = self.options.make_game()
+        self.table_screen = TableScreen()
+        self.push_screen(self.table_screen)
+        game = self.game
+        self.run_worker(game.run(self.on_game_change), group="game", exclusive=True, exit_on_error=True)
+
+    def new_match(self) -> None:
+        """Another local match with the same options and a fresh seed."""
+        if not isinstance(self.game, LocalGame):
+            return
+        self.game.close()
+        self.options.seed = None
+        self.game = self.options.make_game()
+        self.model = None
+        self.selected = None
+        self._call_key = None
+        self._summaries_shown = 0
+        self.message = ""
+        self.run_worker(self.game.run(self.on_game_change), group="game", exclusive=True, exit_on_error=True)
+
+    def on_unmount(self) -> None:
+        if self.game is not None:
+            self.game.close()
+
+    def _tick(self) -> None:
+        if self.model is not None and self.model.deadline is not None:
+            self.render_all()
+
+    # --- game → screen ------------------------------------------------------------
+    def on_game_change(self) -> None:
+        if self.game is None:
+            return
+        self.model = self.game.model()
+        self._sync_choices()
+        self._maybe_hint()
+        self.render_all()
+        pending = self.game.pending_summary
+        if pending is not None and not self._summary_open:
+            self._summary_open = True
+            self.push_screen(SummaryScreen(pending, self.model), self._summary_closed)
+
+    def _summary_closed(self, _: None) -> None:
+        self._summary_open = False
+        if self.game is not None:
+            self.game.acknowledge_round()
+            self.on_game_change()
+
+    def _sync_choices(self) -> None:
+        m = self.model
+        if m is None:
+            return
+        v = m.view
+        hand = sort_hand(v.hand, v.rules.trump)
+        if v.phase == "calling" and m.my_turn:
+            key = (v.round_number, len(m.summaries))
+            if self._call_key != key or self.call_choice not in v.legal_calls:
+                self._call_key = key
+                self.call_choice = min(max(3, v.legal_calls[0]), v.legal_calls[-1]) if v.legal_calls else None
+        if m.my_turn and v.phase == "playing":
+            if self.selected not in v.legal_cards:
+                legal = [c for c in hand if c in v.legal_cards]
+                self.selected = legal[0] if legal else None
+        elif self.selected not in hand:
+            self.selected = hand[0] if hand else None
+
+    def _maybe_hint(self) -> None:
+        m = self.model
+        if m is None or self.hint_fn is None or not m.my_turn or m.view.phase != "calling":
+            return
+        key = (m.view.round_number, len(m.summaries), m.view.hand)
+        if key == self._hint_key:
+            return
+        self._hint_key = key
+        self.hint_text = Text()
+        view = m.view
+        fn = self.hint_fn
+        self.run_worker(lambda: self._compute_hint(fn, view, key), thread=True, group="hint")
+
+    def _compute_hint(self, fn: HintFn, view: Any, key: tuple[Any, ...]) -> None:
+        try:
+            h = fn(view)
+        except Exception:
+            return
+        call = getattr(h, "call", None)
+        chance = getattr(h, "chance", None)
+        if call is None:
+            return
+        t = Text()
+        t.append("  suggested ", style="dim")
+        t.append(str(call), style="bold cyan")
+        if chance is not None:
+            t.append(f" ({round(100 * float(chance))}% to make it)", style="dim")
+
+        def show() -> None:
+            if self._hint_key == key:
+                self.hint_text = t
+                if self.call_choice is not None and self._call_key is not None:
+                    self.call_choice = call if self.model and call in self.model.view.legal_calls else self.call_choice
+                self.render_all()
+
+        self.call_from_thread(show)
+
+    def remaining(self) -> float | None:
+        if self.model is None or self.model.deadline is None:
+            return None
+        return self.model.deadline - time.time()
+
+    def render_all(self) -> None:
+        screen = self.table_screen
+        m = self.model
+        if screen is None or not screen.is_mounted:
+            return
+        if m is None:
+            screen.query_one("#header", Static).update(Text(" ♠ Callbreak  ·  connecting…", style="bold"))
+            return
+        v = m.view
+        screen.query_one("#header", Static).update(header_text(m))
+        screen.query_one("#table", Static).update(table_renderable(m, self.remaining(), screen.query_one("#table", Static).size.height))
+        screen.query_one("#sidebar", Static).update(scores_renderable(m))
+        hand_w = max(20, screen.size.width - 2)
+        screen.query_one("#hand", Static).update(
+            hand_text(v.hand, v.legal_cards, self.selected, v.rules.trump, hand_w, m.my_turn and v.phase == "playing")
+        )
+        screen.query_one("#prompt", Static).update(self.prompt_text())
+        msg = Text(self.message, style=self.message_style) if self.message else Text(m.status, style="dim")
+        screen.query_one("#message", Static).update(msg)
+
+    def prompt_text(self) -> Text:
+        m = self.model
+        t = Text()
+        if m is None:
+            return t
+        v = m.view
+        if m.over:
+            t.append("Match over.", style="bold yellow")
+            if isinstance(self.game, LocalGame):
+                t.append("  n: new match  ·  Ctrl+Q: quit", style="dim")
+            return t
+        if not m.connected:
+            t.append("Connection lost: reconnecting…", style="bold yellow")
+            return t
+        if not m.my_turn:
+            who = m.names[v.to_act] if v.to_act is not None else ""
+            t.append(m.waiting or (f"Waiting for {who}…" if who else "Waiting…"), style="dim")
+            if self.typed:
+                t.append(f"   typed: {self.typed}", style="bold")
+            return t
+        if v.phase == "calling":
+            t.append("Your call: ", style="bold")
+            t.append("◀ ", style="dim")
+            shown = self.typed or str(self.call_choice)
+            t.append(f" {shown} ", style="bold black on yellow")
+            t.append(" ▶", style="dim")
+            t.append_text(self.hint_text)
+            t.append("   ←→ change · Enter call", style="dim")
+        else:
+            t.append("Your turn: ", style="bold")
+            if self.typed:
+                t.append(f" {self.typed}_ ", style="bold black on yellow")
+                t.append("   Enter plays it · Esc clears", style="dim")
+            else:
+                if self.selected is not None:
+                    t.append(self.selected.symbol, style="bold red" if self.selected.suit in "HD" else "bold")
+                t.append("   ←→ choose · Enter play · or type a card (qs, 10h)", style="dim")
+        return t
+
+    # --- screen → game --------------------------------------------------------------
+    def move(self, step: int) -> None:
+        m = self.model
+        if m is None:
+            return
+        v = m.view
+        if v.phase == "calling" and m.my_turn:
+            legal = list(v.legal_calls)
+            if legal and self.call_choice is not None:
+                self.typed = ""
+                i = legal.index(self.call_choice) if self.call_choice in legal else 0
+                self.call_choice = legal[max(0, min(len(legal) - 1, i + step))]
+        else:
+            hand = sort_hand(v.hand, v.rules.trump)
+            pool = [c for c in hand if c in v.legal_cards] if (m.my_turn and v.phase == "playing") else hand
+            if pool:
+                i = pool.index(self.selected) if self.selected in pool else -1
+                self.selected = pool[(i + step) % len(pool)] if i >= 0 else pool[0]
+        self.render_all()
+
+    def submit(self) -> None:
+        m = self.model
+        game = self.game
+        if m is None or game is None:
+            return
+        typed, self.typed = self.typed, ""
+        v = m.view
+        try:
+            if m.over:
+                raise IllegalAction("the match is over")
+            if not m.my_turn:
+                raise IllegalAction("it is not your turn")
+            if v.phase == "calling":
+                action: int | Card = parse_call(typed, v.legal_calls) if typed else (self.call_choice or 0)
+            else:
+                if typed:
+                    action = parse_typed_card(typed)
+                elif self.selected is not None:
+                    action = self.selected
+                else:
+                    raise IllegalAction("choose a card first")
+            game.submit(action)
+        except (IllegalAction, ValueError) as e:
+            self.message = str(e)
+            self.message_style = "bold red"
+            self.bell()
+            self.render_all()
+            return
+        self.message = ""
+        self.on_game_change()

@@ -1,0 +1,423 @@
+"""What the terminal client shows, and the local game that drives a `Match` and three bots.
+
+Nothing here imports Textual: the app (`callbreak.tui.app`) only renders a `TableModel`
+and forwards the player's keys, so the game logic is tested on its own.
+
+>>> g = LocalGame(Ruleset.preset("quick", rounds=1), seed=5, bots="random", delay=0)
+>>> m = g.model()
+>>> m.seat, len(m.view.hand), m.names[0]
+(0, 13, 'You')
+>>> while not g.over:
+...     if g.human_to_act:
+...         v = g.model().view
+...         g.submit(v.legal_calls[0] if v.phase == "calling" else v.legal_cards[0])
+...     else:
+...         _ = g.step_bot()
+...     g.acknowledge_round()
+>>> g.model().places is not None
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+
+from ..bots import Bot, make_bot
+from ..cards import Card
+from ..errors import IllegalAction
+from ..match import Match
+from ..round import PlayAction, SeatView, Trick
+from ..rules import Ruleset
+
+__all__ = [
+    "BOT_NAMES",
+    "Game",
+    "LocalGame",
+    "RoundSummary",
+    "TableModel",
+    "bot_or_fallback",
+    "friendly_error",
+    "parse_call",
+    "parse_typed_card",
+    "sort_hand",
+    "suit_order",
+]
+
+BOT_NAMES = ("Aarav", "Bina", "Chandra")
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """One finished round: per seat call, tricks, points and running totals."""
+
+    number: int
+    calls: tuple[int, ...]
+    tricks: tuple[int, ...]
+    points: tuple[Decimal, ...]
+    totals: tuple[Decimal, ...]
+    sudden_death: bool = False
+
+
+@dataclass(frozen=True)
+class TableModel:
+    """Everything the screen shows, from one seat's point of view (its `SeatView` only)."""
+
+    seat: int
+    view: SeatView
+    names: tuple[str, str, str, str]
+    labels: tuple[str, str, str, str]
+    last_trick: Trick | None = None
+    summaries: tuple[RoundSummary, ...] = ()
+    places: tuple[int, ...] | None = None
+    log: tuple[str, ...] = ()
+    deadline: float | None = None
+    status: str = ""
+    connected: bool = True
+    waiting: str = ""
+    seed: int | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.places is not None
+
+    @property
+    def my_turn(self) -> bool:
+        return not self.over and self.view.to_act == self.seat
+
+
+class Game:
+    """The interface the app drives: a local match or an online seat."""
+
+    seat: int = 0
+
+    def model(self) -> TableModel:
+        raise NotImplementedError
+
+    def submit(self, action: int | Card) -> None:
+        """The player's call or card; raises `IllegalAction` (nothing changes) when not legal."""
+        raise NotImplementedError
+
+    def acknowledge_round(self) -> None:
+        """The player has seen the last round's summary: the next round may go on."""
+
+    @property
+    def pending_summary(self) -> RoundSummary | None:
+        """A finished round the player has not acknowledged yet."""
+        return None
+
+    async def run(self, notify: Callable[[], None]) -> None:
+        """Drive the game until it is over, calling ``notify`` after each change."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Stop for good (the app is quitting)."""
+
+
+def suit_order(trump: str) -> str:
+    """Suits left to right: trump first, then alternating colours.
+
+    >>> suit_order("S"), suit_order("H")
+    ('SHCD', 'HSDC')
+    """
+    black, red = "SC", "HD"
+    if trump in black:
+        other = black.replace(trump, "")
+        return trump + red[0] + other + red[1]
+    other = red.replace(trump, "")
+    return trump + black[0] + other + black[1]
+
+
+def sort_hand(hand: Sequence[Card], trump: str = "S") -> list[Card]:
+    """A hand by suit (see `suit_order`), high to low within each suit.
+
+    >>> [str(c) for c in sort_hand([Card.parse(x) for x in ("2H", "AS", "KD", "TH", "3C")])]
+    ['AS', 'TH', '2H', '3C', 'KD']
+    """
+    order = suit_order(trump)
+    return sorted(hand, key=lambda c: (order.index(c.suit), -int(c)))
+
+
+_CARD_TEXT = re.compile(r"^(10|[2-9tjqka1])([shdc♠♥♦♣])$", re.IGNORECASE)
+
+
+def parse_typed_card(text: str) -> Card:
+    """A card typed by the player: ``qs``, ``10h``, ``TH``, ``as``.
+
+    >>> str(parse_typed_card("10h")), str(parse_typed_card("qs"))
+    ('TH', 'QS')
+    >>> parse_typed_card("zz")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'zz' is not a card: type a rank (2-10, J, Q, K, A) and a suit (S, H, D, C), like qs or 10h
+    """
+    t = text.strip()
+    if not _CARD_TEXT.match(t):
+        raise ValueError(
+            f"{text!r} is not a card: type a rank (2-10, J, Q, K, A) and a suit (S, H, D, C), like qs or 10h"
+        )
+    return Card.parse(t)
+
+
+def parse_call(text: str, legal: Sequence[int]) -> int:
+    """A call typed by the player, checked against the legal calls.
+
+    >>> parse_call("4", range(1, 14))
+    4
+    >>> parse_call("0", range(1, 14))
+    Traceback (most recent call last):
+    ...
+    callbreak.errors.IllegalAction: you cannot call 0: calls are 1 to 13
+    """
+    t = text.strip()
+    if not t.isdigit():
+        raise IllegalAction(f"{text!r} is not a call: type a number")
+    n = int(t)
+    if n not in legal:
+        lo, hi = (min(legal), max(legal)) if legal else (0, 0)
+        raise IllegalAction(f"you cannot call {n}: calls are {lo} to {hi}")
+    return n
+
+
+def friendly_error(err: Exception) -> str:
+    """The engine's message, addressed to the player.
+
+    >>> friendly_error(IllegalAction("seat 0 may not play 5H: you must follow spades"))
+    '5♥: you must follow spades'
+    >>> friendly_error(IllegalAction("seat 0 does not hold AS"))
+    'you do not hold A♠'
+    """
+    msg = str(err)
+    m = re.match(r"seat \d+ may not play (\w\w): (.*)", msg)
+    if m:
+        return f"{Card.parse(m.group(1)).symbol}: {m.group(2)}"
+    m = re.match(r"seat \d+ does not hold (\w\w)", msg)
+    if m:
+        return f"you do not hold {Card.parse(m.group(1)).symbol}"
+    m = re.match(r"seat \d+ cannot call (.*)", msg)
+    if m:
+        return f"you cannot call {m.group(1)}"
+    return msg
+
+
+def bot_or_fallback(level: str, seed: int | None) -> tuple[Bot, str]:
+    """`make_bot`, falling back to ``random`` when the level does not exist (yet).
+
+    >>> bot, level = bot_or_fallback("no-such-level", 1)
+    >>> level
+    'random'
+    """
+    try:
+        return make_bot(level, seed), level
+    except ValueError:
+        return make_bot("random", seed), "random"
+
+
+def summaries_of(match: Match) -> tuple[RoundSummary, ...]:
+    """The finished rounds of a match as `RoundSummary` rows."""
+    out: list[RoundSummary] = []
+    totals = [Decimal(0)] * 4
+    planned = match.rules.rounds
+    for i, (rnd, pts) in enumerate(zip(match.rounds, match.round_points)):
+        totals = [t + p for t, p in zip(totals, pts)]
+        out.append(
+            RoundSummary(
+                number=i + 1,
+                calls=tuple(c or 0 for c in rnd.calls),
+                tricks=tuple(rnd.tricks_won),
+                points=tuple(pts),
+                totals=tuple(totals),
+                sudden_death=planned is not None and i >= planned,
+            )
+        )
+    return tuple(out)
+
+
+@dataclass
+class LocalGame(Game):
+    """You at seat 0 against three bots, on the engine's `Match`.
+
+    ``bots`` is one level for all three, or a list of three.  The bots' seeds
+    come from the match seed, so the same ``seed`` replays the same deals and
+    the same bot choices.  ``delay`` is the pause (seconds) before each bot
+    action; ``trick_pause`` the extra pause after a trick is complete.
+    """
+
+    rules: Ruleset = field(default_factory=Ruleset)
+    seed: int | None = None
+    bots: str | Sequence[str] = "medium"
+    name: str = "You"
+    delay: float = 0.6
+    trick_pause: float = 0.9
+    seat: int = 0
+    match: Match = field(init=False)
+    levels: list[str] = field(init=False)
+    _bots: dict[int, Bot] = field(init=False)
+    _last_trick: Trick | None = field(init=False, default=None)
+    _log: list[str] = field(init=False, default_factory=list)
+    _acked: int = field(init=False, default=0)
+    _wake: asyncio.Event | None = field(init=False, default=None)
+    _closed: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        wanted = [self.bots] * 3 if isinstance(self.bots, str) else list(self.bots)
+        if len(wanted) != 3:
+            raise ValueError("three bot levels, one per bot seat")
+        names = [self.name or "You", *BOT_NAMES]
+        self.match = Match(self.rules, self.seed, players=names)
+        self.seed = self.match.seed
+        self._bots = {}
+        self.levels = []
+        for i, level in enumerate(wanted):
+            bot, got = bot_or_fallback(level, self.match.seed * 4 + i + 1)
+            self._bots[i + 1] = bot
+            self.levels.append(got)
+
+    # --- state ----------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.match.is_over
+
+    @property
+    def human_to_act(self) -> bool:
+        return self.pending_summary is None and self.match.to_act == self.seat
+
+    @property
+    def bot_to_act(self) -> int | None:
+        seat = self.match.to_act
+        if self.pending_summary is not None or seat is None or seat == self.seat:
+            return None
+        return seat
+
+    @property
+    def pending_summary(self) -> RoundSummary | None:
+        if len(self.match.rounds) > self._acked:
+            return summaries_of(self.match)[self._acked]
+        return None
+
+    def model(self) -> TableModel:
+        m = self.match
+        view = m.view(self.seat)
+        trick = self._last_trick if not view.trick else None
+        return TableModel(
+            seat=self.seat,
+            view=view,
+            names=(m.players[0], m.players[1], m.players[2], m.players[3]),
+            labels=("you", *self.bot_labels),
+            last_trick=trick,
+            summaries=summaries_of(m),
+            places=tuple(m.places) if m.is_over else None,
+            log=tuple(self._log[-8:]),
+            seed=m.seed,
+        )
+
+    @property
+    def bot_labels(self) -> tuple[str, str, str]:
+        a, b, c = (f"bot · {lv}" for lv in self.levels)
+        return a, b, c
+
+    # --- acting ---------------------------------------------------------------
+    def _apply(self, seat: int, action: int | Card) -> None:
+        name = self.match.players[seat]
+        you = seat == self.seat and name == "You"
+        redeals = len(self.match.redeals)
+        act = self.match.act(action)
+        if isinstance(act, PlayAction):
+            self._log.append(f"{name} {'play' if you else 'plays'} {act.card.symbol}")
+            if act.winner is not None:
+                rnd = self.match.rounds[-1] if len(self.match.round) == 0 and self.match.rounds else None
+                tricks = rnd.tricks if rnd is not None else self.match.round.tricks
+                self._last_trick = tricks[-1] if tricks else None
+                wname = self.match.players[act.winner]
+                verb = "win" if act.winner == self.seat and wname == "You" else "wins"
+                self._log.append(f"{wname} {verb} the trick")
+        else:
+            self._log.append(f"{name} {'call' if you else 'calls'} {action}")
+            if len(self.match.redeals) > redeals:
+                self._log.append("the calls total too few: new deal")
+        if self._wake is not None:
+            self._wake.set()
+
+    def submit(self, action: int | Card) -> None:
+        if self.match.is_over:
+            raise IllegalAction("the match is over")
+        if self.pending_summary is not None:
+            raise IllegalAction("the round is over: see the summary first")
+        if self.match.to_act != self.seat:
+            raise IllegalAction("it is not your turn")
+        phase = self.match.round.phase
+        if phase == "calling" and isinstance(action, Card):
+            raise IllegalAction("call first: type a number")
+        if phase == "playing" and not isinstance(action, Card):
+            raise IllegalAction("play a card: type it (like qs) or pick it with the arrows")
+        try:
+            self._apply(self.seat, action)
+        except IllegalAction as e:
+            raise IllegalAction(friendly_error(e)) from None
+
+    def step_bot(self) -> int | Card:
+        """One bot action (the bot to act chooses from its own view only)."""
+        seat = self.bot_to_act
+        if seat is None:
+            raise IllegalAction("no bot to act")
+        choice = self._bots[seat].act(self.match.view(seat))
+        self._apply(seat, choice)
+        return choice
+
+    def forced_card(self) -> Card | None:
+        """Your only legal card, when the rules play it for you (``autoplay_forced``)."""
+        if not self.human_to_act or not self.rules.autoplay_forced:
+            return None
+        rnd = self.match.round
+        if rnd.phase != "playing":
+            return None
+        legal = rnd.legal_cards()
+        return legal[0] if len(legal) == 1 else None
+
+    def acknowledge_round(self) -> None:
+        self._acked = len(self.match.rounds)
+        if self._wake is not None:
+            self._wake.set()
+
+    def close(self) -> None:
+        self._closed = True
+        if self._wake is not None:
+            self._wake.set()
+
+    async def run(self, notify: Callable[[], None]) -> None:
+        self._wake = asyncio.Event()
+        notify()
+        while not self._closed and not self.match.is_over:
+            seat = self.bot_to_act
+            forced = self.forced_card()
+            if seat is not None or forced is not None:
+                pause = self.delay
+                if self._last_trick is not None and not self.match.round.trick and self.match.round.phase == "playing":
+                    pause += self.trick_pause
+                await asyncio.sleep(pause)
+                if self._closed or self.pending_summary is not None:
+                    continue
+                if seat is not None and self.bot_to_act == seat:
+                    view = self.match.view(seat)
+                    choice = await asyncio.to_thread(self._bots[seat].act, view)
+                    if self._closed:
+                        break
+                    self._apply(seat, choice)
+                elif forced is not None and self.forced_card() == forced:
+                    self._apply(self.seat, forced)
+                    self._log[-1] += " (only card)"
+                self._wake.clear()
+                notify()
+                continue
+            await self._wake.wait()
+            self._wake.clear()
+            notify()
+        notify()
+
+
+def model_with(model: TableModel, **changes: object) -> TableModel:
+    """A copy of ``model`` with some fields changed."""
+    return replace(model, **changes)  # type: ignore[arg-type]

@@ -1,0 +1,335 @@
+"""Rich renderables for the terminal client, built from a `TableModel` (no Textual here).
+
+>>> from callbreak import Card
+>>> card_text(Card.parse("TH")).plain
+'10♥'
+>>> position_of(1, me=0, direction="clockwise"), position_of(1, me=0, direction="counterclockwise")
+('W', 'E')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from ..cards import Card
+from ..rules import Ruleset
+from .game import RoundSummary, TableModel, sort_hand
+
+__all__ = [
+    "card_face",
+    "card_text",
+    "hand_text",
+    "header_text",
+    "places_table",
+    "position_of",
+    "scores_renderable",
+    "summary_table",
+    "table_renderable",
+]
+
+RED_SUITS = "HD"
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+POS_NAMES = {"S": "south", "W": "west", "N": "north", "E": "east"}
+
+
+def card_text(card: Card, style: str = "") -> Text:
+    """``A♠`` / ``10♥`` coloured by suit."""
+    colour = "bold red" if card.suit in RED_SUITS else "bold"
+    return Text(card.symbol, style=f"{colour} {style}".strip())
+
+
+def card_face(card: Card, width: int = 5) -> Text:
+    """A small white card face (one line), red or black by suit."""
+    fg = "red3" if card.suit in RED_SUITS else "black"
+    return Text(f" {card.symbol} ".center(width), style=f"bold {fg} on grey93")
+
+
+def position_of(seat: int, me: int, direction: str) -> str:
+    """Where ``seat`` sits on screen when ``me`` is at the bottom: ``S``, ``W``, ``N`` or ``E``.
+
+    Seats act in order 0, 1, 2, 3; clockwise play goes from you to your left (west).
+    """
+    off = (seat - me) % 4
+    if direction == "counterclockwise":
+        return "SENW"[off]
+    return "SWNE"[off]
+
+
+def fmt_points(p: Decimal | None) -> str:
+    """>>> fmt_points(Decimal("4.2")), fmt_points(Decimal("-3")), fmt_points(None)
+    ('4.2', '-3.0', '–')
+    """
+    if p is None:
+        return "–"
+    return f"{p:.1f}"
+
+
+def rules_label(rules: Ruleset) -> str:
+    """The preset and what differs from it.
+
+    >>> rules_label(Ruleset.preset("pagat", rounds=2))
+    'pagat rules (rounds=2)'
+    >>> rules_label(Ruleset.preset("bhoos"))
+    'bhoos rules'
+    """
+    name, diff = rules.describe()
+    shown = {k: v for k, v in diff.items() if k not in ("card_seconds", "call_seconds")}
+    if not shown:
+        return f"{name} rules"
+    return f"{name} rules ({', '.join(f'{k}={v}' for k, v in shown.items())})"
+
+
+def header_text(model: TableModel) -> Text:
+    v = model.view
+    rules = v.rules
+    t = Text()
+    t.append(" ♠ Callbreak ", style="bold black on grey93")
+    t.append("  ")
+    t.append(rules_label(rules), style="bold")
+    if v.rounds is None:
+        t.append(f"  ·  round {v.round_number}")
+    else:
+        t.append(f"  ·  round {v.round_number} of {v.rounds}")
+    if v.phase == "playing":
+        t.append(f"  ·  trick {min(len(v.tricks) + 1, 13)} of 13")
+    if rules.trump != "S":
+        t.append(f"  ·  trump {SUIT_SYMBOL[rules.trump]}", style="bold yellow")
+    if v.sudden_death and not model.over:
+        t.append("  ")
+        t.append(" SUDDEN DEATH ", style="bold white on red")
+    if model.seed is not None:
+        t.append(f"  ·  seed {model.seed}", style="dim")
+    if not model.connected:
+        t.append("  ")
+        t.append(" reconnecting… ", style="bold black on yellow")
+    return t
+
+
+def _seat_block(model: TableModel, seat: int, remaining: float | None) -> Text:
+    v = model.view
+    t = Text(justify="center")
+    to_act = v.to_act == seat and not model.over
+    marker = "▶ " if to_act else ""
+    style = "bold reverse" if to_act else "bold"
+    t.append(f"{marker}{model.names[seat]}", style=style)
+    if seat == v.dealer:
+        t.append(" (D)", style="dim")
+    t.append("\n")
+    t.append(model.labels[seat], style="dim italic")
+    t.append("\n")
+    call = v.calls[seat] if seat < len(v.calls) else None
+    won = v.tricks_won[seat] if seat < len(v.tricks_won) else 0
+    if call is None:
+        t.append("calling…" if to_act and v.phase == "calling" else "call –", style="dim")
+    else:
+        made = won >= call
+        t.append(f"call {call}", style="bold cyan")
+        t.append("  won ")
+        t.append(str(won), style="bold green" if made else "bold")
+    if to_act and remaining is not None:
+        t.append(f"\n⏱ {max(0, int(remaining + 0.999))}s", style="bold yellow" if remaining > 5 else "bold red")
+    return t
+
+
+def card_block(card: Card | None, tall: bool = True, mark: bool = False) -> Text:
+    """A card on the table: three lines tall (one when space is short); None is an empty place."""
+    if card is None:
+        if not tall:
+            return Text("      ", style="on #0b3320", justify="left")
+        return Text("\n", justify="left").join([Text("      ", style="on #0b3320")] * 3)
+    fg = "red3" if card.suit in RED_SUITS else "black"
+    bg = "light_goldenrod1" if mark else "grey93"
+    style = f"bold {fg} on {bg}"
+    sym = card.symbol
+    if not tall:
+        return Text(f" {sym:<4} ", style=style, justify="left")
+    return Text("\n", justify="left").join(
+        [Text(f"{sym:<6}", style=style), Text(" " * 6, style=style), Text(f"{sym:>6}", style=style)]
+    )
+
+
+def table_renderable(model: TableModel, remaining: float | None = None, height: int = 40) -> RenderableType:
+    """The table: the four seats round the trick in the middle."""
+    tall = height >= 19
+    v = model.view
+    direction = v.rules.direction
+    at = {position_of(s, model.seat, direction): s for s in range(4)}
+    played: dict[int, Card] = dict(v.trick)
+    winner: int | None = None
+    caption = Text(justify="center")
+    if not v.trick and model.last_trick is not None:
+        played = dict(enumerate(model.last_trick.by_seat()))
+        winner = model.last_trick.winner
+        caption.append(f"{model.names[winner]} won the trick", style="bold green")
+    elif v.phase == "playing":
+        if v.trick:
+            caption.append(f"{model.names[v.trick[0][0]]} led", style="dim")
+        elif v.to_act is not None:
+            caption.append(f"{model.names[v.to_act]} to lead", style="dim")
+    elif v.phase == "calling":
+        caption.append("calling", style="dim")
+
+    def slot(pos: str) -> Text:
+        seat = at[pos]
+        card = played.get(seat)
+        if card is None:
+            return card_block(None, tall)
+        return card_block(card, tall, mark=winner == seat)
+
+    centre = Table.grid(padding=(0, 2 if tall else 1))
+    centre.add_column(justify="right")
+    centre.add_column(justify="center")
+    centre.add_column(justify="left")
+    centre.add_row("", slot("N"), "")
+    centre.add_row(slot("W"), Text(""), slot("E"))
+    centre.add_row("", slot("S"), "")
+
+    grid = Table.grid(expand=True)
+    grid.add_column(justify="center", vertical="middle", ratio=1)
+    grid.add_column(justify="center", vertical="middle", ratio=2, min_width=26 if tall else 22)
+    grid.add_column(justify="center", vertical="middle", ratio=1)
+    rem = {s: (remaining if s == v.to_act else None) for s in range(4)}
+    grid.add_row("", _seat_block(model, at["N"], rem[at["N"]]), "")
+    grid.add_row(
+        _seat_block(model, at["W"], rem[at["W"]]),
+        Group(Text(""), centre, caption, Text("")),
+        _seat_block(model, at["E"], rem[at["E"]]),
+    )
+    grid.add_row("", _seat_block(model, at["S"], rem[at["S"]]), "")
+    return grid
+
+
+def hand_text(
+    hand: Sequence[Card],
+    legal: Sequence[Card],
+    selected: Card | None,
+    trump: str,
+    width: int,
+    dim_illegal: bool,
+) -> Text:
+    """The hand as card faces (or one compact line when narrow); the selected card raised."""
+    cards = sort_hand(hand, trump)
+    legal_set = set(legal)
+    if not cards:
+        return Text("(no cards)", style="dim")
+    suits = len({c.suit for c in cards})
+    wide = len(cards) * 5 + (suits - 1) * 2 <= width
+    lines = [Text(), Text(), Text()] if wide else [Text()]
+    prev_suit: str | None = None
+    for card in cards:
+        gap = " " if prev_suit in (None, card.suit) else "   "
+        if prev_suit is None:
+            gap = ""
+        prev_suit = card.suit
+        ok = not dim_illegal or card in legal_set
+        fg = ("red3" if card.suit in RED_SUITS else "black") if ok else "grey50"
+        bg = "grey93" if ok else "grey30"
+        if card == selected:
+            bg = "yellow" if ok else "grey46"
+        label = card.symbol
+        if wide:
+            top, mid, bot = lines
+            up = card == selected
+            for ln in lines:
+                ln.append(gap)
+            if up:
+                top.append(f"{label:<4} ", style=f"bold {fg} on {bg}")
+                mid.append(f"{'':4} ", style=f"on {bg}")
+                bot.append("▔▔▔▔▔", style="yellow")
+            else:
+                top.append("     ")
+                mid.append(f"{label:<4} ", style=f"bold {fg} on {bg}")
+                bot.append(f"{'':5}", style=f"on {bg}")
+        else:
+            lines[0].append(gap)
+            style = f"bold {fg}" + (" reverse" if card == selected else "")
+            lines[0].append(label, style=style)
+    return Text("\n").join(lines)
+
+
+def scores_renderable(model: TableModel) -> RenderableType:
+    """Calls, tricks and running totals, with the rounds so far."""
+    v = model.view
+    t = Table(title="Scores", title_style="bold", expand=True, pad_edge=False, box=None, padding=(0, 1))
+    t.add_column("", no_wrap=True)
+    t.add_column("call", justify="right")
+    t.add_column("won", justify="right")
+    t.add_column("total", justify="right")
+    totals = v.totals or (Decimal(0),) * 4
+    for s in range(4):
+        call = v.calls[s] if s < len(v.calls) else None
+        name = Text(model.names[s][:10], style="bold" if s == model.seat else "")
+        if model.places is not None:
+            name = Text.assemble((f"{model.places[s]}. ", "bold yellow"), name)
+        t.add_row(
+            name,
+            "–" if call is None else str(call),
+            str(v.tricks_won[s]) if s < len(v.tricks_won) else "0",
+            fmt_points(totals[s]),
+        )
+    parts: list[RenderableType] = [t]
+    if model.summaries:
+        hist = Table(box=None, pad_edge=False, expand=True, padding=(0, 1))
+        hist.add_column("rd", style="dim")
+        for s in range(4):
+            hist.add_column(model.names[s][:5], justify="right")
+        for rs in model.summaries[-6:]:
+            hist.add_row(
+                f"{rs.number}{'*' if rs.sudden_death else ''}",
+                *(
+                    Text(fmt_points(p), style="green" if p > 0 else "red")
+                    for p in rs.points
+                ),
+            )
+        parts += [Text(""), hist]
+    if model.log:
+        parts.append(Text(""))
+        for line in model.log[-6:]:
+            parts.append(Text(line, style="dim", overflow="ellipsis", no_wrap=True))
+    return Group(*parts)
+
+
+def summary_table(summary: RoundSummary, names: Sequence[str], seat: int) -> Table:
+    """One round: per seat call, tricks, points and totals."""
+    title = f"Round {summary.number}" + (" (sudden death)" if summary.sudden_death else "")
+    t = Table(title=title, title_style="bold", expand=False)
+    t.add_column("player")
+    t.add_column("call", justify="right")
+    t.add_column("tricks", justify="right")
+    t.add_column("points", justify="right")
+    t.add_column("total", justify="right")
+    for s in range(4):
+        made = summary.tricks[s] >= summary.calls[s]
+        pts = summary.points[s]
+        t.add_row(
+            Text(names[s], style="bold" if s == seat else ""),
+            str(summary.calls[s]),
+            Text(str(summary.tricks[s]), style="green" if made else "red"),
+            Text(fmt_points(pts), style="bold green" if pts > 0 else "bold red"),
+            fmt_points(summary.totals[s]),
+        )
+    return t
+
+
+def places_table(model: TableModel) -> Table:
+    """Final places, best first."""
+    assert model.places is not None
+    totals = model.view.totals or (Decimal(0),) * 4
+    t = Table(title="Final places", title_style="bold", expand=False)
+    t.add_column("place", justify="right")
+    t.add_column("player")
+    t.add_column("total", justify="right")
+    word = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+    for s in sorted(range(4), key=lambda s: (model.places[s], s)):  # type: ignore[index]
+        p = model.places[s]
+        t.add_row(
+            Text(word[p], style="bold yellow" if p == 1 else ""),
+            Text(model.names[s], style="bold" if s == model.seat else ""),
+            fmt_points(totals[s]),
+        )
+    return t

@@ -1,0 +1,260 @@
+"""The terminal client driven by key presses through Textual's pilot, against real bots."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+
+import pytest
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from callbreak import Card, Match, Ruleset
+from callbreak.tui.app import CallbreakApp, HelpScreen, SetupScreen, SummaryScreen
+from callbreak.tui.game import LocalGame, sort_hand
+
+ONE_ROUND = Ruleset.preset("quick", rounds=1)
+
+
+def make_app(seed: int = 3, rules: Ruleset = ONE_ROUND, bots: str = "random", **kw: object) -> CallbreakApp:
+    game = LocalGame(rules, seed=seed, bots=bots, delay=0, trick_pause=0)
+    return CallbreakApp(game, hint=kw.get("hint", False))  # type: ignore[arg-type]
+
+
+async def settle(pilot: Pilot[int], app: CallbreakApp, until: Callable[[], bool], limit: int = 400) -> None:
+    """Let the game's worker run until ``until()`` holds."""
+    for _ in range(limit):
+        if until():
+            return
+        await pilot.pause()
+    raise AssertionError("the app did not reach the expected state")
+
+
+def keys_for(card: Card) -> list[str]:
+    """The keys that type a card: ``10h`` for the ten of hearts, ``qs`` for the queen of spades."""
+    return list(card.symbol.replace("♠", "s").replace("♥", "h").replace("♦", "d").replace("♣", "c").lower())
+
+
+def screen_text(app: CallbreakApp, wid: str) -> str:
+    assert app.table_screen is not None
+    w = app.table_screen.query_one(f"#{wid}", Static)
+    console = Console(width=max(1, w.content_region.width), record=True, file=io.StringIO())
+    console.print(w.content)
+    return console.export_text()
+
+
+def waiting_for_human(app: CallbreakApp) -> bool:
+    game = app.game
+    assert isinstance(game, LocalGame)
+    return isinstance(app.screen, SummaryScreen) or game.over or game.human_to_act
+
+
+async def play_match(pilot: Pilot[int], app: CallbreakApp, use_arrows_every: int = 3) -> list[str]:
+    """Play a whole match by key presses, choosing from the legal cards the view shows."""
+    game = app.game
+    assert isinstance(game, LocalGame)
+    pressed: list[str] = []
+    turn = 0
+    while True:
+        await settle(pilot, app, lambda: waiting_for_human(app) and app.model is not None)
+        if isinstance(app.screen, SummaryScreen):
+            await pilot.press("enter")
+            pressed.append("enter")
+            await pilot.pause()
+            if game.over:
+                return pressed
+            continue
+        if game.over:
+            return pressed
+        m = app.model
+        assert m is not None and m.my_turn
+        v = game.match.view(0)  # what seat 0 may see; the model holds the same view
+        assert m.view.hand == v.hand and m.view.legal_cards == v.legal_cards
+        before = len(game.match.round)
+        if v.phase == "calling":
+            want = v.legal_calls[turn % len(v.legal_calls)] if turn % 2 else None
+            keys = [*str(want), "enter"] if want is not None else ["right", "enter"]
+        else:
+            legal = [c for c in sort_hand(v.hand, v.rules.trump) if c in v.legal_cards]
+            if turn % use_arrows_every == 0:
+                # arrows move among the legal cards only; Enter plays the chosen one
+                want_card = legal[-1]
+                keys = ["right"] * (len(legal) - 1) + ["enter"]
+            else:
+                want_card = legal[turn % len(legal)]
+                keys = [*keys_for(want_card), "enter"]
+        await pilot.press(*keys)
+        pressed += keys
+        turn += 1
+        await pilot.pause()
+        assert not app.message, app.message
+        if v.phase == "playing":
+            assert want_card not in game.match.view(0).hand
+        else:
+            assert len(game.match.round) > before or game.match.round.calls[0] is not None or len(game.match.rounds)
+
+
+async def test_whole_match_by_key_presses() -> None:
+    app = make_app(seed=11)
+    async with app.run_test(size=(100, 32)) as pilot:
+        pressed = await play_match(pilot, app)
+        game = app.game
+        assert isinstance(game, LocalGame)
+        assert game.over and game.match.is_over
+        assert len(game.match.rounds) >= 1
+        # every card of seat 0 came from a key press: 13 plays per round (some may be forced)
+        plays = [a for r in game.match.rounds for a in r.actions if getattr(a, "seat", None) == 0]
+        assert len(plays) == 14 * len(game.match.rounds)
+        assert "enter" in pressed
+        assert "Match over" in screen_text(app, "prompt")
+        side = screen_text(app, "sidebar")
+        for name in ("You", "Aarav", "Bina", "Chandra"):
+            assert name in side
+        assert app.model is not None and app.model.places == tuple(game.match.places)
+
+
+async def test_same_seed_replays_same_deals_and_bot_choices() -> None:
+    actions: list[list[object]] = []
+    for _ in range(2):
+        app = make_app(seed=5)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await play_match(pilot, app)
+            game = app.game
+            assert isinstance(game, LocalGame)
+            actions.append([str(a) for r in game.match.rounds for a in r.actions])
+    assert actions[0] == actions[1]
+    assert Match(ONE_ROUND, seed=5).round.dealt == Match(ONE_ROUND, seed=5).round.dealt
+
+
+async def test_illegal_card_is_refused_and_changes_nothing() -> None:
+    app = make_app(seed=2)
+    async with app.run_test(size=(100, 32)) as pilot:
+        game = app.game
+        assert isinstance(game, LocalGame)
+        # call, then wait for a turn where some card in the hand is not legal
+        for _ in range(30):
+            await settle(pilot, app, lambda: waiting_for_human(app))
+            v = game.match.view(0)
+            if v.phase == "calling":
+                await pilot.press("enter")
+                continue
+            illegal = [c for c in v.hand if c not in v.legal_cards]
+            if illegal:
+                break
+            await pilot.press("enter")
+        else:
+            pytest.fail("no turn with an illegal card")
+        bad = illegal[0]
+        before = (len(game.match.round), game.match.view(0))
+        await pilot.press(*keys_for(bad), "enter")
+        await pilot.pause()
+        assert (len(game.match.round), game.match.view(0)) == before
+        assert bad.symbol in app.message and "must" in app.message
+        assert "must" in screen_text(app, "message")
+        # keys that are not card keys are ignored; Enter then plays the highlighted legal card
+        chosen = app.selected
+        assert chosen in v.legal_cards
+        await pilot.press("z", "x", "enter")
+        await pilot.pause()
+        assert chosen not in game.match.view(0).hand
+        assert not app.message
+
+
+async def test_typing_garbage_shows_error() -> None:
+    app = make_app(seed=4)
+    async with app.run_test(size=(100, 32)) as pilot:
+        game = app.game
+        assert isinstance(game, LocalGame)
+        await settle(pilot, app, lambda: waiting_for_human(app))
+        v = game.match.view(0)
+        assert v.phase == "calling"
+        await pilot.press("9", "9", "enter")  # call 99: refused
+        await pilot.pause()
+        assert "cannot call 99" in app.message
+        assert game.match.round.calls[0] is None
+        await pilot.press("3", "enter")
+        await settle(pilot, app, lambda: waiting_for_human(app))
+        assert game.match.round.calls[0] == 3
+        await pilot.press("s", "s", "enter")  # not a card
+        await pilot.pause()
+        assert "not a card" in app.message
+        assert len(game.match.round.hands[0]) == 13
+
+
+async def test_resize_keeps_layout_usable() -> None:
+    app = make_app(seed=8)
+    async with app.run_test(size=(120, 36)) as pilot:
+        game = app.game
+        assert isinstance(game, LocalGame)
+        await settle(pilot, app, lambda: waiting_for_human(app))
+        await pilot.press("enter")  # call
+        await settle(pilot, app, lambda: waiting_for_human(app))
+        for size in ((80, 24), (64, 20), (160, 50)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            assert app.table_screen is not None
+            assert app.table_screen.size == size
+            hand = screen_text(app, "hand")
+            v = game.match.view(0)
+            for c in v.hand:
+                assert c.symbol in hand, (size, c)
+            for wid in ("hand", "prompt", "table", "sidebar"):
+                w = app.table_screen.query_one(f"#{wid}")
+                region = w.region
+                assert region.width > 0 and region.height > 0, (size, wid)
+                assert region.right <= size[0] and region.bottom <= size[1], (size, wid)
+            assert "Your turn" in screen_text(app, "prompt")
+        # still playable after resizing
+        before = len(game.match.round)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(game.match.round) > before
+
+
+async def test_help_screen_opens_and_closes() -> None:
+    app = make_app(seed=1)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot, app, lambda: waiting_for_human(app))
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+
+
+async def test_start_screen_starts_a_match() -> None:
+    from callbreak.tui.app import LocalOptions
+
+    app = CallbreakApp(options=LocalOptions(bots="random", preset="quick", seed=9, delay=0, trick_pause=0),
+                       setup=True, hint=False)
+    async with app.run_test(size=(100, 36)) as pilot:
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.click("#setup-play")
+        await settle(pilot, app, lambda: app.game is not None and waiting_for_human(app))
+        game = app.game
+        assert isinstance(game, LocalGame)
+        assert game.match.seed == 9 and game.rules.rounds == 3
+        assert game.levels == ["random"] * 3
+
+
+async def test_hint_shown_in_call_picker() -> None:
+    from callbreak.bots import Hint
+
+    seen = []
+
+    def fake_view_hint(view: object) -> Hint:
+        seen.append(view)
+        return Hint(call=4, chance=0.71)
+
+    game = LocalGame(ONE_ROUND, seed=3, bots="random", delay=0, trick_pause=0)
+    app = CallbreakApp(game, hint=fake_view_hint)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot, app, lambda: waiting_for_human(app) and "suggested" in screen_text(app, "prompt"))
+        assert "71% to make it" in screen_text(app, "prompt")
+        assert app.call_choice == 4
+        await pilot.press("enter")
+        await pilot.pause()
+        assert game.match.round.calls[0] == 4 or len(game.match.rounds) > 0

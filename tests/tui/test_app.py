@@ -258,3 +258,13 @@ async def test_hint_shown_in_call_picker() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert game.match.round.calls[0] == 4 or len(game.match.rounds) > 0
+
+
+def test_screenshot_of_a_game_in_progress(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from callbreak.tui.screenshot import save
+
+    out = save(Path(str(tmp_path)) / "tui.svg", size=(100, 30))
+    svg = out.read_text()
+    assert svg.startswith("<svg") and "Scores" in svg and "Your" in svg

@@ -306,7 +306,7 @@ class LocalGame(Game):
             seat=self.seat,
             view=view,
             names=(m.players[0], m.players[1], m.players[2], m.players[3]),
-            labels=("you", *self.bot_labels),
+            labels=("" if self.name in ("", "You") else "you", *self.bot_labels),
             last_trick=trick,
             summaries=summaries_of(m),
             places=tuple(m.places) if m.is_over else None,

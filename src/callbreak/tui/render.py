@@ -230,7 +230,7 @@ def hand_text(
         fg = ("red3" if card.suit in RED_SUITS else "black") if ok else "grey50"
         bg = "grey93" if ok else "grey30"
         if card == selected:
-            bg = "yellow" if ok else "grey46"
+            bg = "#ffe680" if ok else "grey46"
         label = card.symbol
         if wide:
             top, mid, bot = lines
@@ -240,7 +240,8 @@ def hand_text(
             if up:
                 top.append(f"{label:<4} ", style=f"bold {fg} on {bg}")
                 mid.append(f"{'':4} ", style=f"on {bg}")
-                bot.append("▔▔▔▔▔", style="yellow")
+                bot.append("▔▔▔▔", style="#ffe680")
+                bot.append(" ")
             else:
                 top.append("     ")
                 mid.append(f"{label:<4} ", style=f"bold {fg} on {bg}")

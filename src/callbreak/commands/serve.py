@@ -1,0 +1,62 @@
+"""``callbreak serve``: the online tables and the web client on one port."""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = subparsers.add_parser(
+        "serve",
+        help="run the online tables (HTTP + WebSocket) and the web client",
+        description="Run the Callbreak server: open the printed URL in a browser. "
+        "Every delay and limit can also be set as CALLBREAK_<NAME> in the environment.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--db", default=None, help="SQLite database file (default callbreak.db)")
+    p.add_argument("--time-scale", type=float, default=None, help="multiply the rules' turn timers (tests: 0.05)")
+    p.add_argument("--bot-delay", type=float, default=None, help="seconds before a bot acts (default 0.7)")
+    p.add_argument("--forced-delay", type=float, default=None, help="highlight before a forced card (default 0.6)")
+    p.add_argument("--grace", type=float, default=None, help="seconds a disconnected player keeps the seat (default 20)")
+    p.add_argument("--between-rounds", type=float, default=None, help="longest pause between rounds (default 10)")
+    p.add_argument("--lobby-ttl", type=float, default=None, help="seconds before an unstarted table expires")
+    p.add_argument("--create-rate", type=float, default=None, help="tables per second per IP (0: no limit)")
+    p.add_argument("--msg-rate", type=float, default=None, help="messages per second per connection (0: no limit)")
+    p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from ..server.app import create_app
+    from ..server.config import ServerConfig
+
+    cfg = ServerConfig.from_env(
+        db=args.db,
+        time_scale=args.time_scale,
+        bot_delay=args.bot_delay,
+        forced_delay=args.forced_delay,
+        grace=args.grace,
+        between_rounds=args.between_rounds,
+        lobby_ttl=args.lobby_ttl,
+        create_rate=args.create_rate,
+        msg_rate=args.msg_rate,
+    )
+    app = create_app(cfg)
+    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+    print(f"Callbreak is being served at http://{shown}:{args.port}/  (database: {cfg.db})", flush=True)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=max(65536, cfg.max_message * 4),
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        access_log=False,
+    )
+    return 0

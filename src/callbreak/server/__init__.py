@@ -1,0 +1,21 @@
+"""Online tables: ``callbreak serve`` (Starlette on uvicorn, SQLite by default).
+
+The pieces, lowest first: `table` (a table's pure state, rebuilt from its
+append-only log), `store` (the `Store` interface, `SQLiteStore`), `broker`
+(the `Broker` fan-out interface, `LocalBroker`), `hub` (timers, bots,
+connections) and `app` (HTTP and WebSocket routes).  The protocol is in
+``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+from .config import ServerConfig
+
+__all__ = ["ServerConfig", "create_app"]
+
+
+def create_app(config: ServerConfig | None = None) -> object:
+    """The ASGI application (imported lazily so ``import callbreak.server`` stays light)."""
+    from .app import create_app as _create
+
+    return _create(config)

@@ -1,0 +1,274 @@
+"""The Starlette application: pages, the JSON API and the table WebSocket on one port.
+
+See ``docs/protocol.md`` for every message.  `create_app` builds the app around
+a `Hub`; ``callbreak serve`` runs it on uvicorn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..rules import Ruleset
+from .config import ServerConfig
+from .hub import Hub
+from .table import TableError
+
+__all__ = ["STATIC", "create_app"]
+
+STATIC = Path(__file__).parent / "static"
+
+PLACEHOLDER = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Callbreak</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><h1>Callbreak</h1><p>The server is running; the web client is not installed.
+See <code>docs/protocol.md</code> for the API.</p></body></html>
+"""
+
+_STATUS = {
+    "no_table": 404,
+    "not_over": 409,
+    "wrong_status": 409,
+    "seat_taken": 409,
+    "table_full": 409,
+    "rematch": 409,
+    "bad_token": 403,
+    "not_host": 403,
+    "rate_limited": 429,
+    "too_large": 413,
+    "internal": 500,
+}
+
+
+def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status or _STATUS.get(code, 400))
+
+
+def _client_ip(request: Request | WebSocket) -> str:
+    return request.client.host if request.client else "?"
+
+
+async def _body(request: Request, limit: int) -> dict[str, Any]:
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > limit:
+            raise TableError("too_large", f"request bodies are at most {limit} bytes")
+    if not raw.strip():
+        return {}
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise TableError("bad_json", "the body must be a JSON object") from None
+    if not isinstance(data, dict):
+        raise TableError("bad_json", "the body must be a JSON object")
+    return data
+
+
+def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Starlette:
+    """The ASGI app.  ``config`` defaults to `ServerConfig.from_env`.
+
+    >>> app = create_app(ServerConfig(db=":memory:"))
+    >>> sorted({r.path for r in app.routes if getattr(r, "path", "").startswith("/api")})[:3]
+    ['/api/join/{code}', '/api/matches', '/api/tables']
+    """
+    cfg = config or ServerConfig.from_env()
+    the_hub = hub or Hub(cfg)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await the_hub.startup()
+        try:
+            yield
+        finally:
+            await the_hub.shutdown()
+
+    async def page(request: Request) -> Response:
+        index = STATIC / "index.html"
+        if index.is_file():
+            return FileResponse(index, media_type="text/html")
+        return HTMLResponse(PLACEHOLDER)
+
+    async def healthz(request: Request) -> Response:
+        conns = sum(len(c) for t in the_hub.tables.values() for c in t.conns.values())
+        return JSONResponse({"ok": True, "tables": len(the_hub.tables), "connections": conns})
+
+    def guard(fn: Any) -> Any:
+        async def wrapped(request: Request) -> Response:
+            try:
+                return await fn(request)  # type: ignore[no-any-return]
+            except TableError as e:
+                return _error(e.code, e.message)
+
+        return wrapped
+
+    def links(table_id: str, invite: str, token: str | None = None) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "invite": invite,
+            "invite_url": f"/join/{invite}",
+            "watch_url": f"/watch/{table_id}",
+        }
+        if token is not None:
+            d["seat_url"] = f"/t/{table_id}#{token}"
+        return d
+
+    @guard
+    async def create_table(request: Request) -> Response:
+        if not the_hub.allow_create(_client_ip(request)):
+            return _error("rate_limited", "too many tables from here; wait a little")
+        body = await _body(request, cfg.max_body)
+        rules_in = body.get("rules", {})
+        if rules_in is None:
+            rules_in = {}
+        try:
+            rules = Ruleset.from_dict(rules_in)
+        except (ValueError, TypeError) as e:
+            return _error("bad_rules", str(e))
+        bots = body.get("bots", "medium")
+        if not isinstance(bots, str):
+            return _error("bad_bots", "bots is a level name")
+        t, tokens = the_hub.create_table(rules, bots, body.get("name"), bool(body.get("play_now", False)))
+        return JSONResponse(
+            {"table": t.id, "seat": 0, "token": tokens[0], **links(t.id, t.state.meta.invite, tokens[0])}
+        )
+
+    @guard
+    async def table_info(request: Request) -> Response:
+        t = the_hub.get(request.path_params["id"])
+        if t is None:
+            return _error("no_table", "there is no such table")
+        return JSONResponse(
+            {"table": t.table_info(-1) | {"invite": None}, "state": t.state.state(-1), "watch_url": f"/watch/{t.id}"}
+        )
+
+    @guard
+    async def join_info(request: Request) -> Response:
+        code = request.path_params["code"]
+        tid = the_hub.store.find_invite(code)
+        t = the_hub.get(tid) if tid else None
+        if t is None:
+            return _error("no_table", "this invite is not valid")
+        info = t.table_info(-1)
+        return JSONResponse(
+            {
+                "table": t.id,
+                "status": t.state.status,
+                "seats": info["seats"],
+                "rules": info["rules"],
+                "bots": info["bots"],
+                "host": info["host"],
+                "watch_url": f"/watch/{t.id}",
+            }
+        )
+
+    @guard
+    async def join(request: Request) -> Response:
+        if not the_hub.allow_create(_client_ip(request)):
+            return _error("rate_limited", "too many joins from here; wait a little")
+        body = await _body(request, cfg.max_body)
+        t, seat, token = the_hub.join(request.path_params["code"], body.get("name"), body.get("seat"))
+        return JSONResponse({"table": t.id, "seat": seat, "token": token, **links(t.id, t.state.meta.invite, token)})
+
+    @guard
+    async def start(request: Request) -> Response:
+        body = await _body(request, cfg.max_body)
+        the_hub.start_table(request.path_params["id"], body.get("token"))
+        return JSONResponse({"ok": True})
+
+    @guard
+    async def rematch(request: Request) -> Response:
+        body = await _body(request, cfg.max_body)
+        t, seat, token = the_hub.rematch(request.path_params["id"], body.get("token"))
+        return JSONResponse({"table": t.id, "seat": seat, "token": token, **links(t.id, t.state.meta.invite, token)})
+
+    @guard
+    async def history(request: Request) -> Response:
+        fmt = request.query_params.get("format", "text")
+        media, text = the_hub.history(request.path_params["id"], fmt)
+        ext = "txt" if media.startswith("text") else "json"
+        return Response(
+            text,
+            media_type=media,
+            headers={"content-disposition": f'attachment; filename="callbreak-{request.path_params["id"]}.{ext}"'},
+        )
+
+    @guard
+    async def matches(request: Request) -> Response:
+        raw = request.query_params.get("token", "")
+        tokens = [t for t in raw.split(",") if t][:50]
+        return JSONResponse({"matches": the_hub.matches(tokens)})
+
+    async def ws(websocket: WebSocket) -> None:
+        await websocket.accept()
+        try:
+            conn = the_hub.open(websocket.path_params["id"], websocket.query_params.get("token"), websocket.send_text)
+        except TableError as e:
+            await websocket.send_text(orjson.dumps({"type": "error", "code": e.code, "message": e.message}).decode())
+            await websocket.close(code=4404 if e.code == "no_table" else 4403)
+            return
+        async def write() -> None:
+            try:
+                await conn.writer()
+            finally:
+                with contextlib.suppress(Exception):
+                    await websocket.close()
+
+        writer = asyncio.get_running_loop().create_task(write())
+        try:
+            while not conn.closed:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                data = message.get("text")
+                if data is None:
+                    data = message.get("bytes")
+                await the_hub.on_message(conn, data)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            the_hub.close(conn)
+            with contextlib.suppress(Exception):
+                await writer
+            with contextlib.suppress(Exception):
+                await websocket.close()
+
+    routes: list[Any] = [
+        Route(path, page)
+        for path in (
+            "/",
+            "/t/{id}",
+            "/join/{code}",
+            "/watch/{id}",
+            "/calculator",
+            "/rules",
+            "/matches",
+            "/replay/{id}",
+        )
+    ]
+    routes += [
+        Route("/healthz", healthz),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{id}", table_info),
+        Route("/api/tables/{id}/start", start, methods=["POST"]),
+        Route("/api/tables/{id}/rematch", rematch, methods=["POST"]),
+        Route("/api/tables/{id}/history", history),
+        Route("/api/join/{code}", join_info),
+        Route("/api/join/{code}", join, methods=["POST"]),
+        Route("/api/matches", matches),
+        WebSocketRoute("/ws/{id}", ws),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = the_hub
+    return app

@@ -1,0 +1,106 @@
+"""Server settings: every delay and limit in one place, overridable by options or env.
+
+Each field can be set from the environment as ``CALLBREAK_<FIELD>`` (upper case),
+so tests and benchmarks can run the real server with fast timers:
+
+>>> cfg = ServerConfig.from_env({"CALLBREAK_TIME_SCALE": "0.1", "CALLBREAK_GRACE": "2"})
+>>> cfg.time_scale, cfg.grace
+(0.1, 2.0)
+>>> ServerConfig.from_env({"CALLBREAK_GRACE": "soon"})
+Traceback (most recent call last):
+...
+ValueError: CALLBREAK_GRACE must be a number, not 'soon'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["ServerConfig"]
+
+
+@dataclass
+class ServerConfig:
+    """Delays are in seconds; rates are per second (0 turns a limit off)."""
+
+    db: str = "callbreak.db"
+    #: multiplies the ruleset's ``card_seconds`` / ``call_seconds`` (tests use e.g. 0.05)
+    time_scale: float = 1.0
+    #: pause before a bot (or a bot standing in for a player) acts, so people can follow
+    bot_delay: float = 0.7
+    #: highlight before a seat's only legal card is played for it (``autoplay_forced``)
+    forced_delay: float = 0.6
+    #: how long a disconnected player keeps the seat before a bot plays it
+    grace: float = 20.0
+    #: longest pause between rounds when not every player has pressed ready
+    between_rounds: float = 10.0
+    #: a table still in the lobby this long after creation expires
+    lobby_ttl: float = 1800.0
+    #: a finished table is dropped from memory this long after its last connection left
+    unload_after: float = 300.0
+    #: how often expiry and unloading run
+    sweep_every: float = 15.0
+    #: table creation and joins per client IP: a token bucket
+    create_rate: float = 0.2
+    create_burst: int = 20
+    #: messages per connection: a token bucket
+    msg_rate: float = 20.0
+    msg_burst: int = 40
+    #: largest WebSocket message the server reads (bytes); larger ones get an error
+    max_message: int = 4096
+    #: largest HTTP body accepted (bytes)
+    max_body: int = 16384
+    #: a reconnecting client missing more events than this gets a snapshot instead
+    catchup_max: int = 400
+    #: messages queued for one slow connection before it is dropped
+    send_queue: int = 2000
+    #: SQLite ``synchronous``: "normal" survives a killed process (WAL); "full" also a power cut
+    sync: str = "normal"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> ServerConfig:
+        """Defaults, then ``CALLBREAK_*`` variables, then ``overrides`` (None values skipped)."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            key = f"CALLBREAK_{f.name.upper()}"
+            if key not in env:
+                continue
+            raw = env[key]
+            default = getattr(cls, f.name)
+            try:
+                if isinstance(default, bool):
+                    values[f.name] = raw.lower() in ("1", "true", "yes", "on")
+                elif isinstance(default, int):
+                    values[f.name] = int(raw)
+                elif isinstance(default, float):
+                    values[f.name] = float(raw)
+                else:
+                    values[f.name] = raw
+            except ValueError:
+                raise ValueError(f"{key} must be a number, not {raw!r}") from None
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        cfg = cls(**values)
+        cfg.check()
+        return cfg
+
+    def check(self) -> None:
+        """Reject negative delays and a bad ``sync``.
+
+        >>> ServerConfig(grace=-1).check()
+        Traceback (most recent call last):
+        ...
+        ValueError: grace must not be negative
+        """
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and v < 0:
+                raise ValueError(f"{f.name} must not be negative")
+        if self.sync not in ("normal", "full", "off"):
+            raise ValueError(f"sync must be normal, full or off, not {self.sync!r}")
+        if self.max_message < 64:
+            raise ValueError("max_message must be at least 64 bytes")

@@ -1,0 +1,201 @@
+"""Where tables live: an append-only log of each table's actions.
+
+`Store` is the interface the server uses; `SQLiteStore` (stdlib ``sqlite3``, WAL)
+is the embedded default.  A PostgreSQL store implements the same few methods
+over the same three relations (``tables``, ``log``, ``tokens``); the unique key
+``(table_id, seq)`` makes two processes appending to one table fail loudly
+instead of forking its history.
+
+Every call is short (one indexed statement and a commit), so the server calls
+them on its event loop; a commit in WAL mode with ``synchronous=NORMAL`` does not
+wait for the disk, yet a committed row survives ``kill -9`` of the process.
+
+>>> import tempfile, os
+>>> from callbreak import Ruleset
+>>> from callbreak.server.table import TableMeta
+>>> d = tempfile.mkdtemp()
+>>> s = SQLiteStore(os.path.join(d, "t.db"))
+>>> meta = TableMeta(id="t1", invite="inv1", rules=Ruleset(), bots="random", seed=5, created=0.0)
+>>> s.create(meta, [{"t": "seat", "seat": 0, "name": "A", "token": "tok"}], [("tok", 0)], "lobby")
+>>> s.append("t1", 1, {"t": "start"}, (), "playing")
+>>> m, log = s.load("t1")
+>>> m.seed, [e["t"] for e in log], s.find_token("tok"), s.find_invite("inv1"), s.unfinished()
+(5, ['seat', 'start'], ('t1', 0), 't1', ['t1'])
+>>> s.append("t1", 1, {"t": "call"}, (), None)
+Traceback (most recent call last):
+...
+callbreak.server.store.StoreConflict: table t1 already has entry 1
+>>> s.close()
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import orjson
+
+from .table import TableMeta
+
+__all__ = ["SQLiteStore", "Store", "StoreConflict"]
+
+
+class StoreConflict(RuntimeError):
+    """An entry number that is already taken: another writer got there first."""
+
+
+class Store(Protocol):
+    """The storage interface of the server (embedded: `SQLiteStore`)."""
+
+    def create(
+        self,
+        meta: TableMeta,
+        entries: Sequence[dict[str, Any]],
+        tokens: Sequence[tuple[str, int]],
+        status: str,
+    ) -> None:
+        """Create a table with its first log entries, atomically."""
+
+    def append(
+        self,
+        table_id: str,
+        seq: int,
+        entry: dict[str, Any],
+        tokens: Sequence[tuple[str, int]],
+        status: str | None,
+    ) -> None:
+        """Append entry number ``seq`` (0-based) and commit; `StoreConflict` if taken."""
+
+    def load(self, table_id: str) -> tuple[TableMeta, list[dict[str, Any]]] | None:
+        """The table's meta and its whole log, or None."""
+
+    def find_invite(self, code: str) -> str | None: ...
+
+    def find_token(self, token: str) -> tuple[str, int] | None: ...
+
+    def unfinished(self) -> list[str]:
+        """Ids of tables in the lobby or being played."""
+
+    def close(self) -> None: ...
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    invite TEXT NOT NULL UNIQUE,
+    meta TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tables_status ON tables(status);
+CREATE TABLE IF NOT EXISTS log (
+    table_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    entry TEXT NOT NULL,
+    ts REAL NOT NULL,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tokens (
+    token TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL
+) WITHOUT ROWID;
+"""
+
+_UNFINISHED = ("lobby", "playing", "between_rounds")
+
+
+class SQLiteStore:
+    """`Store` on one SQLite file in WAL mode."""
+
+    def __init__(self, path: str, sync: str = "normal") -> None:
+        self.path = path
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute(f"PRAGMA synchronous={sync.upper()}")
+        self.db.executescript(_SCHEMA)
+
+    def create(
+        self,
+        meta: TableMeta,
+        entries: Sequence[dict[str, Any]],
+        tokens: Sequence[tuple[str, int]],
+        status: str,
+    ) -> None:
+        now = time.time()
+        db = self.db
+        db.execute("BEGIN")
+        try:
+            db.execute(
+                "INSERT INTO tables (id, invite, meta, status, created, updated) VALUES (?,?,?,?,?,?)",
+                (meta.id, meta.invite, orjson.dumps(meta.to_dict()).decode(), status, meta.created, now),
+            )
+            db.executemany(
+                "INSERT INTO log (table_id, seq, entry, ts) VALUES (?,?,?,?)",
+                [(meta.id, i, orjson.dumps(e).decode(), now) for i, e in enumerate(entries)],
+            )
+            db.executemany(
+                "INSERT INTO tokens (token, table_id, seat) VALUES (?,?,?)",
+                [(tok, meta.id, seat) for tok, seat in tokens],
+            )
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def append(
+        self,
+        table_id: str,
+        seq: int,
+        entry: dict[str, Any],
+        tokens: Sequence[tuple[str, int]],
+        status: str | None,
+    ) -> None:
+        now = time.time()
+        db = self.db
+        db.execute("BEGIN")
+        try:
+            db.execute(
+                "INSERT INTO log (table_id, seq, entry, ts) VALUES (?,?,?,?)",
+                (table_id, seq, orjson.dumps(entry).decode(), now),
+            )
+            for tok, seat in tokens:
+                db.execute("INSERT INTO tokens (token, table_id, seat) VALUES (?,?,?)", (tok, table_id, seat))
+            if status is not None:
+                db.execute("UPDATE tables SET status=?, updated=? WHERE id=?", (status, now, table_id))
+        except sqlite3.IntegrityError:
+            db.execute("ROLLBACK")
+            raise StoreConflict(f"table {table_id} already has entry {seq}") from None
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def load(self, table_id: str) -> tuple[TableMeta, list[dict[str, Any]]] | None:
+        row = self.db.execute("SELECT meta FROM tables WHERE id=?", (table_id,)).fetchone()
+        if row is None:
+            return None
+        meta = TableMeta.from_dict(orjson.loads(row[0]))
+        rows = self.db.execute("SELECT entry FROM log WHERE table_id=? ORDER BY seq", (table_id,)).fetchall()
+        return meta, [orjson.loads(r[0]) for r in rows]
+
+    def find_invite(self, code: str) -> str | None:
+        row = self.db.execute("SELECT id FROM tables WHERE invite=?", (code,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def find_token(self, token: str) -> tuple[str, int] | None:
+        row = self.db.execute("SELECT table_id, seat FROM tokens WHERE token=?", (token,)).fetchone()
+        return None if row is None else (str(row[0]), int(row[1]))
+
+    def unfinished(self) -> list[str]:
+        marks = ",".join("?" * len(_UNFINISHED))
+        rows = self.db.execute(
+            f"SELECT id FROM tables WHERE status IN ({marks}) ORDER BY created", _UNFINISHED
+        ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def close(self) -> None:
+        self.db.close()

@@ -1,0 +1,442 @@
+"""One table's whole state, rebuilt from its append-only log: pure, no I/O, no clock.
+
+A table is its `TableMeta` (rules, bots' level, seed) plus a list of log entries
+(people seated, start, calls, cards, ready, ...).  `TableState.apply` checks an
+entry against the state, changes nothing when it is refused (`TableError`), and
+otherwise returns the public events it caused, numbered by the table's event
+version ``v``.  Replaying the same entries always gives the same state and the
+same events, so any process can rebuild a table from the log, and a reconnecting
+client can be sent exactly the events it missed.
+
+>>> from callbreak import Ruleset
+>>> meta = TableMeta(id="t", invite="i", rules=Ruleset.preset("quick"), bots="random", seed=3, created=0.0)
+>>> t = TableState(meta)
+>>> [e["kind"] for e in t.apply({"t": "seat", "seat": 0, "name": "Asha", "token": "x" * 22})]
+['seated']
+>>> [e["kind"] for e in t.apply({"t": "start"})]
+['start', 'deal']
+>>> t.status, [s.kind for s in t.seats], t.v
+('playing', ['human', 'bot', 'bot', 'bot'], 3)
+>>> seat = t.match.to_act
+>>> t.apply({"t": "call", "seat": (seat + 1) % 4, "call": 3})
+Traceback (most recent call last):
+...
+callbreak.server.table.TableError: not_your_turn: it is seat ...'s turn
+>>> "hand" in t.state(-1) and t.state(-1)["hand"]
+[]
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import Card
+from ..errors import IllegalAction
+from ..match import Match
+from ..round import OVER, REDEAL, Round
+from ..rules import Ruleset
+
+__all__ = [
+    "NAME_MAX",
+    "Seat",
+    "TableError",
+    "TableMeta",
+    "TableState",
+    "clean_name",
+    "lowest_call",
+    "lowest_card",
+]
+
+NAME_MAX = 24
+LOBBY, PLAYING, BETWEEN, FINISHED, EXPIRED = "lobby", "playing", "between_rounds", "over", "expired"
+
+
+class TableError(ValueError):
+    """A refused request: ``code`` for programs, the text for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        self.message = message
+        super().__init__(f"{code}: {message}")
+
+
+def clean_name(name: object, default: str = "Player") -> str:
+    """A display name: text only, control characters removed, at most `NAME_MAX` characters.
+
+    >>> clean_name("  Asha\\x00\\n <b>K</b> ")
+    'Asha <b>K</b>'
+    >>> clean_name("x" * 40) == "x" * 24, clean_name(None, "Player 2"), clean_name("\\u202e\\u200b")
+    (True, 'Player 2', 'Player')
+    """
+    if not isinstance(name, str):
+        return default
+    kept = "".join(
+        " " if ch.isspace() else ch for ch in name if not unicodedata.category(ch).startswith("C") or ch.isspace()
+    )
+    text = " ".join(kept.split())[:NAME_MAX].strip()
+    return text or default
+
+
+def lowest_card(cards: list[Card] | tuple[Card, ...], trump: int) -> Card:
+    """The card autoplay plays: the lowest-ranked non-trump; a trump only when all are trumps.
+
+    >>> from callbreak import Card
+    >>> str(lowest_card([Card.parse("2S"), Card.parse("5H"), Card.parse("3D")], trump=0))
+    '3D'
+    """
+    return min(cards, key=lambda c: (c.suit_index == trump, c.rank, c.suit_index))
+
+
+def lowest_call(calls: list[int] | tuple[int, ...]) -> int:
+    """>>> lowest_call([3, 2, 5])
+    2
+    """
+    return min(calls)
+
+
+@dataclass
+class TableMeta:
+    """What a table is created with; everything else is in its log."""
+
+    id: str
+    invite: str
+    rules: Ruleset
+    bots: str
+    seed: int
+    created: float
+    host: int = 0
+    parent: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "invite": self.invite,
+            "rules": self.rules.to_dict(),
+            "bots": self.bots,
+            "seed": self.seed,
+            "created": self.created,
+            "host": self.host,
+            "parent": self.parent,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> TableMeta:
+        return cls(
+            id=d["id"],
+            invite=d["invite"],
+            rules=Ruleset.from_dict(d["rules"]),
+            bots=d["bots"],
+            seed=int(d["seed"]),
+            created=float(d["created"]),
+            host=int(d.get("host", 0)),
+            parent=d.get("parent"),
+        )
+
+
+@dataclass
+class Seat:
+    name: str = ""
+    kind: str = "empty"  # "empty", "human", "bot"
+    token: str = field(default="", repr=False)
+
+
+def _seat_arg(entry: dict[str, Any]) -> int:
+    seat = entry.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+        raise TableError("bad_seat", f"seat must be 0..3, not {seat!r}")
+    return seat
+
+
+def bot_name(seat: int) -> str:
+    return f"Bot {seat + 1}"
+
+
+class TableState:
+    """The state of one table: lobby seats, the `Match`, events and flags."""
+
+    def __init__(self, meta: TableMeta) -> None:
+        self.meta = meta
+        self.seats = [Seat() for _ in range(4)]
+        self.status = LOBBY
+        self.match: Match | None = None
+        self.events: list[dict[str, Any]] = []
+        self.entries = 0
+        #: why a bot is playing a human's seat ("timeout", "disconnected") or None
+        self.autoplay: list[str | None] = [None, None, None, None]
+        self.ready = [False, False, False, False]
+        self.rematch: str | None = None
+
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+    @property
+    def v(self) -> int:
+        """The version: how many events the table has had."""
+        return len(self.events)
+
+    @property
+    def to_act(self) -> int | None:
+        if self.status != PLAYING or self.match is None:
+            return None
+        return self.match.to_act
+
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind == "human"]
+
+    def seat_of_token(self, token: str) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and s.token == token:
+                return i
+        return None
+
+    # --- applying entries ---------------------------------------------------------------
+    def apply(self, entry: dict[str, Any]) -> list[dict[str, Any]]:
+        """Apply one log entry; return its events.  `TableError` leaves the state unchanged."""
+        kind = entry.get("t")
+        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            raise TableError("bad_entry", f"unknown entry {kind!r}")
+        new = handler(self, entry)
+        if not new:  # nothing changed (a repeated "ready"): not an entry of the log
+            return new
+        self.entries += 1
+        for e in new:
+            self.events.append(e)
+            e["v"] = len(self.events)
+        return new
+
+    def _need(self, *statuses: str) -> None:
+        if self.status not in statuses:
+            raise TableError("wrong_status", f"not now: the table is {self.status.replace('_', ' ')}")
+
+    def _a_seat(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+        self._need(LOBBY)
+        seat = _seat_arg(e)
+        if self.seats[seat].kind != "empty":
+            raise TableError("seat_taken", f"seat {seat} is taken")
+        token = e.get("token")
+        if not isinstance(token, str) or len(token) < 16:
+            raise TableError("bad_token", "a seat needs a token")
+        name = clean_name(e.get("name"), f"Player {seat + 1}")
+        self.seats[seat] = Seat(name, "human", token)
+        return [{"kind": "seated", "seat": seat, "name": name}]
+
+    def _a_start(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+        self._need(LOBBY)
+        if not self.humans():
+            raise TableError("no_players", "nobody is seated")
+        for i, s in enumerate(self.seats):
+            if s.kind == "empty":
+                self.seats[i] = Seat(bot_name(i), "bot")
+        self.match = Match(self.meta.rules, self.meta.seed, players=[s.name for s in self.seats])
+        self.status = PLAYING
+        return [
+            {"kind": "start", "seats": [{"name": s.name, "kind": s.kind} for s in self.seats]},
+            self._deal_event(),
+        ]
+
+    def _deal_event(self) -> dict[str, Any]:
+        m = self.match
+        assert m is not None
+        return {
+            "kind": "deal",
+            "round": m.round_number,
+            "dealer": m.round.dealer,
+            "sudden_death": m.sudden_death,
+        }
+
+    def _turn(self, e: dict[str, Any]) -> tuple[Match, int]:
+        self._need(PLAYING)
+        seat = _seat_arg(e)
+        m = self.match
+        assert m is not None
+        if m.to_act != seat:
+            raise TableError("not_your_turn", f"it is seat {m.to_act}'s turn")
+        return m, seat
+
+    def _a_call(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+        m, seat = self._turn(e)
+        n = e.get("call")
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise TableError("bad_call", f"a call is a whole number, not {n!r}")
+        rnd, redeals, number = m.round, len(m.redeals), m.round_number
+        if rnd.phase != "calling":
+            raise TableError("illegal", "no call now: the cards are being played")
+        try:
+            m.call(n)
+        except IllegalAction as err:
+            raise TableError("illegal", str(err)) from None
+        auto = e.get("auto")
+        out: list[dict[str, Any]] = [
+            {"kind": "call", "round": number, "seat": seat, "call": n, "auto": bool(auto), "reason": auto}
+        ]
+        if len(m.redeals) > redeals or rnd.phase == REDEAL:
+            out.append({"kind": "redeal", "round": number, "dealer": rnd.dealer, "calls": rnd.calls})
+            out.append(self._deal_event())
+        return out
+
+    def _a_play(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+        m, seat = self._turn(e)
+        text = e.get("card")
+        if not isinstance(text, str) or len(text) > 4:
+            raise TableError("bad_card", f"a card is text like 'AS', not {text!r}")
+        try:
+            card = Card.parse(text)
+        except ValueError as err:
+            raise TableError("bad_card", str(err)) from None
+        rnd, number = m.round, m.round_number
+        if rnd.phase != "playing":
+            raise TableError("illegal", "no card now: the calls are being made")
+        try:
+            action = rnd.play(card)
+        except IllegalAction as err:
+            raise TableError("illegal", str(err)) from None
+        auto = e.get("auto")
+        out: list[dict[str, Any]] = [
+            {"kind": "play", "round": number, "seat": seat, "card": str(card), "auto": bool(auto), "reason": auto}
+        ]
+        if action.winner is not None:
+            t = rnd.tricks[-1]
+            out.append(
+                {
+                    "kind": "trick",
+                    "round": number,
+                    "number": len(rnd.tricks),
+                    "winner": t.winner,
+                    "cards": [[t.seat_of(i), str(c)] for i, c in enumerate(t.cards)],
+                }
+            )
+        if rnd.phase == OVER:
+            out.append(self._round_over(rnd, number))
+            if m.is_over:
+                self.status = FINISHED
+                out.append(self._match_over())
+            else:
+                self.status = BETWEEN
+                self.ready = [False] * 4
+        return out
+
+    def _round_over(self, rnd: Round, number: int) -> dict[str, Any]:
+        m = self.match
+        assert m is not None
+        return {
+            "kind": "round_over",
+            "round": number,
+            "calls": list(rnd.calls),
+            "tricks_won": list(rnd.tricks_won),
+            "points": [str(p) for p in rnd.points()],
+            "totals": [str(p) for p in m.totals],
+            "next_sudden_death": m.sudden_death,
+        }
+
+    def _match_over(self) -> dict[str, Any]:
+        m = self.match
+        assert m is not None
+        return {"kind": "match_over", "places": m.places, "totals": [str(p) for p in m.totals]}
+
+    def _a_ready(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+        self._need(BETWEEN)
+        seat = _seat_arg(e)
+        if self.seats[seat].kind != "human":
+            raise TableError("bad_seat", "only a player can be ready")
+        if self.ready[seat]:
+            return []
+        self.ready[seat] = True
+        return [{"kind": "ready", "seat": seat}]
+
+    def _a_next(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+        self._need(BETWEEN)
+        self.status = PLAYING
+        self.ready = [False] * 4
+        return [self._deal_event()]
+
+    def _a_end(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+        self._need(BETWEEN)
+        m = self.match
+        assert m is not None
+        try:
+            m.end()
+        except IllegalAction as err:
+            raise TableError("illegal", str(err)) from None
+        if m.is_over:
+            self.status = FINISHED
+            return [self._match_over()]
+        return [{"kind": "tie_break", "totals": [str(p) for p in m.totals]}]
+
+    def _a_autoplay(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+        seat = _seat_arg(e)
+        on = e.get("on")
+        reason = e.get("reason")
+        if not isinstance(on, bool) or (on and not isinstance(reason, str)):
+            raise TableError("bad_entry", "autoplay needs on and a reason")
+        if self.seats[seat].kind != "human":
+            raise TableError("bad_seat", "bots need no autoplay")
+        if bool(self.autoplay[seat]) == on:
+            return []
+        self.autoplay[seat] = reason if on else None
+        return [{"kind": "autoplay", "seat": seat, "on": on, "reason": reason if on else None}]
+
+    def _a_rematch(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+        self._need(FINISHED)
+        table = e.get("table")
+        if self.rematch is not None or not isinstance(table, str):
+            raise TableError("rematch", "this table already has a rematch")
+        self.rematch = table
+        return [{"kind": "rematch", "table": table}]
+
+    def _a_expire(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+        self._need(LOBBY)
+        self.status = EXPIRED
+        return [{"kind": "expired"}]
+
+    # --- what a seat sees ---------------------------------------------------------------
+    def state(self, seat: int) -> dict[str, Any] | None:
+        """``seat``'s view (``-1``: a spectator, no hand) as JSON-safe data; None in the lobby."""
+        m = self.match
+        if m is None:
+            return None
+        d = m.view(seat).to_dict()
+        if self.status == BETWEEN:
+            d["to_act"] = None
+            d["legal_calls"] = []
+            d["legal_cards"] = []
+        d["round_points"] = [[str(p) for p in pts] for pts in m.round_points]
+        d["places"] = m.places if m.is_over else None
+        if m.rounds:
+            last = m.rounds[-1]
+            d["last_round"] = {
+                "round": len(m.rounds),
+                "calls": list(last.calls),
+                "tricks_won": list(last.tricks_won),
+                "points": [str(p) for p in m.round_points[-1]],
+            }
+        else:
+            d["last_round"] = None
+        return d
+
+    def actions(self) -> list[dict[str, Any]]:
+        """The match's actions in order, as ``{"seat", "call"}`` / ``{"seat", "card"}``."""
+        out: list[dict[str, Any]] = []
+        for e in self.events:
+            if e["kind"] == "call":
+                out.append({"seat": e["seat"], "call": e["call"]})
+            elif e["kind"] == "play":
+                out.append({"seat": e["seat"], "card": e["card"]})
+        return out
+
+
+_HANDLERS = {
+    "seat": TableState._a_seat,
+    "start": TableState._a_start,
+    "call": TableState._a_call,
+    "play": TableState._a_play,
+    "ready": TableState._a_ready,
+    "next": TableState._a_next,
+    "end": TableState._a_end,
+    "autoplay": TableState._a_autoplay,
+    "rematch": TableState._a_rematch,
+    "expire": TableState._a_expire,
+}

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from types import ModuleType
 from typing import Any
 
 import orjson
@@ -470,6 +472,14 @@ class LiveTable:
                 c.close()
 
 
+def _optional(name: str) -> ModuleType | None:
+    """A module another engineer may not have written yet."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
 def _safe_act(bot: Bot, view: SeatView) -> int | Card | None:
     try:
         return bot.act(view)
@@ -696,10 +706,7 @@ class Hub:
         }
         if fmt == "log":
             return "application/json", _dumps(log_doc)
-        try:
-            from .. import notation  # type: ignore[attr-defined,unused-ignore]
-        except ImportError:
-            notation = None
+        notation = _optional("callbreak.notation")
         if fmt == "text":
             fn = getattr(notation, "dumps", None)
             if fn is not None:
@@ -843,10 +850,7 @@ class Hub:
         v = st.v
         view = st.match.view(seat)
         data: dict[str, Any]
-        try:
-            from ..bots import hints  # type: ignore[attr-defined,unused-ignore]
-        except ImportError:
-            hints = None
+        hints = _optional("callbreak.bots.hints")
         fn = getattr(hints, "hint", None)
         result: Any = None
         if fn is not None:

@@ -1,0 +1,183 @@
+"""The ``hard`` level: determinized search over deals consistent with the view.
+
+For each card decision it draws deals of the unseen cards that agree with
+everything the seat has seen (`Knowledge`: voids, "did not head", "did not
+trump", trump-only leads), weighted by how plausible each opponent's call is
+for the hand it would then hold (importance resampling with the calling
+model), and plays every legal card out on every deal with a fast
+rule-of-thumb policy for all four seats in the compiled kernel
+(`callbreak.bots.kernel`).  Each outcome is valued as a match result: the
+chance of finishing first given the totals so far and the rounds left (exact
+in the last round), plus a small share of the round's points.  The card of
+highest mean value is played.  Calls come from the calibrated trick
+distribution (`callbreak.bots.calling`).
+
+The work per card is bounded by ``iterations`` playouts, so a seed gives the
+same decisions on any machine; ``time_limit`` (seconds) is only a safety cap.
+
+>>> from callbreak import Match, Ruleset
+>>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+>>> bots = [HardBot(seed=s, iterations=200) for s in range(4)]
+>>> while not m.is_over:
+...     _ = m.act(bots[m.to_act].act(m.view(m.to_act)))
+>>> m.is_over
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+import numpy as np
+
+from ..cards import CARDS, Card
+from ..round import SeatView
+from .base import Bot
+from .calling import (
+    ROUND_SD,
+    CallModel,
+    best_call,
+    call_position,
+    family_of,
+    load_model,
+    trick_distribution,
+    win_value,
+)
+from .knowledge import Knowledge
+from .medium import choose_card
+
+__all__ = ["HardBot", "search_values"]
+
+CALL_SD = 1.1  # spread of a call around the model's estimate, for weighting deals
+CALL_BIAS = 0.4  # bots call a little under their mean potential
+
+
+def _call_weight(model: CallModel, k: Knowledge, deal: list[int], dealer: int) -> float:
+    logw = 0.0
+    t = k.trump
+    for s in range(4):
+        c = k.calls[s]
+        if s == k.seat or c is None:
+            continue
+        pos = call_position(s, dealer)
+        earlier = 0
+        for j in range(pos):
+            earlier += k.calls[(dealer + 1 + j) & 3] or 0
+        mu = model.mean(deal[s] | k.played_by[s], t, pos, earlier) - CALL_BIAS
+        mu = min(max(mu, k.rules.min_call), k.rules.max_call)
+        logw -= (c - mu) ** 2 / (2 * CALL_SD * CALL_SD)
+    return logw
+
+
+def sample_deals(
+    view: SeatView, k: Knowledge, n: int, rng: random.Random, oversample: int = 2
+) -> list[list[int]]:
+    """``n`` deals consistent with ``k``, resampled by the plausibility of the calls."""
+    cands = [k.sample(rng) for _ in range(n * oversample)]
+    if oversample <= 1 or any(c is None for c in k.calls):
+        return cands[:n]
+    model = load_model(family_of(view.rules))
+    logw = [_call_weight(model, k, d, view.dealer) for d in cands]
+    top = max(logw)
+    w = [math.exp(x - top) for x in logw]
+    total = sum(w)
+    # systematic resampling
+    step = total / n
+    u = rng.random() * step
+    out: list[list[int]] = []
+    acc = 0.0
+    i = 0
+    for d, wi in zip(cands, w):
+        acc += wi
+        while i < n and u + i * step < acc:
+            out.append(d)
+            i += 1
+    while len(out) < n:
+        out.append(cands[-1])
+    return out
+
+
+def search_values(
+    view: SeatView, k: Knowledge, deals: list[list[int]], seed: int, rollouts: int = 1, eps: int = 4
+) -> dict[Card, float]:
+    """Mean match value of each legal card over ``deals``."""
+    from . import kernel
+
+    legal = view.legal_cards
+    trick = np.zeros(4, dtype=np.int64)
+    for i, (_, c) in enumerate(view.trick):
+        trick[i] = c
+    calls = np.array([c or 0 for c in view.calls], dtype=np.int64)
+    wv = win_value(view)
+    if wv is None:
+        totals = np.zeros(4)
+        sd = ROUND_SD * 3
+    else:
+        totals = np.array(wv[0])
+        sd = math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0))  # this round is played out
+    vals = kernel.search(
+        np.array(deals, dtype=np.int64),
+        view.seat,
+        trick,
+        len(view.trick),
+        view.leader,
+        np.array(view.tricks_won, dtype=np.int64),
+        len(view.tricks),
+        k.played,
+        kernel.rules_array(view.rules),
+        calls,
+        np.array([int(c) for c in legal], dtype=np.int64),
+        rollouts,
+        totals,
+        sd,
+        eps,
+        seed,
+    )
+    return {c: float(v) for c, v in zip(legal, vals)}
+
+
+class HardBot(Bot):
+    """Determinized search with match-outcome values.
+
+    ``iterations``: playouts per card decision (split over the legal cards);
+    ``time_limit``: a wall-clock cap in seconds on drawing deals.
+    """
+
+    name = "hard"
+
+    def __init__(self, seed: int | None = None, iterations: int = 6000, time_limit: float = 0.08) -> None:
+        super().__init__(seed)
+        if iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        self.iterations = iterations
+        self.time_limit = time_limit
+
+    def act(self, view: SeatView) -> int | Card:
+        if view.phase == "calling":
+            call, _ = best_call(view, trick_distribution(view))
+            return call
+        return self.choose(view)[0]
+
+    def choose(self, view: SeatView) -> tuple[Card, dict[Card, float]]:
+        """The card to play and the value found for each legal card."""
+        legal = view.legal_cards
+        seed = self.rng.randrange(1 << 40)
+        if len(legal) == 1:
+            return legal[0], {legal[0]: 0.0}
+        t0 = time.perf_counter()
+        k = Knowledge.from_view(view)
+        n = max(8, min(160, self.iterations // len(legal)))
+        rng = random.Random(seed)
+        deals = sample_deals(view, k, n, rng)
+        if time.perf_counter() - t0 > self.time_limit:
+            deals = deals[: max(4, n // 4)]
+        values = search_values(view, k, deals, seed)
+        # ties (a card no better than another) go to the medium level's choice
+        fallback = choose_card(view, k)[0]
+        best = max(values.values())
+        if values.get(fallback, -1.0) >= best - 1e-12:
+            return fallback, values
+        card = max(legal, key=lambda c: (values[c], -int(c)))
+        return CARDS[int(card)], values

@@ -1,0 +1,432 @@
+# mypy: disable-error-code="no-any-return,arg-type,assignment"
+"""A compiled playout kernel for the search (numba, compiled on first use and cached).
+
+The state is the engine's: four 52-bit hand masks, the current trick, the
+leader, the tricks won.  `legal_mask` and `trick_winner` follow
+`callbreak.round.Round` exactly (a test compares them on random positions);
+`random_playouts` measures raw speed, `search` evaluates each candidate card
+over many determinized deals with a fast rule-of-thumb playout policy and
+scores the outcome as a match result (chance of finishing first).
+
+Rules are passed as an int64 array ``P``: trump, must_head, head_after_cut,
+must_undertrump, trump_lead (0 any, 1 not first trick, 2 after broken),
+overtrick tenths, max_overtricks (-1: none), missed penalty (0 call,
+1 shortfall, 2 zero), bonus_call (-1: none), bonus_points.
+
+>>> from callbreak import Ruleset
+>>> P = rules_array(Ruleset())
+>>> int(P[0]), int(P[6])
+(0, -1)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+
+from ..rules import Ruleset
+
+__all__ = ["legal_mask", "random_playouts", "rules_array", "search", "trick_winner"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _jit(f: F) -> F:
+    return cast(F, numba.njit(cache=True, nogil=True)(f))
+
+
+SUITM = np.int64(0x1FFF)
+_POP = np.array([bin(i).count("1") for i in range(1 << 16)], dtype=np.int64)
+_HIGH = np.array([max(i.bit_length() - 1, 0) for i in range(1 << 13)], dtype=np.int64)
+
+
+def rules_array(rules: Ruleset) -> np.ndarray:
+    """The rules as the kernel reads them."""
+    return np.array(
+        [
+            rules.trump_index,
+            int(rules.must_head),
+            int(rules.head_after_cut),
+            int(rules.must_undertrump),
+            ("any", "not_first_trick", "after_broken").index(rules.trump_lead),
+            rules.overtrick_tenths,
+            -1 if rules.max_overtricks is None else rules.max_overtricks,
+            ("call", "shortfall", "zero").index(rules.missed_penalty),
+            -1 if rules.bonus_call is None else rules.bonus_call,
+            rules.bonus_points,
+        ],
+        dtype=np.int64,
+    )
+
+
+@_jit
+def _pop(m: int) -> int:
+    return int(
+        _POP[m & 0xFFFF] + _POP[(m >> 16) & 0xFFFF] + _POP[(m >> 32) & 0xFFFF] + _POP[(m >> 48) & 0xFFFF]
+    )
+
+
+@_jit
+def _low(m: int) -> int:
+    return _pop((m & -m) - 1)
+
+
+@_jit
+def _high_in_suit(m: int, s: int) -> int:
+    return 13 * s + int(_HIGH[(m >> (13 * s)) & SUITM])
+
+
+@_jit
+def _rand(rng: np.ndarray, n: int) -> int:
+    x = (rng[0] * 0x5DEECE66D + 0xB) & 0xFFFFFFFFFFFF
+    rng[0] = x
+    return int((x >> 17) % n)
+
+
+@_jit
+def _kth(m: int, k: int) -> int:
+    for _ in range(k):
+        m &= m - 1
+    return _low(m)
+
+
+@_jit
+def legal_mask(hand: int, trick: np.ndarray, n: int, P: np.ndarray, trick_no: int, played: int) -> int:
+    """Legal cards of ``hand`` with ``n`` cards on ``trick``."""
+    t = P[0]
+    tmask = SUITM << (13 * t)
+    if n == 0:
+        tl = P[4]
+        if tl == 0:
+            return hand
+        rest = hand & ~tmask
+        if rest == 0:
+            return hand
+        if tl == 1:
+            return rest if trick_no == 0 else hand
+        return hand if (played & tmask) != 0 else rest
+    led = trick[0]
+    ls = led // 13
+    follow = hand & (SUITM << (13 * ls))
+    if follow != 0:
+        if P[1] == 0:
+            return follow
+        best = led
+        cut = False
+        for i in range(1, n):
+            c = trick[i]
+            cs = c // 13
+            if cs == ls:
+                if c > best:
+                    best = c
+            elif cs == t:
+                cut = True
+        if cut and P[2] == 0:
+            return follow
+        higher = follow & ~((np.int64(2) << best) - 1)
+        return higher if higher != 0 else follow
+    trumps = hand & tmask
+    if trumps == 0:
+        return hand
+    top = -1
+    for i in range(n):
+        c = trick[i]
+        if c // 13 == t and c > top:
+            top = c
+    if top < 0:
+        return trumps
+    higher = trumps & ~((np.int64(2) << top) - 1)
+    if higher != 0:
+        return higher
+    return trumps if P[3] != 0 else hand
+
+
+@_jit
+def _beats(c: int, best: int, t: int) -> bool:
+    cs = c // 13
+    bs = best // 13
+    if cs == bs:
+        return c > best
+    return cs == t
+
+
+@_jit
+def trick_winner(trick: np.ndarray, t: int) -> int:
+    """Index (0..3, from the leader) of the card winning a full trick."""
+    best = trick[0]
+    bi = 0
+    for i in range(1, 4):
+        if _beats(trick[i], best, t):
+            best = trick[i]
+            bi = i
+    return bi
+
+
+@_jit
+def random_playouts(hands0: np.ndarray, P: np.ndarray, n: int, seed: int) -> np.ndarray:
+    """Play ``n`` full rounds from the deal ``hands0`` with uniformly random legal
+    cards; returns the tricks won per seat summed over all playouts."""
+    rng = np.zeros(1, dtype=np.int64)
+    rng[0] = seed & 0xFFFFFFFFFFFF
+    total = np.zeros(4, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.int64)
+    trick = np.zeros(4, dtype=np.int64)
+    t = P[0]
+    for _ in range(n):
+        for s in range(4):
+            hands[s] = hands0[s]
+        leader = 0
+        played = np.int64(0)
+        for tn in range(13):
+            for i in range(4):
+                s = (leader + i) & 3
+                lm = legal_mask(hands[s], trick, i, P, tn, played)
+                c = _kth(lm, _rand(rng, _pop(lm)))
+                trick[i] = c
+                bit = np.int64(1) << c
+                hands[s] ^= bit
+                played |= bit
+            leader = (leader + trick_winner(trick, t)) & 3
+            total[leader] += 1
+    return total
+
+
+# --- the playout policy ----------------------------------------------------------
+@_jit
+def _lowest(m: int, t: int) -> int:
+    """Lowest-ranked card of a mask, side suits before trumps."""
+    best = -1
+    for s in range(4):
+        if s == t:
+            continue
+        sub = m & (SUITM << (13 * s))
+        if sub != 0:
+            c = _low(sub)
+            if best < 0 or c % 13 < best % 13:
+                best = c
+    if best < 0:
+        best = _low(m)
+    return best
+
+
+@_jit
+def _highest(m: int, t: int) -> int:
+    """Highest-ranked card of a mask, trumps first."""
+    tm = m & (SUITM << (13 * t))
+    if tm != 0:
+        return _high_in_suit(tm, t)
+    best = -1
+    for s in range(4):
+        sub = m & (SUITM << (13 * s))
+        if sub != 0:
+            c = _high_in_suit(m, s)
+            if best < 0 or c % 13 > best % 13:
+                best = c
+    return best
+
+
+@_jit
+def _policy(
+    hands: np.ndarray,
+    s: int,
+    lm: int,
+    trick: np.ndarray,
+    n: int,
+    t: int,
+    want: bool,
+    rng: np.ndarray,
+    eps: int,
+) -> int:
+    if eps > 0 and _rand(rng, 100) < eps:
+        return _kth(lm, _rand(rng, _pop(lm)))
+    if lm & (lm - 1) == 0:
+        return _low(lm)
+    tmask = SUITM << (13 * t)
+    others = np.int64(0)
+    for o in range(4):
+        if o != s:
+            others |= hands[o]
+    if n == 0:
+        if want:
+            # a top card of a side suit nobody can ruff, else a top trump
+            for su in range(4):
+                if su == t:
+                    continue
+                sub = lm & (SUITM << (13 * su))
+                if sub == 0:
+                    continue
+                c = _high_in_suit(sub, su)
+                if others & (SUITM << (13 * su)) & ~((np.int64(2) << c) - 1) != 0:
+                    continue
+                safe = True
+                for o in range(4):
+                    if o != s and hands[o] & (SUITM << (13 * su)) == 0 and hands[o] & tmask != 0:
+                        safe = False
+                if safe:
+                    return c
+            tl = lm & tmask
+            if tl != 0:
+                c = _high_in_suit(tl, t)
+                if others & tmask & ~((np.int64(2) << c) - 1) == 0:
+                    return c
+            return _lowest(lm, t)
+        return _lowest(lm, t)
+    best = trick[0]
+    for i in range(1, n):
+        if _beats(trick[i], best, t):
+            best = trick[i]
+    win = np.int64(0)
+    m = lm
+    while m != 0:
+        c = _low(m)
+        m &= m - 1
+        if _beats(c, best, t):
+            win |= np.int64(1) << c
+    lose = lm & ~win
+    if want:
+        if win != 0:
+            if n == 3:
+                return _lowest(win, t)
+            # the lowest winner that the seats still to play cannot beat
+            ls = trick[0] // 13
+            lsm = SUITM << (13 * ls)
+            m = win
+            pick = -1
+            while m != 0:
+                c = _low(m)
+                m &= m - 1
+                ok = True
+                for k in range(n + 1, 4):
+                    o = (s + k - n) & 3
+                    h = hands[o]
+                    up = ~((np.int64(2) << c) - 1)
+                    if c // 13 == ls:
+                        if h & lsm & up != 0 or (h & lsm == 0 and h & tmask != 0 and ls != t):
+                            ok = False
+                    elif h & lsm == 0 and h & tmask & up != 0:
+                        ok = False
+                if ok and (
+                    pick < 0 or (pick // 13 == t and c // 13 != t) or (c // 13 == pick // 13 and c < pick)
+                ):
+                    pick = c
+            if pick >= 0:
+                return pick
+            return _lowest(win, t)
+        return _lowest(lm, t)
+    if lose != 0:
+        return _highest(lose, t)
+    if n == 3:
+        return _highest(lm, t)
+    return _lowest(lm, t)
+
+
+@_jit
+def _score(call: int, tricks: int, P: np.ndarray) -> int:
+    over = tricks - call
+    ok = over >= 0 and (P[6] < 0 or over <= P[6])
+    if ok:
+        base = call
+        if P[8] >= 0 and call >= P[8]:
+            base = P[9]
+        return base * 10 + P[5] * over
+    if P[7] == 2:
+        return 0
+    if P[7] == 1 and tricks < call:
+        return -10 * (call - tricks)
+    return -10 * call
+
+
+@_jit
+def _value(
+    me: int, won: np.ndarray, calls: np.ndarray, totals: np.ndarray, sd: float, P: np.ndarray
+) -> float:
+    pts = np.zeros(4)
+    for s in range(4):
+        pts[s] = totals[s] + _score(calls[s], won[s], P) / 10.0
+    mine = pts[me]
+    v = 1.0
+    if sd <= 0.0:
+        ties = 1
+        for s in range(4):
+            if s != me:
+                if pts[s] > mine + 1e-9:
+                    v = 0.0
+                elif abs(pts[s] - mine) <= 1e-9:
+                    ties += 1
+        v = v / ties
+    else:
+        for s in range(4):
+            if s != me:
+                v *= 0.5 * (1.0 + math.erf((mine - pts[s]) / (sd * 1.4142135623730951)))
+    return v + 0.004 * _score(calls[me], won[me], P) / 10.0
+
+
+@_jit
+def search(
+    dets: np.ndarray,
+    me: int,
+    trick0: np.ndarray,
+    n0: int,
+    leader0: int,
+    won0: np.ndarray,
+    trick_no0: int,
+    played0: int,
+    P: np.ndarray,
+    calls: np.ndarray,
+    moves: np.ndarray,
+    rollouts: int,
+    totals: np.ndarray,
+    sd: float,
+    eps: int,
+    seed: int,
+) -> np.ndarray:
+    """Mean value of each candidate card in ``moves`` over the deals ``dets``
+    (one row of four hand masks per deal), ``rollouts`` playouts each, the
+    same random numbers for every candidate."""
+    t = P[0]
+    nm = moves.shape[0]
+    values = np.zeros(nm)
+    hands = np.zeros(4, dtype=np.int64)
+    won = np.zeros(4, dtype=np.int64)
+    trick = np.zeros(4, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.int64)
+    for d in range(dets.shape[0]):
+        for r in range(rollouts):
+            stream = (seed * 1000003 + d * 7919 + r * 104729) & 0xFFFFFFFFFFFF
+            for mi in range(nm):
+                rng[0] = stream
+                for s in range(4):
+                    hands[s] = dets[d, s]
+                    won[s] = won0[s]
+                for i in range(4):
+                    trick[i] = trick0[i]
+                n = n0
+                leader = leader0
+                played = played0
+                tn = trick_no0
+                s = me
+                c = moves[mi]
+                while True:
+                    trick[n] = c
+                    bit = np.int64(1) << c
+                    hands[s] ^= bit
+                    played |= bit
+                    n += 1
+                    if n == 4:
+                        leader = (leader + trick_winner(trick, t)) & 3
+                        won[leader] += 1
+                        n = 0
+                        tn += 1
+                        if tn == 13:
+                            break
+                        s = leader
+                    else:
+                        s = (s + 1) & 3
+                    lm = legal_mask(hands[s], trick, n, P, tn, played)
+                    c = _policy(hands, s, lm, trick, n, t, won[s] < calls[s], rng, eps)
+                values[mi] += _value(me, won, calls, totals, sd, P)
+    return values / max(dets.shape[0] * rollouts, 1)

@@ -81,6 +81,10 @@ class Match:
         self._tenths = [0, 0, 0, 0]
         self._end_after: int | None = rules.rounds
         self._over = False
+        self.ended_at: int | None = None
+        """How many rounds had finished when `end` was called (None: never called)."""
+        self.tags: dict[str, str] = {}
+        """Free-form labels for hand histories (``Event``, ``Date``, ``Site``...)."""
         self.round: Round = self._deal(self.first_dealer)
 
     # --- dealing ------------------------------------------------------------
@@ -169,8 +173,9 @@ class Match:
         """Close a match between rounds (for ``rounds=None``, or to stop early).
 
         A tie at the top under ``tie_break="sudden_death"`` still plays on until
-        it is broken (`sudden_death` turns True); a match ended before any round
-        finished simply closes.  Raises `IllegalAction` in the middle of a round.
+        it is broken (`sudden_death` turns True; a further `end` changes nothing);
+        a match ended before any round finished simply closes.  Raises
+        `IllegalAction` in the middle of a round.
         When it closes, the deal that was waiting is dropped (``round`` is the last
         finished round again, and ``deals`` and ``redeals`` no longer list it).
 
@@ -182,7 +187,10 @@ class Match:
             return
         if len(self.round) > 0:
             raise IllegalAction("a round is in progress: end the match after its last card")
+        if self.sudden_death:
+            return
         self._end_after = len(self.rounds)
+        self.ended_at = len(self.rounds)
         if not self.rounds or self._should_stop():
             self._over = True
             if self.rounds:
@@ -247,6 +255,7 @@ class Match:
             tuple(r.state_key() for r in self.deals),
             tuple(self._tenths),
             self._end_after,
+            self.ended_at,
             self._over,
             self.round.state_key(),
         )

@@ -1,0 +1,300 @@
+"""Play matches between any four bots and collect what happened.
+
+A seat's bot is given by a spec: a level name (``random``, ``easy``,
+``medium``, ``hard``) or the URL of an HTTP bot (`resolve_bot`).
+
+Every match is determined by its deal seed: the match seed ``g`` deals the
+cards, and the bot in seat ``s`` is reseeded from ``(g, s)`` at the start of the
+match, whoever it is.  In duplicate play each deal set is played four times
+with the bots rotated one seat further each time, so every bot plays every
+seat's cards once; four identical bots then play four identical matches.
+
+>>> res = run_arena(["random"] * 4, matches=2, seed=1, rules=Ruleset.preset("quick"))
+>>> len(res.records), [len(r.totals) for r in res.records]
+(2, [4, 4])
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import Bot, make_bot
+from ..errors import IllegalAction
+from ..match import Match
+from ..remote.client import RemoteBot, fallback_action
+from ..rules import Ruleset
+from ..scoring import made
+from .stats import win_shares
+
+__all__ = [
+    "MatchRecord",
+    "RunResult",
+    "Task",
+    "derive_seed",
+    "play_match",
+    "resolve_bot",
+    "run_arena",
+    "tasks_for",
+]
+
+
+def resolve_bot(spec: str, seed: int | None = None, time_budget: float = 1.5) -> Bot:
+    """A bot from a spec: a level name or an ``http(s)://`` URL of a Bhoos-protocol bot.
+
+    >>> resolve_bot("random", 1).name
+    'random'
+    >>> resolve_bot("http://127.0.0.1:7001").url
+    'http://127.0.0.1:7001'
+    """
+    if spec.startswith(("http://", "https://")):
+        return RemoteBot(spec, time_budget=time_budget, seed=seed)
+    return make_bot(spec, seed)
+
+
+def derive_seed(*parts: int | str) -> int:
+    """A 63-bit seed from parts, stable across runs and platforms.
+
+    >>> derive_seed(1, 2) == derive_seed(1, 2) != derive_seed(2, 1)
+    True
+    """
+    h = hashlib.blake2b(repr(parts).encode(), digest_size=8)
+    return int.from_bytes(h.digest(), "big") >> 1
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One match to play: deal group ``group`` (its seed ``deal_seed``) with the bots
+    rotated by ``rotation`` (bot ``i`` sits in seat ``(i + rotation) % 4``)."""
+
+    index: int
+    group: int
+    rotation: int
+    deal_seed: int
+
+
+def tasks_for(matches: int, seed: int, duplicate: bool) -> list[Task]:
+    """The matches of a run.  In duplicate play ``matches`` is rounded up to a multiple of 4.
+
+    >>> [(t.group, t.rotation) for t in tasks_for(5, 0, True)][:5]
+    [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0)]
+    """
+    out: list[Task] = []
+    if duplicate:
+        groups = -(-matches // 4)
+        for g in range(groups):
+            for r in range(4):
+                out.append(Task(len(out), g, r, derive_seed("deal", seed, g)))
+    else:
+        for g in range(matches):
+            out.append(Task(g, g, 0, derive_seed("deal", seed, g)))
+    return out
+
+
+@dataclass(slots=True)
+class MatchRecord:
+    """What happened in one match, indexed by bot (not seat)."""
+
+    index: int
+    group: int
+    rotation: int
+    deal_seed: int
+    seats: list[int]  # seats[i]: the seat of bot i
+    totals: list[float]  # per bot
+    rounds: int
+    round_points: list[list[float]]  # per round, per bot
+    calls: list[list[int]]  # per bot, per round
+    tricks: list[list[int]]
+    made: list[list[bool]]
+    times: list[list[float]]  # per bot, seconds per decision
+    round_times: list[list[float]]  # per bot, seconds per round (all its decisions)
+    faults: list[list[dict[str, Any]]]  # per bot
+    places: list[int]
+    win_share: list[float]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "group": self.group,
+            "rotation": self.rotation,
+            "deal_seed": self.deal_seed,
+            "seats": self.seats,
+            "totals": self.totals,
+            "rounds": self.rounds,
+            "places": self.places,
+            "win_share": self.win_share,
+            "calls": self.calls,
+            "tricks": self.tricks,
+            "faults": self.faults,
+        }
+
+
+def play_match(bots: Sequence[Bot], rules: Ruleset, task: Task) -> MatchRecord:
+    """Play one match; ``bots[i]`` sits in seat ``(i + task.rotation) % 4``."""
+    seats = [(i + task.rotation) % 4 for i in range(4)]
+    at_seat: list[Bot] = [bots[0]] * 4
+    for i, s in enumerate(seats):
+        at_seat[s] = bots[i]
+        bots[i].reset(derive_seed("bot", task.deal_seed, s))
+    m = Match(rules, seed=task.deal_seed)
+    times: list[list[float]] = [[] for _ in range(4)]  # per seat
+    round_times: list[list[float]] = [[] for _ in range(4)]
+    faults: list[list[dict[str, Any]]] = [[] for _ in range(4)]
+    fault_start = [len(getattr(b, "faults", ())) for b in at_seat]
+    spent = [0.0] * 4
+    current = m.round
+    while not m.is_over:
+        if m.round is not current:
+            if m.rounds and m.rounds[-1] is current:
+                for s in range(4):
+                    round_times[s].append(spent[s])
+            spent = [0.0] * 4
+            current = m.round
+        seat = m.to_act
+        assert seat is not None
+        view = m.view(seat)
+        bot = at_seat[seat]
+        t0 = time.perf_counter()
+        try:
+            action: Any = bot.act(view)
+            err: str | None = None
+        except Exception as e:  # a bot that raises loses its turn to the fallback
+            action, err = None, f"{type(e).__name__}: {e}"
+        dt = time.perf_counter() - t0
+        times[seat].append(dt)
+        spent[seat] += dt
+        if err is None:
+            try:
+                m.act(action)
+                continue
+            except (IllegalAction, ValueError, TypeError) as e:
+                err = f"illegal {action!r}: {e}"
+                kind = "illegal"
+        else:
+            kind = "error"
+        faults[seat].append({"kind": kind, "round": view.round_number, "detail": err[:200]})
+        m.act(fallback_action(view))
+    if m.rounds and m.rounds[-1] is current:
+        for s in range(4):
+            round_times[s].append(spent[s])
+    for s, b in enumerate(at_seat):
+        extra = getattr(b, "faults", None)
+        if extra:
+            faults[s].extend(f.to_dict() for f in extra[fault_start[s] :])
+    totals = [float(t) for t in m.totals]
+    shares = win_shares(m.totals_tenths)
+    places = m.places
+    return MatchRecord(
+        index=task.index,
+        group=task.group,
+        rotation=task.rotation,
+        deal_seed=task.deal_seed,
+        seats=seats,
+        totals=[totals[s] for s in seats],
+        rounds=len(m.rounds),
+        round_points=[[float(rp[s]) for s in seats] for rp in m.round_points],
+        calls=[[int(r.calls[s] or 0) for r in m.rounds] for s in seats],
+        tricks=[[r.tricks_won[s] for r in m.rounds] for s in seats],
+        made=[[made(r.calls[s] or 0, r.tricks_won[s], rules) for r in m.rounds] for s in seats],
+        times=[times[s] for s in seats],
+        round_times=[round_times[s] for s in seats],
+        faults=[faults[s] for s in seats],
+        places=[places[s] for s in seats],
+        win_share=[shares[s] for s in seats],
+    )
+
+
+@dataclass
+class RunResult:
+    """A whole arena run: the configuration and every match record, in task order."""
+
+    specs: list[str]
+    rules: Ruleset
+    matches: int
+    seed: int
+    duplicate: bool
+    time_budget: float
+    jobs: int
+    records: list[MatchRecord] = field(default_factory=list)
+    wall_seconds: float = 0.0
+
+
+# --- worker processes ---------------------------------------------------------
+_W_BOTS: list[Bot] = []
+_W_RULES: Ruleset | None = None
+
+
+def _worker_init(specs: Sequence[str], rules_dict: dict[str, Any], time_budget: float) -> None:
+    global _W_BOTS, _W_RULES
+    _W_RULES = Ruleset.from_dict(rules_dict)
+    _W_BOTS = [resolve_bot(s, 0, time_budget) for s in specs]
+
+
+def _worker_play(task: Task) -> MatchRecord:
+    assert _W_RULES is not None
+    return play_match(_W_BOTS, _W_RULES, task)
+
+
+def run_arena(
+    specs: Sequence[str],
+    matches: int,
+    *,
+    rules: Ruleset | None = None,
+    seed: int = 0,
+    jobs: int = 1,
+    duplicate: bool = False,
+    time_budget: float = 1.5,
+    progress: Callable[[MatchRecord], None] | None = None,
+) -> RunResult:
+    """Play ``matches`` matches (rounded up to a multiple of 4 in duplicate play) between
+    the four bots of ``specs``; with ``jobs`` > 1 in that many processes.  The records
+    are the same whatever ``jobs`` is."""
+    if len(specs) != 4:
+        raise ValueError(f"an arena match needs four bots, not {len(specs)}")
+    if matches < 1:
+        raise ValueError("play at least one match")
+    if rules is None:
+        rules = Ruleset.preset("bhoos")
+    if rules.rounds is None:
+        raise ValueError("the arena needs a fixed number of rounds: give the ruleset a rounds count")
+    for s in specs:  # fail early on a bad level name
+        if not s.startswith(("http://", "https://")):
+            make_bot(s, 0)
+    tasks = tasks_for(matches, seed, duplicate)
+    result = RunResult(list(specs), rules, len(tasks), seed, duplicate, time_budget, jobs)
+    t0 = time.perf_counter()
+    records: list[MatchRecord] = []
+    for rec in _iterate(specs, rules, tasks, jobs, time_budget):
+        records.append(rec)
+        if progress is not None:
+            progress(rec)
+    records.sort(key=lambda r: r.index)
+    result.records = records
+    result.wall_seconds = time.perf_counter() - t0
+    return result
+
+
+def _iterate(
+    specs: Sequence[str], rules: Ruleset, tasks: list[Task], jobs: int, time_budget: float
+) -> Iterator[MatchRecord]:
+    if jobs <= 1 or len(tasks) == 1:
+        bots = [resolve_bot(s, 0, time_budget) for s in specs]
+        try:
+            for t in tasks:
+                yield play_match(bots, rules, t)
+        finally:
+            for b in bots:
+                close = getattr(b, "close", None)
+                if close is not None:
+                    close()
+        return
+    import multiprocessing as mp
+
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(
+        jobs, initializer=_worker_init, initargs=(list(specs), rules.to_dict(), time_budget)
+    ) as pool:
+        yield from pool.imap_unordered(_worker_play, tasks, chunksize=1)

@@ -1,0 +1,261 @@
+"""Per-bot results of an arena run: points with 95 % confidence intervals, win share,
+calls, decision times and faults; as a Rich table, JSON and a plot.
+
+Confidence intervals are over independent units.  Without ``--duplicate`` a unit is
+a match.  In duplicate play the four rotations of one deal set share their cards,
+so they are not independent: a bot's value for a deal group is its mean over the
+group's four matches, and the interval is taken over the groups.
+
+>>> from callbreak.arena.runner import run_arena
+>>> from callbreak import Ruleset
+>>> s = summarize(run_arena(["random"] * 4, matches=3, seed=5, rules=Ruleset.preset("quick")))
+>>> s.unit, s.units, len(s.bots)
+('match', 3, 4)
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .runner import MatchRecord, RunResult
+from .stats import mean, mean_ci, percentile
+
+__all__ = ["BotSummary", "Summary", "rules_label", "summarize"]
+
+
+@dataclass(slots=True)
+class BotSummary:
+    index: int
+    spec: str
+    label: str
+    matches: int
+    rounds: int
+    points: float  # mean points per match
+    points_ci: float  # half-width of its 95 % interval
+    points_per_round: float
+    points_per_round_ci: float
+    win_share: float
+    win_share_ci: float
+    made_pct: float
+    mean_call: float
+    mean_tricks: float
+    decisions: int
+    time_mean_ms: float
+    time_p50_ms: float
+    time_p99_ms: float
+    round_time_p99_ms: float
+    rounds_over_budget: int
+    faults: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def fault_count(self) -> int:
+        return sum(self.faults.values())
+
+
+@dataclass(slots=True)
+class Summary:
+    specs: list[str]
+    rules: str
+    matches: int
+    seed: int
+    duplicate: bool
+    time_budget: float
+    jobs: int
+    unit: str  # "match" or "deal group"
+    units: int
+    wall_seconds: float
+    bots: list[BotSummary]
+    records: list[MatchRecord]
+
+    def to_dict(self, with_matches: bool = True) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "specs": self.specs,
+            "rules": self.rules,
+            "matches": self.matches,
+            "seed": self.seed,
+            "duplicate": self.duplicate,
+            "time_budget": self.time_budget,
+            "jobs": self.jobs,
+            "ci_unit": self.unit,
+            "ci_units": self.units,
+            "ci_note": _CI_NOTE[self.unit],
+            "wall_seconds": round(self.wall_seconds, 3),
+            "bots": [_clean(asdict(b)) for b in self.bots],
+        }
+        if with_matches:
+            d["match_records"] = [r.to_dict() for r in self.records]
+        return d
+
+    def table(self) -> Any:
+        """A Rich table of the results."""
+        from rich.table import Table
+
+        t = Table(
+            title=f"{self.matches} matches · rules {self.rules} · seed {self.seed}"
+            + (" · duplicate" if self.duplicate else ""),
+            caption=f"± is the 95 % CI over {self.units} {self.unit}s. {_CI_NOTE[self.unit]}",
+            caption_justify="left",
+        )
+        for col, j in (
+            ("bot", "left"),
+            ("points/match", "right"),
+            ("points/round", "right"),
+            ("win share", "right"),
+            ("made", "right"),
+            ("call", "right"),
+            ("tricks", "right"),
+            ("ms/decision mean · p99", "right"),
+            ("faults", "right"),
+        ):
+            t.add_column(col, justify=j)  # type: ignore[arg-type]
+        for b in self.bots:
+            faults = ", ".join(f"{k} {v}" for k, v in sorted(b.faults.items())) or "0"
+            if b.rounds_over_budget:
+                faults += f" ({b.rounds_over_budget} rounds over budget)"
+            t.add_row(
+                b.label,
+                f"{b.points:.2f} ± {_fmt(b.points_ci)}",
+                f"{b.points_per_round:.3f} ± {_fmt(b.points_per_round_ci, 3)}",
+                f"{100 * b.win_share:.1f} % ± {_fmt(100 * b.win_share_ci, 1)}",
+                f"{b.made_pct:.1f} %",
+                f"{b.mean_call:.2f}",
+                f"{b.mean_tricks:.2f}",
+                f"{b.time_mean_ms:.1f} · {b.time_p99_ms:.1f}",
+                faults,
+            )
+        return t
+
+    def plot(self, path: str) -> None:
+        """Draw each bot's points per match (box plot over the individual matches)."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        data = [[r.totals[b.index] for r in self.records] for b in self.bots]
+        fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+        ax.boxplot(data, showmeans=True)
+        ax.set_xticks(range(1, len(self.bots) + 1), [b.label for b in self.bots])
+        ax.axhline(0, color="grey", lw=0.5)
+        ax.set_ylabel("points per match")
+        ax.set_title(
+            f"{self.matches} matches, rules {self.rules}" + (", duplicate" if self.duplicate else "")
+        )
+        for i, b in enumerate(self.bots, start=1):
+            ax.annotate(
+                f"{b.points:.2f}±{_fmt(b.points_ci)}\nwin {100 * b.win_share:.0f}%",
+                (i, ax.get_ylim()[1]),
+                ha="center",
+                va="top",
+                fontsize=8,
+            )
+        fig.tight_layout()
+        fig.savefig(path)
+        plt.close(fig)
+
+
+_CI_NOTE = {
+    "match": "Matches are independent deals, so each match is one sample.",
+    "deal group": (
+        "Duplicate: the 4 rotations of a deal set share cards and are correlated, so each bot's mean "
+        "over a group's 4 matches is one sample."
+    ),
+}
+
+
+def _fmt(x: float, digits: int = 2) -> str:
+    return "n/a" if math.isnan(x) else f"{x:.{digits}f}"
+
+
+def _clean(d: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        if isinstance(v, float):
+            out[k] = None if math.isnan(v) else round(v, 6)
+        else:
+            out[k] = v
+    return out
+
+
+def rules_label(rules: Any) -> str:
+    """``bhoos``, or the nearest preset and what differs: ``bhoos (rounds=2)``."""
+    pname, diff = rules.describe()
+    if not diff:
+        return str(pname)
+    return f"{pname} ({', '.join(f'{k}={v}' for k, v in diff.items())})"
+
+
+def _labels(specs: list[str]) -> list[str]:
+    counts = Counter(specs)
+    out = []
+    seen: Counter[str] = Counter()
+    for s in specs:
+        seen[s] += 1
+        out.append(f"{s} #{seen[s]}" if counts[s] > 1 else s)
+    return out
+
+
+def summarize(result: RunResult) -> Summary:
+    """Per-bot statistics of an arena run."""
+    recs = result.records
+    groups: dict[int, list[MatchRecord]] = {}
+    for r in recs:
+        groups.setdefault(r.group if result.duplicate else r.index, []).append(r)
+    units = list(groups.values())
+    bots: list[BotSummary] = []
+    labels = _labels(result.specs)
+    for i, spec in enumerate(result.specs):
+        pts = [mean([r.totals[i] for r in u]) for u in units]
+        ppr = [mean([r.totals[i] / max(1, r.rounds) for r in u]) for u in units]
+        win = [mean([r.win_share[i] for r in u]) for u in units]
+        calls = [c for r in recs for c in r.calls[i]]
+        tricks = [t for r in recs for t in r.tricks[i]]
+        mades = [m for r in recs for m in r.made[i]]
+        times = [t for r in recs for t in r.times[i]]
+        rtimes = [t for r in recs for t in r.round_times[i]]
+        faults = Counter(f["kind"] for r in recs for f in r.faults[i])
+        p_m, p_ci = mean_ci(pts)
+        r_m, r_ci = mean_ci(ppr)
+        w_m, w_ci = mean_ci(win)
+        bots.append(
+            BotSummary(
+                index=i,
+                spec=spec,
+                label=labels[i],
+                matches=len(recs),
+                rounds=sum(r.rounds for r in recs),
+                points=p_m,
+                points_ci=p_ci,
+                points_per_round=r_m,
+                points_per_round_ci=r_ci,
+                win_share=w_m,
+                win_share_ci=w_ci,
+                made_pct=100.0 * mean([1.0 if m else 0.0 for m in mades]),
+                mean_call=mean(calls),
+                mean_tricks=mean(tricks),
+                decisions=len(times),
+                time_mean_ms=1000 * mean(times),
+                time_p50_ms=1000 * percentile(times, 50),
+                time_p99_ms=1000 * percentile(times, 99),
+                round_time_p99_ms=1000 * percentile(rtimes, 99),
+                rounds_over_budget=sum(1 for t in rtimes if t > result.time_budget),
+                faults=dict(faults),
+            )
+        )
+    return Summary(
+        specs=result.specs,
+        rules=rules_label(result.rules),
+        matches=len(recs),
+        seed=result.seed,
+        duplicate=result.duplicate,
+        time_budget=result.time_budget,
+        jobs=result.jobs,
+        unit="deal group" if result.duplicate else "match",
+        units=len(units),
+        wall_seconds=result.wall_seconds,
+        bots=bots,
+        records=recs,
+    )

@@ -1,0 +1,131 @@
+"""``callbreak arena BOT BOT BOT BOT``: matches between any four bots, with statistics.
+
+A bot is a level (``random``, ``easy``, ``medium``, ``hard``) or the URL of an HTTP
+bot speaking the Bhoos tournament protocol (``http://127.0.0.1:7001``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    p = subparsers.add_parser(
+        "arena",
+        help="play matches between four bots (levels or HTTP URLs) and report statistics",
+        description=(
+            "Play matches between four bots and report points, win share, calls and timing per bot. "
+            "A bot is a level name (random, easy, medium, hard) or an http(s):// URL of a bot "
+            "speaking the Bhoos tournament protocol."
+        ),
+    )
+    p.add_argument("bots", nargs=4, metavar="BOT", help="level name or http(s):// URL, in seat order")
+    p.add_argument("--matches", "-n", type=int, default=20, help="matches to play (default 20)")
+    p.add_argument("--rules", default="bhoos", help="ruleset preset (default bhoos)")
+    p.add_argument(
+        "--rounds", type=int, default=None, help="rounds per match (default: the preset's; 5 if none)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots (default 0)")
+    p.add_argument("--jobs", "-j", type=int, default=1, help="processes in parallel (default 1)")
+    p.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="replay each deal set with the bots rotated through the four seats (matches rounded up to x4)",
+    )
+    p.add_argument(
+        "--time-budget",
+        type=float,
+        default=1.5,
+        help="seconds per round for each HTTP bot (default 1.5); local bots are only measured against it",
+    )
+    p.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    p.add_argument("--plot", metavar="FILE.png", help="draw each bot's points per match")
+    p.add_argument(
+        "--ratings", metavar="FILE.json", help="update OpenSkill ratings kept in this file with every match"
+    )
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from ..arena.runner import MatchRecord, run_arena, tasks_for
+    from ..arena.summary import summarize
+    from ..rules import Ruleset
+
+    console = Console() if sys.stdout.isatty() else Console(width=150)
+    err = Console(stderr=True)
+    try:
+        rules = Ruleset.preset(args.rules)
+        if args.rounds is not None:
+            rules = rules.replace(rounds=args.rounds)
+        elif rules.rounds is None:
+            rules = rules.replace(rounds=5)
+        if args.jobs < 1 or args.matches < 1 or args.time_budget <= 0:
+            raise ValueError("--matches and --jobs must be at least 1 and --time-budget positive")
+    except ValueError as e:
+        err.print(f"[red]error:[/red] {e}")
+        return 2
+    total = len(tasks_for(args.matches, args.seed, args.duplicate))
+    remote = [b for b in args.bots if b.startswith(("http://", "https://"))]
+    if remote:
+        from ..remote.client import RemoteBot
+
+        for url in dict.fromkeys(remote):
+            rb = RemoteBot(url)
+            ok = rb.wait_ready(timeout=10.0)
+            rb.close()
+            if not ok:
+                err.print(f"[yellow]warning:[/yellow] {url}/hi does not say hello; its seats will fault")
+    progress = Progress(
+        TextColumn("[bold]arena"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("matches"),
+        TimeRemainingColumn(),
+        console=err,
+        disable=args.quiet,
+        transient=True,
+    )
+    with progress:
+        task = progress.add_task("matches", total=total)
+
+        def tick(_: MatchRecord) -> None:
+            progress.advance(task)
+
+        try:
+            result = run_arena(
+                args.bots,
+                args.matches,
+                rules=rules,
+                seed=args.seed,
+                jobs=args.jobs,
+                duplicate=args.duplicate,
+                time_budget=args.time_budget,
+                progress=tick,
+            )
+        except ValueError as e:
+            err.print(f"[red]error:[/red] {e}")
+            return 2
+    summary = summarize(result)
+    console.print(summary.table())
+    console.print(f"{summary.matches} matches in {result.wall_seconds:.1f} s with {args.jobs} job(s)")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(summary.to_dict(), f, indent=1)
+        console.print(f"results written to {args.json}")
+    if args.plot:
+        summary.plot(args.plot)
+        console.print(f"plot written to {args.plot}")
+    if args.ratings:
+        from ..arena.ratings import update_ratings
+
+        table = update_ratings(args.ratings, summary.records, args.bots)
+        console.print(table)
+    return 0

@@ -1,0 +1,113 @@
+"""``callbreak bot serve`` and ``callbreak bot check``: bots over HTTP (Bhoos tournament protocol)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+from typing import Any
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    p = subparsers.add_parser(
+        "bot",
+        help="serve one of our bots over HTTP, or check someone's HTTP bot",
+        description="Bots over HTTP in the Bhoos Callbreak AI tournament protocol.",
+    )
+    sub = p.add_subparsers(dest="bot_command", metavar="ACTION", required=True)
+
+    s = sub.add_parser(
+        "serve",
+        help="serve a bot level as a Bhoos-compatible HTTP bot (GET /hi, POST /bid, POST /play)",
+        description=(
+            "Serve one of our bot levels as a Bhoos-tournament HTTP bot. Every request is answered from "
+            "its own content alone, so one server can serve all four seats of a table."
+        ),
+    )
+    s.add_argument("--bot", default="hard", help="level to serve (default hard)")
+    s.add_argument("--port", type=int, default=7000, help="port (default 7000; 0 picks a free one)")
+    s.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)"
+    )
+    s.add_argument("--rules", default="bhoos", help="ruleset preset the bot plays by (default bhoos)")
+    s.add_argument("--seed", type=int, default=0, help="seed: the same request always gets the same answer")
+    s.set_defaults(func=run_serve)
+
+    c = sub.add_parser(
+        "check",
+        help="check an HTTP bot: health, legal answers on sample positions, timing",
+        description="Conformance check of an HTTP bot; the exit code is 1 when a check fails.",
+    )
+    c.add_argument("url", help="the bot's base URL, e.g. http://127.0.0.1:7000")
+    c.add_argument("--positions", type=int, default=40, help="sample positions to ask about (default 40)")
+    c.add_argument("--rules", default="bhoos", help="ruleset preset of the positions (default bhoos)")
+    c.add_argument("--seed", type=int, default=0, help="seed of the sample positions")
+    c.add_argument("--time-budget", type=float, default=1.5, help="seconds per round (default 1.5)")
+    c.add_argument("--json", metavar="FILE", help="also write the report as JSON")
+    c.set_defaults(func=run_check)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    import sys
+
+    from ..remote.server import BotServer
+    from ..rules import Ruleset
+
+    try:
+        rules = Ruleset.preset(args.rules)
+        server = BotServer(args.bot, rules, seed=args.seed, host=args.host, port=args.port)
+    except (ValueError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(
+        f"serving the {args.bot!r} bot ({rules.name} rules) on {server.url}  (GET /hi, POST /bid, POST /play)",
+        flush=True,
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        server.serve_forever()
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    import json
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..arena.stats import percentile
+    from ..remote.check import check_bot
+    from ..rules import Ruleset
+
+    console = Console()
+    try:
+        rules = Ruleset.preset(args.rules)
+    except ValueError as e:
+        console.print(f"[red]error:[/red] {e}")
+        return 2
+    rep = check_bot(args.url, args.positions, rules, args.seed, args.time_budget)
+    table = Table(title=f"bot check: {rep.url}")
+    table.add_column("", width=2)
+    table.add_column("check")
+    table.add_column("answer / detail")
+    table.add_column("ms", justify="right")
+    for r in rep.results:
+        mark = (
+            "[green]✓[/green]" if r.ok else ("[yellow]![/yellow]" if r.severity == "warn" else "[red]✗[/red]")
+        )
+        table.add_row(mark, r.name, r.detail, "" if r.ms is None else f"{r.ms:.1f}")
+    console.print(table)
+    if rep.times_ms:
+        console.print(
+            f"timing over {len(rep.times_ms)} requests: p50 {percentile(rep.times_ms, 50):.1f} ms, "
+            f"p99 {percentile(rep.times_ms, 99):.1f} ms, max {max(rep.times_ms):.1f} ms "
+            f"(budget {args.time_budget:.2f} s per round ≈ {1000 * args.time_budget / 14:.0f} ms per decision)"
+        )
+    n_ok = sum(1 for r in rep.results if r.ok)
+    verdict = "[green]PASS[/green]" if rep.ok else "[red]FAIL[/red]"
+    console.print(
+        f"{verdict}: {n_ok}/{len(rep.results)} checks passed, {len(rep.failures)} failed, "
+        f"{len(rep.warnings)} warnings"
+    )
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rep.to_dict(), f, indent=1)
+    return 0 if rep.ok else 1

@@ -1,0 +1,26 @@
+"""Bots over HTTP in the Bhoos Callbreak AI tournament protocol.
+
+`codec` converts between a seat's `SeatView` and the tournament's JSON,
+`server` serves any of our bots to the world, and `client` seats anyone's
+HTTP bot at our tables (`RemoteBot`).
+"""
+
+from __future__ import annotations
+
+from .codec import (
+    ParsedRequest,
+    card_from_bhoos,
+    card_to_bhoos,
+    parse_request,
+    parse_response,
+    view_to_request,
+)
+
+__all__ = [
+    "ParsedRequest",
+    "card_from_bhoos",
+    "card_to_bhoos",
+    "parse_request",
+    "parse_response",
+    "view_to_request",
+]

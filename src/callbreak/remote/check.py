@@ -1,0 +1,211 @@
+"""A quick conformance check of an HTTP bot: health, legal answers, timing.
+
+`check_bot` sends ``GET /hi`` and then real ``/bid`` and ``/play`` requests taken
+from seeded matches, chosen to cover the edge cases (first and last caller, a
+lead, following and heading, a void with and without trumps, a single legal
+card, the last trick, a later round with points on the board), and checks that
+each answer is well-formed and legal.
+
+>>> from callbreak.remote.server import BotServer
+>>> srv = BotServer("random", port=0); srv.start(); _ = srv.wait_ready()
+>>> rep = check_bot(srv.url, positions=12)
+>>> rep.ok, rep.failures
+(True, [])
+>>> srv.close()
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from ..bots import make_bot
+from ..cards import Card
+from ..match import Match
+from ..round import SeatView
+from ..rules import Ruleset
+from .codec import parse_response, view_to_request
+
+__all__ = ["CheckReport", "CheckResult", "check_bot", "sample_positions"]
+
+
+@dataclass(slots=True)
+class CheckResult:
+    name: str
+    ok: bool
+    detail: str
+    ms: float | None = None
+    severity: str = "fail"  # what a not-ok result counts as: "fail" or "warn"
+
+
+@dataclass(slots=True)
+class CheckReport:
+    url: str
+    results: list[CheckResult] = field(default_factory=list)
+    times_ms: list[float] = field(default_factory=list)
+
+    @property
+    def failures(self) -> list[CheckResult]:
+        return [r for r in self.results if not r.ok and r.severity == "fail"]
+
+    @property
+    def warnings(self) -> list[CheckResult]:
+        return [r for r in self.results if not r.ok and r.severity == "warn"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..arena.stats import percentile
+
+        return {
+            "url": self.url,
+            "ok": self.ok,
+            "results": [
+                {"name": r.name, "ok": r.ok, "detail": r.detail, "ms": r.ms, "severity": r.severity}
+                for r in self.results
+            ],
+            "p50_ms": percentile(self.times_ms, 50) if self.times_ms else None,
+            "p99_ms": percentile(self.times_ms, 99) if self.times_ms else None,
+        }
+
+
+def _tags(view: SeatView) -> list[str]:
+    tags: list[str] = []
+    if view.phase == "calling":
+        n = sum(1 for c in view.calls if c is not None)
+        tags.append("first call" if n == 0 else "last call" if n == 3 else "call")
+        if view.round_number > 1:
+            tags.append("call, later round")
+        return tags
+    if not view.trick:
+        tags.append("lead, first trick" if not view.tricks else "lead")
+    else:
+        led = view.trick[0][1].suit_index
+        if any(c.suit_index == led for c in view.hand):
+            tags.append("follow suit")
+        elif any(c.suit_index == view.rules.trump_index for c in view.hand):
+            tags.append("void, holding trump")
+        else:
+            tags.append("void, no trump")
+        if len(view.trick) == 3:
+            tags.append("last to play")
+    if len(view.legal_cards) == 1:
+        tags.append("one legal card")
+    if len(view.tricks) == 12:
+        tags.append("last trick")
+    if view.round_number > 1:
+        tags.append("later round")
+    return tags
+
+
+def sample_positions(rules: Ruleset, count: int, seed: int = 0) -> list[tuple[str, SeatView]]:
+    """``count`` positions (label, view) from seeded matches of random bots, covering
+    each edge case at least once before repeating any."""
+    rng = random.Random(seed)
+    found: dict[str, list[SeatView]] = {}
+    bots = [make_bot("random", seed + i) for i in range(4)]
+    m = Match(rules.replace(rounds=2), seed=seed)
+    while not m.is_over:
+        seat = m.to_act
+        assert seat is not None
+        v = m.view(seat)
+        for t in _tags(v):
+            found.setdefault(t, []).append(v)
+        m.act(bots[seat].act(v))
+    out: list[tuple[str, SeatView]] = []
+    names = sorted(found)
+    while len(out) < count and names:
+        for name in names:
+            pool = found[name]
+            if pool and len(out) < count:
+                out.append((name, pool.pop(rng.randrange(len(pool)))))
+        names = [n for n in names if found[n]]
+    return out
+
+
+def check_bot(
+    url: str,
+    positions: int = 40,
+    rules: Ruleset | None = None,
+    seed: int = 0,
+    time_budget: float = 1.5,
+    timeout: float = 5.0,
+) -> CheckReport:
+    """Check the bot at ``url``; see the module's description."""
+    if rules is None:
+        rules = Ruleset.preset("bhoos")
+    url = url.rstrip("/")
+    rep = CheckReport(url)
+    per_decision = time_budget / 14
+    with httpx.Client(timeout=timeout) as client:
+        t0 = time.perf_counter()
+        try:
+            r = client.get(url + "/hi")
+            ms = 1000 * (time.perf_counter() - t0)
+            ok = r.status_code == 200 and r.json() == {"value": "hello"}
+            rep.results.append(CheckResult("GET /hi", ok, f"HTTP {r.status_code} {r.text[:80]}", ms))
+        except (httpx.HTTPError, ValueError) as e:
+            rep.results.append(CheckResult("GET /hi", False, f"{type(e).__name__}: {e}"))
+            return rep
+        for label, view in sample_positions(rules, positions, seed):
+            path, body = view_to_request(view, time_budget_ms=int(time_budget * 1000))
+            name = f"{path} {label}"
+            t0 = time.perf_counter()
+            try:
+                r = client.post(url + path, json=body)
+            except httpx.HTTPError as e:
+                rep.results.append(CheckResult(name, False, f"{type(e).__name__}: {e}"))
+                continue
+            ms = 1000 * (time.perf_counter() - t0)
+            rep.times_ms.append(ms)
+            if r.status_code != 200:
+                rep.results.append(CheckResult(name, False, f"HTTP {r.status_code}: {r.text[:120]}", ms))
+                continue
+            try:
+                choice = parse_response(path, r.json())
+            except ValueError as e:
+                rep.results.append(CheckResult(name, False, f"malformed answer: {e}", ms))
+                continue
+            legal: tuple[object, ...] = view.legal_calls if view.phase == "calling" else view.legal_cards
+            shown = choice.bhoos if isinstance(choice, Card) else str(choice)
+            if choice not in legal:
+                rep.results.append(CheckResult(name, False, f"illegal answer {shown!r}", ms))
+            elif ms > time_budget * 1000:
+                rep.results.append(
+                    CheckResult(name, False, f"{shown} after {ms:.0f} ms: over the round's budget", ms)
+                )
+            else:
+                slow = ms > per_decision * 1000
+                rep.results.append(
+                    CheckResult(
+                        name,
+                        not slow,
+                        f"{shown}"
+                        + (f" (slow: over {per_decision * 1000:.0f} ms per decision)" if slow else ""),
+                        ms,
+                        "warn" if slow else "fail",
+                    )
+                )
+        # A malformed request should get HTTP 400, but the tournament does not require it.
+        try:
+            r = client.post(url + "/play", json={"playerId": "P0"})
+            ok = r.status_code == 400
+            rep.results.append(
+                CheckResult("malformed request → 400", ok, f"HTTP {r.status_code}", severity="warn")
+            )
+        except httpx.HTTPError as e:
+            rep.results.append(CheckResult("malformed request → 400", False, str(e), severity="warn"))
+        try:
+            r = client.get(url + "/hi")
+            rep.results.append(
+                CheckResult("still alive after a bad request", r.status_code == 200, f"HTTP {r.status_code}")
+            )
+        except httpx.HTTPError as e:
+            rep.results.append(CheckResult("still alive after a bad request", False, str(e)))
+    return rep

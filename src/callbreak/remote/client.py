@@ -1,0 +1,187 @@
+"""Seat anyone's HTTP bot (Bhoos tournament protocol) at our tables.
+
+`RemoteBot` is a `Bot`: its `act` sends the seat's request (built from the
+seat's view alone, so no hidden card ever leaves), waits at most what is left
+of the round's time budget, and checks the answer.  A late, illegal, malformed
+or failed answer is replaced by the lowest legal card (or the lowest call), and
+the fault is recorded in `faults`; the game goes on.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from ..bots import Bot
+from ..cards import Card
+from ..round import SeatView
+from .codec import DEFAULT_IDS, parse_response, view_to_request
+
+__all__ = ["Fault", "RemoteBot", "fallback_action"]
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """One bad answer: ``kind`` is ``timeout``, ``illegal``, ``malformed`` or ``error``."""
+
+    kind: str
+    round: int
+    detail: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "round": self.round, "detail": self.detail}
+
+
+def fallback_action(view: SeatView) -> int | Card:
+    """What a seat does when its bot fails: the lowest call, or the lowest legal card
+    (lowest rank; among equal ranks a plain suit before trump).
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=1)
+    >>> fallback_action(m.view(m.to_act))
+    1
+    """
+    if view.phase == "calling":
+        return min(view.legal_calls)
+    trump = view.rules.trump_index
+    return min(view.legal_cards, key=lambda c: (c.rank, c.suit_index == trump, c.suit_index))
+
+
+class RemoteBot(Bot):
+    """A bot that lives behind ``url`` and speaks the Bhoos tournament protocol.
+
+    ``time_budget`` is seconds per round (the call and thirteen cards together,
+    default 1.5 as in the tournament); ``grace`` is how much longer than the
+    budget the answer may take to travel before it counts as late.
+    ``player_ids`` are the ids sent as ``playerIds`` (seat order).
+    """
+
+    name = "remote"
+
+    def __init__(
+        self,
+        url: str,
+        time_budget: float = 1.5,
+        seed: int | None = None,
+        *,
+        player_ids: Sequence[str] = DEFAULT_IDS,
+        grace: float = 0.05,
+        connect_timeout: float = 2.0,
+    ) -> None:
+        super().__init__(seed)
+        self.url = url.rstrip("/")
+        self.name = self.url
+        self.time_budget = float(time_budget)
+        self.grace = float(grace)
+        self.player_ids = tuple(player_ids)
+        self.faults: list[Fault] = []
+        self.decisions = 0
+        self._connect_timeout = connect_timeout
+        self._client = httpx.Client(
+            timeout=httpx.Timeout(time_budget + grace, connect=connect_timeout),
+            limits=httpx.Limits(max_keepalive_connections=4, keepalive_expiry=60.0),
+            headers={"Content-Type": "application/json"},
+        )
+        self._round_key: tuple[object, ...] | None = None
+        self._spent = 0.0
+
+    # --- the round's time budget ------------------------------------------------
+    def _round_of(self, view: SeatView) -> tuple[object, ...]:
+        mine = [c for t in view.tricks for c in (t.cards[(view.seat - t.leader) % 4],)]
+        return (view.round_number, view.dealer, frozenset(view.hand) | frozenset(mine))
+
+    def time_left(self, view: SeatView) -> float:
+        """Seconds of the round's budget this seat has left."""
+        key = self._round_of(view)
+        if key != self._round_key:
+            self._round_key = key
+            self._spent = 0.0
+        return self.time_budget - self._spent
+
+    # --- acting -------------------------------------------------------------
+    def act(self, view: SeatView) -> int | Card:
+        left = self.time_left(view)
+        self.decisions += 1
+        path, body = view_to_request(view, self.player_ids, max(0, int(left * 1000)))
+        fallback = fallback_action(view)
+        if left <= 0:
+            self._fault("timeout", view, "no time left in the round's budget")
+            return fallback
+        t0 = time.perf_counter()
+        try:
+            resp = self._client.post(
+                self.url + path,
+                json=body,
+                timeout=httpx.Timeout(
+                    left + self.grace, connect=min(self._connect_timeout, left + self.grace)
+                ),
+            )
+        except httpx.TimeoutException:
+            self._spent += time.perf_counter() - t0
+            self._fault("timeout", view, f"no answer within {left * 1000:.0f} ms")
+            return fallback
+        except httpx.HTTPError as e:
+            self._spent += time.perf_counter() - t0
+            self._fault("error", view, f"{type(e).__name__}: {e}")
+            return fallback
+        took = time.perf_counter() - t0
+        self._spent += took
+        if took > left + self.grace:
+            self._fault(
+                "timeout", view, f"answered after {took * 1000:.0f} ms with {left * 1000:.0f} ms left"
+            )
+            return fallback
+        if resp.status_code != 200:
+            self._fault("error", view, f"HTTP {resp.status_code}: {resp.text[:200]}")
+            return fallback
+        try:
+            choice = parse_response(path, resp.json())
+        except ValueError as e:
+            self._fault("malformed", view, str(e)[:200])
+            return fallback
+        if view.phase == "calling":
+            if choice not in view.legal_calls:
+                self._fault(
+                    "illegal",
+                    view,
+                    f"called {choice}; legal calls are {min(view.legal_calls)}..{max(view.legal_calls)}",
+                )
+                return fallback
+            return choice
+        if choice not in view.legal_cards:
+            what = "does not hold" if choice not in view.hand else "may not play"
+            self._fault("illegal", view, f"{what} {choice.bhoos if isinstance(choice, Card) else choice}")
+            return fallback
+        return choice
+
+    def _fault(self, kind: str, view: SeatView, detail: str) -> None:
+        self.faults.append(Fault(kind, view.round_number, detail))
+
+    def hello(self, timeout: float = 2.0) -> bool:
+        """Whether ``GET /hi`` answers ``{"value": "hello"}``."""
+        try:
+            r = self._client.get(self.url + "/hi", timeout=timeout)
+            return r.status_code == 200 and r.json() == {"value": "hello"}
+        except (httpx.HTTPError, ValueError):
+            return False
+
+    def wait_ready(self, timeout: float = 30.0) -> bool:
+        """Poll ``/hi`` until it says hello (the tournament does this before a match)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.hello(timeout=min(2.0, max(0.1, end - time.monotonic()))):
+                return True
+            time.sleep(0.05)
+        return False
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._round_key = None
+        self._spent = 0.0
+
+    def close(self) -> None:
+        self._client.close()

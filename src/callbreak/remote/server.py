@@ -1,0 +1,247 @@
+"""Serve one of our bots as a Bhoos-tournament HTTP bot.
+
+``GET /hi`` answers ``{"value": "hello"}`` once the bot is warmed up (HTTP 503
+before), ``POST /bid`` ``{"value": <int>}`` and ``POST /play`` ``{"value": "<card>"}``.
+Each request is read on its own (`codec.parse_request`), so one server can
+serve all four seats of a table and a restart loses nothing.  Bad requests get
+HTTP 400 and ``{"error": "..."}``; the server itself never stops on one.
+
+The standard library's threaded HTTP server is used: on loopback with
+keep-alive it answers in well under a millisecond above the bot's own time
+(see ``benchmarks/bhoos_latency.py``), and it has no event loop for a
+CPU-bound bot to block.
+
+>>> from callbreak import Ruleset
+>>> srv = BotServer("random", Ruleset.preset("bhoos"), seed=1, port=0)
+>>> srv.start(); srv.wait_ready(5.0)
+True
+>>> import httpx
+>>> httpx.get(srv.url + "/hi").json()
+{'value': 'hello'}
+>>> srv.close()
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from ..bots import Bot, make_bot
+from ..cards import Card
+from ..match import Match
+from ..rules import Ruleset
+from .codec import parse_request
+
+__all__ = ["BotServer", "BotService", "set_time_limit"]
+
+MAX_BODY = 64 * 1024
+
+
+def set_time_limit(bot: Bot, seconds: float | None) -> bool:
+    """Tell ``bot`` how long it may think for its next decision, if it takes a limit.
+
+    A bot takes one by having a ``time_limit`` attribute (seconds, or None for
+    its own default).  Returns whether the bot took it.
+    """
+    if hasattr(bot, "time_limit"):
+        try:
+            bot.time_limit = seconds
+        except AttributeError:  # pragma: no cover - read-only property
+            return False
+        return True
+    return False
+
+
+class BotService:
+    """The protocol without the HTTP: a bot, the rules, and `handle` for one request.
+
+    ``seed`` makes answers reproducible: the bot is reseeded before each
+    request from ``seed`` and the request itself, so the same request always
+    gets the same answer, whatever came before.
+    """
+
+    def __init__(self, level: str | Bot, rules: Ruleset | None = None, seed: int | None = 0) -> None:
+        self.rules = rules if rules is not None else Ruleset.preset("bhoos")
+        self.bot = make_bot(level, seed) if isinstance(level, str) else level
+        self.level = level if isinstance(level, str) else self.bot.name
+        self.seed = seed
+        self.ready = threading.Event()
+        self._lock = threading.Lock()
+        self._default_limit = getattr(self.bot, "time_limit", None)
+        self.requests = 0
+        self.errors = 0
+
+    def warm_up(self) -> None:
+        """Play a few decisions so that lazy imports and compiled kernels are ready."""
+        try:
+            m = Match(self.rules.replace(rounds=1), seed=12345)
+            for _ in range(8):
+                if m.is_over:
+                    break
+                seat = m.to_act
+                assert seat is not None
+                with self._lock:
+                    self.bot.reset(self.seed)
+                    m.act(self.bot.act(m.view(seat)))
+        finally:
+            self.ready.set()
+
+    def _request_seed(self, raw: bytes) -> int | None:
+        if self.seed is None:
+            return None
+        h = hashlib.blake2b(raw, digest_size=8, key=str(self.seed).encode()[:64])
+        return int.from_bytes(h.digest(), "big") >> 1
+
+    def handle(self, method: str, path: str, raw: bytes) -> tuple[int, dict[str, Any]]:
+        """Answer one request: (HTTP status, JSON object)."""
+        path = path.split("?", 1)[0].rstrip("/") or "/"
+        self.requests += 1
+        if path == "/hi":
+            if method not in ("GET", "POST", "HEAD"):
+                return 405, {"error": f"{method} is not allowed on /hi"}
+            if not self.ready.is_set():
+                return 503, {"error": "warming up"}
+            return 200, {"value": "hello"}
+        if path not in ("/bid", "/play"):
+            return 404, {"error": f"unknown path {path!r} (the bot answers /hi, /bid and /play)"}
+        if method != "POST":
+            return 405, {"error": f"{path} takes POST, not {method}"}
+        try:
+            body = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as e:
+            self.errors += 1
+            return 400, {"error": f"the body is not JSON: {e}"}
+        try:
+            parsed = parse_request(path, body, self.rules)
+        except ValueError as e:
+            self.errors += 1
+            return 400, {"error": str(e)}
+        view = parsed.view
+        key = raw
+        if isinstance(body, dict) and "timeBudget" in body:
+            key = json.dumps({k: v for k, v in body.items() if k != "timeBudget"}, sort_keys=True).encode()
+        with self._lock:
+            try:
+                if parsed.time_budget_ms is not None:
+                    left = max(1, len(view.hand)) + (1 if view.phase == "calling" else 0)
+                    share = max(0.001, parsed.time_budget_ms / 1000.0 * 0.8 / left)
+                    limit = share if self._default_limit is None else min(self._default_limit, share)
+                    set_time_limit(self.bot, limit)
+                self.bot.reset(self._request_seed(key))
+                choice = self.bot.act(view)
+            except Exception as e:  # the bot failed: answer for it rather than crash
+                self.errors += 1
+                return 500, {"error": f"the bot failed: {type(e).__name__}: {e}"}
+        if view.phase == "calling":
+            if isinstance(choice, Card) or choice not in view.legal_calls:
+                choice = view.legal_calls[0]
+            return 200, {"value": int(choice)}
+        if not isinstance(choice, Card) or choice not in view.legal_cards:
+            choice = view.legal_cards[0]
+        return 200, {"value": choice.bhoos}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+    server_version = "callbreak-bot"
+    service: BotService  # set on the subclass made by BotServer
+
+    def _answer(self, method: str) -> None:
+        raw = b""
+        try:
+            n = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            n = -1
+        if n < 0 or n > MAX_BODY:
+            status, obj = 400, {"error": "bad or too large Content-Length"}
+            self.close_connection = True
+        else:
+            raw = self.rfile.read(n) if n else b""
+            status, obj = self.service.handle(method, self.path, raw)
+        data = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.end_headers()
+        if method != "HEAD":
+            self.wfile.write(data)
+
+    def do_GET(self) -> None:
+        self._answer("GET")
+
+    def do_POST(self) -> None:
+        self._answer("POST")
+
+    def do_HEAD(self) -> None:
+        self._answer("HEAD")
+
+    def do_OPTIONS(self) -> None:
+        self.send_response(204)
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Access-Control-Allow-Headers", "*")
+        self.send_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 64
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a client that hangs up mid-request is not the server's problem
+
+
+class BotServer:
+    """An HTTP bot server on ``host:port`` (port 0: a free port, see `url`)."""
+
+    def __init__(
+        self,
+        level: str | Bot,
+        rules: Ruleset | None = None,
+        seed: int | None = 0,
+        host: str = "127.0.0.1",
+        port: int = 7000,
+    ) -> None:
+        self.service = BotService(level, rules, seed)
+        handler = type("Handler", (_Handler,), {"service": self.service})
+        self.httpd = _Server((host, port), handler)
+        self.host, self.port = self.httpd.server_address[0], int(self.httpd.server_address[1])
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else str(self.host)
+        return f"http://{host}:{self.port}"
+
+    def start(self) -> None:
+        """Serve in a background thread and warm the bot up in another."""
+        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self._thread.start()
+        threading.Thread(target=self.service.warm_up, daemon=True).start()
+
+    def wait_ready(self, timeout: float = 60.0) -> bool:
+        return self.service.ready.wait(timeout)
+
+    def serve_forever(self) -> None:
+        """Warm up in the background and serve in this thread until interrupted."""
+        threading.Thread(target=self.service.warm_up, daemon=True).start()
+        try:
+            self.httpd.serve_forever()
+        finally:
+            self.httpd.server_close()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)

@@ -1,0 +1,151 @@
+"""The arena: duplicate dealing, parallel runs, statistics on known records, faults, the command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from callbreak import Card, Ruleset, SeatView
+from callbreak.arena.runner import MatchRecord, RunResult, Task, play_match, run_arena, tasks_for
+from callbreak.arena.stats import mean_ci
+from callbreak.arena.summary import summarize
+from callbreak.bots import Bot, make_bot
+from callbreak.cli import main
+
+QUICK = Ruleset.preset("bhoos").replace(rounds=2)
+
+
+def record(i: int, group: int, totals: list[float], calls: list[int], tricks: list[int]) -> MatchRecord:
+    from callbreak.arena.stats import win_shares
+
+    return MatchRecord(
+        index=i, group=group, rotation=i % 4, deal_seed=0, seats=[0, 1, 2, 3], totals=totals, rounds=2,
+        round_points=[[t / 2 for t in totals]] * 2, calls=[[c, c] for c in calls],
+        tricks=[[t, t] for t in tricks], made=[[t >= c, t >= c] for c, t in zip(calls, tricks)],
+        times=[[0.001, 0.003]] * 4, round_times=[[0.004, 2.0]] * 4, faults=[[], [], [], []],
+        places=[1, 2, 3, 4], win_share=win_shares(totals),
+    )  # fmt: skip
+
+
+def test_summary_on_known_records() -> None:
+    recs = [
+        record(0, 0, [10, 10, 0, -4], [3, 2, 4, 1], [3, 1, 4, 5]),
+        record(1, 1, [6, 2, 8, 0], [3, 2, 4, 1], [3, 1, 4, 5]),
+        record(2, 2, [2, 0, 1, 3], [3, 2, 4, 1], [3, 1, 4, 5]),
+    ]
+    res = RunResult(["a", "b", "c", "d"], QUICK, 3, 0, False, 1.5, 1, recs)
+    s = summarize(res)
+    a, b = s.bots[0], s.bots[1]
+    assert s.unit == "match" and s.units == 3
+    assert a.points == 6.0 and a.points_ci == pytest.approx(4.3027 * 4 / 3**0.5, rel=1e-4)
+    assert a.points_per_round == 3.0
+    assert a.win_share == pytest.approx(0.5 / 3) and b.win_share == pytest.approx(0.5 / 3)
+    assert s.bots[2].win_share == pytest.approx(1 / 3) and s.bots[3].win_share == pytest.approx(1 / 3)
+    assert a.made_pct == 100.0 and b.made_pct == 0.0
+    assert a.mean_call == 3 and s.bots[3].mean_tricks == 5
+    assert a.time_mean_ms == pytest.approx(2.0) and a.time_p99_ms == pytest.approx(3.0)
+    assert a.rounds_over_budget == 3  # one round of each match took 2 s against a 1.5 s budget
+
+
+def test_duplicate_ci_is_over_deal_groups() -> None:
+    recs = [record(i, i // 4, [float(i), 0, 0, 0], [1] * 4, [1] * 4) for i in range(8)]
+    res = RunResult(["a", "b", "c", "d"], QUICK, 8, 0, True, 1.5, 1, recs)
+    s = summarize(res)
+    assert s.unit == "deal group" and s.units == 2
+    # group means of bot a: (0+1+2+3)/4 = 1.5 and (4+5+6+7)/4 = 5.5
+    assert (s.bots[0].points, s.bots[0].points_ci) == mean_ci([1.5, 5.5])
+
+
+def test_tasks_rotate_through_every_seat() -> None:
+    ts = tasks_for(8, 3, True)
+    assert [(t.group, t.rotation) for t in ts] == [(g, r) for g in range(2) for r in range(4)]
+    assert ts[0].deal_seed == ts[3].deal_seed != ts[4].deal_seed
+    assert len(tasks_for(5, 0, True)) == 8 and len(tasks_for(5, 0, False)) == 5
+
+
+@pytest.mark.parametrize("level", ["random", "easy"])
+def test_duplicate_identical_bots_give_identical_results(level: str) -> None:
+    try:
+        make_bot(level, 0)
+    except ValueError:
+        pytest.skip(f"no {level} level yet")
+    res = run_arena([level] * 4, matches=8, seed=6, duplicate=True, rules=QUICK)
+    s = summarize(res)
+    first = s.bots[0]
+    for b in s.bots[1:]:
+        assert (b.points, b.points_ci, b.win_share, b.made_pct, b.mean_call, b.mean_tricks) == (
+            first.points, first.points_ci, first.win_share, first.made_pct, first.mean_call, first.mean_tricks,
+        )  # fmt: skip
+    # within a deal group the four matches are the same match, seen from rotated seats
+    for g in range(2):
+        group = [r for r in res.records if r.group == g]
+        by_seat = [[r.totals[r.seats.index(s)] for s in range(4)] for r in group]
+        assert all(x == by_seat[0] for x in by_seat)
+    assert first.win_share == 0.25
+
+
+def test_different_bots_in_duplicate_differ() -> None:
+    res = run_arena(["random", "random", "random", "random"], matches=4, seed=1, duplicate=False, rules=QUICK)
+    assert len({tuple(r.totals) for r in res.records}) > 1
+
+
+def test_jobs_2_equals_jobs_1() -> None:
+    a = run_arena(["random"] * 4, matches=8, seed=2, jobs=1, duplicate=True, rules=QUICK)
+    b = run_arena(["random"] * 4, matches=8, seed=2, jobs=2, duplicate=True, rules=QUICK)
+    strip = [(r.index, r.totals, r.calls, r.tricks, r.places, r.win_share, r.faults) for r in a.records]
+    assert strip == [
+        (r.index, r.totals, r.calls, r.tricks, r.places, r.win_share, r.faults) for r in b.records
+    ]
+
+
+class Cheat(Bot):
+    """Plays the first card of its hand, legal or not, and calls 99."""
+
+    name = "cheat"
+
+    def act(self, view: SeatView) -> int | Card:
+        return 99 if view.phase == "calling" else view.hand[0]
+
+
+class Crasher(Bot):
+    name = "crasher"
+
+    def act(self, view: SeatView) -> int | Card:
+        raise RuntimeError("oops")
+
+
+def test_local_faults_are_counted_and_the_match_finishes() -> None:
+    bots = [Cheat(0), Crasher(0), make_bot("random", 1), make_bot("random", 2)]
+    rec = play_match(bots, QUICK, Task(0, 0, 0, 5))
+    assert rec.rounds == 2
+    kinds0 = {f["kind"] for f in rec.faults[0]}
+    assert kinds0 == {"illegal"} and len(rec.faults[0]) >= 2  # at least the two calls
+    assert len(rec.faults[1]) == len(rec.times[1]) and rec.faults[1][0]["kind"] == "error"
+    assert rec.faults[2] == [] and rec.faults[3] == []
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="four bots"):
+        run_arena(["random"] * 3, 1)
+    with pytest.raises(ValueError, match="unknown bot level"):
+        run_arena(["random", "random", "random", "grandmaster"], 1)
+    with pytest.raises(ValueError, match="fixed number of rounds"):
+        run_arena(["random"] * 4, 1, rules=Ruleset.preset("pagat"))
+
+
+def test_arena_command(tmp_path: Path, capsys: Any) -> None:
+    out_json, out_png, ratings = tmp_path / "r.json", tmp_path / "r.png", tmp_path / "ratings.json"
+    rc = main(["arena", "random", "random", "random", "random", "-n", "4", "--duplicate", "--rules", "quick",
+               "--seed", "3", "-q", "--json", str(out_json), "--plot", str(out_png), "--ratings", str(ratings)])  # fmt: skip
+    assert rc == 0
+    text = capsys.readouterr().out
+    assert "points/match" in text and "win share" in text and "OpenSkill" in text
+    data = json.loads(out_json.read_text())
+    assert data["ci_unit"] == "deal group" and data["matches"] == 4 and len(data["bots"]) == 4
+    assert len(data["match_records"]) == 4
+    assert out_png.read_bytes()[:4] == b"\x89PNG"
+    assert json.loads(ratings.read_text())["random"]["matches"] == 4
+    assert main(["arena", "random", "random", "random", "nobody", "-q"]) == 2

@@ -1,0 +1,118 @@
+"""`RemoteBot` against bots that are slow, talk garbage, cheat, fail, or die mid-match:
+the match always finishes, the fallback plays for them, and every fault is counted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from callbreak import Card, Match, Ruleset, SeatView
+from callbreak.arena.runner import Task, play_match, run_arena
+from callbreak.arena.summary import summarize
+from callbreak.bots import Bot, make_bot
+from callbreak.remote.client import RemoteBot, fallback_action
+
+from .conftest import start_served_bot
+
+RULES = Ruleset.preset("bhoos").replace(rounds=2)
+
+
+def test_fallback_is_the_lowest_call_or_lowest_card() -> None:
+    m = Match(RULES, seed=5)
+    v = m.view(m.to_act)  # type: ignore[arg-type]
+    assert fallback_action(v) == 1
+    while m.round.phase == "calling":
+        m.act(2)
+    v = m.view(m.to_act)  # type: ignore[arg-type]
+    low = fallback_action(v)
+    assert isinstance(low, Card) and low in v.legal_cards
+    assert all(low.rank <= c.rank for c in v.legal_cards)
+
+
+def _arena_with(url: str, budget: float = 1.5) -> Any:
+    res = run_arena(["random", url, "random", "random"], matches=1, seed=4, rules=RULES, time_budget=budget)
+    return res, summarize(res)
+
+
+def _decisions(res: Any, bot: int) -> int:
+    return sum(len(r.times[bot]) for r in res.records)
+
+
+def test_garbage_answers_are_faults_and_the_match_finishes(bad_bot: Any) -> None:
+    bad = bad_bot("garbage")
+    res, s = _arena_with(bad.url)
+    assert res.records[0].rounds == 2
+    assert s.bots[1].faults == {"malformed": _decisions(res, 1)}
+    assert s.bots[0].fault_count == 0
+
+
+def test_wrong_shapes_are_malformed(bad_bot: Any) -> None:
+    res, s = _arena_with(bad_bot("wrongtype").url)
+    assert s.bots[1].faults == {"malformed": _decisions(res, 1)}
+
+
+def test_illegal_answers_are_replaced_and_counted(bad_bot: Any) -> None:
+    res, s = _arena_with(bad_bot("illegal").url)
+    assert s.bots[1].faults == {"illegal": _decisions(res, 1)}
+    details = [f["detail"] for f in res.records[0].faults[1]]
+    assert any("called 0" in d for d in details) and any("does not hold" in d for d in details)
+
+
+def test_http_errors_are_faults(bad_bot: Any) -> None:
+    res, s = _arena_with(bad_bot("error").url)
+    assert s.bots[1].faults == {"error": _decisions(res, 1)}
+    assert "HTTP 500" in res.records[0].faults[1][0]["detail"]
+
+
+def test_slow_bot_times_out_within_the_round_budget(bad_bot: Any) -> None:
+    slow = bad_bot("slow", delay=0.12)
+    res, s = _arena_with(slow.url, budget=0.3)
+    # Per round: two answers in time (0.24 s), the third is cut off at the budget, and with the
+    # budget spent the rest of the round is played by the fallback without asking.
+    faults = res.records[0].faults[1]
+    assert s.bots[1].faults == {"timeout": len(faults)}
+    assert len(faults) == _decisions(res, 1) - 2 * res.records[0].rounds
+    assert sum(1 for f in faults if "no answer within" in f["detail"]) == res.records[0].rounds
+    assert all(t < 0.3 + 0.1 for t in res.records[0].round_times[1])
+    assert slow.hits == 3 * res.records[0].rounds
+
+
+def test_bot_that_dies_mid_match() -> None:
+    served = start_served_bot("random", seed=1)
+    remote = RemoteBot(served.url, seed=0)
+
+    class Killer(Bot):
+        """Plays like `random`, and kills the remote bot's process when round 2 starts."""
+
+        name = "killer"
+
+        def __init__(self) -> None:
+            super().__init__(0)
+            self.inner = make_bot("random", 5)
+
+        def act(self, view: SeatView) -> int | Card:
+            if view.round_number == 2:
+                served.stop()
+            return self.inner.act(view)
+
+    try:
+        rec = play_match(
+            [remote, Killer(), make_bot("random", 2), make_bot("random", 3)], RULES, Task(0, 0, 0, 11)
+        )
+    finally:
+        served.stop()
+        remote.close()
+    assert rec.rounds == 2 and len(rec.totals) == 4
+    faults = rec.faults[0]
+    assert faults and all(f["kind"] == "error" and f["round"] == 2 for f in faults)
+    # Round 1 was answered by the server; in round 2 the seat made its call and 13 cards by fallback.
+    assert len(faults) == 14
+
+
+def test_a_dead_url_is_faults_not_a_crash() -> None:
+    bot = RemoteBot("http://127.0.0.1:9", time_budget=0.5)  # nothing listens on port 9
+    m = Match(RULES, seed=2)
+    v = m.view(m.to_act)  # type: ignore[arg-type]
+    assert bot.act(v) == 1
+    assert bot.faults[0].kind == "error"
+    assert not bot.hello(timeout=0.2)
+    bot.close()

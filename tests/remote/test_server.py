@@ -1,0 +1,133 @@
+"""`callbreak bot serve` as a real process on loopback: health, answers, errors, full matches."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from callbreak import Card, Match, Ruleset
+from callbreak.arena.runner import Task, play_match, run_arena
+from callbreak.arena.summary import summarize
+from callbreak.bots import make_bot
+from callbreak.remote.client import RemoteBot
+from callbreak.remote.codec import card_from_bhoos, view_to_request
+from callbreak.remote.server import BotService
+
+from .conftest import ServedBot
+
+FIXTURES = Path(__file__).parent / "fixtures"
+BHOOS = Ruleset.preset("bhoos")
+
+
+def fixture(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((FIXTURES / name).read_text())
+    return data
+
+
+def test_hi_says_hello(served_random: ServedBot) -> None:
+    r = httpx.get(served_random.url + "/hi")
+    assert r.status_code == 200 and r.json() == {"value": "hello"}
+
+
+def test_hi_waits_for_warm_up() -> None:
+    svc = BotService("random", BHOOS, seed=1)
+    assert svc.handle("GET", "/hi", b"")[0] == 503
+    svc.warm_up()
+    assert svc.handle("GET", "/hi", b"") == (200, {"value": "hello"})
+
+
+def test_answers_the_documented_examples(served_random: ServedBot) -> None:
+    with httpx.Client(base_url=served_random.url) as c:
+        r = c.post("/bid", json=fixture("bhoos_bid_example.json"))
+        assert r.status_code == 200 and r.json()["value"] in range(1, 9)
+        r = c.post("/play", json=fixture("bhoos_play_example_repaired.json"))
+        assert r.status_code == 200 and r.json()["value"] in ("JH", "KH")  # must follow and head 8H
+        r = c.post("/play", json=fixture("bhoos_play_example.json"))
+        assert r.status_code == 400 and "P3" in r.json()["error"]
+
+
+def test_malformed_requests_get_400_and_the_server_lives(served_random: ServedBot) -> None:
+    url = served_random.url
+    play = fixture("bhoos_play_example_repaired.json")
+    bad_card = dict(play, cards=["XX", *play["cards"][1:]])
+    dup = dict(play, cards=[play["cards"][0], *play["cards"][:-1]])
+    cases: list[tuple[str, str, bytes | None, int, str]] = [
+        ("POST", "/play", b"{not json", 400, "not JSON"),
+        ("POST", "/play", json.dumps(bad_card).encode(), 400, "unknown card 'XX'"),
+        ("POST", "/play", json.dumps(dup).encode(), 400, "duplicate card KH"),
+        ("POST", "/bid", b"{}", 400, "missing field 'playerIds'"),
+        ("POST", "/bid", b"[1, 2]", 400, "JSON object"),
+        ("POST", "/play", b"", 400, "not JSON"),
+        ("GET", "/bid", None, 405, "takes POST"),
+        ("POST", "/nope", b"{}", 404, "unknown path"),
+    ]
+    with httpx.Client(base_url=url) as c:
+        for method, path, body, status, msg in cases:
+            r = c.request(method, path, content=body)
+            assert r.status_code == status, (path, r.text)
+            assert msg in r.json()["error"]
+        assert c.get("/hi").json() == {"value": "hello"}
+    # A lying Content-Length and a connection dropped half-way do not take it down either.
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port))) as s:
+        s.sendall(b"POST /bid HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n{}")
+        assert b" 400 " in s.recv(4096)
+    with socket.create_connection((host, int(port))) as s:
+        s.sendall(b'POST /bid HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n{"pla')
+    assert httpx.get(url + "/hi").status_code == 200
+
+
+def test_same_request_same_answer_and_no_memory(served_random: ServedBot) -> None:
+    m = Match(BHOOS, seed=9)
+    answers = []
+    with httpx.Client(base_url=served_random.url) as c:
+        for _ in range(2):
+            got = []
+            for _seat in range(4):  # one server answers every seat, in any order
+                path, body = view_to_request(m.view(m.to_act), time_budget_ms=1500)  # type: ignore[arg-type]
+                got.append(c.post(path, json=body).json()["value"])
+                m.act(got[-1])
+            answers.append(got)
+            for _ in range(4):
+                m.round.pop()
+    assert answers[0] == answers[1]
+
+
+def test_full_matches_our_client_against_our_server(served_random: ServedBot) -> None:
+    url = served_random.url
+    res = run_arena(
+        ["random", url, url, url], matches=4, seed=2, duplicate=True, rules=BHOOS, time_budget=1.5
+    )
+    s = summarize(res)
+    assert s.matches == 4
+    assert all(b.fault_count == 0 for b in s.bots), [b.faults for b in s.bots]
+    assert all(r.rounds >= 5 for r in res.records)
+    assert s.bots[1].decisions == sum(len(r.times[1]) for r in res.records) > 4 * 5 * 14 - 1
+
+
+def test_remote_seat_plays_what_the_server_says(served_random: ServedBot) -> None:
+    """Every card the remote seat plays is the server's answer to exactly that seat's view."""
+    bot = RemoteBot(served_random.url, seed=0)
+    seen: list[tuple[dict[str, Any], object]] = []
+
+    class Recorder(RemoteBot):
+        def act(self, view: Any) -> int | Card:
+            choice = super().act(view)
+            seen.append((view_to_request(view)[1], choice))
+            return choice
+
+    rec = Recorder(served_random.url)
+    bots = [make_bot("random", 1), rec, make_bot("random", 2), make_bot("random", 3)]
+    record = play_match(bots, BHOOS.replace(rounds=1), Task(0, 0, 0, 77))
+    assert record.faults[1] == [] and len(seen) == 14
+    with httpx.Client(base_url=served_random.url) as c:
+        for body, choice in seen[:4]:
+            path = "/bid" if "played" not in body else "/play"
+            v = c.post(path, json=dict(body, timeBudget=999)).json()["value"]
+            assert (v if path == "/bid" else card_from_bhoos(v)) == choice
+    bot.close()
+    rec.close()

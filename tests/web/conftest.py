@@ -125,7 +125,13 @@ def server() -> Iterator[str]:
         os.path.join(tmp, "tables.sqlite"),
     ]
     # Fast bots and timers for the tests, via whatever options the server offers.
-    for opt, val in (("--bot-delay", "0.05"), ("--between-rounds", "1"), ("--forced-delay", "0.1")):
+    for opt, val in (
+        ("--bot-delay", "0.05"),
+        ("--between-rounds", "2"),
+        ("--forced-delay", "0.15"),
+        ("--create-rate", "0"),
+        ("--msg-rate", "0"),
+    ):
         if opt in helptext:
             cmd += [opt, val]
     log = open(os.path.join(tmp, "server.log"), "w")  # noqa: SIM115

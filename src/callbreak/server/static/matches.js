@@ -1,0 +1,134 @@
+// Past matches (the tables this browser sat at) and the replay viewer, which steps
+// trick by trick through a finished match's hand history (JSON form).
+import { h, clear, api, cardEl, sortHand } from "./util.js";
+import { allRecords } from "./seats.js";
+import { ordinal } from "./scoring.js";
+
+export function renderMatches(root) {
+  const list = h("ul", { class: "match-list", "data-testid": "match-list" });
+  const box = h("div", { class: "page" }, h("h1", null, "Past matches"),
+    h("p", { class: "lead" }, "The tables this browser sat at. Seats are remembered on this device only."), list);
+  clear(root).append(box);
+  const recs = allRecords();
+  if (!recs.length) {
+    list.append(h("li", null, "No matches yet. ", h("a", { href: "/", "data-link": true }, "Play one now.")));
+    return () => {};
+  }
+  let alive = true;
+  const draw = (info) => {
+    clear(list);
+    for (const r of recs) {
+      const m = info[r.table];
+      const status = m ? m.status : r.over ? "over" : "unknown";
+      const players = m ? m.players.filter(Boolean).join(", ") : "";
+      const seat = m ? m.seat : r.seat;
+      const result = m && m.places && seat !== null && seat !== undefined ? `${ordinal(m.places[seat])} with ${m.totals[seat]}` : "";
+      list.append(h("li", { "data-testid": "match-item", dataset: { table: r.table } },
+        h("span", null, h("strong", null, new Date(m ? m.created : r.created).toLocaleString()), h("br"),
+          h("small", null, [players, m ? m.rules : "", status === "over" ? result : status].filter(Boolean).join(" · "))),
+        h("span", { class: "row", style: { marginTop: 0 } },
+          status === "over"
+            ? h("a", { class: "btn", href: `/replay/${r.table}`, "data-link": true }, "Replay")
+            : h("a", { class: "btn", href: `/t/${r.table}`, "data-link": true }, "Open"))));
+    }
+  };
+  draw({});
+  const tokens = recs.map((r) => r.token).filter(Boolean).slice(0, 50);
+  api("GET", `/api/matches?token=${tokens.map(encodeURIComponent).join(",")}`).then((res) => {
+    if (!alive) return;
+    const info = {};
+    for (const m of res.matches || []) info[m.table] = m;
+    draw(info);
+  }).catch(() => { /* offline: the local list stays */ });
+  return () => { alive = false; };
+}
+
+/** Every step of a history: one per trick (and the calls) of every deal. */
+export function replaySteps(hist) {
+  const steps = [];
+  hist.deals.forEach((d, di) => {
+    const hands = d.hands.map((x) => [...x]);
+    const won = [0, 0, 0, 0];
+    steps.push({ di, trick: null, hands: hands.map((x) => [...x]), won: [...won], label: d.redeal ? `Round ${d.round}: redeal (${d.redeal})` : `Round ${d.round}: the calls` });
+    d.tricks.forEach((t, ti) => {
+      t.cards.forEach((c, k) => {
+        const seat = (t.leader + k) % 4;
+        hands[seat] = hands[seat].filter((x) => x !== c);
+      });
+      if (t.winner !== null && t.winner !== undefined) won[t.winner] += 1;
+      steps.push({ di, trick: t, hands: hands.map((x) => [...x]), won: [...won], label: `Round ${d.round}, trick ${ti + 1}` });
+    });
+  });
+  return steps;
+}
+
+export function renderReplay(root, id) {
+  const box = h("div", { class: "page replay" }, h("h1", null, "Replay"), h("p", { class: "loading" }, "Loading the hand history…"));
+  clear(root).append(box);
+  let alive = true;
+  let onKey = null;
+  (async () => {
+    let hist;
+    try {
+      hist = await api("GET", `/api/tables/${encodeURIComponent(id)}/history?format=json`);
+    } catch (e) {
+      if (!alive) return;
+      clear(box).append(h("h1", null, "Replay"), h("p", { class: "error", role: "alert" }, e.status === 409 ? "This match is not over yet." : e.message),
+        h("p", null, h("a", { href: "/matches", "data-link": true }, "Past matches")));
+      return;
+    }
+    if (!alive) return;
+    const steps = replaySteps(hist);
+    const names = hist.players.map((n, i) => n || `Seat ${i + 1}`);
+    const trump = (hist.ruleset && hist.ruleset.changes && hist.ruleset.changes.trump) || "S";
+    let k = 0;
+    const view = h("div", { "data-testid": "replay-view" });
+    const pos = h("span", { "data-testid": "replay-pos", "aria-live": "polite" });
+    const go = (n) => { k = Math.max(0, Math.min(steps.length - 1, n)); draw(); };
+    const nextDeal = (dir) => {
+      const di = steps[k].di + dir;
+      const j = steps.findIndex((s) => s.di === di);
+      if (j >= 0) go(j); else go(dir > 0 ? steps.length - 1 : 0);
+    };
+    const controls = h("div", { class: "replay-controls" },
+      h("button", { class: "btn", type: "button", onclick: () => nextDeal(-1), "aria-label": "Previous round" }, "⏮"),
+      h("button", { class: "btn", type: "button", "data-testid": "replay-prev", onclick: () => go(k - 1), "aria-label": "Previous trick" }, "◀"),
+      h("button", { class: "btn primary", type: "button", "data-testid": "replay-next", onclick: () => go(k + 1), "aria-label": "Next trick" }, "▶"),
+      h("button", { class: "btn", type: "button", onclick: () => nextDeal(1), "aria-label": "Next round" }, "⏭"),
+      pos);
+    function draw() {
+      const s = steps[k], d = hist.deals[s.di];
+      pos.textContent = `${s.label} (${k + 1} / ${steps.length})`;
+      const t = s.trick;
+      const done = t && d.tricks[d.tricks.length - 1] === t && d.points;
+      clear(view).append(
+        h("div", { class: "panel" },
+          h("h2", null, s.label),
+          t ? h("div", { class: "replay-trick", "data-testid": "replay-trick" }, ...t.cards.map((c, i) => {
+            const seat = (t.leader + i) % 4;
+            return h("figure", null, cardEl(c, { small: true, cls: seat === t.winner ? "win" : "" }), h("figcaption", null, names[seat]));
+          })) : null,
+          t && t.winner !== null ? h("p", null, `${names[t.winner]} wins the trick.`) : null,
+          h("table", { class: "scoreboard" },
+            h("thead", null, h("tr", null, ...["", "Call", "Won", ...(done ? ["Points", "Total"] : [])].map((x) => h("th", { scope: "col" }, x)))),
+            h("tbody", null, ...names.map((n, i) => h("tr", null, h("th", { scope: "row" }, `${n}${d.dealer === i ? " (dealer)" : ""}`),
+              h("td", null, d.calls[i] === null ? "—" : String(d.calls[i])), h("td", null, String(s.won[i])),
+              ...(done ? [h("td", null, d.points[i]), h("td", null, d.totals[i])] : [])))))),
+        h("div", { class: "panel replay-hands" }, h("h2", null, "Hands"),
+          ...names.map((n, i) => h("div", null, h("strong", null, n), h("div", { class: "cards-inline" }, ...sortHand(s.hands[i], trump).map((c) => cardEl(c)))))));
+    }
+    const places = hist.places ? h("p", null, "Final: ", names.map((n, i) => `${n} ${ordinal(hist.places[i])} (${hist.totals[i]})`).join(" · ")) : null;
+    clear(box).append(h("h1", null, "Replay"), places, controls, view,
+      h("p", null, h("a", { href: `/api/tables/${encodeURIComponent(id)}/history?format=text`, download: `callbreak-${id}.txt` }, "Download the hand history (text)"), " · ",
+        h("a", { href: `/api/tables/${encodeURIComponent(id)}/history?format=json`, download: `callbreak-${id}.json` }, "JSON")));
+    onKey = (e) => {
+      const tag = (e.target && e.target.tagName) || "";
+      if (tag === "INPUT" || tag === "SELECT") return;
+      if (e.key === "ArrowRight") go(k + 1);
+      else if (e.key === "ArrowLeft") go(k - 1);
+    };
+    document.addEventListener("keydown", onKey);
+    draw();
+  })();
+  return () => { alive = false; if (onKey) document.removeEventListener("keydown", onKey); };
+}

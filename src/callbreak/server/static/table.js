@@ -1,0 +1,635 @@
+// The table: a seat's (or a spectator's) live view over one WebSocket.
+import { h, clear, cardEl, cardName, sortHand, toast, copyText, api, navigate, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
+import { fmt, parseTenths, ordinal } from "./scoring.js";
+import { tokenFor, seatRecord, rememberSeat, updateRecord } from "./seats.js";
+
+const HOLD_MS = 900;      // a finished trick stays in the middle this long
+const COLLECT_MS = 350;   // then flies to its winner
+const FATAL = new Set(["not_found", "unknown_table", "bad_token", "no_table", "expired"]);
+
+/** One WebSocket with silent reconnection (exponential backoff with jitter). */
+class Connection {
+  constructor(url, { onMessage, onStatus, since }) {
+    this.url = url; this.onMessage = onMessage; this.onStatus = onStatus; this.since = since;
+    this.attempts = 0; this.stopped = false; this.ws = null; this.timer = 0; this.ping = 0;
+    this.open();
+  }
+  open() {
+    if (this.stopped) return;
+    let ws;
+    try { ws = new WebSocket(this.url); } catch { this.retry(); return; }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempts = 0;
+      ws.send(JSON.stringify({ type: "hello", since: this.since() }));
+      this.onStatus(true);
+      clearInterval(this.ping);
+      this.ping = setInterval(() => this.send({ type: "ping" }), 20000);
+    };
+    ws.onmessage = (e) => {
+      let msg;
+      try { msg = JSON.parse(e.data); } catch { return; }
+      this.onMessage(msg);
+    };
+    ws.onclose = () => {
+      clearInterval(this.ping);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.stopped) return;
+      this.onStatus(false);
+      this.retry();
+    };
+  }
+  retry() {
+    const delay = Math.min(8000, 400 * 2 ** this.attempts) * (0.75 + Math.random() * 0.5);
+    this.attempts += 1;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+  send(obj) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) { this.ws.send(JSON.stringify(obj)); return true; }
+    return false;
+  }
+  resync() { this.send({ type: "hello", since: this.since() }); }
+  close() {
+    this.stopped = true;
+    clearTimeout(this.timer); clearInterval(this.ping);
+    if (this.ws) { const ws = this.ws; this.ws = null; ws.close(); }
+  }
+}
+
+export function renderTable(root, id) {
+  // A token in the URL fragment (/t/ID#TOKEN) is saved, then removed from the address bar.
+  if (location.hash.length > 10) {
+    const token = decodeURIComponent(location.hash.slice(1));
+    if (!tokenFor(id)) rememberSeat({ table: id, token, seat: null });
+    history.replaceState(null, "", location.pathname);
+  }
+  const token = tokenFor(id);
+  if (!token) {
+    clear(root).append(h("div", { class: "page" }, h("h1", null, "No seat at this table"),
+      h("p", null, "This browser holds no seat here. Ask for the invite link to join, or watch the table."),
+      h("p", null, h("a", { class: "btn", href: `/watch/${id}`, "data-link": true }, "Watch the table"), " ",
+        h("a", { class: "btn", href: "/", "data-link": true }, "Home"))));
+    return () => {};
+  }
+  return mountTable(root, id, token);
+}
+
+export function renderWatch(root, id) {
+  return mountTable(root, id, null);
+}
+
+function mountTable(root, id, token) {
+  const S = {
+    table: null, state: null, v: 0, offset: 0, held: null, hint: null, hintFor: null, pending: null,
+    connected: false, fatal: null, rematch: null, showFinal: true, dialog: null, ringTotals: {}, keyBuf: "",
+    lastAnnounced: "", autos: new Set(),
+  };
+  const spectator = token === null;
+  const record = spectator ? null : seatRecord(id);
+
+  // ---- static skeleton ----
+  const live = h("p", { class: "sr-only", "aria-live": "polite", "data-testid": "announce" });
+  const banner = h("div", { class: "banner", role: "status", "data-testid": "disconnected", hidden: true }, "Disconnected — reconnecting…");
+  const top = h("div", { class: "table-top" });
+  const felt = h("div", { class: "felt", "data-testid": "felt" });
+  const turnLine = h("p", { class: "turn-line", "aria-live": "polite", "data-testid": "turn-line" });
+  const picker = h("div");
+  const handBox = h("div", { class: "hand", "data-testid": "hand", role: "group", "aria-label": "Your hand" });
+  const dialogs = h("div");
+  const page = h("div", { class: "table-page", "data-testid": spectator ? "spectator" : "table" },
+    top, felt, turnLine, picker, spectator ? null : handBox, dialogs, live, banner);
+  clear(root).append(page);
+  handBox.addEventListener("keydown", onHandKey);
+  document.addEventListener("keydown", onGlobalKey);
+
+  const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${encodeURIComponent(id)}${token ? `?token=${encodeURIComponent(token)}` : ""}`;
+  let bannerTimer = 0;
+  const conn = new Connection(wsUrl, {
+    since: () => S.v,
+    onStatus: (up) => {
+      S.connected = up;
+      clearTimeout(bannerTimer);
+      if (up) banner.hidden = true;
+      else bannerTimer = setTimeout(() => { if (!S.connected && !S.fatal) banner.hidden = false; }, 700);
+    },
+    onMessage,
+  });
+  const ticker = setInterval(tickRings, 100);
+  let heldTimer = 0;
+
+  // ---- helpers ----
+  const me = () => (S.table && S.table.you >= 0 ? S.table.you : -1);
+  const seatName = (s) => {
+    const seat = S.table && S.table.seats[s];
+    const n = seat && seat.name ? seat.name : `Seat ${s + 1}`;
+    return s === me() ? `${n} (you)` : n;
+  };
+  const shortName = (s) => (s === me() ? "You" : (S.table && S.table.seats[s] && S.table.seats[s].name) || `Seat ${s + 1}`);
+  const serverNow = () => Date.now() + S.offset;
+  function position(seat) {
+    const base = me() >= 0 ? me() : 0;
+    const k = (seat - base + 4) % 4;
+    const cw = !S.table || S.table.rules.direction !== "counterclockwise";
+    return ["bottom", cw ? "left" : "right", "top", cw ? "right" : "left"][k];
+  }
+  function announce(text) {
+    if (!text || text === S.lastAnnounced) return;
+    S.lastAnnounced = text;
+    live.textContent = text;
+  }
+  const send = (obj) => {
+    if (!conn.send(obj)) { toast("Not connected yet: try again in a moment."); return false; }
+    return true;
+  };
+
+  // ---- messages ----
+  function onMessage(msg) {
+    if (typeof msg.server_time === "number") S.offset = msg.server_time - Date.now();
+    switch (msg.type) {
+      case "snapshot":
+        S.v = msg.v; S.table = msg.table; S.state = msg.state; S.held = null; S.pending = null; S.autos = new Set();
+        render();
+        break;
+      case "event": {
+        if (msg.v <= S.v) return;
+        if (msg.v > S.v + 1) { conn.resync(); return; }
+        S.v = msg.v;
+        const prevState = S.state;
+        S.table = msg.table; S.state = msg.state;
+        onEvent(msg.event || {}, prevState);
+        render();
+        break;
+      }
+      case "hint":
+        S.hint = msg; render();
+        break;
+      case "error":
+        S.pending = null;
+        if (FATAL.has(msg.code)) { S.fatal = msg.message || "This table is not available."; conn.close(); banner.hidden = true; }
+        toast(msg.message || "Refused.");
+        announce(msg.message);
+        render();
+        break;
+      case "rematch":
+        S.rematch = { table: msg.table, token: msg.token };
+        if (msg.token) rememberSeat({ table: msg.table, token: msg.token, seat: null, invite: null, host: false });
+        render();
+        break;
+      default:
+        break;
+    }
+  }
+
+  function onEvent(ev, prevState) {
+    const mine = me();
+    switch (ev.kind) {
+      case "play":
+        if (ev.seat === mine) S.pending = null;
+        if (ev.auto) S.autos.add(ev.card);
+        if (ev.seat === mine && ev.auto) {
+          const why = ev.reason === "timeout" ? "Time ran out" : ev.reason === "forced" ? "Your only legal card" : "Played for you";
+          toast(`${why}: the ${cardName(ev.card)} was played for you.`);
+        }
+        announce(`${shortName(ev.seat)} played the ${cardName(ev.card)}.`);
+        break;
+      case "call":
+        if (ev.seat === mine) { S.pending = null; if (ev.auto) toast(`Time ran out: you called ${ev.call}.`); }
+        announce(`${shortName(ev.seat)} called ${ev.call}.`);
+        break;
+      case "trick":
+        S.held = { cards: ev.cards, winner: ev.winner, phase: "hold", autos: S.autos };
+        S.autos = new Set();
+        clearTimeout(heldTimer);
+        heldTimer = setTimeout(() => {
+          if (!S.held) return;
+          S.held.phase = "collect"; render();
+          heldTimer = setTimeout(() => { S.held = null; render(); }, COLLECT_MS);
+        }, HOLD_MS);
+        announce(`${shortName(ev.winner)} won the trick.`);
+        break;
+      case "deal":
+        S.hint = null; S.hintFor = null; S.held = null;
+        announce(`Round ${ev.round}${ev.sudden_death ? ", a sudden-death round" : ""}: new cards.`);
+        break;
+      case "redeal":
+        toast("The calls total too little: the same dealer deals again.");
+        break;
+      case "round_over":
+        announce(`Round ${ev.round} is over.`);
+        break;
+      case "match_over":
+        S.showFinal = true;
+        announce("The match is over.");
+        if (!spectator) updateRecord(id, { over: true, places: ev.places, totals: ev.totals });
+        break;
+      case "rematch":
+        break;
+      default:
+        break;
+    }
+  }
+
+  // ---- rendering ----
+  function render() {
+    if (S.fatal) {
+      clear(page).append(h("div", { class: "lobby" }, h("h1", null, "Table unavailable"), h("p", null, S.fatal),
+        h("a", { class: "btn", href: "/", "data-link": true }, "Home")));
+      return;
+    }
+    if (!S.table) { clear(felt).append(h("div", { class: "center-msg" }, "Connecting…")); return; }
+    renderTop();
+    renderFelt();
+    renderPicker();
+    renderHand();
+    renderTurnLine();
+    renderDialogs();
+    maybeAskHint();
+  }
+
+  function renderTop() {
+    const st = S.state, t = S.table;
+    const trump = (t.rules && t.rules.trump) || "S";
+    const info = h("span", { class: "round-info", "data-testid": "round-info" });
+    if (t.status === "lobby") info.append("Waiting to start");
+    else if (st) {
+      info.append(`Round ${st.round_number}${st.rounds ? ` of ${st.rounds}` : ""}`);
+      if (st.sudden_death) info.append(h("span", { class: "sd", "data-testid": "sudden-death" }, "Sudden death"));
+    }
+    const buttons = h("span", { class: "row", style: { marginTop: 0 } });
+    if (st && st.tricks && st.tricks.length) buttons.append(h("button", { class: "btn", type: "button", "data-testid": "last-trick-btn", onclick: () => { S.dialog = "last"; renderDialogs(); } }, "Last trick"));
+    if (st) buttons.append(h("button", { class: "btn", type: "button", "data-testid": "scores-btn", onclick: () => { S.dialog = "scores"; renderDialogs(); } }, "Scores"));
+    if (t.status === "over") buttons.append(h("button", { class: "btn", type: "button", onclick: () => { S.showFinal = true; renderDialogs(); } }, "Results"));
+    if (!spectator && st && st.phase === "playing" && st.to_act === me() && t.status === "playing") {
+      buttons.append(h("button", { class: "btn", type: "button", "data-testid": "hint-btn", onclick: () => send({ type: "hint" }) }, "Hint"));
+    }
+    clear(top).append(
+      h("span", null, info, " ", h("span", { title: "trump", "aria-label": `trump: ${SUIT_NAME[trump]}` }, `Trump ${SUIT_SYMBOL[trump]}`),
+        spectator ? h("span", { class: "badge" }, " · watching") : null),
+      buttons);
+  }
+
+  function ring(seat) {
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("class", "ring");
+    svg.setAttribute("viewBox", "0 0 36 36");
+    svg.setAttribute("aria-hidden", "true");
+    svg.dataset.seat = String(seat);
+    for (const cls of ["track", "bar"]) {
+      const c = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+      c.setAttribute("cx", "18"); c.setAttribute("cy", "18"); c.setAttribute("r", "16");
+      c.setAttribute("class", cls);
+      if (cls === "bar") { c.setAttribute("stroke-dasharray", "100.53"); c.setAttribute("pathLength", "100.53"); }
+      svg.appendChild(c);
+    }
+    return svg;
+  }
+
+  function tickRings() {
+    const t = S.table;
+    const bar = felt.querySelector("svg.ring .bar");
+    if (!t || !bar) return;
+    if (!t.deadline) { bar.setAttribute("stroke-dashoffset", "0"); return; }
+    const left = t.deadline - serverNow();
+    if (!(t.deadline in S.ringTotals)) S.ringTotals = { [t.deadline]: Math.max(left, 1) };
+    const total = S.ringTotals[t.deadline];
+    const frac = Math.max(0, Math.min(1, left / total));
+    bar.setAttribute("stroke-dashoffset", String(100.53 * (1 - frac)));
+    bar.classList.toggle("low", left < 5000);
+    const label = felt.querySelector(".seat.acting .secs");
+    if (label) label.textContent = ` · ${Math.max(0, Math.ceil(left / 1000))}s`;
+  }
+
+  function renderFelt() {
+    const t = S.table, st = S.state;
+    clear(felt);
+    if (t.status === "lobby" || !st) { felt.append(renderLobby()); return; }
+    for (let s = 0; s < 4; s++) felt.append(renderSeat(s));
+    felt.append(renderTrick());
+    tickRings();
+  }
+
+  function renderSeat(s) {
+    const t = S.table, st = S.state;
+    const pos = position(s);
+    const seat = t.seats[s] || {};
+    const acting = t.to_act === s && t.status === "playing";
+    const call = st.calls ? st.calls[s] : null;
+    const won = st.tricks_won ? st.tricks_won[s] : 0;
+    const meta = call === null || call === undefined ? (st.phase === "calling" ? (acting ? "calling…" : "—") : "—") : `${won} / ${call}`;
+    const initial = (seat.name || "?").trim().charAt(0).toUpperCase() || "?";
+    const avatar = h("div", { class: "avatar" }, initial, acting && t.deadline ? ring(s) : null,
+      st.dealer === s ? h("span", { class: "dealer", title: "dealer", "aria-label": "dealer" }, "D") : null);
+    const badges = [];
+    if (seat.kind === "bot") badges.push(h("span", { class: "badge" }, "bot"));
+    if (seat.kind === "human" && seat.connected === false) badges.push(h("span", { class: "badge off" }, "offline"));
+    if (seat.autoplay) badges.push(h("span", { class: "badge" }, "auto"));
+    const label = `${seatName(s)}: ${call === null || call === undefined ? "no call yet" : `called ${call}, won ${won}`}${acting ? ", to act" : ""}`;
+    return h("div", { class: `seat seat-${pos}${acting ? " acting" : ""}`, "data-testid": `seat-${pos}`, dataset: { seat: s }, "aria-label": label, role: "group" },
+      avatar,
+      h("div", null,
+        h("div", { class: "name" }, pos === "bottom" && !spectator ? "You" : (seat.name || `Seat ${s + 1}`)),
+        h("div", { class: "meta", "data-testid": `seat-meta-${s}`, title: "tricks won / call" }, meta, acting && t.deadline ? h("span", { class: "secs", "aria-hidden": "true" }, "") : null),
+        badges.length ? h("div", null, ...badges) : null));
+  }
+
+  function renderTrick() {
+    const st = S.state;
+    const held = S.held;
+    const cards = held ? held.cards : (st.trick || []);
+    const area = h("div", { class: `trick-area${held && held.phase === "collect" ? ` collect-${position(held.winner)}` : ""}`, "data-testid": "trick", role: "group", "aria-label": "Cards on the table" });
+    for (const [seat, card] of cards) {
+      area.append(h("div", { class: `played pos-${position(seat)}${held && held.winner === seat ? " winner" : ""}`, dataset: { seat } },
+        cardEl(card, { small: true, cls: (held ? held.autos : S.autos).has(card) ? "auto" : "" }),
+        h("span", { class: "who" }, shortName(seat))));
+    }
+    if (held) area.dataset.winner = String(held.winner);
+    return area;
+  }
+
+  function renderLobby() {
+    const t = S.table;
+    const rec = seatRecord(id) || record;
+    const link = rec && rec.invite ? `${location.origin}/join/${rec.invite}` : null;
+    const isHost = !spectator && t.you === t.host;
+    const box = h("div", { class: "lobby center-msg", "data-testid": "lobby", style: { position: "static", transform: "none", maxWidth: "none", margin: "10px" } },
+      h("h2", null, "Waiting for players"),
+      h("ol", null, ...t.seats.map((s, i) => h("li", { "data-testid": `lobby-seat-${i}` }, s && s.name ? `${s.name}${s.kind === "bot" ? " (bot)" : ""}${i === t.you ? " (you)" : ""}` : "empty seat"))));
+    if (link) {
+      const input = h("input", { value: link, readonly: true, "data-testid": "invite-link", "aria-label": "Invite link", onfocus: (e) => e.target.select() });
+      box.append(h("p", null, "Send this link to your friends:"), h("div", { class: "share-box" }, input,
+        h("button", { class: "btn", type: "button", "data-testid": "copy-invite", onclick: () => copyText(link) }, "Copy"),
+        navigator.share ? h("button", { class: "btn", type: "button", onclick: () => navigator.share({ title: "Callbreak", text: "Join my Callbreak table", url: link }).catch(() => {}) }, "Share") : null));
+    }
+    if (isHost) box.append(h("button", { class: "btn primary", type: "button", "data-testid": "start-btn", onclick: () => send({ type: "start" }) }, "Start: empty seats get bots"));
+    else box.append(h("p", null, "Waiting for the host to start."));
+    box.append(h("p", { class: "hint", style: { color: "inherit" } }, "Watch link: ", h("a", { href: `/watch/${id}`, "data-link": true, style: { color: "#ffd27a" } }, `${location.origin}/watch/${id}`)));
+    return box;
+  }
+
+  function myTurn(phase) {
+    const st = S.state, t = S.table;
+    return !spectator && st && t.status === "playing" && st.phase === phase && st.to_act === me() && t.to_act === me();
+  }
+
+  function maybeAskHint() {
+    if (!myTurn("calling")) return;
+    const key = `${S.state.round_number}:${S.v}`;
+    if (S.hintFor && S.hintFor.startsWith(`${S.state.round_number}:`) && S.hint) return;
+    if (S.hintFor === key) return;
+    S.hintFor = key;
+    conn.send({ type: "hint" });
+  }
+
+  function renderPicker() {
+    clear(picker);
+    if (!myTurn("calling")) return;
+    const st = S.state;
+    const hint = S.hint && typeof S.hint.call === "number" ? S.hint : null;
+    const grid = h("div", { class: "call-grid" }, ...st.legal_calls.map((n) =>
+      h("button", {
+        type: "button", class: hint && hint.call === n ? "suggested" : "", dataset: { call: n },
+        "aria-label": `Call ${n}${hint && hint.call === n ? " (suggested)" : ""}`, disabled: S.pending ? true : undefined,
+        onclick: () => { if (send({ type: "call", call: n })) { S.pending = { call: n }; render(); } },
+      }, String(n))));
+    const hl = h("p", { class: "hint-line", "data-testid": "hint-line" });
+    if (hint) {
+      hl.append(`Suggested: ${hint.call}`);
+      if (typeof hint.chance === "number") hl.append(` · ${Math.round(hint.chance * 100)}% chance to make it`);
+    } else hl.append("Thinking of a suggestion…");
+    picker.append(h("section", { class: "call-picker", "data-testid": "call-picker", "aria-labelledby": "call-h" },
+      h("h2", { id: "call-h" }, "Your call: how many tricks will you win?"), grid, hl));
+  }
+
+  function renderHand() {
+    if (spectator) return;
+    const st = S.state, t = S.table;
+    const focusedCard = document.activeElement && handBox.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+    clear(handBox);
+    if (!st || t.status === "lobby") return;
+    const hand = sortHand(st.hand || [], (t.rules && t.rules.trump) || "S");
+    const playing = myTurn("playing");
+    const legal = new Set(playing ? st.legal_cards : []);
+    handBox.classList.toggle("my-turn", playing && !S.pending);
+    // One row when the cards fit with at most a little overlap, else two rows (phones).
+    const w = (handBox.clientWidth || 360) - 12;
+    const cw = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--card-w")) || 56;
+    const n = hand.length;
+    const single = n <= 1 || (w - cw) / (n - 1) >= 0.62 * cw;
+    const rows = single ? [hand] : [hand.slice(0, Math.ceil(n / 2)), hand.slice(Math.ceil(n / 2))];
+    const hintCard = S.hint && S.hint.card && playing ? S.hint.card : null;
+    const forced = playing && st.legal_cards.length === 1 && t.rules.autoplay_forced ? st.legal_cards[0] : null;
+    for (const row of rows) {
+      const step = row.length > 1 ? (w - cw) / (row.length - 1) : cw;
+      const rowEl = h("div", { class: "hand-row" });
+      rowEl.style.setProperty("--overlap", `${Math.min(4, Math.floor(step - cw))}px`);
+      for (const c of row) {
+        const isLegal = legal.has(c);
+        const el = cardEl(c, { button: true, cls: `${c === forced ? "forced" : ""}${c === hintCard ? " hinted" : ""}` });
+        el.dataset.legal = String(isLegal);
+        el.tabIndex = -1;
+        el.setAttribute("aria-label", `${cardName(c)}${playing ? (isLegal ? "" : " (not playable now)") : ""}`);
+        if (!isLegal) el.setAttribute("aria-disabled", "true");
+        el.addEventListener("click", () => playCard(c));
+        rowEl.append(el);
+      }
+      handBox.append(rowEl);
+    }
+    const cards = [...handBox.querySelectorAll(".card")];
+    if (cards.length) {
+      let idx = focusedCard ? cards.findIndex((e) => e.dataset.card === focusedCard) : -1;
+      if (idx < 0) idx = Math.max(0, cards.findIndex((e) => e.dataset.legal === "true"));
+      cards[idx].tabIndex = 0;
+      if (focusedCard) cards[idx].focus({ preventScroll: true });
+    }
+  }
+
+  function playCard(c) {
+    const st = S.state;
+    if (!myTurn("playing")) { toast("It is not your turn."); return; }
+    if (S.pending) return;
+    if (!st.legal_cards.includes(c)) {
+      toast(`You cannot play the ${cardName(c)} now: ${reasonFor(c)}`);
+      announce(`The ${cardName(c)} is not playable now.`);
+      return;
+    }
+    if (send({ type: "play", card: c })) { S.pending = { card: c }; S.hint = null; renderHand(); }
+  }
+
+  function reasonFor() {
+    const st = S.state;
+    const led = st.trick && st.trick.length ? st.trick[0][1][1] : null;
+    if (!led) return "that lead is not allowed yet.";
+    const hasLed = st.hand.some((c) => c[1] === led);
+    if (hasLed) return `you must follow ${SUIT_NAME[led]}${S.table.rules.must_head ? ", and beat the highest one if you can" : ""}.`;
+    return "you must play a trump (and beat one on the table if you can).";
+  }
+
+  function onHandKey(e) {
+    const cards = [...handBox.querySelectorAll(".card")];
+    const i = cards.indexOf(document.activeElement);
+    if (i < 0) return;
+    let j = -1;
+    if (e.key === "ArrowRight" || e.key === "ArrowDown") j = Math.min(cards.length - 1, i + 1);
+    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") j = Math.max(0, i - 1);
+    else if (e.key === "Home") j = 0;
+    else if (e.key === "End") j = cards.length - 1;
+    if (j >= 0) {
+      e.preventDefault();
+      cards.forEach((c) => { c.tabIndex = -1; });
+      cards[j].tabIndex = 0;
+      cards[j].focus();
+    }
+  }
+
+  // Type a card to play it: "qs", "10h" / "th", "1s" (Bhoos ace).
+  function onGlobalKey(e) {
+    if (spectator || e.ctrlKey || e.metaKey || e.altKey) return;
+    const tag = (e.target && e.target.tagName) || "";
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    const k = e.key.length === 1 ? e.key.toUpperCase() : "";
+    if (!k) return;
+    if ("SHDC".includes(k) && S.keyBuf) {
+      let r = S.keyBuf;
+      if (r === "10") r = "T"; else if (r === "1") r = "A";
+      S.keyBuf = "";
+      const card = r + k;
+      if (!RANKS.includes(r)) return;
+      if (!(S.state && S.state.hand && S.state.hand.includes(card))) { toast(`The ${cardName(card)} is not in your hand.`); return; }
+      playCard(card);
+      return;
+    }
+    if ("23456789TJQKA1".includes(k)) { S.keyBuf = k; return; }
+    if (k === "0" && S.keyBuf === "1") { S.keyBuf = "10"; return; }
+    if (myTurn("playing") && k === "?") send({ type: "hint" });
+    S.keyBuf = "";
+  }
+
+  function renderTurnLine() {
+    const t = S.table, st = S.state;
+    let text = "", mine = false;
+    if (t.status === "lobby") text = "";
+    else if (t.status === "between_rounds") text = "Round over.";
+    else if (t.status === "over") text = "The match is over.";
+    else if (st && st.to_act !== null && st.to_act !== undefined) {
+      if (st.to_act === me()) {
+        mine = true;
+        text = st.phase === "calling" ? "Your turn: make your call." : S.pending ? "Playing…" : "Your turn: play a card.";
+        if (st.phase === "playing" && st.legal_cards.length === 1 && t.rules.autoplay_forced) text = "Only one card is legal: it is played for you.";
+      } else {
+        text = `${shortName(st.to_act)} ${st.phase === "calling" ? "is calling" : "to play"}…`;
+      }
+    }
+    turnLine.textContent = text;
+    turnLine.classList.toggle("mine", mine);
+    if (mine) announce(text);
+  }
+
+  // ---- dialogs: round summary, final places, last trick, scores ----
+  function renderDialogs() {
+    clear(dialogs);
+    const t = S.table, st = S.state;
+    if (!t || !st) return;
+    if (S.dialog === "last" && st.tricks && st.tricks.length) {
+      const tr = st.tricks[st.tricks.length - 1];
+      dialogs.append(modal("Last trick", "last-trick", [
+        h("div", { class: "example" }, ...tr.cards.map((c, k) => {
+          const seat = (tr.leader + k) % 4;
+          return h("figure", null, cardEl(c, { small: true, cls: seat === tr.winner ? "win" : "" }), h("figcaption", null, shortName(seat)));
+        })),
+        h("p", null, `${shortName(tr.winner)} won it.`)], () => { S.dialog = null; renderDialogs(); }));
+      return;
+    }
+    if (S.dialog === "scores") {
+      dialogs.append(modal("Scores", "scores", [scoreTable()], () => { S.dialog = null; renderDialogs(); }));
+      return;
+    }
+    if (t.status === "over" && st.places && S.showFinal) {
+      dialogs.append(finalDialog());
+      return;
+    }
+    if (t.status === "between_rounds" && st.last_round) dialogs.append(roundDialog());
+  }
+
+  function modal(title, testid, body, onClose, extra) {
+    const closeBtn = h("button", { class: "btn", type: "button", onclick: onClose, "data-testid": `${testid}-close` }, "Close");
+    const dlg = h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": `${testid}-title`, "data-testid": testid },
+      h("h2", { id: `${testid}-title` }, title), ...body, h("div", { class: "row wrap" }, ...(extra || []), onClose ? closeBtn : null));
+    const ov = h("div", { class: "overlay", onclick: (e) => { if (e.target === ov && onClose) onClose(); } }, dlg);
+    dlg.addEventListener("keydown", (e) => { if (e.key === "Escape" && onClose) onClose(); });
+    setTimeout(() => { const b = dlg.querySelector(".btn.primary") || closeBtn; if (b && document.activeElement === document.body) b.focus(); }, 0);
+    return ov;
+  }
+
+  function scoreTable() {
+    const t = S.table, st = S.state;
+    const rows = (st.round_points || []).map((pts, k) => h("tr", null, h("th", { scope: "row" }, String(k + 1)), ...pts.map((p) => h("td", null, p))));
+    return h("div", { class: "sheet-wrap" }, h("table", { class: "scoreboard", "data-testid": "scoreboard" },
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, "Round"), ...t.seats.map((_, s) => h("th", { scope: "col" }, shortName(s))))),
+      h("tbody", null, ...rows,
+        st.calls && st.phase !== "over" && t.status === "playing" ? h("tr", null, h("th", { scope: "row" }, "Now"),
+          ...st.calls.map((c, s) => h("td", null, c === null ? "—" : `${st.tricks_won[s]} / ${c}`))) : null),
+      h("tfoot", null, h("tr", null, h("th", { scope: "row" }, "Total"), ...(st.totals || ["0.0", "0.0", "0.0", "0.0"]).map((x, s) => h("td", { "data-testid": `score-total-${s}` }, x))))));
+  }
+
+  function roundDialog() {
+    const t = S.table, st = S.state, lr = st.last_round;
+    const ready = t.seats.map((s) => !!(s && s.ready));
+    const iAmReady = me() >= 0 && ready[me()];
+    const rows = [0, 1, 2, 3].map((s) => h("tr", null, h("th", { scope: "row" }, shortName(s)),
+      h("td", null, String(lr.calls[s])), h("td", null, String(lr.tricks_won[s])),
+      h("td", { "data-testid": `round-points-${s}` }, lr.points[s]), h("td", null, st.totals ? st.totals[s] : "")));
+    const body = [
+      h("table", { class: "scoreboard" }, h("thead", null, h("tr", null, ...["", "Call", "Won", "Points", "Total"].map((x) => h("th", { scope: "col" }, x)))), h("tbody", null, ...rows)),
+      st.sudden_death ? h("p", { "data-testid": "sudden-death-next" }, h("strong", null, "Tied at the top: the next round is a sudden-death round.")) : null,
+    ];
+    const extra = [];
+    if (!spectator) {
+      extra.push(iAmReady
+        ? h("span", null, "Waiting for the others…")
+        : h("button", { class: "btn primary", type: "button", "data-testid": "ready-btn", onclick: () => send({ type: "ready" }) }, "Next round"));
+    }
+    return modal(`Round ${lr.round} summary`, "round-summary", body, null, extra);
+  }
+
+  function finalDialog() {
+    const t = S.table, st = S.state;
+    const order = [0, 1, 2, 3].sort((a, b) => st.places[a] - st.places[b] || parseTenths(st.totals[b]) - parseTenths(st.totals[a]));
+    const list = h("ol", { class: "places", "data-testid": "final-places" }, ...order.map((s) =>
+      h("li", { class: `p${st.places[s]}${s === me() ? " me" : ""}`, dataset: { seat: s, place: st.places[s] } },
+        h("span", null, `${ordinal(st.places[s])} · ${shortName(s)}`), h("span", null, st.totals[s]))));
+    const mine = me();
+    const verdict = mine >= 0 ? (st.places[mine] === 1 ? "You won!" : `You came ${ordinal(st.places[mine])}.`) : "";
+    const extra = [];
+    if (!spectator) {
+      if (S.rematch) {
+        extra.push(h("a", { class: "btn primary", href: `/t/${S.rematch.table}`, "data-link": true, "data-testid": "join-rematch" }, "Join the rematch"));
+      } else {
+        extra.push(h("button", {
+          class: "btn primary", type: "button", "data-testid": "rematch-btn",
+          onclick: async (e) => {
+            e.target.disabled = true;
+            try {
+              const res = await api("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token });
+              rememberSeat({ table: res.table, seat: res.seat, token: res.token, invite: res.invite || null, host: true });
+              navigate(`/t/${res.table}`);
+            } catch (err) { toast(err.message); e.target.disabled = false; }
+          },
+        }, "Rematch"));
+      }
+    }
+    extra.push(h("a", { class: "btn", href: `/api/tables/${encodeURIComponent(id)}/history?format=text`, download: `callbreak-${id}.txt`, "data-testid": "download-history" }, "Hand history"));
+    extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(id)}`, "data-link": true }, "Replay"));
+    extra.push(h("a", { class: "btn", href: "/", "data-link": true }, "Home"));
+    return modal("Final places", "final", [h("p", null, h("strong", null, verdict)), list], () => { S.showFinal = false; renderDialogs(); }, extra);
+  }
+
+  return () => {
+    conn.close();
+    clearInterval(ticker);
+    clearTimeout(heldTimer);
+    clearTimeout(bannerTimer);
+    document.removeEventListener("keydown", onGlobalKey);
+  };
+}

@@ -1,0 +1,62 @@
+"""Driving the table page like a person: call, play legal cards, press ready."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Any
+
+ACTIONABLE = "[data-call], [data-testid=hand].my-turn [data-legal=true], [data-testid=ready-btn], [data-testid=final-places]"
+
+
+def act_once(page: Any, call_choice: str = "suggested") -> str | None:
+    """Do the one thing this seat can do now, if any; return what it was."""
+    if page.locator("[data-testid=final-places]").count():
+        return "over"
+    if page.locator("[data-testid=ready-btn]").count():
+        page.locator("[data-testid=ready-btn]").click()
+        return "ready"
+    calls = page.locator("[data-call]:not([disabled])")
+    if calls.count():
+        sug = page.locator("[data-call].suggested")
+        target = sug if call_choice == "suggested" and sug.count() else calls.first
+        target.first.click()
+        return "call"
+    legal = page.locator("[data-testid=hand].my-turn [data-legal=true]")
+    if legal.count():
+        card = legal.first.get_attribute("data-card")
+        try:
+            legal.first.click(timeout=2000)
+        except Exception:
+            return None  # played for us (forced card) or re-rendered meanwhile
+        return f"play {card}"
+    return None
+
+
+def play_to_end(pages: list[Any], limit_s: float = 90.0) -> None:
+    """Play every page's seat until each shows the final places."""
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        done = 0
+        for pg in pages:
+            if act_once(pg) == "over":
+                done += 1
+        if done == len(pages):
+            return
+        if len(pages) == 1:
+            with contextlib.suppress(Exception):
+                pages[0].wait_for_selector(ACTIONABLE, timeout=5000)
+        else:
+            pages[0].wait_for_timeout(60)
+    raise AssertionError("the match did not finish in time")
+
+
+def create_table(page: Any, base: str, **options: str) -> str:
+    """Create a table with the home page's "Play with friends" form; return its id."""
+    page.goto(base + "/")
+    page.fill("[data-testid=my-name]", options.pop("name", "Asha"))
+    for field, value in options.items():
+        page.select_option(f"#f-{field.replace('_', '-')}", value)
+    page.click("[data-testid=create-table]")
+    page.wait_for_url("**/t/*")
+    return str(page.url.rsplit("/", 1)[1])

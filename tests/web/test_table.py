@@ -1,0 +1,116 @@
+"""The table against a real `callbreak serve` process, in Chromium."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from .helpers import act_once, create_table, play_to_end
+
+
+def final_places(page: Any) -> list[tuple[int, int, str]]:
+    items = page.locator("[data-testid=final-places] li")
+    out = []
+    for i in range(items.count()):
+        li = items.nth(i)
+        out.append((int(li.get_attribute("data-seat")), int(li.get_attribute("data-place")), li.inner_text()))
+    return out
+
+
+def test_whole_match_against_bots(server: str, page: Any) -> None:
+    table = create_table(page, server, preset="quick", rounds="1", bots="random", name="Asha")
+    page.wait_for_selector("[data-testid=lobby]")
+    page.click("[data-testid=start-btn]")
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    assert page.locator("[data-testid=hand] [data-card]").count() == 13
+    play_to_end([page])
+    places = final_places(page)
+    assert len(places) == 4
+    hist = httpx.get(f"{server}/api/tables/{table}/history?format=json").json()
+    assert hist["status"] == "over"
+    assert sorted((seat, place) for seat, place, _ in places) == list(enumerate(hist["places"]))
+    for seat, _, text in places:
+        assert text.endswith(hist["totals"][seat])
+    # The hand history downloads, and the replay viewer steps through it.
+    with page.expect_download() as dl:
+        page.click("[data-testid=download-history]")
+    assert "Trick 13" in open(dl.value.path()).read()  # noqa: SIM115
+    page.goto(f"{server}/replay/{table}")
+    page.wait_for_selector("[data-testid=replay-view]")
+    for _ in range(3):
+        page.click("[data-testid=replay-next]")
+    assert "trick 3" in page.inner_text("[data-testid=replay-pos]")
+    assert page.locator("[data-testid=replay-trick] .card").count() == 4
+    page.goto(f"{server}/matches")
+    page.wait_for_selector(f"[data-testid=match-item][data-table='{table}']")
+
+
+def test_two_friends_through_an_invite_link(server: str, browser: Any) -> None:
+    host_ctx = browser.new_context(viewport={"width": 1000, "height": 800})
+    guest_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    for pg in (host, guest):
+        pg.set_default_timeout(10_000)
+    create_table(host, server, preset="quick", rounds="1", bots="random", name="Asha")
+    link = host.input_value("[data-testid=invite-link]")
+    assert "/join/" in link
+    guest.goto(link)
+    guest.fill("[data-testid=join-name]", "<i>Bimal</i>")
+    guest.click("[data-testid=join-submit]")
+    guest.wait_for_selector("[data-testid=lobby]")
+    host.wait_for_selector("text=<i>Bimal</i>")  # names are shown as text, never as markup
+    assert host.locator("[data-testid=lobby] i").count() == 0
+    host.click("[data-testid=start-btn]")
+    for pg in (host, guest):
+        pg.wait_for_selector("[data-testid=hand] [data-card]")
+    # Each sees only its own cards.
+    mine = set(
+        host.locator("[data-testid=hand] [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    )
+    theirs = set(
+        guest.locator("[data-testid=hand] [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    )
+    assert len(mine) == len(theirs) == 13 and not mine & theirs
+    play_to_end([host, guest])
+    assert [p[:2] for p in final_places(host)] == [p[:2] for p in final_places(guest)]
+    host_ctx.close()
+    guest_ctx.close()
+
+
+def snapshot_view(page: Any) -> dict[str, Any]:
+    return page.evaluate(
+        """() => ({
+        hand: [...document.querySelectorAll('[data-testid=hand] [data-card]')].map(e => e.dataset.card + e.dataset.legal),
+        trick: [...document.querySelectorAll('[data-testid=trick] .played')].map(e => e.dataset.seat + e.querySelector('[data-card]').dataset.card),
+        metas: [0, 1, 2, 3].map(s => document.querySelector(`[data-testid=seat-meta-${s}]`).textContent.split(' ·')[0]),
+        round: document.querySelector('[data-testid=round-info]').textContent,
+      })"""
+    )
+
+
+def test_reload_mid_trick_restores_the_same_state(server: str, page: Any) -> None:
+    create_table(page, server, preset="standard", bots="random", card_seconds="none", call_seconds="none")
+    page.click("[data-testid=start-btn]")
+    # Play until it is our turn with cards already on the trick (and no finished trick on show).
+    for _ in range(200):
+        page.wait_for_selector("[data-call], [data-testid=hand].my-turn [data-legal=true]")
+        if page.locator("[data-call]").count():
+            page.locator("[data-call]").first.click()
+            continue
+        page.wait_for_function("!document.querySelector('[data-testid=trick][data-winner]')")
+        if page.locator("[data-testid=trick] .played").count() > 0:
+            break
+        act_once(page)
+        page.wait_for_timeout(100)
+    before = snapshot_view(page)
+    assert before["trick"] and any(c.endswith("true") for c in before["hand"])
+    page.reload()
+    page.wait_for_selector("[data-testid=hand].my-turn [data-legal=true]")
+    assert snapshot_view(page) == before
+    # And the game goes on from there.
+    legal = page.locator("[data-testid=hand] [data-legal=true]").first
+    card = legal.get_attribute("data-card")
+    legal.click()
+    page.wait_for_selector(f"[data-testid=trick] [data-card='{card}']")
+    assert page.locator(f"[data-testid=hand] [data-card='{card}']").count() == 0

@@ -222,8 +222,13 @@ class Client:
             await self._reader
 
 
-async def play_until(clients: list[Client], done: Callable[[], bool], timeout: float = 60.0) -> None:
-    """Each client plays its turns (first legal call or card) until ``done()``."""
+async def play_until(
+    clients: list[Client], done: Callable[[], bool], timeout: float = 60.0, leave_forced: bool = False
+) -> None:
+    """Each client plays its turns (first legal call or card) until ``done()``.
+
+    ``leave_forced``: do not play a single legal card (the server plays it).
+    """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     acted: dict[int, int] = {}
@@ -232,6 +237,8 @@ async def play_until(clients: list[Client], done: Callable[[], bool], timeout: f
             raise AssertionError("the match did not finish in time")
         for i, c in enumerate(clients):
             if c.my_turn() and acted.get(i) != c.v:
+                if leave_forced and c.state is not None and len(c.state["legal_cards"]) == 1:
+                    continue
                 acted[i] = c.v
                 await c.act_once()
         await asyncio.sleep(0.005)

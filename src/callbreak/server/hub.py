@@ -757,7 +757,7 @@ class Hub:
         if conn.unsubscribe is not None:
             conn.unsubscribe()
             conn.unsubscribe = None
-            conn.table.detach(conn)
+        conn.table.detach(conn)
         conn.close()
 
     def error(self, conn: Conn, code: str, message: str, ref: object = None) -> None:
@@ -797,15 +797,19 @@ class Hub:
         t = conn.table
         seat = conn.seat
         if kind == "hello":
+            # all in one step of the event loop: attach (which may start the timers), then
+            # the catch-up, then the live feed, so nothing is missed or sent twice
+            if conn.unsubscribe is None:
+                t.attach(conn)
             for m in t.catch_up(seat, msg.get("since")):
                 conn.push(m)
             if seat >= 0 and t.state.rematch is not None:
                 new = self.get(t.state.rematch)
                 if new is not None and new.state.seats[seat].kind == "human":
-                    conn.push(_dumps({"type": "rematch", "table": new.id, "token": new.state.seats[seat].token, "seat": seat}))
+                    tok = new.state.seats[seat].token
+                    conn.push(_dumps({"type": "rematch", "table": new.id, "token": tok, "seat": seat}))
             if conn.unsubscribe is None:
                 conn.unsubscribe = self.broker.subscribe(channel(t.id, seat), conn.push)
-                t.attach(conn)
             return
         if kind == "ping":
             conn.push(_dumps({"type": "pong", "server_time": now_ms(), "ref": ref}))

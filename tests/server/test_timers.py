@@ -1,0 +1,118 @@
+"""Turn timers, autoplay after two expiries or a disconnection, forced cards, ready between rounds."""
+
+from __future__ import annotations
+
+import time
+
+from .conftest import Client, Server, play_until
+
+
+def _events(c: Client, kind: str) -> list[dict]:  # type: ignore[type-arg]
+    return [m["event"] for m in c.messages if m["type"] == "event" and m["event"]["kind"] == kind]
+
+
+async def test_expiry_plays_lowest_then_a_bot_takes_over_until_the_player_acts(server: Server) -> None:
+    rules = {"preset": "quick", "rounds": 1, "call_seconds": 0.3, "card_seconds": 0.3}
+    made = server.create(rules=rules, bots="random", name="Sleepy", play_now=True)
+    a = Client(server, made["table"], made["token"])
+    await a.connect()
+    await a.wait(lambda c: c.my_turn())
+    assert a.info is not None and a.info["deadline"] is not None
+    assert 0 < a.info["deadline"] - time.time() * 1000 <= 400
+    legal = list(a.state["legal_calls"])  # type: ignore[index]
+    # do nothing: the lowest call is made for us, then our next turn expires too
+    await a.wait(lambda c: any(e["seat"] == 0 for e in _events(c, "call")), timeout=5)
+    first = next(e for e in _events(a, "call") if e["seat"] == 0)
+    assert first["call"] == min(legal) and first["auto"] and first["reason"] == "timeout"
+    await a.wait(lambda c: any(e["seat"] == 0 and e["on"] for e in _events(c, "autoplay")), timeout=5)
+    on = next(e for e in _events(a, "autoplay") if e["on"])
+    assert on["reason"] == "timeout" and a.info["seats"][0]["autoplay"]  # type: ignore[index]
+    # the bot now plays our seat without a timer
+    n = len([e for e in _events(a, "play") if e["seat"] == 0])
+    await a.wait(lambda c: len([e for e in _events(c, "play") if e["seat"] == 0]) >= n + 2, timeout=5)
+    assert all(e["reason"] in ("autoplay", "forced", "timeout") for e in _events(a, "play") if e["seat"] == 0)
+    # acting again gives the seat back
+    await a.send({"type": "back"})
+    await a.wait(lambda c: any(not e["on"] for e in _events(c, "autoplay")), timeout=5)
+    assert a.info is not None and not a.info["seats"][0]["autoplay"]
+    await a.close()
+
+
+async def test_lowest_card_on_expiry_and_forced_last_card(server: Server) -> None:
+    rules = {"preset": "quick", "rounds": 1, "card_seconds": 0.25}
+    made = server.create(rules=rules, bots="random", name="Slow", play_now=True)
+    a = Client(server, made["table"], made["token"])
+    await a.connect()
+    await play_until(
+        [a],
+        lambda: a.my_turn() and a.state is not None and a.state["phase"] == "playing" and len(a.state["legal_cards"]) > 1,
+        leave_forced=True,
+    )
+    legal = list(a.state["legal_cards"])  # type: ignore[index]
+    trump = "S"
+    before = len(_events(a, "play"))
+    await a.wait(lambda c: any(e["seat"] == 0 for e in _events(c, "play")[before:]), timeout=5)
+    played = next(e for e in _events(a, "play")[before:] if e["seat"] == 0)
+    ranks = "23456789TJQKA"
+    want = min(legal, key=lambda c: (c[1] == trump, ranks.index(c[0]), "SHDC".index(c[1])))
+    assert played["card"] == want and played["reason"] == "timeout"
+    # play on by hand; the 13th card (a single legal card) is played for us as "forced"
+    await play_until([a], lambda: a.info is not None and a.info["status"] == "over", timeout=30, leave_forced=True)
+    assert any(e["seat"] == 0 and e["reason"] == "forced" for e in _events(a, "play"))
+    await a.close()
+
+
+async def test_disconnected_player_is_replaced_after_grace_and_gets_the_seat_back(make_server) -> None:  # type: ignore[no-untyped-def]
+    server: Server = make_server({"CALLBREAK_GRACE": "0.3"})
+    made = server.create(rules={"preset": "quick", "rounds": 1}, bots="random", name="Stay")
+    joined = server.post(f"/api/join/{made['invite']}", {"name": "Go"}).json()
+    a = Client(server, made["table"], made["token"])
+    b = Client(server, made["table"], joined["token"])
+    await a.connect()
+    await b.connect()
+    await a.send({"type": "start"})
+    await b.wait(lambda c: c.state is not None)
+    await b.close()
+    await a.wait(lambda c: c.info is not None and not c.info["seats"][1]["connected"], timeout=5)
+    await play_until([a], lambda: any(e["seat"] == 1 and e["on"] for e in _events(a, "autoplay")), timeout=10)
+    assert next(e for e in _events(a, "autoplay") if e["seat"] == 1)["reason"] == "disconnected"
+    await play_until([a], lambda: any(e["seat"] == 1 and e["reason"] == "autoplay" for e in _events(a, "play") + _events(a, "call")), timeout=10)
+    b2 = Client(server, made["table"], joined["token"])
+    await b2.connect(since=0)
+    await a.wait(lambda c: any(e["seat"] == 1 and not e["on"] for e in _events(c, "autoplay")), timeout=5)
+    await b2.wait(lambda c: c.info is not None and not c.info["seats"][1]["autoplay"])
+    await a.close()
+    await b2.close()
+
+
+async def test_next_round_as_soon_as_every_player_is_ready(make_server) -> None:  # type: ignore[no-untyped-def]
+    server: Server = make_server({"CALLBREAK_BETWEEN_ROUNDS": "60"})
+    made = server.create(rules={"preset": "quick", "rounds": 2}, bots="random", name="A")
+    joined = server.post(f"/api/join/{made['invite']}", {"name": "B"}).json()
+    a = Client(server, made["table"], made["token"])
+    b = Client(server, made["table"], joined["token"])
+    await a.connect()
+    await b.connect()
+    await a.send({"type": "start"})
+    await play_until([a, b], lambda: a.info is not None and a.info["status"] == "between_rounds", timeout=30)
+    summary = _events(a, "round_over")[-1]
+    assert summary["round"] == 1 and len(summary["points"]) == 4 and sum(summary["tricks_won"]) == 13
+    assert a.state is not None and a.state["to_act"] is None and a.state["last_round"]["round"] == 1
+    assert a.info["deadline"] is not None
+    r = await _act_error(a, {"type": "call", "call": 2})
+    assert r["code"] in ("wrong_status", "not_your_turn")
+    await a.send({"type": "ready"})
+    await b.wait(lambda c: c.info is not None and c.info["seats"][0]["ready"])
+    assert b.info is not None and b.info["status"] == "between_rounds"
+    await b.send({"type": "ready"})
+    await a.wait(lambda c: c.info is not None and c.info["status"] == "playing", timeout=3)
+    assert _events(a, "deal")[-1]["round"] == 2
+    await a.close()
+    await b.close()
+
+
+async def _act_error(c: Client, msg: dict) -> dict:  # type: ignore[type-arg]
+    start = len(c.messages)
+    await c.send(msg)
+    await c.wait(lambda x: any(m["type"] == "error" for m in x.messages[start:]))
+    return next(m for m in c.messages[start:] if m["type"] == "error")

@@ -96,7 +96,7 @@ class Summary:
         t = Table(
             title=f"{self.matches} matches · rules {self.rules} · seed {self.seed}"
             + (" · duplicate" if self.duplicate else ""),
-            caption=f"± is the 95 % CI over {self.units} {self.unit}s. {_CI_NOTE[self.unit]}",
+            caption=f"± is the 95 % CI over {self.units} {'matches' if self.unit == 'match' else 'deal groups'}. {_CI_NOTE[self.unit]}",
             caption_justify="left",
         )
         for col, j in (

@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -97,6 +98,16 @@ class BotService:
 
     def handle(self, method: str, path: str, raw: bytes) -> tuple[int, dict[str, Any]]:
         """Answer one request: (HTTP status, JSON object)."""
+        status, obj, _ = self.handle_timed(method, path, raw)
+        return status, obj
+
+    def handle_timed(self, method: str, path: str, raw: bytes) -> tuple[int, dict[str, Any], float]:
+        """`handle`, plus the seconds the bot spent thinking (0 when it was not asked)."""
+        think = [0.0]
+        status, obj = self._handle(method, path, raw, think)
+        return status, obj, think[0]
+
+    def _handle(self, method: str, path: str, raw: bytes, think: list[float]) -> tuple[int, dict[str, Any]]:
         path = path.split("?", 1)[0].rstrip("/") or "/"
         self.requests += 1
         if path == "/hi":
@@ -124,6 +135,7 @@ class BotService:
         if isinstance(body, dict) and "timeBudget" in body:
             key = json.dumps({k: v for k, v in body.items() if k != "timeBudget"}, sort_keys=True).encode()
         with self._lock:
+            t0 = time.perf_counter()
             try:
                 if parsed.time_budget_ms is not None:
                     left = max(1, len(view.hand)) + (1 if view.phase == "calling" else 0)
@@ -135,6 +147,8 @@ class BotService:
             except Exception as e:  # the bot failed: answer for it rather than crash
                 self.errors += 1
                 return 500, {"error": f"the bot failed: {type(e).__name__}: {e}"}
+            finally:
+                think[0] = time.perf_counter() - t0
         if view.phase == "calling":
             if isinstance(choice, Card) or choice not in view.legal_calls:
                 choice = view.legal_calls[0]
@@ -152,6 +166,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self, method: str) -> None:
         raw = b""
+        think = 0.0
         try:
             n = int(self.headers.get("Content-Length") or 0)
         except ValueError:
@@ -161,12 +176,13 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
         else:
             raw = self.rfile.read(n) if n else b""
-            status, obj = self.service.handle(method, self.path, raw)
+            status, obj, think = self.service.handle_timed(method, self.path, raw)
         data = json.dumps(obj).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Server-Timing", f"bot;dur={1000 * think:.3f}")
         self.end_headers()
         if method != "HEAD":
             self.wfile.write(data)

@@ -23,6 +23,7 @@ function fresh() {
   return {
     names: ["Player 1", "Player 2", "Player 3", "Player 4"],
     preset: "standard",
+    base: "standard",
     rules: sheetRules(presetRules("standard")),
     rounds: [],
     pending: null, // {calls: [...]} once the calls of the open round are saved
@@ -30,11 +31,26 @@ function fresh() {
   };
 }
 
-/** Validate a sheet loaded from storage or a file; throw a readable error. */
+/** Read a sheet's rules: a preset name, {preset, changes}, or flat fields. */
+function readRules(raw, presetHint) {
+  if (typeof raw === "string") return { preset: PRESETS[raw] ? raw : "custom", rules: sheetRules(presetRules(raw)) };
+  if (raw && typeof raw === "object" && ("changes" in raw || ("preset" in raw && Object.keys(raw).length === 1))) {
+    const p = PRESETS[raw.preset] ? raw.preset : "standard";
+    const changes = raw.changes || {};
+    const rules = sheetRules({ ...presetRules(p), ...changes });
+    return { preset: Object.keys(changes).some((k) => SHEET_FIELDS.includes(k)) ? "custom" : p, rules };
+  }
+  const base = presetRules(PRESETS[presetHint] ? presetHint : "standard");
+  return { preset: PRESETS[presetHint] ? presetHint : "custom", rules: sheetRules({ ...base, ...(raw || {}) }) };
+}
+
+/** Validate a sheet loaded from storage or a file (ours or `callbreak score --save`); throw a readable error. */
 export function checkSheet(s) {
   if (!s || typeof s !== "object") throw new Error("not a score sheet");
-  if (!Array.isArray(s.names) || s.names.length !== 4) throw new Error("a sheet needs four names");
-  const rules = { ...sheetRules(presetRules("standard")), ...(s.rules || {}) };
+  const names = s.players || s.names;
+  if (!Array.isArray(names) || names.length !== 4) throw new Error("a sheet needs four names");
+  const { preset, rules } = readRules(s.rules === undefined ? "standard" : s.rules, s.preset);
+  if (typeof rules.overtrick_points === "number") rules.overtrick_points = String(rules.overtrick_points);
   checkRules(rules);
   const rounds = (s.rounds || []).map((r, k) => {
     const bad = validRound(rules, r.calls, r.tricks);
@@ -42,8 +58,9 @@ export function checkSheet(s) {
     return { calls: r.calls.map(Number), tricks: r.tricks.map(Number) };
   });
   return {
-    names: s.names.map((n) => String(n).slice(0, 24)),
-    preset: PRESETS[s.preset] ? s.preset : "custom",
+    names: names.map((n) => String(n).slice(0, 24)),
+    preset: s.preset === "custom" ? "custom" : preset,
+    base: PRESETS[s.base] ? s.base : preset !== "custom" ? preset : (s.rules && PRESETS[s.rules.preset] ? s.rules.preset : "standard"),
     rules,
     rounds,
     pending: s.pending && Array.isArray(s.pending.calls) ? { calls: s.pending.calls.map(Number) } : null,
@@ -89,22 +106,33 @@ export function computeSheet(sheet) {
   return sheetState({ ...sheet.rules, rounds: planned(sheet) }, sheet.rounds);
 }
 
-/** The JSON export: the engine's score-sheet format (callbreak score --load/--save). */
+/** The closest preset to a sheet's rules and the changed fields (like Ruleset.describe). */
+function describeRules(rules, base) {
+  let best = null;
+  for (const name of PRESETS[base] ? [base] : Object.keys(PRESETS)) {
+    const base = presetRules(name);
+    const changes = {};
+    for (const f of SHEET_FIELDS) if (String(base[f]) !== String(rules[f])) changes[f] = rules[f];
+    if (!best || Object.keys(changes).length < Object.keys(best.changes).length) best = { preset: name, changes };
+  }
+  return best;
+}
+
+/** The JSON export: the engine's score-sheet format (`callbreak score --load/--save`). */
 export function exportSheet(sheet) {
   const st = computeSheet(sheet);
-  return {
-    format: "callbreak-score-sheet",
+  const out = {
+    format: "callbreak-scoresheet",
     version: 1,
-    names: sheet.names,
-    preset: sheet.preset,
-    rules: sheet.rules,
-    rounds: sheet.rounds.map((r, k) => ({
-      calls: r.calls, tricks: r.tricks, points: st.rows[k].points.map(fmt), totals: st.rows[k].totals.map(fmt),
-    })),
+    players: sheet.names,
+    rules: describeRules(sheet.rules, sheet.preset === "custom" ? sheet.base : sheet.preset),
+    rounds: sheet.rounds.map((r) => ({ calls: r.calls, tricks: r.tricks })),
+    points: st.rows.map((row) => row.points.map(fmt)),
     totals: st.totals.map(fmt),
     places: st.places,
-    over: st.over,
   };
+  if (sheet.ended_after !== null) out.ended_after = sheet.ended_after;
+  return out;
 }
 
 const num = (v) => (v === "" || v === null || v === undefined ? NaN : Number(v));
@@ -194,6 +222,7 @@ export function renderCalculator(root) {
     }
     fail("");
     sheet.rules = next;
+    if (presetName !== "custom") sheet.base = presetName;
     sheet.preset = presetName;
     persist();
     drawAll();
@@ -341,9 +370,14 @@ export function renderCalculator(root) {
     },
   });
   const exportText = () => JSON.stringify(exportSheet(sheet), null, 2);
+  const namesOk = () => {
+    if (new Set(sheet.names.map((n) => n.trim())).size === 4) return true;
+    fail("The four players need different names.");
+    return false;
+  };
   const tools = h("div", { class: "row wrap" },
-    h("button", { class: "btn", type: "button", "data-testid": "calc-download", onclick: () => download("callbreak-score-sheet.json", exportText()) }, "Download JSON"),
-    h("button", { class: "btn", type: "button", "data-testid": "calc-copy", onclick: () => copyText(exportText()) }, "Copy JSON"),
+    h("button", { class: "btn", type: "button", "data-testid": "calc-download", onclick: () => { if (namesOk()) download("callbreak-score-sheet.json", exportText()); } }, "Download JSON"),
+    h("button", { class: "btn", type: "button", "data-testid": "calc-copy", onclick: () => { if (namesOk()) copyText(exportText()); } }, "Copy JSON"),
     h("label", { class: "btn", for: "calc-import" }, "Load JSON…"), fileInput,
     h("button", {
       class: "btn danger", type: "button", "data-testid": "calc-new",

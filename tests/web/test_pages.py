@@ -1,0 +1,121 @@
+"""The pages that need no server (rules, calculator) and the phone layout of every page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from callbreak import Ruleset
+from callbreak.scoring import score
+
+from .helpers import ACTIONABLE
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
+
+
+def test_rules_page_examples_match_the_engine(static_url: str, page: Any) -> None:
+    page.goto(static_url + "/rules")
+    rows = page.locator("[data-testid=score-example]")
+    assert rows.count() >= 10
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        preset, call, tricks = (row.get_attribute(f"data-{k}") for k in ("preset", "call", "tricks"))
+        expected = score(int(call), int(tricks), Ruleset.preset(preset))
+        assert row.locator("td").last.inner_text() == str(expected), (preset, call, tricks)
+    assert page.locator("[data-testid=rule-example]").count() >= 6
+    # Every variant field of the ruleset is explained.
+    text = page.inner_text("#variants")
+    for field in Ruleset().to_dict():
+        assert field in text, field
+
+
+def no_horizontal_scroll(page: Any) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_static_pages_fit_a_phone(static_url: str, browser: Any) -> None:
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    for path in ("/rules", "/calculator", "/matches", "/join/nothing"):
+        page.goto(static_url + path)
+        page.wait_for_selector("main h1")
+        no_horizontal_scroll(page)
+    # Form controls all have labels.
+    page.goto(static_url + "/calculator")
+    unlabelled = page.evaluate(
+        """() => [...document.querySelectorAll('input:not([type=file]), select')]
+             .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label')).map(e => e.id)"""
+    )
+    assert unlabelled == []
+    ctx.close()
+
+
+def test_phone_play_now(server: str, browser: Any) -> None:
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(server + "/")
+    no_horizontal_scroll(page)
+    page.select_option("#now-bots", "random")
+    page.select_option("#now-preset", "quick")
+    page.tap("[data-testid=play-now]")
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    no_horizontal_scroll(page)
+    # The choices are remembered.
+    assert page.evaluate("JSON.parse(localStorage.getItem('callbreak.prefs'))") == {
+        "bots": "random",
+        "preset": "quick",
+    }
+    # Every card of the hand shows enough of itself to tap.
+    boxes = page.locator("[data-testid=hand] [data-card]").evaluate_all(
+        """els => els.map(e => { const r = e.getBoundingClientRect();
+             const next = e.nextElementSibling ? e.nextElementSibling.getBoundingClientRect().left : r.right;
+             return [Math.min(r.right, next) - r.left, r.height, r.right]; })"""
+    )
+    assert len(boxes) == 13
+    for visible_w, height, right in boxes:
+        assert visible_w >= 40 and height >= 70 and right <= 390
+    played = 0
+    while played < 4:
+        page.wait_for_selector(ACTIONABLE)
+        if page.locator("[data-call]").count():
+            page.locator("[data-call]").first.tap()
+            continue
+        legal = page.locator("[data-testid=hand].my-turn [data-legal=true]")
+        if legal.count():
+            card = legal.first.get_attribute("data-card")
+            legal.first.tap()
+            page.wait_for_selector(f"[data-testid=trick] [data-card='{card}']")
+            played += 1
+    no_horizontal_scroll(page)
+    ctx.close()
+
+
+def test_keyboard_play_on_desktop(server: str, page: Any) -> None:
+    page.goto(server + "/")
+    page.select_option("#now-bots", "random")
+    page.click("[data-testid=play-now]")
+    page.wait_for_selector("[data-call]")
+    page.locator("[data-call]").first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=hand].my-turn [data-legal=true]")
+    card = page.locator("[data-testid=hand] [data-legal=true]").first.get_attribute("data-card")
+    typed = ("10" if card[0] == "T" else card[0]) + card[1]
+    page.keyboard.type(typed.lower())
+    page.wait_for_selector(f"[data-testid=trick] [data-card='{card}']")
+    assert page.locator(f"[data-testid=hand] [data-card='{card}']").count() == 0
+    # Arrow keys move through the hand and Enter plays the focused card.
+    page.wait_for_selector("[data-testid=hand].my-turn [data-legal=true]", timeout=15_000)
+    page.locator("[data-testid=hand] [tabindex='0']").focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    focused = page.evaluate("document.activeElement.dataset.card")
+    legal = page.evaluate("document.activeElement.dataset.legal")
+    assert focused
+    if legal == "true":
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f"[data-testid=trick] [data-card='{focused}']")

@@ -1,0 +1,138 @@
+"""Rematch with the same people, hand histories, past matches, lobby expiry, sudden death, pagat's open end."""
+
+from __future__ import annotations
+
+import asyncio
+
+from callbreak import Match, Ruleset
+from callbreak.server.table import TableMeta, TableState
+
+from .conftest import Client, Server, play_until
+
+QUICK1 = {"preset": "quick", "rounds": 1}
+
+
+async def test_rematch_seats_the_same_people_with_new_tokens(server: Server) -> None:
+    made = server.create(rules=QUICK1, bots="random", name="Asha")
+    joined = server.post(f"/api/join/{made['invite']}", {"name": "Bimal", "seat": 2}).json()
+    a = Client(server, made["table"], made["token"])
+    b = Client(server, made["table"], joined["token"])
+    await a.connect()
+    await b.connect()
+    await a.send({"type": "start"})
+    await play_until([a, b], lambda: a.info is not None and a.info["status"] == "over", timeout=30)
+    r = server.post(f"/api/tables/{made['table']}/rematch", {"token": "bad" * 8})
+    assert r.status_code == 403
+    # b asks over its WebSocket; a gets its new token pushed
+    await b.send({"type": "rematch"})
+    await a.wait(lambda c: any(m["type"] == "rematch" for m in c.messages))
+    await b.wait(lambda c: any(m["type"] == "rematch" for m in c.messages))
+    ra = next(m for m in a.messages if m["type"] == "rematch")
+    rb = next(m for m in b.messages if m["type"] == "rematch")
+    assert ra["table"] == rb["table"] != made["table"] and ra["token"] != made["token"] and ra["seat"] == 0
+    assert rb["seat"] == 2
+    # asking again (over HTTP) gives the same new table and token
+    again = server.post(f"/api/tables/{made['table']}/rematch", {"token": made["token"]}).json()
+    assert again["table"] == ra["table"] and again["token"] == ra["token"]
+    na = Client(server, ra["table"], ra["token"])
+    nb = Client(server, rb["table"], rb["token"])
+    await na.connect()
+    await nb.connect()
+    await na.wait(lambda c: c.info is not None and c.info["status"] == "playing")
+    assert [s["name"] for s in na.info["seats"]] == ["Asha", "Bot 2", "Bimal", "Bot 4"]  # type: ignore[index]
+    # old tokens are not valid at the new table
+    bad = Client(server, ra["table"], made["token"])
+    await bad.connect()
+    await bad.wait(lambda c: c.closed)
+    assert bad.messages[0]["code"] == "bad_token"
+    # the finished match is in both players' lists
+    listed = server.get(f"/api/matches?token={made['token']},{ra['token']}").json()["matches"]
+    assert [m["table"] for m in listed] == [made["table"], ra["table"]]
+    assert listed[0]["places"] is not None and listed[1]["status"] == "playing"
+    for c in (a, b, na, nb):
+        await c.close()
+
+
+async def test_history_downloads_replay_to_the_same_result(server: Server) -> None:
+    made = server.create(rules=QUICK1, bots="random", name="Asha", play_now=True)
+    a = Client(server, made["table"], made["token"])
+    await a.connect()
+    await play_until([a], lambda: a.info is not None and a.info["status"] == "over", timeout=30)
+    log = server.get(f"/api/tables/{made['table']}/history?format=log").json()
+    m = Match(Ruleset.from_dict(log["rules"]), log["seed"], dealer=log["dealer"])
+    for act in log["actions"]:
+        m.act(act["call"] if "call" in act else act["card"])
+    assert m.is_over and m.places == a.state["places"]  # type: ignore[index]
+    text = server.get(f"/api/tables/{made['table']}/history?format=text")
+    assert text.status_code == 200 and "attachment" in text.headers["content-disposition"]
+    try:
+        from callbreak import notation
+    except ImportError:
+        notation = None  # type: ignore[assignment]
+    if notation is not None and hasattr(notation, "loads"):
+        again = notation.loads(text.text)
+        assert [str(t) for t in again.totals] == log["totals"]
+    js = server.get(f"/api/tables/{made['table']}/history?format=json")
+    assert js.status_code == 200 and js.json()
+    assert server.get(f"/api/tables/{made['table']}/history?format=xml").status_code == 400
+    await a.close()
+
+
+async def test_a_lobby_nobody_starts_expires(make_server) -> None:  # type: ignore[no-untyped-def]
+    server: Server = make_server({"CALLBREAK_LOBBY_TTL": "0.3", "CALLBREAK_SWEEP_EVERY": "0.1"})
+    made = server.create(name="Lonely")
+    a = Client(server, made["table"], made["token"])
+    await a.connect()
+    await a.wait(lambda c: c.info is not None and c.info["status"] == "expired", timeout=5)
+    await asyncio.sleep(0.2)
+    r = server.post(f"/api/join/{made['invite']}", {"name": "Late"})
+    assert r.status_code == 409
+    await a.close()
+
+
+def test_sudden_death_and_open_ended_matches_in_the_table_state() -> None:
+    # a tie at the top after the last round plays on; the log still rebuilds the same table
+    for seed in range(200):
+        meta = TableMeta(id="t", invite="i", rules=Ruleset(rounds=1), bots="random", seed=seed, created=0.0)
+        t = TableState(meta)
+        t.apply({"t": "seat", "seat": 0, "name": "A", "token": "k" * 22})
+        t.apply({"t": "start"})
+        entries = []
+        while t.status != "over":
+            if t.status == "between_rounds":
+                e = {"t": "next"}
+            else:
+                rnd = t.match.round  # type: ignore[union-attr]
+                seat = t.to_act
+                e = (
+                    {"t": "call", "seat": seat, "call": 1}
+                    if rnd.phase == "calling"
+                    else {"t": "play", "seat": seat, "card": str(rnd.legal_cards()[0])}
+                )
+            t.apply(e)
+            entries.append(e)
+        if any(ev["kind"] == "deal" and ev["sudden_death"] for ev in t.events):
+            break
+    else:
+        raise AssertionError("no sudden death in 200 seeds")
+    again = TableState(meta)
+    again.apply({"t": "seat", "seat": 0, "name": "A", "token": "k" * 22})
+    again.apply({"t": "start"})
+    for e in entries:
+        again.apply(e)
+    assert again.events == t.events and again.state(0) == t.state(0)
+    # pagat: no fixed end; the host ends it between rounds
+    meta = TableMeta(id="p", invite="j", rules=Ruleset.preset("pagat"), bots="random", seed=1, created=0.0)
+    p = TableState(meta)
+    p.apply({"t": "seat", "seat": 0, "name": "A", "token": "k" * 22})
+    p.apply({"t": "start"})
+    while p.status == "playing":
+        rnd = p.match.round  # type: ignore[union-attr]
+        p.apply(
+            {"t": "call", "seat": p.to_act, "call": 2}
+            if rnd.phase == "calling"
+            else {"t": "play", "seat": p.to_act, "card": str(rnd.legal_cards()[0])}
+        )
+    assert p.status == "between_rounds"
+    kinds = [e["kind"] for e in p.apply({"t": "end"})]
+    assert kinds in (["match_over"], ["tie_break"])

@@ -114,5 +114,21 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_online(args: argparse.Namespace) -> int:
-    print("callbreak play: online play (--join) is not available in this version yet", file=sys.stderr)
-    return 2
+    from ..tui.online import OnlineGame, parse_join_url
+
+    try:
+        target = parse_join_url(args.join)
+    except ValueError as e:
+        print(f"callbreak play: {e}", file=sys.stderr)
+        return 2
+    from ..tui.app import CallbreakApp
+
+    game = OnlineGame(target, name=args.name or "")
+    app = CallbreakApp(game)
+    result = app.run()
+    if game.fatal:
+        print(f"callbreak play: {game.fatal}", file=sys.stderr)
+        return 1
+    if game.seat_url:
+        print(f"Your seat: {game.seat_url}  (callbreak play --join '{game.seat_url}' takes it back)")
+    return int(result or 0)

@@ -378,16 +378,25 @@ class CallbreakApp(App[int]):
     def on_game_change(self) -> None:
         if self.game is None:
             return
+        if self.game.fatal:
+            self.exit(1, message=self.game.fatal)
+            return
         self.model = self.game.model()
         self._sync_choices()
         self._maybe_hint()
         self.render_all()
         pending = self.game.pending_summary
-        if pending is not None and not self._summary_open:
+        if pending is None and self._summary_open and isinstance(self.screen, SummaryScreen):
+            # the table moved on without us (the server's between-rounds timer)
+            self._summary_open = False
+            self.screen.dismiss(None)
+        elif pending is not None and not self._summary_open:
             self._summary_open = True
             self.push_screen(SummaryScreen(pending, self.model), self._summary_closed)
 
     def _summary_closed(self, _: None) -> None:
+        if not self._summary_open:
+            return
         self._summary_open = False
         if self.game is not None:
             self.game.acknowledge_round()
@@ -470,7 +479,12 @@ class CallbreakApp(App[int]):
             hand_text(v.hand, v.legal_cards, self.selected, v.rules.trump, hand_w, m.my_turn and v.phase == "playing")
         )
         screen.query_one("#prompt", Static).update(self.prompt_text())
-        msg = Text(self.message, style=self.message_style) if self.message else Text(m.status, style="dim")
+        if self.message:
+            msg = Text(self.message, style=self.message_style)
+        elif m.error:
+            msg = Text(m.error, style="bold red")
+        else:
+            msg = Text(m.status, style="dim")
         screen.query_one("#message", Static).update(msg)
 
     def prompt_text(self) -> Text:
@@ -542,6 +556,10 @@ class CallbreakApp(App[int]):
         try:
             if m.over:
                 raise IllegalAction("the match is over")
+            if v.phase == "lobby":
+                game.start_table()
+                self.message = ""
+                return
             if not m.my_turn:
                 raise IllegalAction("it is not your turn")
             if v.phase == "calling":

@@ -55,8 +55,8 @@ class RoundSummary:
     """One finished round: per seat call, tricks, points and running totals."""
 
     number: int
-    calls: tuple[int, ...]
-    tricks: tuple[int, ...]
+    calls: tuple[int | None, ...]
+    tricks: tuple[int | None, ...]
     points: tuple[Decimal, ...]
     totals: tuple[Decimal, ...]
     sudden_death: bool = False
@@ -76,6 +76,7 @@ class TableModel:
     log: tuple[str, ...] = ()
     deadline: float | None = None
     status: str = ""
+    error: str = ""
     connected: bool = True
     waiting: str = ""
     seed: int | None = None
@@ -93,6 +94,7 @@ class Game:
     """The interface the app drives: a local match or an online seat."""
 
     seat: int = 0
+    fatal: str | None = None
 
     def model(self) -> TableModel:
         raise NotImplementedError
@@ -103,6 +105,10 @@ class Game:
 
     def acknowledge_round(self) -> None:
         """The player has seen the last round's summary: the next round may go on."""
+
+    def start_table(self) -> None:
+        """Start a table waiting in its lobby (online, host only)."""
+        raise IllegalAction("nothing to start")
 
     @property
     def pending_summary(self) -> RoundSummary | None:

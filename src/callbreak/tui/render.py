@@ -305,12 +305,12 @@ def summary_table(summary: RoundSummary, names: Sequence[str], seat: int) -> Tab
     t.add_column("points", justify="right")
     t.add_column("total", justify="right")
     for s in range(4):
-        made = summary.tricks[s] >= summary.calls[s]
+        call, won = summary.calls[s], summary.tricks[s]
         pts = summary.points[s]
         t.add_row(
             Text(names[s], style="bold" if s == seat else ""),
-            str(summary.calls[s]),
-            Text(str(summary.tricks[s]), style="green" if made else "red"),
+            "–" if call is None else str(call),
+            Text("–" if won is None else str(won), style="green" if pts >= 0 else "red"),
             Text(fmt_points(pts), style="bold green" if pts > 0 else "bold red"),
             fmt_points(summary.totals[s]),
         )

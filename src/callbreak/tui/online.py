@@ -1,0 +1,531 @@
+"""A seat at an online table of ``callbreak serve``, through the browser's protocol (``docs/protocol.md``).
+
+`parse_join_url` reads an invite (``/join/CODE``: the client joins with ``POST /api/join/CODE``)
+or a seat URL (``/t/ID#TOKEN``: the client takes back its seat).  `OnlineGame` keeps one
+WebSocket open, reconnects by itself when it drops (asking for the events it missed with
+``hello``/``since``), and turns the server's ``state`` (this seat's view only) into the same
+`TableModel` the local game shows.
+
+>>> t = parse_join_url("http://127.0.0.1:8000/join/AbC123")
+>>> t.base, t.code, t.table
+('http://127.0.0.1:8000', 'AbC123', None)
+>>> t = parse_join_url("https://cards.example.org/t/tbl9#tok_en-1")
+>>> t.base, t.table, t.token, t.ws_url("tbl9", "tok_en-1")
+('https://cards.example.org', 'tbl9', 'tok_en-1', 'wss://cards.example.org/ws/tbl9?token=tok_en-1')
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from ..cards import Card
+from ..errors import IllegalAction
+from ..round import SeatView, Trick
+from ..rules import Ruleset
+from .game import Game, RoundSummary, TableModel
+
+__all__ = ["JoinTarget", "OnlineGame", "parse_join_url", "view_from_dict"]
+
+
+@dataclass(frozen=True)
+class JoinTarget:
+    """Where to sit: the server's base URL and an invite code, or a table and its seat token."""
+
+    base: str
+    code: str | None = None
+    table: str | None = None
+    token: str | None = None
+
+    def ws_url(self, table: str, token: str) -> str:
+        scheme = "wss" if self.base.startswith("https:") else "ws"
+        host = self.base.split("://", 1)[1]
+        return f"{scheme}://{host}/ws/{quote(table, safe='')}?token={quote(token, safe='')}"
+
+
+def parse_join_url(url: str) -> JoinTarget:
+    """An invite URL ``…/join/CODE`` or a seat URL ``…/t/ID#TOKEN``.
+
+    >>> parse_join_url("localhost:8000/join/XYZ").base
+    'http://localhost:8000'
+    >>> parse_join_url("http://h/t/abc")
+    Traceback (most recent call last):
+    ...
+    ValueError: the seat URL http://h/t/abc has no token after '#': copy the whole link
+    >>> parse_join_url("http://h/watch/abc")
+    Traceback (most recent call last):
+    ...
+    ValueError: http://h/watch/abc is not a table link: give an invite (/join/CODE) or your seat (/t/ID#TOKEN)
+    """
+    text = url.strip()
+    if "://" not in text:
+        text = "http://" + text
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"{url} is not an http(s) link to a callbreak server")
+    base = f"{parts.scheme}://{parts.netloc}"
+    segs = [s for s in parts.path.split("/") if s]
+    if len(segs) == 2 and segs[0] == "join":
+        return JoinTarget(base, code=segs[1])
+    if len(segs) == 2 and segs[0] == "t":
+        if not parts.fragment:
+            raise ValueError(f"the seat URL {url} has no token after '#': copy the whole link")
+        return JoinTarget(base, table=segs[1], token=parts.fragment)
+    raise ValueError(
+        f"{url} is not a table link: give an invite (/join/CODE) or your seat (/t/ID#TOKEN)"
+    )
+
+
+def _cards(xs: Sequence[str]) -> tuple[Card, ...]:
+    return tuple(Card.parse(x) for x in xs)
+
+
+def view_from_dict(d: dict[str, Any]) -> SeatView:
+    """A `SeatView` from the server's ``state`` (the engine's ``SeatView.to_dict()``).
+
+    >>> from callbreak import Match
+    >>> v = Match(seed=3).view(2)
+    >>> view_from_dict(json.loads(json.dumps(v.to_dict()))) == v
+    True
+    """
+    def dec(xs: Sequence[str] | None) -> tuple[Decimal, ...] | None:
+        return None if xs is None else tuple(Decimal(x) for x in xs)
+
+    sizes = tuple(int(x) for x in d["hand_sizes"])
+    return SeatView(
+        seat=int(d["seat"]),
+        rules=Ruleset.from_dict(d["rules"]),
+        dealer=int(d["dealer"]),
+        phase=str(d["phase"]),
+        to_act=d["to_act"],
+        hand=_cards(d.get("hand") or ()),
+        hand_sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
+        calls=tuple(d["calls"]),
+        tricks_won=tuple(int(x) for x in d["tricks_won"]),
+        leader=int(d["leader"]),
+        trick=tuple((int(s), Card.parse(c)) for s, c in d["trick"]),
+        tricks=tuple(
+            Trick(int(t["leader"]), _cards(t["cards"]), int(t["winner"]))  # type: ignore[arg-type]
+            for t in d["tricks"]
+        ),
+        legal_calls=tuple(int(x) for x in d["legal_calls"]),
+        legal_cards=_cards(d["legal_cards"]),
+        points=dec(d.get("points")),
+        totals=dec(d.get("totals")),
+        round_number=int(d.get("round_number", 1)),
+        rounds=d.get("rounds"),
+        sudden_death=bool(d.get("sudden_death", False)),
+    )
+
+
+def _empty_view(seat: int, rules: Ruleset) -> SeatView:
+    return SeatView(
+        seat=seat, rules=rules, dealer=0, phase="lobby", to_act=None, hand=(), hand_sizes=(0, 0, 0, 0),
+        calls=(None, None, None, None), tricks_won=(0, 0, 0, 0), leader=0, trick=(), tricks=(),
+        legal_calls=(), legal_cards=(), points=None, rounds=rules.rounds,
+    )
+
+
+class OnlineGame(Game):
+    """This terminal at one seat of an online table.
+
+    ``reconnect_delays``: the waits before each try to reconnect (the last one repeats).
+    """
+
+    def __init__(
+        self,
+        target: JoinTarget,
+        name: str = "",
+        *,
+        reconnect_delays: Sequence[float] = (0.3, 0.7, 1.5, 3.0, 5.0),
+        open_timeout: float = 8.0,
+    ) -> None:
+        self.target = target
+        self.name = name
+        self.reconnect_delays = tuple(reconnect_delays) or (1.0,)
+        self.open_timeout = open_timeout
+        self.table_id = target.table
+        self.token = target.token
+        self.seat = -1
+        self.fatal: str | None = None
+        self.v = 0
+        self.table: dict[str, Any] | None = None
+        self.state: dict[str, Any] | None = None
+        self.connected = False
+        self.connects = 0
+        self.error = ""
+        self._clock_offset = 0.0  # server time minus local time, seconds
+        self._last_trick: Trick | None = None
+        self._log: list[str] = []
+        self._round_rows: dict[int, tuple[tuple[int | None, ...], tuple[int | None, ...]]] = {}
+        self._acked = 0
+        self._ws: Any = None
+        self._closed = False
+        self._notify: Callable[[], None] = lambda: None
+
+    # --- what the screen shows ----------------------------------------------------------
+    @property
+    def seat_url(self) -> str | None:
+        if self.table_id is None or self.token is None:
+            return None
+        return f"{self.target.base}/t/{self.table_id}#{self.token}"
+
+    def _rules(self) -> Ruleset:
+        if self.table is not None:
+            with contextlib.suppress(ValueError, TypeError, KeyError):
+                return Ruleset.from_dict(self.table["rules"])
+        return Ruleset()
+
+    def _view(self) -> SeatView:
+        if self.state is not None:
+            return view_from_dict(self.state)
+        return _empty_view(max(self.seat, 0), self._rules())
+
+    def _names(self) -> tuple[str, str, str, str]:
+        seats = (self.table or {}).get("seats") or []
+        names = [str(s.get("name") or f"Seat {i + 1}") for i, s in enumerate(seats[:4])]
+        names += [f"Seat {i + 1}" for i in range(len(names), 4)]
+        if 0 <= self.seat < 4 and (names[self.seat] == "" or names[self.seat].startswith("Seat ")):
+            names[self.seat] = "You"
+        return names[0], names[1], names[2], names[3]
+
+    def _labels(self) -> tuple[str, str, str, str]:
+        seats = (self.table or {}).get("seats") or []
+        level = (self.table or {}).get("bots") or ""
+        out: list[str] = []
+        for i in range(4):
+            s = seats[i] if i < len(seats) else {}
+            kind = s.get("kind", "empty")
+            if kind == "bot":
+                label = f"bot · {level}" if level else "bot"
+            elif kind == "human":
+                label = "you" if i == self.seat else "player"
+                if s.get("autoplay"):
+                    label += " · autoplay"
+                elif not s.get("connected"):
+                    label += " · away"
+            else:
+                label = "empty seat"
+            out.append(label)
+        return out[0], out[1], out[2], out[3]
+
+    def _summaries(self) -> tuple[RoundSummary, ...]:
+        st = self.state
+        if st is None:
+            return ()
+        planned = self._rules().rounds
+        totals = [Decimal(0)] * 4
+        out: list[RoundSummary] = []
+        for i, pts_text in enumerate(st.get("round_points") or []):
+            pts = [Decimal(p) for p in pts_text]
+            totals = [a + b for a, b in zip(totals, pts)]
+            calls, tricks = self._round_rows.get(i + 1, ((None,) * 4, (None,) * 4))
+            out.append(
+                RoundSummary(
+                    number=i + 1, calls=calls, tricks=tricks, points=tuple(pts), totals=tuple(totals),
+                    sudden_death=planned is not None and i >= planned,
+                )
+            )
+        return tuple(out)
+
+    @property
+    def status(self) -> str:
+        return str((self.table or {}).get("status") or "")
+
+    @property
+    def pending_summary(self) -> RoundSummary | None:
+        if self.status not in ("between_rounds", "over"):
+            return None
+        rows = self._summaries()
+        if rows and rows[-1].number > self._acked:
+            return rows[-1]
+        return None
+
+    def model(self) -> TableModel:
+        view = self._view()
+        places = None
+        if self.state is not None and self.state.get("places") and self.status == "over":
+            places = tuple(int(p) for p in self.state["places"])
+        table = self.table or {}
+        deadline = table.get("deadline")
+        waiting = ""
+        status = self.status
+        if status == "lobby":
+            seats = table.get("seats") or []
+            taken = sum(1 for s in seats if s.get("kind") != "empty")
+            if self.seat == table.get("host"):
+                waiting = f"Lobby: {taken} of 4 seats taken. Press Enter to start (empty seats get bots)."
+            else:
+                waiting = f"Lobby: {taken} of 4 seats taken; waiting for the host to start."
+        elif status == "between_rounds":
+            waiting = "Between rounds: waiting for the other players to be ready…"
+        elif status == "expired":
+            waiting = "This table has expired."
+        note = []
+        if self.table_id:
+            note.append(f"table {self.table_id}")
+        me = (table.get("seats") or [{}] * 4)[self.seat] if 0 <= self.seat < 4 else {}
+        if me.get("autoplay"):
+            note.append("the server is playing for you (autoplay): act to take over")
+        if self.seat_url:
+            note.append(f"rejoin: {self.seat_url}")
+        return TableModel(
+            seat=max(self.seat, 0),
+            view=view,
+            names=self._names(),
+            labels=self._labels(),
+            last_trick=self._last_trick if not view.trick else None,
+            summaries=self._summaries(),
+            places=places,
+            log=tuple(self._log[-8:]),
+            deadline=None if deadline is None else deadline / 1000 - self._clock_offset,
+            status="  ·  ".join(note),
+            error=self.error,
+            connected=self.connected,
+            waiting=waiting,
+        )
+
+    # --- acting ----------------------------------------------------------------------------
+    def _send(self, msg: dict[str, Any]) -> None:
+        ws = self._ws
+        if ws is None or not self.connected:
+            raise IllegalAction("not connected to the table: reconnecting…")
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(ws.send(json.dumps(msg)))
+        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+
+    def submit(self, action: int | Card) -> None:
+        view = self._view()
+        if self.status != "playing" or view.to_act != self.seat:
+            raise IllegalAction("it is not your turn")
+        if view.phase == "calling":
+            if isinstance(action, Card):
+                raise IllegalAction("call first: type a number")
+            if action not in view.legal_calls:
+                lo, hi = view.legal_calls[0], view.legal_calls[-1]
+                raise IllegalAction(f"you cannot call {action}: calls are {lo} to {hi}")
+            self.error = ""
+            self._send({"type": "call", "call": int(action)})
+        else:
+            if not isinstance(action, Card):
+                raise IllegalAction("play a card: type it (like qs) or pick it with the arrows")
+            if action not in view.hand:
+                raise IllegalAction(f"you do not hold {action.symbol}")
+            if action not in view.legal_cards:
+                raise IllegalAction(f"{action.symbol} is not legal now: {_why(view, action)}")
+            self.error = ""
+            self._send({"type": "play", "card": str(action)})
+
+    def start_table(self) -> None:
+        table = self.table or {}
+        if self.status != "lobby":
+            raise IllegalAction("the table has started")
+        if self.seat != table.get("host"):
+            raise IllegalAction("only the host starts the table")
+        self._send({"type": "start"})
+
+    def acknowledge_round(self) -> None:
+        rows = self._summaries()
+        if rows:
+            self._acked = max(self._acked, rows[-1].number)
+        if self.status == "between_rounds":
+            with contextlib.suppress(IllegalAction):
+                self._send({"type": "ready"})
+
+    def close(self) -> None:
+        self._closed = True
+        ws = self._ws
+        if ws is not None:
+            with contextlib.suppress(RuntimeError):
+                asyncio.get_running_loop().create_task(ws.close())
+
+    # --- the connection ----------------------------------------------------------------------
+    async def _join(self) -> None:
+        import httpx
+
+        code = self.target.code
+        assert code is not None
+        async with httpx.AsyncClient(base_url=self.target.base, timeout=self.open_timeout) as client:
+            r = await client.post(f"/api/join/{quote(code, safe='')}", json={"name": self.name or None})
+        if r.status_code != 200:
+            try:
+                message = r.json().get("message") or r.text
+            except ValueError:
+                message = r.text
+            raise IllegalAction(f"could not join: {message}")
+        data = r.json()
+        self.table_id = str(data["table"])
+        self.token = str(data["token"])
+        self.seat = int(data["seat"])
+
+    async def run(self, notify: Callable[[], None]) -> None:
+        import websockets
+        from websockets.asyncio.client import connect
+
+        self._notify = notify
+        if self.table_id is None:
+            try:
+                await self._join()
+            except (IllegalAction, OSError, ValueError, KeyError) as e:
+                self.fatal = str(e) if isinstance(e, IllegalAction) else f"could not join: {e}"
+                notify()
+                return
+            except Exception as e:  # httpx errors
+                self.fatal = f"could not reach {self.target.base}: {e}"
+                notify()
+                return
+        assert self.table_id is not None and self.token is not None
+        url = self.target.ws_url(self.table_id, self.token)
+        host = urlsplit(self.target.base).hostname or ""
+        options: dict[str, Any] = {"open_timeout": self.open_timeout, "ping_interval": 10}
+        if host in ("127.0.0.1", "localhost", "::1") and "proxy" in inspect.signature(connect).parameters:
+            options["proxy"] = None  # websockets >= 15 would otherwise honour proxy settings on loopback
+        failures = 0
+        while not self._closed:
+            try:
+                async with connect(url, **options) as ws:
+                    self._ws = ws
+                    await ws.send(json.dumps({"type": "hello", "since": self.v}))
+                    async for raw in ws:
+                        if not self.connected:
+                            self.connected = True
+                            self.connects += 1
+                            failures = 0
+                        self._handle(json.loads(raw))
+                        if self.fatal:
+                            self.connected = False
+                            self._ws = None
+                            notify()
+                            return
+                        notify()
+                    code = ws.close_code
+                if code in (4403, 4404):
+                    self.fatal = self.fatal or "the server refused this seat"
+                    notify()
+                    return
+            except (TimeoutError, OSError, websockets.exceptions.WebSocketException):
+                pass
+            self._ws = None
+            if self._closed:
+                break
+            self.connected = False
+            notify()
+            await asyncio.sleep(self.reconnect_delays[min(failures, len(self.reconnect_delays) - 1)])
+            failures += 1
+        self.connected = False
+
+    def _handle(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if "server_time" in msg:
+            self._clock_offset = msg["server_time"] / 1000 - time.time()
+        if kind == "error":
+            code = msg.get("code")
+            text = str(msg.get("message") or code)
+            if code in ("bad_token", "no_table"):
+                self.fatal = text
+            self.error = text
+            return
+        if kind == "rematch":
+            return
+        if kind in ("snapshot", "synced", "table"):
+            if "table" in msg:
+                self._set_table(msg["table"])
+            if kind == "snapshot":
+                self.v = int(msg.get("v", self.v))
+                self.state = msg.get("state")
+                self._last_trick = None
+                self._from_state()
+            elif kind == "synced":
+                self.v = max(self.v, int(msg.get("v", self.v)))
+            return
+        if kind == "event":
+            v = int(msg.get("v", 0))
+            if v <= self.v:
+                return
+            if v > self.v + 1 and self._ws is not None:
+                # a gap: ask again for what was missed
+                task = asyncio.get_running_loop().create_task(
+                    self._ws.send(json.dumps({"type": "hello", "since": self.v}))
+                )
+                task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+                return
+            self.v = v
+            if "table" in msg:
+                self._set_table(msg["table"])
+            if "state" in msg:
+                self.state = msg["state"]
+            self._event(msg.get("event") or {})
+            self._from_state()
+
+    def _set_table(self, table: dict[str, Any]) -> None:
+        self.table = table
+        you = table.get("you")
+        if isinstance(you, int) and you >= 0:
+            self.seat = you
+
+    def _from_state(self) -> None:
+        st = self.state
+        if not st:
+            return
+        last = st.get("last_round")
+        if last:
+            self._round_rows[int(last["round"])] = (
+                tuple(last["calls"]), tuple(last["tricks_won"]),
+            )
+
+    def _event(self, e: dict[str, Any]) -> None:
+        names = self._names()
+        kind = e.get("kind")
+
+        def who(seat: int) -> str:
+            return names[seat] if 0 <= seat < 4 else "?"
+
+        if kind == "call":
+            self._log.append(f"{who(e['seat'])} calls {e['call']}" + (" (auto)" if e.get("auto") else ""))
+        elif kind == "play":
+            self._log.append(f"{who(e['seat'])} plays {Card.parse(e['card']).symbol}" + (" (auto)" if e.get("auto") else ""))
+        elif kind == "trick":
+            pairs = [(int(s), Card.parse(c)) for s, c in e["cards"]]
+            leader = pairs[0][0]
+            cards = tuple(c for _, c in pairs)
+            self._last_trick = Trick(leader, cards, int(e["winner"]))  # type: ignore[arg-type]
+            self._log.append(f"{who(e['winner'])} wins the trick")
+        elif kind == "round_over":
+            self._round_rows[int(e["round"])] = (tuple(e["calls"]), tuple(e["tricks_won"]))
+            self._log.append(f"round {e['round']} is over")
+        elif kind == "deal":
+            self._last_trick = None
+        elif kind == "redeal":
+            self._log.append("the calls total too few: new deal")
+        elif kind == "seated":
+            self._log.append(f"{e.get('name')} sat down")
+        elif kind == "start":
+            self._log.append("the match starts")
+        elif kind == "match_over":
+            self._log.append("the match is over")
+        elif kind == "autoplay" and e.get("on"):
+            self._log.append(f"{who(e['seat'])} is on autoplay")
+
+
+def _why(view: SeatView, card: Card) -> str:
+    """Why ``card`` is not legal, from what the seat sees (the server checks again)."""
+    words = dict(zip("SHDC", ("spades", "hearts", "diamonds", "clubs")))
+    trump = view.rules.trump
+    if not view.trick:
+        return f"{words[trump]} may not be led yet"
+    led = view.trick[0][1].suit
+    if any(c.suit == led for c in view.legal_cards):
+        if card.suit != led:
+            return f"you must follow {words[led]}"
+        return f"you must head the trick with a higher {words[led][:-1]}"
+    if card.suit == trump:
+        return f"you must overtrump with a higher {words[trump][:-1]}"
+    return f"you must play a {words[trump][:-1]}"

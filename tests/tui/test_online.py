@@ -1,0 +1,265 @@
+"""``callbreak play --join``: the terminal at an online table of a real ``callbreak serve`` process.
+
+The server runs as a subprocess on a free loopback port with a temporary SQLite file; the
+terminal client talks to it through the same HTTP + WebSocket protocol as the browser.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from textual.pilot import Pilot
+
+from callbreak.tui.app import CallbreakApp, SummaryScreen
+from callbreak.tui.game import sort_hand
+from callbreak.tui.online import OnlineGame, parse_join_url
+
+from .test_app import keys_for, screen_text
+
+pytest.importorskip("callbreak.server.app")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A real ``callbreak serve`` process."""
+
+    def __init__(self, db: Path, port: int) -> None:
+        self.db = db
+        self.port = port
+        self.base = f"http://127.0.0.1:{port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [
+                sys.executable, "-m", "callbreak", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+                "--db", str(self.db), "--bot-delay", "0", "--forced-delay", "0.05", "--create-rate", "0",
+                "--msg-rate", "0", "--between-rounds", "30",
+            ],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"callbreak serve exited: {err[-2000:]}")
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("callbreak serve did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.proc = None
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path / "tables.sqlite", free_port())
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+async def settle(pilot: Pilot[int], until: Callable[[], bool], seconds: float = 20.0) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if until():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("the online table did not reach the expected state")
+
+
+def ready_for_keys(app: CallbreakApp, game: OnlineGame) -> bool:
+    m = app.model
+    return (
+        isinstance(app.screen, SummaryScreen)
+        or (m is not None and m.over)
+        or (m is not None and m.my_turn and game.connected and not app.message)
+    )
+
+
+async def play_online(pilot: Pilot[int], app: CallbreakApp, game: OnlineGame,
+                      on_turn: Callable[[int], object] | None = None) -> int:
+    """Play by key presses until the match is over; returns how many cards were played."""
+    played = 0
+    while True:
+        await settle(pilot, lambda: ready_for_keys(app, game))
+        if isinstance(app.screen, SummaryScreen):
+            await pilot.press("enter")
+            await pilot.pause(0.05)
+            continue
+        m = app.model
+        assert m is not None
+        if m.over:
+            return played
+        v = m.view
+        assert len(v.hand) == v.hand_sizes[game.seat]
+        v_before = game.v
+        if v.phase == "playing" and len(v.legal_cards) == 1 and v.rules.autoplay_forced:
+            # the server plays a forced card itself after a short highlight
+            await settle(pilot, lambda b=v_before: game.v > b)
+            continue
+        if v.phase == "calling":
+            await pilot.press(*str(v.legal_calls[1 % len(v.legal_calls)]), "enter")
+        else:
+            if on_turn is not None:
+                result = on_turn(played)
+                if asyncio.iscoroutine(result):
+                    await result
+                await settle(pilot, lambda: ready_for_keys(app, game))
+                if app.model is None or not app.model.my_turn:
+                    continue
+                v = app.model.view
+                v_before = game.v
+                if len(v.legal_cards) == 1:
+                    continue
+            legal = [c for c in sort_hand(v.hand, v.rules.trump) if c in v.legal_cards]
+            if played % 2:
+                await pilot.press(*keys_for(legal[-1]), "enter")
+            else:
+                await pilot.press("right", "enter")
+            played += 1
+        await settle(pilot, lambda b=v_before: game.v > b or bool(app.message))
+        assert not app.message, app.message
+
+
+async def test_seat_url_whole_match_with_timer_and_reconnect(server: Server) -> None:
+    r = httpx.post(
+        f"{server.base}/api/tables",
+        json={"rules": {"preset": "quick", "rounds": 1}, "bots": "random", "name": "Tess", "play_now": True},
+    )
+    assert r.status_code == 200, r.text
+    seat_url = server.base + r.json()["seat_url"]
+    game = OnlineGame(parse_join_url(seat_url), reconnect_delays=(0.1, 0.2, 0.3))
+    app = CallbreakApp(game, hint=False)
+    restarted = False
+
+    async def maybe_restart(played: int) -> None:
+        nonlocal restarted
+        if restarted or played < 4:
+            return
+        # the countdown of the server's turn timer is on screen
+        assert app.model is not None and app.model.deadline is not None
+        assert "⏱" in screen_text(app, "table")
+        restarted = True
+        connects = game.connects
+        server.stop()
+        for _ in range(200):
+            if not game.connected:
+                break
+            await asyncio.sleep(0.02)
+        assert not game.connected
+        app.render_all()
+        assert "reconnecting" in screen_text(app, "header")
+        server.start()
+        for _ in range(500):
+            if game.connected and game.connects > connects:
+                break
+            await asyncio.sleep(0.02)
+        assert game.connected and game.connects > connects
+
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(pilot, lambda: app.model is not None and game.connected)
+        assert game.seat == 0 and app.model is not None and app.model.names[0] == "Tess"
+        played = await play_online(pilot, app, game, on_turn=maybe_restart)
+        assert restarted
+        m = app.model
+        assert m is not None and m.over and m.places is not None
+        # the server agrees: the match is over, with the places the terminal shows
+        h = httpx.get(f"{server.base}/api/tables/{game.table_id}/history", params={"format": "log"})
+        assert h.status_code == 200, h.text
+        log = h.json()
+        assert tuple(log["places"]) == m.places
+        mine = [a for a in log["actions"] if a["seat"] == 0 and "card" in a]
+        rounds = len(m.summaries)
+        assert len(mine) == 13 * rounds
+        assert played >= 5  # the rest were forced cards the server played after a short highlight
+        assert "Match over" in screen_text(app, "prompt")
+
+
+async def test_invite_join_lobby_and_two_players(server: Server) -> None:
+    r = httpx.post(
+        f"{server.base}/api/tables",
+        json={"rules": {"preset": "quick", "rounds": 1}, "bots": "random", "name": "Host"},
+    )
+    assert r.status_code == 200, r.text
+    info = r.json()
+    # the host is a second client on the same protocol, driven by code (lowest legal action)
+    host = OnlineGame(parse_join_url(server.base + info["seat_url"]))
+
+    def host_moves() -> None:
+        if host.pending_summary is not None:
+            host.acknowledge_round()
+        v = host.model().view
+        if host.status == "playing" and v.to_act == host.seat:
+            host.submit(v.legal_calls[0] if v.phase == "calling" else v.legal_cards[0])
+
+    host_task = asyncio.get_running_loop().create_task(host.run(host_moves))
+    game = OnlineGame(parse_join_url(server.base + info["invite_url"]), name="Tui")
+    app = CallbreakApp(game, hint=False)
+    try:
+        async with app.run_test(size=(100, 32)) as pilot:
+            await settle(pilot, lambda: app.model is not None and game.connected and host.connected)
+            assert game.seat == 1 and game.table_id == info["table"]
+            m = app.model
+            assert m is not None and m.names[:2] == ("Host", "Tui")
+            assert m.view.phase == "lobby"
+            assert "waiting for the host" in screen_text(app, "prompt")
+            # a guest cannot start the table
+            await pilot.press("enter")
+            await pilot.pause(0.1)
+            assert "only the host" in app.message
+            await pilot.press("escape")
+            assert not app.message
+            host.start_table()
+            await settle(pilot, lambda: game.status == "playing" and app.model is not None
+                         and len(app.model.view.hand) == 13)
+            # what the terminal holds is only its own seat's view: never another hand
+            assert game.state is not None and game.state["seat"] == 1
+            assert len(game.state["hand"]) == 13
+            await play_online(pilot, app, game)
+            assert app.model is not None and app.model.over
+            assert host.model().over
+    finally:
+        host.close()
+        game.close()
+        host_task.cancel()
+        with pytest.raises((asyncio.CancelledError, Exception)):
+            await host_task
+
+
+async def test_bad_seat_token_is_refused(server: Server) -> None:
+    r = httpx.post(f"{server.base}/api/tables", json={"rules": {"preset": "quick"}, "bots": "random"})
+    table = r.json()["table"]
+    game = OnlineGame(parse_join_url(f"{server.base}/t/{table}#not-the-token"), reconnect_delays=(0.1,))
+    await asyncio.wait_for(game.run(lambda: None), 10)
+    assert game.fatal and not game.connected
+    bad = OnlineGame(parse_join_url(f"{server.base}/join/nosuchcode"), name="X")
+    await asyncio.wait_for(bad.run(lambda: None), 10)
+    assert bad.fatal and "could not join" in bad.fatal

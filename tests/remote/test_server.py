@@ -131,3 +131,27 @@ def test_remote_seat_plays_what_the_server_says(served_random: ServedBot) -> Non
             assert (v if path == "/bid" else card_from_bhoos(v)) == choice
     bot.close()
     rec.close()
+
+
+def test_parallel_connections_get_the_same_answers(served_random: ServedBot) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    m = Match(BHOOS, seed=21)
+    bots = [make_bot("random", i) for i in range(4)]
+    reqs = []
+    while len(reqs) < 30:
+        seat = m.to_act
+        assert seat is not None
+        v = m.view(seat)
+        reqs.append(view_to_request(v, time_budget_ms=1500))
+        m.act(bots[seat].act(v))
+
+    def ask(order: list[int]) -> dict[int, Any]:
+        with httpx.Client(base_url=served_random.url) as c:
+            return {i: c.post(reqs[i][0], json=reqs[i][1]).json()["value"] for i in order}
+
+    with ThreadPoolExecutor(3) as ex:
+        a, b, c = ex.map(
+            ask, [list(range(30)), list(range(29, -1, -1)), list(range(0, 30, 2)) + list(range(1, 30, 2))]
+        )
+    assert a == b == c

@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import threading
@@ -56,6 +57,9 @@ def set_time_limit(bot: Bot, seconds: float | None) -> bool:
     return False
 
 
+_NO_LOCK = contextlib.nullcontext()
+
+
 class BotService:
     """The protocol without the HTTP: a bot, the rules, and `handle` for one request.
 
@@ -70,6 +74,12 @@ class BotService:
         self.level = level if isinstance(level, str) else self.bot.name
         self.seed = seed
         self.ready = threading.Event()
+        # A level gets one bot per serving thread, so that requests of different connections
+        # are answered in parallel (the hard bot's kernel releases the GIL); a given Bot
+        # instance is shared, one request at a time.
+        self._shared = not isinstance(level, str)
+        self._local = threading.local()
+        self._local.bot = self.bot
         self._lock = threading.Lock()
         self._default_limit = getattr(self.bot, "time_limit", None)
         self.requests = 0
@@ -84,11 +94,20 @@ class BotService:
                     break
                 seat = m.to_act
                 assert seat is not None
+                bot = self._bot()
                 with self._lock:
-                    self.bot.reset(self.seed)
-                    m.act(self.bot.act(m.view(seat)))
+                    bot.reset(self.seed)
+                    m.act(bot.act(m.view(seat)))
         finally:
             self.ready.set()
+
+    def _bot(self) -> Bot:
+        if self._shared:
+            return self.bot
+        bot: Bot | None = getattr(self._local, "bot", None)
+        if bot is None:
+            bot = self._local.bot = make_bot(self.level, self.seed)
+        return bot
 
     def _request_seed(self, raw: bytes) -> int | None:
         if self.seed is None:
@@ -131,19 +150,19 @@ class BotService:
             self.errors += 1
             return 400, {"error": str(e)}
         view = parsed.view
-        key = raw
-        if isinstance(body, dict) and "timeBudget" in body:
-            key = json.dumps({k: v for k, v in body.items() if k != "timeBudget"}, sort_keys=True).encode()
-        with self._lock:
+        # the same position gets the same answer, whatever the time left or the JSON's layout
+        key = json.dumps({k: v for k, v in body.items() if k != "timeBudget"}, sort_keys=True).encode()
+        bot = self._bot()
+        with self._lock if self._shared else _NO_LOCK:
             t0 = time.perf_counter()
             try:
                 if parsed.time_budget_ms is not None:
                     left = max(1, len(view.hand)) + (1 if view.phase == "calling" else 0)
                     share = max(0.001, parsed.time_budget_ms / 1000.0 * 0.8 / left)
                     limit = share if self._default_limit is None else min(self._default_limit, share)
-                    set_time_limit(self.bot, limit)
-                self.bot.reset(self._request_seed(key))
-                choice = self.bot.act(view)
+                    set_time_limit(bot, limit)
+                bot.reset(self._request_seed(key))
+                choice = bot.act(view)
             except Exception as e:  # the bot failed: answer for it rather than crash
                 self.errors += 1
                 return 500, {"error": f"the bot failed: {type(e).__name__}: {e}"}

@@ -116,3 +116,23 @@ def test_a_dead_url_is_faults_not_a_crash() -> None:
     assert bot.faults[0].kind == "error"
     assert not bot.hello(timeout=0.2)
     bot.close()
+
+
+def test_bot_check_fails_a_cheating_bot(bad_bot: Any, capsys: Any) -> None:
+    from callbreak.cli import main
+    from callbreak.remote.check import check_bot
+
+    url = bad_bot("illegal").url
+    rep = check_bot(url, positions=10)
+    assert not rep.ok and rep.results[0].ok  # /hi is fine, the answers are not
+    assert all("illegal answer" in r.detail for r in rep.failures)
+    assert main(["bot", "check", url, "--positions", "6"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL" in out and "illegal answer" in out
+
+
+def test_bot_check_of_nothing_fails(capsys: Any) -> None:
+    from callbreak.cli import main
+
+    assert main(["bot", "check", "http://127.0.0.1:9", "--positions", "3"]) == 1
+    assert "GET /hi" in capsys.readouterr().out

@@ -155,3 +155,54 @@ def test_parallel_connections_get_the_same_answers(served_random: ServedBot) -> 
             ask, [list(range(30)), list(range(29, -1, -1)), list(range(0, 30, 2)) + list(range(1, 30, 2))]
         )
     assert a == b == c
+
+
+def test_medium_served_over_http_plays_a_clean_match() -> None:
+    from .conftest import start_served_bot
+
+    try:
+        make_bot("medium", 0)
+    except ValueError:  # pragma: no cover - before the level lands
+        return
+    served = start_served_bot("medium", seed=5)
+    try:
+        res = run_arena([served.url, "medium", "easy", "random"], matches=1, seed=3, rules=BHOOS)
+        s = summarize(res)
+        assert all(b.fault_count == 0 for b in s.bots), [b.faults for b in s.bots]
+        assert s.bots[0].decisions >= 5 * 14
+    finally:
+        served.stop()
+
+
+def test_a_slow_bot_short_of_time_answers_fast_within_budget() -> None:
+    import time as _time
+
+    from callbreak.bots import register_level
+
+    try:
+        make_bot("medium", 0)
+    except ValueError:  # pragma: no cover - before the level lands
+        return
+
+    class Sleepy(make_bot("random", 0).__class__):  # type: ignore[misc]
+        name = "sleepy"
+
+        def act(self, view: Any) -> int | Card:
+            _time.sleep(0.02)
+            return super().act(view)  # type: ignore[no-any-return]
+
+    register_level("sleepy", Sleepy)
+    svc = BotService("sleepy", BHOOS, seed=1)
+    m = Match(BHOOS, seed=8)
+    bots = [make_bot("random", i) for i in range(4)]
+    asked = 0
+    while asked < 12:
+        v = m.view(m.to_act)  # type: ignore[arg-type]
+        if v.phase == "playing" and len(v.legal_cards) > 1:
+            path, body = view_to_request(v, time_budget_ms=1500 if asked < 10 else 30)
+            status, obj, think = svc.handle_timed("POST", path, json.dumps(body).encode())
+            assert status == 200 and card_from_bhoos(obj["value"]) in v.legal_cards
+            assert (think >= 0.02) == (asked < 10)  # the last two: 30 ms for two or more 20 ms decisions
+            asked += 1
+        m.act(bots[m.to_act].act(v))  # type: ignore[index]
+    assert svc.fast_answers == 2

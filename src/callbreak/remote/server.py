@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import hashlib
 import json
@@ -82,8 +83,19 @@ class BotService:
         self._local.bot = self.bot
         self._lock = threading.Lock()
         self._default_limit = getattr(self.bot, "time_limit", None)
+        # When the time left cannot pay for the rest of the round at the bot's usual pace,
+        # a searching bot answers with the fast `medium` level instead of running late.
+        self.fast_level: str | None = None
+        if isinstance(level, str) and level not in ("random", "easy", "medium"):
+            try:
+                make_bot("medium", seed)
+                self.fast_level = "medium"
+            except ValueError:  # pragma: no cover - without the medium level
+                pass
+        self._recent: collections.deque[float] = collections.deque(maxlen=64)
         self.requests = 0
         self.errors = 0
+        self.fast_answers = 0
 
     def warm_up(self) -> None:
         """Play a few decisions so that lazy imports and compiled kernels are ready."""
@@ -101,13 +113,27 @@ class BotService:
         finally:
             self.ready.set()
 
-    def _bot(self) -> Bot:
+    def _bot(self, fast: bool = False) -> Bot:
+        if fast and self.fast_level is not None:
+            fb: Bot | None = getattr(self._local, "fast", None)
+            if fb is None:
+                fb = self._local.fast = make_bot(self.fast_level, self.seed)
+            return fb
         if self._shared:
             return self.bot
         bot: Bot | None = getattr(self._local, "bot", None)
         if bot is None:
             bot = self._local.bot = make_bot(self.level, self.seed)
         return bot
+
+    def _too_late(self, budget_ms: int | None, decisions_left: int) -> bool:
+        """Whether ``budget_ms`` cannot pay for ``decisions_left`` decisions at the bot's
+        90th-percentile pace (measured on the last requests)."""
+        if budget_ms is None or self.fast_level is None or len(self._recent) < 8:
+            return False
+        recent = sorted(self._recent)
+        pace = recent[int(0.9 * (len(recent) - 1))]
+        return budget_ms / 1000.0 < decisions_left * pace
 
     def _request_seed(self, raw: bytes) -> int | None:
         if self.seed is None:
@@ -152,12 +178,13 @@ class BotService:
         view = parsed.view
         # the same position gets the same answer, whatever the time left or the JSON's layout
         key = json.dumps({k: v for k, v in body.items() if k != "timeBudget"}, sort_keys=True).encode()
-        bot = self._bot()
-        with self._lock if self._shared else _NO_LOCK:
+        left = max(1, len(view.hand)) + (1 if view.phase == "calling" else 0)
+        fast = self._too_late(parsed.time_budget_ms, left)
+        bot = self._bot(fast)
+        with self._lock if self._shared and not fast else _NO_LOCK:
             t0 = time.perf_counter()
             try:
-                if parsed.time_budget_ms is not None:
-                    left = max(1, len(view.hand)) + (1 if view.phase == "calling" else 0)
+                if parsed.time_budget_ms is not None and not fast:
                     share = max(0.001, parsed.time_budget_ms / 1000.0 * 0.8 / left)
                     limit = share if self._default_limit is None else min(self._default_limit, share)
                     set_time_limit(bot, limit)
@@ -168,6 +195,10 @@ class BotService:
                 return 500, {"error": f"the bot failed: {type(e).__name__}: {e}"}
             finally:
                 think[0] = time.perf_counter() - t0
+        if fast:
+            self.fast_answers += 1
+        elif view.phase == "playing" and len(view.legal_cards) > 1:
+            self._recent.append(think[0])
         if view.phase == "calling":
             if isinstance(choice, Card) or choice not in view.legal_calls:
                 choice = view.legal_calls[0]

@@ -104,27 +104,13 @@ def serve_help() -> str:
     return r.stdout
 
 
-@pytest.fixture(scope="session")
-def server() -> Iterator[str]:
-    """A real ``callbreak serve`` process on a free port with a temporary SQLite file."""
+def start_server(port: int, db: str, log_path: str) -> subprocess.Popen[bytes]:
+    """Start ``callbreak serve`` with fast bots and timers; return once it listens."""
     helptext = serve_help()
     if "--port" not in helptext:
         pytest.fail("`callbreak serve` is not available")
-    port = free_port()
-    tmp = tempfile.mkdtemp(prefix="cb-web-")
-    cmd = [
-        sys.executable,
-        "-m",
-        "callbreak",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--db",
-        os.path.join(tmp, "tables.sqlite"),
-    ]
-    # Fast bots and timers for the tests, via whatever options the server offers.
+    cmd = [sys.executable, "-m", "callbreak", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db]
+    # Fast bots and timers for the tests, via the options the server offers.
     for opt, val in (
         ("--bot-delay", "0.05"),
         ("--between-rounds", "2"),
@@ -134,26 +120,35 @@ def server() -> Iterator[str]:
     ):
         if opt in helptext:
             cmd += [opt, val]
-    log = open(os.path.join(tmp, "server.log"), "w")  # noqa: SIM115
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    with open(log_path, "a") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.time() + 30
     while time.time() < deadline:
         if proc.poll() is not None:
-            log.flush()
-            pytest.fail("callbreak serve exited: " + Path(log.name).read_text()[-2000:])
+            pytest.fail("callbreak serve exited: " + Path(log_path).read_text()[-2000:])
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
+                return proc
         except OSError:
             time.sleep(0.1)
-    else:
-        proc.kill()
-        pytest.fail("callbreak serve did not start listening in 30 s")
-    yield url
+    proc.kill()
+    pytest.fail("callbreak serve did not start listening in 30 s")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
     proc.terminate()
     try:
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
-    log.close()
+        proc.wait()
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[str]:
+    """A real ``callbreak serve`` process on a free port with a temporary SQLite file."""
+    tmp = tempfile.mkdtemp(prefix="cb-web-")
+    port = free_port()
+    proc = start_server(port, os.path.join(tmp, "tables.sqlite"), os.path.join(tmp, "server.log"))
+    yield f"http://127.0.0.1:{port}"
+    stop_server(proc)

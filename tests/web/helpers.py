@@ -6,7 +6,7 @@ import contextlib
 import time
 from typing import Any
 
-ACTIONABLE = "[data-call], [data-testid=hand].my-turn [data-legal=true], [data-testid=ready-btn], [data-testid=final-places]"
+ACTIONABLE = "[data-call]:not([disabled]), [data-testid=hand].my-turn [data-legal=true], [data-testid=ready-btn], [data-testid=final-places]"
 
 
 def act_once(page: Any, call_choice: str = "suggested") -> str | None:
@@ -60,3 +60,13 @@ def create_table(page: Any, base: str, **options: str) -> str:
     page.click("[data-testid=create-table]")
     page.wait_for_url("**/t/*")
     return str(page.url.rsplit("/", 1)[1])
+
+
+def wait_free_turn(page: Any) -> None:
+    """Wait for our turn to play with a real choice (one legal card is played for us by the server)."""
+    for _ in range(100):
+        page.wait_for_selector("[data-testid=hand].my-turn [data-legal=true]", timeout=15_000)
+        if page.locator("[data-testid=hand] [data-legal=true]").count() > 1:
+            return
+        page.wait_for_timeout(300)
+    raise AssertionError("no turn with a choice of cards")

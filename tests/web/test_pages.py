@@ -82,8 +82,8 @@ def test_phone_play_now(server: str, browser: Any) -> None:
     played = 0
     while played < 4:
         page.wait_for_selector(ACTIONABLE)
-        if page.locator("[data-call]").count():
-            page.locator("[data-call]").first.tap()
+        if page.locator("[data-call]:not([disabled])").count():
+            page.locator("[data-call]:not([disabled])").first.tap()
             continue
         legal = page.locator("[data-testid=hand].my-turn [data-legal=true]")
         if legal.count():

@@ -94,12 +94,15 @@ def test_reload_mid_trick_restores_the_same_state(server: str, page: Any) -> Non
     page.click("[data-testid=start-btn]")
     # Play until it is our turn with cards already on the trick (and no finished trick on show).
     for _ in range(200):
-        page.wait_for_selector("[data-call], [data-testid=hand].my-turn [data-legal=true]")
-        if page.locator("[data-call]").count():
-            page.locator("[data-call]").first.click()
+        page.wait_for_selector("[data-call]:not([disabled]), [data-testid=hand].my-turn [data-legal=true]")
+        if page.locator("[data-call]:not([disabled])").count():
+            page.locator("[data-call]:not([disabled])").first.click()
             continue
         page.wait_for_function("!document.querySelector('[data-testid=trick][data-winner]')")
-        if page.locator("[data-testid=trick] .played").count() > 0:
+        if (
+            page.locator("[data-testid=trick] .played").count() > 0
+            and page.locator("[data-testid=hand] [data-legal=true]").count() > 1
+        ):
             break
         act_once(page)
         page.wait_for_timeout(100)

@@ -189,8 +189,8 @@ function mountTable(root, id, token) {
         if (ev.seat === mine) S.pending = null;
         if (ev.auto) S.autos.add(ev.card);
         if (ev.seat === mine && ev.auto) {
-          const why = ev.reason === "timeout" ? "Time ran out" : ev.reason === "forced" ? "Your only legal card" : "Played for you";
-          toast(`${why}: the ${cardName(ev.card)} was played for you.`);
+          if (ev.reason === "forced") toast(`Only legal card: the ${cardName(ev.card)}.`, 1800);
+          else toast(`${ev.reason === "timeout" ? "Time ran out: " : ""}the ${cardName(ev.card)} was played for you.`);
         }
         announce(`${shortName(ev.seat)} played the ${cardName(ev.card)}.`);
         break;
@@ -509,6 +509,14 @@ function mountTable(root, id, token) {
   function renderTurnLine() {
     const t = S.table, st = S.state;
     let text = "", mine = false;
+    const seat = me() >= 0 ? t.seats[me()] : null;
+    if (seat && seat.autoplay && t.status !== "over") {
+      clear(turnLine).append(h("span", { "data-testid": "autoplay-note" },
+        "A bot is playing for you while you were away. "),
+        h("button", { class: "btn", type: "button", "data-testid": "back-btn", onclick: () => send({ type: "back" }) }, "I'm back"));
+      turnLine.classList.add("mine");
+      return;
+    }
     if (t.status === "lobby") text = "";
     else if (t.status === "between_rounds") text = "Round over.";
     else if (t.status === "over") text = "The match is over.";
@@ -589,6 +597,9 @@ function mountTable(root, id, token) {
       extra.push(iAmReady
         ? h("span", null, "Waiting for the others…")
         : h("button", { class: "btn primary", type: "button", "data-testid": "ready-btn", onclick: () => send({ type: "ready" }) }, "Next round"));
+    }
+    if (!spectator && t.rules.rounds === null && t.you === t.host) {
+      extra.push(h("button", { class: "btn", type: "button", "data-testid": "end-btn", onclick: () => send({ type: "end" }) }, "End the match"));
     }
     return modal(`Round ${lr.round} summary`, "round-summary", body, null, extra);
   }

@@ -138,20 +138,20 @@ class Summary:
         data = [[r.totals[b.index] for r in self.records] for b in self.bots]
         fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
         ax.boxplot(data, showmeans=True)
-        ax.set_xticks(range(1, len(self.bots) + 1), [b.label for b in self.bots])
+        ax.set_xticks(
+            range(1, len(self.bots) + 1),
+            [
+                f"{b.label}\n{b.points:.2f} ± {_fmt(b.points_ci)}\nwin {100 * b.win_share:.1f} %"
+                for b in self.bots
+            ],
+        )
         ax.axhline(0, color="grey", lw=0.5)
         ax.set_ylabel("points per match")
         ax.set_title(
-            f"{self.matches} matches, rules {self.rules}" + (", duplicate" if self.duplicate else "")
+            f"{self.matches} matches, rules {self.rules}"
+            + (", duplicate" if self.duplicate else "")
+            + "  (box: quartiles, triangle: mean)"
         )
-        for i, b in enumerate(self.bots, start=1):
-            ax.annotate(
-                f"{b.points:.2f}±{_fmt(b.points_ci)}\nwin {100 * b.win_share:.0f}%",
-                (i, ax.get_ylim()[1]),
-                ha="center",
-                va="top",
-                fontsize=8,
-            )
         fig.tight_layout()
         fig.savefig(path)
         plt.close(fig)

@@ -155,7 +155,8 @@ class Client:
         self.ws = await websockets.connect(url, max_size=2**22)
         self.closed = False
         self._reader = asyncio.get_running_loop().create_task(self._read())
-        await self.send({"type": "hello", "since": self.v if since is None else since})
+        with contextlib.suppress(websockets.ConnectionClosed):  # refused: the error is read
+            await self.send({"type": "hello", "since": self.v if since is None else since})
 
     async def _read(self) -> None:
         try:

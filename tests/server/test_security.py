@@ -155,7 +155,7 @@ async def test_forged_malformed_oversized_and_fuzzed_messages_change_nothing(ser
         msg = {"type": rng.choice(types)}
         for key in rng.sample(["call", "card", "seat", "since", "token", "ref"], rng.randint(0, 3)):
             msg[key] = rng.choice(values)
-        if msg["type"] in ("hello", "ping") or msg["type"] == "back" and c is other:
+        if msg["type"] in ("hello", "ping") or (msg["type"] == "back" and c is other):
             continue
         await c.send(json.dumps(msg))
     await other.send({"type": "ping"})

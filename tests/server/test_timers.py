@@ -12,7 +12,7 @@ def _events(c: Client, kind: str) -> list[dict]:  # type: ignore[type-arg]
 
 
 async def test_expiry_plays_lowest_then_a_bot_takes_over_until_the_player_acts(server: Server) -> None:
-    rules = {"preset": "quick", "rounds": 1, "call_seconds": 0.3, "card_seconds": 0.3}
+    rules = {"preset": "quick", "rounds": 2, "call_seconds": 0.3, "card_seconds": 0.3}
     made = server.create(rules=rules, bots="random", name="Sleepy", play_now=True)
     a = Client(server, made["table"], made["token"])
     await a.connect()

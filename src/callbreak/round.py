@@ -37,7 +37,18 @@ from .errors import IllegalAction
 from .rules import Ruleset
 from .scoring import score_tenths, tenths_to_points
 
-__all__ = ["CALLING", "OVER", "PLAYING", "REDEAL", "Action", "CallAction", "PlayAction", "Round", "SeatView", "Trick"]
+__all__ = [
+    "CALLING",
+    "OVER",
+    "PLAYING",
+    "REDEAL",
+    "Action",
+    "CallAction",
+    "PlayAction",
+    "Round",
+    "SeatView",
+    "Trick",
+]
 
 CALLING = "calling"
 PLAYING = "playing"
@@ -153,6 +164,12 @@ class SeatView:
             "rounds": self.rounds,
             "sudden_death": self.sudden_death,
         }
+
+
+# Caches for the hot path: the cards of one suit's 13-bit chunk of a mask, and the
+# (immutable) PlayAction records, shared between rounds.
+_CHUNKS: dict[int, tuple[Card, ...]] = {}
+_PLAYS: dict[int, PlayAction] = {}
 
 
 def _suit_word(suit: int) -> str:
@@ -457,13 +474,17 @@ class Round:
         >>> _ = rnd.play("3H"); rnd.legal_cards()
         [Card('5H'), Card('6H')]
         """
-        m = self.legal_mask()
+        m = self._legal if self._legal >= 0 else self.legal_mask()
         out: list[Card] = []
-        append = out.append
-        while m:
-            low = m & -m
-            append(CARDS[low.bit_length() - 1])
-            m ^= low
+        chunks = _CHUNKS
+        for base in (0, 13, 26, 39):
+            chunk = (m >> base) & 0x1FFF
+            if chunk:
+                key = (base << 13) | chunk
+                cards = chunks.get(key)
+                if cards is None:
+                    cards = chunks[key] = tuple(cards_of(chunk << base))
+                out += cards
         return out
 
     def is_legal(self, card: Card | int | str) -> bool:
@@ -491,7 +512,11 @@ class Round:
         if not legal >> c & 1:
             raise IllegalAction(f"seat {seat} may not play {CARDS[c]}: {self._why_illegal(c)}")
         winner = self._do_play(seat, c)
-        return PlayAction(seat, CARDS[c], winner)
+        key = (seat * 52 + c) * 5 + (0 if winner is None else winner + 1)
+        act = _PLAYS.get(key)
+        if act is None:
+            act = _PLAYS[key] = PlayAction(seat, CARDS[c], winner)
+        return act
 
     def _why_illegal(self, c: int) -> str:
         trick = self._trick
@@ -556,6 +581,33 @@ class Round:
         if self._phase == CALLING and not isinstance(action, (Card, str)):
             return self.call(action)
         return self.play(action)
+
+    def playout(self, rng: random.Random) -> None:
+        """Finish the round with uniformly random legal actions (the calls still due,
+        then every card): the tight loop for a bot's rollouts.  Stops early if the
+        calls send the round to a redeal.
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=6))
+        >>> rnd.playout(random.Random(6))
+        >>> rnd.phase, sum(rnd.tricks_won), len(rnd)
+        ('over', 13, 56)
+        """
+        rand = rng.random
+        if self._phase == CALLING:
+            lo, span = self.rules.min_call, self.rules.max_call - self.rules.min_call + 1
+            while self._phase == CALLING:
+                self._do_call(self._to_act, lo + int(rand() * span))  # type: ignore[arg-type]
+        compute = self._compute_legal
+        hands = self._hands
+        play = self._do_play
+        while self._phase == PLAYING:
+            seat: int = self._to_act  # type: ignore[assignment]
+            m = compute(hands[seat])
+            n = m.bit_count()
+            if n > 1:
+                for _ in range(int(rand() * n)):
+                    m &= m - 1
+            play(seat, (m & -m).bit_length() - 1)
 
     # --- search support -----------------------------------------------------
     def pop(self) -> Action:

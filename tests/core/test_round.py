@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from callbreak import Card, IllegalAction, Round, Ruleset
+from callbreak import CallAction, Card, IllegalAction, PlayAction, Round, Ruleset
 from callbreak.cards import FACE_MASK, SUIT_MASKS, cards_of
 
 from .helpers import deal
@@ -238,3 +238,42 @@ def test_legal_mask_matches_cards() -> None:
     assert all(rnd.is_legal(c) for c in rnd.legal_cards())
     assert not rnd.is_legal("nonsense")
     assert SUIT_MASKS[0] == 0x1FFF
+
+
+@pytest.mark.parametrize("preset", ["standard", "pagat", "bhoos"])
+def test_playout_is_legal(preset: str) -> None:
+    rules = Ruleset.preset(preset, trump_lead="after_broken", must_undertrump=True)
+    for seed in range(10):
+        rnd = Round(rules, Round.deal_hands(seed), seed % 4)
+        if seed % 2:
+            playout_part(rnd, 10)
+        rnd.playout(random.Random(seed))
+        assert rnd.phase == "over" and sum(rnd.tricks_won) == 13
+        acts: list[int | Card] = [a.call if hasattr(a, "call") else a.card for a in rnd.actions]  # type: ignore[union-attr]
+        # every action the fast loop took passes the public, checked path
+        assert Round.from_actions(rules, rnd.dealt, rnd.dealer, acts) == rnd
+
+
+def test_playout_stops_at_redeal_and_drives_a_match() -> None:
+    rnd = Round(Ruleset(min_total_calls=13, max_call=3), Round.deal_hands(1))
+    rnd.playout(random.Random(1))
+    assert rnd.phase == "redeal"
+    from callbreak import Match
+
+    m = Match(seed=2)
+    m.round.playout(random.Random(2))
+    assert len(m.rounds) == 1 and m.round.phase == "calling"
+
+
+def test_play_returns_records() -> None:
+    rnd = Round(Ruleset(), Round.deal_hands(1), 3)
+    assert rnd.call(2) == CallAction(0, 2)
+    for _ in range(3):
+        rnd.call(2)
+    c = rnd.legal_cards()[0]
+    a = rnd.play(c)
+    assert a == PlayAction(0, c, None) and a.winner is None
+    for _ in range(3):
+        a = rnd.play(rnd.legal_cards()[0])
+    assert a.winner == rnd.tricks[0].winner
+    assert rnd.actions[-1] == a

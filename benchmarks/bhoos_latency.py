@@ -29,6 +29,8 @@ import sys
 import time
 from typing import Any
 
+from callbreak.arena.stats import percentile
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -83,14 +85,6 @@ def sample_requests(n: int) -> list[tuple[str, bytes]]:
     return out
 
 
-def pct(xs: list[float], q: float) -> float:
-    s = sorted(xs)
-    pos = (len(s) - 1) * q / 100
-    lo = int(pos)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
-
-
 def measure(port: int, reqs: list[tuple[str, bytes]], client: str) -> dict[str, Any]:
     rtt: list[float] = []
     think: list[float] = []
@@ -123,12 +117,12 @@ def measure(port: int, reqs: list[tuple[str, bytes]], client: str) -> dict[str, 
     return {
         "client": client,
         "requests": len(rtt),
-        "rtt_p50_ms": pct(rtt, 50),
-        "rtt_p99_ms": pct(rtt, 99),
-        "think_p50_ms": pct(think, 50),
-        "think_p99_ms": pct(think, 99),
-        "overhead_p50_ms": pct(over, 50),
-        "overhead_p99_ms": pct(over, 99),
+        "rtt_p50_ms": percentile(rtt, 50),
+        "rtt_p99_ms": percentile(rtt, 99),
+        "think_p50_ms": percentile(think, 50),
+        "think_p99_ms": percentile(think, 99),
+        "overhead_p50_ms": percentile(over, 50),
+        "overhead_p99_ms": percentile(over, 99),
         "overhead_max_ms": max(over),
     }
 

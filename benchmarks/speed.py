@@ -22,17 +22,8 @@ import time
 from typing import Any
 
 from callbreak import Match, Round, Ruleset
+from callbreak.arena.stats import percentile
 from callbreak.bots import make_bot
-
-
-def pct(xs: list[float], q: float) -> float:
-    if not xs:
-        return float("nan")
-    s = sorted(xs)
-    pos = (len(s) - 1) * q / 100
-    lo = int(pos)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
 
 
 def level_times(level: str, matches: int, seed: int) -> dict[str, Any]:
@@ -71,16 +62,16 @@ def level_times(level: str, matches: int, seed: int) -> dict[str, Any]:
         "level": level,
         "matches": matches,
         "cards": len(cards),
-        "card_p50_ms": ms * pct(cards, 50),
-        "card_p99_ms": ms * pct(cards, 99),
+        "card_p50_ms": ms * percentile(cards, 50),
+        "card_p99_ms": ms * percentile(cards, 99),
         "card_max_ms": ms * max(cards),
         "calls": len(calls),
-        "call_p50_ms": ms * pct(calls, 50),
-        "call_p99_ms": ms * pct(calls, 99),
+        "call_p50_ms": ms * percentile(calls, 50),
+        "call_p99_ms": ms * percentile(calls, 99),
         "call_max_ms": ms * max(calls),
         "rounds": len(rounds),
-        "round_p50_ms": ms * pct(rounds, 50),
-        "round_p99_ms": ms * pct(rounds, 99),
+        "round_p50_ms": ms * percentile(rounds, 50),
+        "round_p99_ms": ms * percentile(rounds, 99),
         "round_max_ms": ms * max(rounds),
     }
 

@@ -74,6 +74,16 @@ def test_two_friends_through_an_invite_link(server: str, browser: Any) -> None:
     assert len(mine) == len(theirs) == 13 and not mine & theirs
     play_to_end([host, guest])
     assert [p[:2] for p in final_places(host)] == [p[:2] for p in final_places(guest)]
+    # A rematch with the same people: the host asks, the guest follows the offered link.
+    old = host.url
+    host.click("[data-testid=rematch-btn]")
+    host.wait_for_url(lambda url: url != old and "/t/" in url)
+    guest.click("[data-testid=join-rematch]")
+    guest.wait_for_url(host.url)
+    for pg in (host, guest):
+        pg.wait_for_selector("[data-testid=hand] [data-card]")
+    names = guest.locator("[data-testid=felt] .seat .name").all_inner_texts()
+    assert "Asha" in names and "You" in names
     host_ctx.close()
     guest_ctx.close()
 
@@ -89,8 +99,10 @@ def snapshot_view(page: Any) -> dict[str, Any]:
     )
 
 
-def test_reload_mid_trick_restores_the_same_state(server: str, page: Any) -> None:
-    create_table(page, server, preset="standard", bots="random", card_seconds="none", call_seconds="none")
+def test_reload_mid_trick_restores_the_same_state(server: str, page: Any, browser: Any) -> None:
+    table = create_table(
+        page, server, preset="standard", bots="random", card_seconds="none", call_seconds="none"
+    )
     page.click("[data-testid=start-btn]")
     # Play until it is our turn with cards already on the trick (and no finished trick on show).
     for _ in range(200):
@@ -111,6 +123,18 @@ def test_reload_mid_trick_restores_the_same_state(server: str, page: Any) -> Non
     page.reload()
     page.wait_for_selector("[data-testid=hand].my-turn [data-legal=true]")
     assert snapshot_view(page) == before
+    # A spectator sees the same table and no hand at all.
+    ctx = browser.new_context()
+    watcher = ctx.new_page()
+    watcher.goto(f"{server}/watch/{table}")
+    watcher.wait_for_selector("[data-testid=trick] .played")
+    seen = watcher.locator("[data-testid=trick] .played").evaluate_all(
+        "els => els.map(e => e.dataset.seat + e.querySelector('[data-card]').dataset.card)"
+    )
+    assert sorted(seen) == sorted(before["trick"])
+    assert watcher.locator("[data-testid=hand]").count() == 0
+    assert watcher.locator("[data-card]").count() == len(seen)
+    ctx.close()
     # And the game goes on from there.
     legal = page.locator("[data-testid=hand] [data-legal=true]").first
     card = legal.get_attribute("data-card")

@@ -21,7 +21,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, Markdown, Select, Static
 
-from ..bots import LEVELS
+from ..bots import LEVELS, levels
 from ..cards import Card
 from ..errors import IllegalAction
 from ..rules import PRESETS, Ruleset
@@ -166,18 +166,24 @@ class SetupScreen(Screen[LocalOptions]):
 
     def compose(self) -> ComposeResult:
         o = self.options
-        with Vertical(id="setup-box"):
-            yield Static(Text("♠ Callbreak", style="bold"), id="setup-title")
-            yield Label("Your name")
-            yield Input(value=o.name, id="setup-name", max_length=20)
-            yield Label("Bots")
-            yield Select([(lv, lv) for lv in LEVELS], value=o.bots if o.bots in LEVELS else "medium",
-                         allow_blank=False, id="setup-bots")
-            yield Label("Rules")
-            yield Select([(p, p) for p in PRESETS], value=o.preset if o.preset in PRESETS else "standard",
-                         allow_blank=False, id="setup-rules")
-            yield Label("Seed (empty: a new deal)")
-            yield Input(value="" if o.seed is None else str(o.seed), id="setup-seed")
+        with VerticalScroll(id="setup-box"):
+            yield Static(Text("♠ Callbreak: you and three bots", style="bold"), id="setup-title")
+            with Horizontal(classes="setup-row"):
+                yield Label("Your name")
+                yield Input(value=o.name, id="setup-name", max_length=20)
+            with Horizontal(classes="setup-row"):
+                yield Label("Bots")
+                have = [lv for lv in LEVELS if lv in levels()] or ["random"]
+                yield Select([(lv, lv) for lv in have], value=o.bots if o.bots in have else have[-1],
+                             allow_blank=False, id="setup-bots")
+            with Horizontal(classes="setup-row"):
+                yield Label("Rules")
+                yield Select([(p, p) for p in PRESETS], value=o.preset if o.preset in PRESETS else "standard",
+                             allow_blank=False, id="setup-rules")
+            with Horizontal(classes="setup-row"):
+                yield Label("Seed")
+                yield Input(value="" if o.seed is None else str(o.seed), id="setup-seed",
+                            placeholder="empty: a new deal")
             yield Label("", id="setup-error")
             yield Button("Play", variant="primary", id="setup-play")
 
@@ -297,10 +303,14 @@ class CallbreakApp(App[int]):
     #summary { width: auto; }
     .hint { color: $text-muted; margin-top: 1; }
     SetupScreen { align: center middle; }
-    #setup-box { width: 50; height: auto; background: $panel; border: thick $accent; padding: 1 2; }
-    #setup-title { text-align: center; margin-bottom: 1; }
-    #setup-box Label { margin-top: 1; }
-    #setup-play { margin-top: 1; width: 100%; }
+    #setup-box { width: 60; max-width: 100%; height: auto; max-height: 100%; background: $panel;
+                 border: thick $accent; padding: 0 1; }
+    #setup-title { text-align: center; margin: 1 0; }
+    .setup-row { height: 3; }
+    .setup-row Label { width: 11; padding-top: 1; }
+    .setup-row Input, .setup-row Select { width: 1fr; }
+    #setup-error { height: 1; }
+    #setup-play { width: 100%; }
     """
 
     def __init__(
@@ -471,12 +481,21 @@ class CallbreakApp(App[int]):
             screen.query_one("#header", Static).update(Text(" ♠ Callbreak  ·  connecting…", style="bold"))
             return
         v = m.view
+        width = screen.size.width
+        sidebar = screen.query_one("#sidebar", Static)
+        side_w = 0 if width < 72 else 28 if width < 90 else 30 if width < 110 else 34
+        sidebar.display = side_w > 0
+        if side_w:
+            sidebar.styles.width = side_w
+            sidebar.update(scores_renderable(m))
+        table = screen.query_one("#table", Static)
+        table.update(table_renderable(m, self.remaining(), table.size.height, totals=side_w == 0))
         screen.query_one("#header", Static).update(header_text(m))
-        screen.query_one("#table", Static).update(table_renderable(m, self.remaining(), screen.query_one("#table", Static).size.height))
-        screen.query_one("#sidebar", Static).update(scores_renderable(m))
         hand_w = max(20, screen.size.width - 2)
+        playing = m.my_turn and v.phase == "playing"
+        shown = self.selected if (v.phase == "playing" or not m.my_turn) else None
         screen.query_one("#hand", Static).update(
-            hand_text(v.hand, v.legal_cards, self.selected, v.rules.trump, hand_w, m.my_turn and v.phase == "playing")
+            hand_text(v.hand, v.legal_cards, shown, v.rules.trump, hand_w, playing)
         )
         screen.query_one("#prompt", Static).update(self.prompt_text())
         if self.message:
@@ -493,6 +512,10 @@ class CallbreakApp(App[int]):
         if m is None:
             return t
         v = m.view
+        wide = self.table_screen is None or self.table_screen.size.width >= 90
+        remaining = self.remaining()
+        if m.my_turn and remaining is not None:
+            t.append(f"⏱ {max(0, int(remaining + 0.999))}s  ", style="bold yellow" if remaining > 5 else "bold red")
         if m.over:
             t.append("Match over.", style="bold yellow")
             if isinstance(self.game, LocalGame):
@@ -514,16 +537,19 @@ class CallbreakApp(App[int]):
             t.append(f" {shown} ", style="bold black on yellow")
             t.append(" ▶", style="dim")
             t.append_text(self.hint_text)
-            t.append("   ←→ change · Enter call", style="dim")
+            t.append("   ←→ change · Enter call" if wide else "  ←→ ⏎", style="dim")
         else:
             t.append("Your turn: ", style="bold")
             if self.typed:
                 t.append(f" {self.typed}_ ", style="bold black on yellow")
-                t.append("   Enter plays it · Esc clears", style="dim")
+                t.append("   Enter plays it · Esc clears" if wide else "  ⏎ · Esc", style="dim")
             else:
                 if self.selected is not None:
                     t.append(self.selected.symbol, style="bold red" if self.selected.suit in "HD" else "bold")
-                t.append("   ←→ choose · Enter play · or type a card (qs, 10h)", style="dim")
+                t.append(
+                    "   ←→ choose · Enter play · or type a card (qs, 10h)" if wide else "  ←→ ⏎ or type qs",
+                    style="dim",
+                )
         return t
 
     # --- screen → game --------------------------------------------------------------

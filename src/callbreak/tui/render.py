@@ -110,7 +110,10 @@ def header_text(model: TableModel) -> Text:
     return t
 
 
-def _seat_block(model: TableModel, seat: int, remaining: float | None) -> Text:
+def _seat_block(
+    model: TableModel, seat: int, remaining: float | None, *, short: bool = False, totals: bool = False
+) -> Text:
+    """A seat: name (▶ when to act, D for the dealer), label, call and tricks won, timer."""
     v = model.view
     t = Text(justify="center")
     to_act = v.to_act == seat and not model.over
@@ -119,8 +122,9 @@ def _seat_block(model: TableModel, seat: int, remaining: float | None) -> Text:
     t.append(f"{marker}{model.names[seat]}", style=style)
     if seat == v.dealer:
         t.append(" (D)", style="dim")
-    t.append("\n")
-    t.append(model.labels[seat], style="dim italic")
+    if not short and model.labels[seat]:
+        t.append("\n")
+        t.append(model.labels[seat], style="dim italic")
     t.append("\n")
     call = v.calls[seat] if seat < len(v.calls) else None
     won = v.tricks_won[seat] if seat < len(v.tricks_won) else 0
@@ -129,8 +133,10 @@ def _seat_block(model: TableModel, seat: int, remaining: float | None) -> Text:
     else:
         made = won >= call
         t.append(f"call {call}", style="bold cyan")
-        t.append("  won ")
+        t.append(" won ")
         t.append(str(won), style="bold green" if made else "bold")
+    if totals and v.totals is not None:
+        t.append(f"\n{fmt_points(v.totals[seat])} pts", style="dim")
     if to_act and remaining is not None:
         t.append(f"\n⏱ {max(0, int(remaining + 0.999))}s", style="bold yellow" if remaining > 5 else "bold red")
     return t
@@ -153,9 +159,16 @@ def card_block(card: Card | None, tall: bool = True, mark: bool = False) -> Text
     )
 
 
-def table_renderable(model: TableModel, remaining: float | None = None, height: int = 40) -> RenderableType:
-    """The table: the four seats round the trick in the middle."""
+def table_renderable(
+    model: TableModel, remaining: float | None = None, height: int = 40, *, totals: bool = False
+) -> RenderableType:
+    """The table: the four seats round the trick in the middle.
+
+    ``height`` (lines available) picks tall or flat cards and short seat blocks;
+    ``totals`` adds each seat's running total (when no score panel is shown).
+    """
     tall = height >= 19
+    short = height < 15
     v = model.view
     direction = v.rules.direction
     at = {position_of(s, model.seat, direction): s for s in range(4)}
@@ -191,16 +204,19 @@ def table_renderable(model: TableModel, remaining: float | None = None, height: 
 
     grid = Table.grid(expand=True)
     grid.add_column(justify="center", vertical="middle", ratio=1)
-    grid.add_column(justify="center", vertical="middle", ratio=2, min_width=26 if tall else 22)
+    grid.add_column(justify="center", vertical="middle", min_width=26 if tall else 22)
     grid.add_column(justify="center", vertical="middle", ratio=1)
     rem = {s: (remaining if s == v.to_act else None) for s in range(4)}
-    grid.add_row("", _seat_block(model, at["N"], rem[at["N"]]), "")
-    grid.add_row(
-        _seat_block(model, at["W"], rem[at["W"]]),
-        Group(Text(""), centre, caption, Text("")),
-        _seat_block(model, at["E"], rem[at["E"]]),
-    )
-    grid.add_row("", _seat_block(model, at["S"], rem[at["S"]]), "")
+
+    def block(pos: str) -> Text:
+        return _seat_block(model, at[pos], rem[at[pos]], short=short, totals=totals)
+
+    grid.add_row("", block("N"), "")
+    middle: list[RenderableType] = [centre, caption]
+    if not short:
+        middle = [Text(""), *middle, Text("")]
+    grid.add_row(block("W"), Group(*middle), block("E"))
+    grid.add_row("", block("S"), "")
     return grid
 
 
@@ -257,7 +273,7 @@ def scores_renderable(model: TableModel) -> RenderableType:
     """Calls, tricks and running totals, with the rounds so far."""
     v = model.view
     t = Table(title="Scores", title_style="bold", expand=True, pad_edge=False, box=None, padding=(0, 1))
-    t.add_column("", no_wrap=True)
+    t.add_column("", no_wrap=True, max_width=9, overflow="ellipsis")
     t.add_column("call", justify="right")
     t.add_column("won", justify="right")
     t.add_column("total", justify="right")
@@ -278,7 +294,7 @@ def scores_renderable(model: TableModel) -> RenderableType:
         hist = Table(box=None, pad_edge=False, expand=True, padding=(0, 1))
         hist.add_column("rd", style="dim")
         for s in range(4):
-            hist.add_column(model.names[s][:5], justify="right")
+            hist.add_column(model.names[s][:4], justify="right")
         for rs in model.summaries[-6:]:
             hist.add_row(
                 f"{rs.number}{'*' if rs.sudden_death else ''}",

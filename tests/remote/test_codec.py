@@ -235,3 +235,46 @@ def test_responses() -> None:
     for path, body in (("/bid", {"value": "x"}), ("/play", {"value": 3}), ("/play", {}), ("/bid", [3])):
         with pytest.raises(ValueError):
             parse_response(path, body)
+
+
+def _paths(o: Any, pre: tuple[Any, ...] = ()) -> Any:
+    yield pre
+    if isinstance(o, dict):
+        for k, v in o.items():
+            yield from _paths(v, (*pre, k))
+    elif isinstance(o, list):
+        for i, v in enumerate(o):
+            yield from _paths(v, (*pre, i))
+
+
+def test_fuzzed_requests_are_read_or_refused_with_value_error() -> None:
+    """Random damage to real requests: every result is a consistent view or a ValueError."""
+    import random
+
+    reqs = [view_to_request(v, time_budget_ms=1000) for v in positions(BHOOS, range(2))]
+    values: list[Any] = [None, True, 0, -1, 3, 13, 2**70, 1.5, float("inf"), "", "x", "1S", "AS", "P0",
+                         [], [1], ["1S"], {}, {"a": 1}, [[1, ["1S", "2S", "3S", "4S"], 1]], "13"]  # fmt: skip
+    rng = random.Random(7)
+    read = 0
+    for _ in range(3000):
+        path, body = rng.choice(reqs)
+        b = copy.deepcopy(body)
+        for _ in range(rng.randint(1, 3)):
+            p = rng.choice(list(_paths(b)))
+            if not p:
+                continue
+            parent = b
+            for k in p[:-1]:
+                parent = parent[k]
+            if rng.random() < 0.25 and isinstance(parent, dict):
+                del parent[p[-1]]
+            else:
+                parent[p[-1]] = copy.deepcopy(rng.choice(values))
+        try:
+            v = parse_request(path, b, BHOOS).view
+        except ValueError:
+            continue
+        read += 1
+        assert v.legal_calls if v.phase == "calling" else v.legal_cards, b
+        assert len(set(v.hand) | set(v.played)) == len(v.hand) + len(v.played)
+    assert read > 0  # some damage is harmless (a total changed, a bid changed), and is read

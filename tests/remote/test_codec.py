@@ -97,9 +97,25 @@ def positions(rules: Ruleset, seeds: range) -> list[Any]:
     return out
 
 
-@pytest.mark.parametrize("preset", ["bhoos", "standard", "pagat"])
-def test_round_trip_view_request_view(preset: str) -> None:
-    rules = Ruleset.preset(preset).replace(rounds=2)
+VARIANTS = {
+    "bhoos": Ruleset.preset("bhoos"),
+    "standard": Ruleset.preset("standard"),
+    "pagat": Ruleset.preset("pagat"),
+    "hearts trump, after broken, undertrump": Ruleset(
+        trump="H", trump_lead="after_broken", must_undertrump=True
+    ),
+    "no heading, min call 2, not first trick": Ruleset(
+        must_head=False, min_call=2, trump_lead="not_first_trick"
+    ),
+    "redeals, min total 8": Ruleset(
+        redeal_without_trump=True, redeal_without_face_card=True, min_total_calls=8
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_round_trip_view_request_view(name: str) -> None:
+    rules = VARIANTS[name].replace(rounds=2)
     for v in positions(rules, range(4)):
         path, body = view_to_request(v, ("a", "b", "c", "d"), time_budget_ms=900)
         body = json.loads(json.dumps(body))  # exactly what goes over the wire

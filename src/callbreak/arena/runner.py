@@ -25,7 +25,7 @@ from typing import Any
 from ..bots import Bot, make_bot
 from ..errors import IllegalAction
 from ..match import Match
-from ..remote.client import RemoteBot, fallback_action
+from ..remote.client import fallback_action, resolve_bot
 from ..rules import Ruleset
 from ..scoring import made
 from .stats import win_shares
@@ -40,19 +40,6 @@ __all__ = [
     "run_arena",
     "tasks_for",
 ]
-
-
-def resolve_bot(spec: str, seed: int | None = None, time_budget: float = 1.5) -> Bot:
-    """A bot from a spec: a level name or an ``http(s)://`` URL of a Bhoos-protocol bot.
-
-    >>> resolve_bot("random", 1).name
-    'random'
-    >>> resolve_bot("http://127.0.0.1:7001").url
-    'http://127.0.0.1:7001'
-    """
-    if spec.startswith(("http://", "https://")):
-        return RemoteBot(spec, time_budget=time_budget, seed=seed)
-    return make_bot(spec, seed)
 
 
 def derive_seed(*parts: int | str) -> int:

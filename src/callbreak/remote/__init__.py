@@ -7,6 +7,7 @@ HTTP bot at our tables (`RemoteBot`).
 
 from __future__ import annotations
 
+from .client import Fault, RemoteBot, fallback_action, resolve_bot
 from .codec import (
     ParsedRequest,
     card_from_bhoos,
@@ -17,10 +18,14 @@ from .codec import (
 )
 
 __all__ = [
+    "Fault",
     "ParsedRequest",
+    "RemoteBot",
     "card_from_bhoos",
     "card_to_bhoos",
+    "fallback_action",
     "parse_request",
     "parse_response",
+    "resolve_bot",
     "view_to_request",
 ]

@@ -16,12 +16,12 @@ from typing import Any
 
 import httpx
 
-from ..bots import Bot
+from ..bots import Bot, make_bot
 from ..cards import Card
 from ..round import SeatView
 from .codec import DEFAULT_IDS, parse_response, view_to_request
 
-__all__ = ["Fault", "RemoteBot", "fallback_action"]
+__all__ = ["Fault", "RemoteBot", "fallback_action", "resolve_bot"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,3 +185,18 @@ class RemoteBot(Bot):
 
     def close(self) -> None:
         self._client.close()
+
+
+def resolve_bot(spec: str, seed: int | None = None, time_budget: float = 1.5) -> Bot:
+    """A bot from a spec: a level name or an ``http(s)://`` URL of a Bhoos-protocol bot.
+
+    Wherever a bot can sit (the arena, an online table), a URL can sit.
+
+    >>> resolve_bot("random", 1).name
+    'random'
+    >>> resolve_bot("http://127.0.0.1:7001").url
+    'http://127.0.0.1:7001'
+    """
+    if spec.startswith(("http://", "https://")):
+        return RemoteBot(spec, time_budget=time_budget, seed=seed)
+    return make_bot(spec, seed)

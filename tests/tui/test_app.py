@@ -251,16 +251,18 @@ async def test_start_screen_starts_a_match() -> None:
 
 
 async def test_hint_shown_in_call_picker() -> None:
+    """Any hint function works (the app only needs ``.call`` and ``.chance``); it gets seat 0's view."""
+    from callbreak import SeatView
     from callbreak.bots import Hint
 
-    seen = []
+    seen: list[SeatView] = []
 
-    def fake_view_hint(view: object) -> Hint:
+    def fixed_hint(view: SeatView) -> Hint:
         seen.append(view)
         return Hint(call=4, chance=0.71)
 
     game = LocalGame(ONE_ROUND, seed=3, bots="random", delay=0, trick_pause=0)
-    app = CallbreakApp(game, hint=fake_view_hint)
+    app = CallbreakApp(game, hint=fixed_hint)
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(pilot, app, lambda: waiting_for_human(app) and "suggested" in screen_text(app, "prompt"))
         assert "71% to make it" in screen_text(app, "prompt")
@@ -268,6 +270,7 @@ async def test_hint_shown_in_call_picker() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert game.match.round.calls[0] == 4 or len(game.match.rounds) > 0
+        assert seen and all(v.seat == 0 for v in seen)
 
 
 def test_screenshot_of_a_game_in_progress(tmp_path: object) -> None:
@@ -278,3 +281,52 @@ def test_screenshot_of_a_game_in_progress(tmp_path: object) -> None:
     out = save(Path(str(tmp_path)) / "tui.svg", size=(100, 30))
     svg = out.read_text()
     assert svg.startswith("<svg") and "Scores" in svg and "Your" in svg
+
+
+async def test_sudden_death_round_is_shown() -> None:
+    from callbreak.bots import make_bot
+
+    # find a deal where one round ends in a tie at the top (seat 0 played by a random bot)
+    for seed in range(400):
+        game = LocalGame(ONE_ROUND, seed=seed, bots="random", delay=0, trick_pause=0)
+        me = make_bot("random", seed)
+        while not game.over and not game.match.sudden_death:
+            if game.human_to_act:
+                game.submit(me.act(game.match.view(0)))
+            elif game.pending_summary is None:
+                game.step_bot()
+            else:
+                break
+        if game.match.sudden_death:
+            break
+    else:
+        pytest.fail("no tie at the top in 400 deals")
+    top = max(game.match.totals)
+    assert game.match.totals.count(top) >= 2
+    app = CallbreakApp(game, hint=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        # first the summary of round 1, then the sudden-death round
+        await settle(pilot, app, lambda: isinstance(app.screen, SummaryScreen))
+        await pilot.press("enter")
+        await settle(pilot, app, lambda: waiting_for_human(app))
+        assert "SUDDEN DEATH" in screen_text(app, "header")
+        assert "round 2 " in screen_text(app, "header") and " of " not in screen_text(app, "header")
+        await play_match(pilot, app)
+        assert game.over and len(game.match.rounds) >= 2
+        assert game.model().summaries[1].sudden_death
+
+
+async def test_call_picker_shows_the_bots_hint() -> None:
+    hints = pytest.importorskip("callbreak.bots.hints")
+    game = LocalGame(ONE_ROUND, seed=3, bots="random", delay=0, trick_pause=0)
+    app = CallbreakApp(game)  # the real callbreak.bots.hints.hint
+    assert app.hint_fn is hints.hint
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot, app, lambda: waiting_for_human(app) and "suggested" in screen_text(app, "prompt"))
+        want = hints.hint(game.match.view(0))
+        prompt = screen_text(app, "prompt")
+        assert f"suggested {want.call} ({round(100 * want.chance)}% to make it)" in prompt
+        assert app.call_choice == want.call
+        await pilot.press("enter")
+        await settle(pilot, app, lambda: game.match.round.calls[0] is not None)
+        assert game.match.round.calls[0] == want.call

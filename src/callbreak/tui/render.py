@@ -91,7 +91,7 @@ def header_text(model: TableModel) -> Text:
     t.append(" ♠ Callbreak ", style="bold black on grey93")
     t.append("  ")
     t.append(rules_label(rules), style="bold")
-    if v.rounds is None:
+    if v.rounds is None or v.round_number > v.rounds:
         t.append(f"  ·  round {v.round_number}")
     else:
         t.append(f"  ·  round {v.round_number} of {v.rounds}")

@@ -101,36 +101,66 @@ class Card(int):
 
     @property
     def suit_index(self) -> int:
-        """0 spades, 1 hearts, 2 diamonds, 3 clubs."""
+        """0 spades, 1 hearts, 2 diamonds, 3 clubs.
+
+        >>> Card.parse("5D").suit_index
+        2
+        """
         return int(self) // 13
 
     @property
     def suit(self) -> str:
-        """``'S'``, ``'H'``, ``'D'`` or ``'C'``."""
+        """``'S'``, ``'H'``, ``'D'`` or ``'C'``.
+
+        >>> Card.parse("5D").suit
+        'D'
+        """
         return SUITS[int(self) // 13]
 
     @property
     def rank(self) -> int:
-        """2..14 (11 J, 12 Q, 13 K, 14 A)."""
+        """2..14 (11 J, 12 Q, 13 K, 14 A).
+
+        >>> Card.parse("AS").rank, Card.parse("TH").rank
+        (14, 10)
+        """
         return int(self) % 13 + 2
 
     @property
     def rank_char(self) -> str:
+        """One character: ``2``..``9``, ``T``, ``J``, ``Q``, ``K``, ``A``.
+
+        >>> Card.parse("10C").rank_char
+        'T'
+        """
         return RANKS[int(self) % 13]
 
     @property
     def bhoos(self) -> str:
-        """The Bhoos tournament notation: ``1S`` for the ace of spades."""
+        """The Bhoos tournament notation: ``1S`` for the ace of spades.
+
+        >>> Card.parse("AH").bhoos, Card.parse("TH").bhoos
+        ('1H', 'TH')
+        """
         r = int(self) % 13
         return ("1" if r == 12 else RANKS[r]) + SUITS[int(self) // 13]
 
     @property
     def symbol(self) -> str:
-        """``A♠``: for people."""
+        """``A♠``: for people.
+
+        >>> Card.parse("TH").symbol
+        '10♥'
+        """
         return RANKS[int(self) % 13].replace("T", "10") + SUIT_SYMBOLS[int(self) // 13]
 
     @property
     def mask(self) -> int:
+        """The one-bit mask of this card.
+
+        >>> Card.parse("4S").mask
+        4
+        """
         return 1 << int(self)
 
     def __str__(self) -> str:
@@ -206,4 +236,9 @@ def mask_of(cards: Iterable[Card | int | str]) -> int:
 
 
 def popcount(mask: int) -> int:
+    """Number of cards in a mask.
+
+    >>> popcount(mask_of(["AS", "KS", "2C"]))
+    3
+    """
     return mask.bit_count()

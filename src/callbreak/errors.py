@@ -20,7 +20,12 @@ class IllegalAction(ValueError):
 
 
 class HistoryError(ValueError):
-    """A hand history that cannot be read or replayed; ``line`` is its 1-based line."""
+    """A hand history that cannot be read or replayed; ``line`` is its 1-based line.
+
+    >>> e = HistoryError("seat 2 does not hold AS", line=14)
+    >>> str(e), e.line
+    ('line 14: seat 2 does not hold AS', 14)
+    """
 
     def __init__(self, message: str, line: int | None = None) -> None:
         self.line = line

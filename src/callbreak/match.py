@@ -263,14 +263,31 @@ class Match:
     # --- results ------------------------------------------------------------
     @property
     def is_over(self) -> bool:
+        """After ``rounds`` rounds and any tie-break rounds, or after `end`.
+
+        >>> m = Match(Ruleset(rounds=1, tie_break="share"), seed=1); m.round.playout(random.Random(1))
+        >>> m.is_over, len(m.rounds)
+        (True, 1)
+        """
         return self._over
 
     @property
     def totals(self) -> list[Decimal]:
+        """Per-seat totals of the finished rounds, exact.
+
+        >>> m = Match(seed=1); m.round.playout(random.Random(1))
+        >>> m.totals == m.round_points[0] and [t * 10 for t in m.totals] == m.totals_tenths
+        True
+        """
         return [tenths_to_points(t) for t in self._tenths]
 
     @property
     def totals_tenths(self) -> list[int]:
+        """Per-seat totals in tenths (ints).
+
+        >>> Match(seed=1).totals_tenths
+        [0, 0, 0, 0]
+        """
         return list(self._tenths)
 
     @property
@@ -284,16 +301,30 @@ class Match:
 
     @property
     def round_number(self) -> int:
-        """1-based number of the round in progress (or the last one, when over)."""
+        """1-based number of the round in progress (or the last one, when over).
+
+        >>> m = Match(seed=1); m.round.playout(random.Random(1)); m.round_number
+        2
+        """
         return len(self.rounds) + (0 if self._over else 1)
 
     @property
     def sudden_death(self) -> bool:
-        """Whether the round in progress is a sudden-death (tie-break) round."""
+        """Whether the round in progress is a sudden-death (tie-break) round.
+
+        >>> m = Match(Ruleset(rounds=1, overtrick_points=0), seed=26)
+        >>> m.round.playout(random.Random(26)); [str(t) for t in m.totals], m.sudden_death, m.is_over
+        (['-3.0', '-8.0', '-10.0', '-3.0'], True, False)
+        """
         return not self._over and self._end_after is not None and len(self.rounds) >= self._end_after
 
     def view(self, seat: int) -> SeatView:
-        """The round's view of ``seat`` with the match's totals and round number."""
+        """The round's view of ``seat`` (-1: a spectator) with the match's totals and round number.
+
+        >>> v = Match(Ruleset.preset("quick"), seed=1).view(2)
+        >>> v.rounds, v.round_number, v.totals, v.sudden_death
+        (3, 1, (Decimal('0.0'), Decimal('0.0'), Decimal('0.0'), Decimal('0.0')), False)
+        """
         from dataclasses import replace
 
         v = self.round.view(seat) if seat >= 0 else self.round.spectator_view()

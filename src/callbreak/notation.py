@@ -268,8 +268,14 @@ def dumps(match: Match) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One moment of a replay: after the action read on ``line`` (None for JSON or a
-    deal).  ``round`` is a copy of the round at that moment (all hands visible)."""
+    """One moment of a replay: after the action read on ``line`` (None for JSON).
+    ``round`` is a copy of the round at that moment (all hands visible); ``action``
+    is None for the moment a deal is dealt.
+
+    >>> first = next(replay_states(dumps(Match(seed=1, dealer=0))))
+    >>> first.line, first.where, first.action, first.round_number
+    (8, 'round 1: the deal', None, 1)
+    """
 
     line: int | None
     where: str

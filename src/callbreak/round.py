@@ -58,7 +58,11 @@ OVER = "over"
 
 @dataclass(frozen=True, slots=True)
 class CallAction:
-    """A call made: the record `Round.call` returns and the log keeps."""
+    """A call made: the record `Round.call` returns and the log keeps.
+
+    >>> str(CallAction(seat=2, call=4))
+    'seat 2 calls 4'
+    """
 
     seat: int
     call: int
@@ -69,7 +73,11 @@ class CallAction:
 
 @dataclass(frozen=True, slots=True)
 class PlayAction:
-    """A card played; ``winner`` is set when this card completed a trick."""
+    """A card played; ``winner`` is set when this card completed a trick.
+
+    >>> str(PlayAction(1, Card.parse("AS"), winner=1))
+    'seat 1 plays AS; seat 1 wins the trick'
+    """
 
     seat: int
     card: Card
@@ -85,17 +93,31 @@ Action = CallAction | PlayAction
 
 @dataclass(frozen=True, slots=True)
 class Trick:
-    """A finished trick: who led, the four cards in order of play, who won."""
+    """A finished trick: who led, the four cards in order of play, who won.
+
+    >>> t = Trick(2, (Card.parse("5H"), Card.parse("9H"), Card.parse("2S"), Card.parse("AH")), winner=0)
+    >>> t.seat_of(2), t.by_seat()[0]
+    (0, Card('2S'))
+    """
 
     leader: int
     cards: tuple[Card, Card, Card, Card]
     winner: int
 
     def seat_of(self, i: int) -> int:
+        """The seat that played the ``i``-th card (0 = the leader).
+
+        >>> Trick(3, tuple(Card.parse(c) for c in ("2C", "3C", "4C", "5C")), 3).seat_of(1)
+        0
+        """
         return (self.leader + i) % 4
 
     def by_seat(self) -> list[Card]:
-        """The card each seat played, indexed by seat."""
+        """The card each seat played, indexed by seat.
+
+        >>> Trick(3, tuple(Card.parse(c) for c in ("2C", "3C", "4C", "5C")), 3).by_seat()
+        [Card('3C'), Card('4C'), Card('5C'), Card('2C')]
+        """
         out = [self.cards[0]] * 4
         for i, c in enumerate(self.cards):
             out[(self.leader + i) % 4] = c
@@ -104,7 +126,12 @@ class Trick:
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
-    """All that one seat may know of a round: never another seat's unplayed card."""
+    """All that one seat may know of a round: never another seat's unplayed card.
+
+    >>> v = Round(Ruleset(), Round.deal_hands(seed=1), dealer=3).view(0)
+    >>> v.my_turn, len(v.hand), v.legal_calls[:3], v.played
+    (True, 13, (1, 2, 3), [])
+    """
 
     seat: int
     rules: Ruleset
@@ -129,17 +156,34 @@ class SeatView:
 
     @property
     def my_turn(self) -> bool:
+        """Whether this seat is the one to act.
+
+        >>> Round(Ruleset(), Round.deal_hands(seed=1), dealer=3).view(1).my_turn
+        False
+        """
         return self.to_act == self.seat
 
     @property
     def played(self) -> list[Card]:
-        """Every card played this round, trick by trick, current trick last."""
+        """Every card played this round, trick by trick, current trick last.
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1), dealer=3)
+        >>> for n in (1, 1, 1, 1): _ = rnd.call(n)
+        >>> _ = rnd.play(rnd.legal_cards()[0])
+        >>> rnd.view(2).played == rnd.trick
+        True
+        """
         out = [c for t in self.tricks for c in t.cards]
         out.extend(c for _, c in self.trick)
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe form: cards as text (``AS``), points as strings."""
+        """JSON-safe form: cards as text (``AS``), points as strings.
+
+        >>> d = Round(Ruleset(), Round.deal_hands(seed=1), dealer=3).view(0).to_dict()
+        >>> d["phase"], len(d["hand"]), d["to_act"], d["rules"]["trump"]
+        ('calling', 13, 0, 'S')
+        """
         return {
             "seat": self.seat,
             "rules": self.rules.to_dict(),
@@ -273,70 +317,137 @@ class Round:
     # --- public state -------------------------------------------------------
     @property
     def phase(self) -> str:
-        """``calling``, ``playing``, ``redeal`` or ``over``."""
+        """``calling``, ``playing``, ``redeal`` or ``over``.
+
+        >>> Round(Ruleset(), Round.deal_hands(seed=1)).phase
+        'calling'
+        """
         return self._phase
 
     @property
     def to_act(self) -> int | None:
-        """The seat whose turn it is; None when the round is over (or must be redealt)."""
+        """The seat whose turn it is; None when the round is over (or must be redealt).
+
+        >>> Round(Ruleset(), Round.deal_hands(seed=1), dealer=2).to_act
+        3
+        """
         return self._to_act
 
     @property
     def hands(self) -> list[list[Card]]:
-        """Each seat's unplayed cards, sorted by suit (S H D C) and rank."""
+        """Each seat's unplayed cards, sorted by suit (S H D C) and rank.
+
+        >>> [len(h) for h in Round(Ruleset(), Round.deal_hands(seed=1)).hands]
+        [13, 13, 13, 13]
+        """
         return [cards_of(m) for m in self._hands]
 
     @property
     def hand_masks(self) -> tuple[int, int, int, int]:
+        """Each seat's unplayed cards as a 52-bit mask.
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1))
+        >>> cards_of(rnd.hand_masks[0]) == rnd.hands[0]
+        True
+        """
         h = self._hands
         return (h[0], h[1], h[2], h[3])
 
     @property
     def dealt(self) -> list[list[Card]]:
-        """The thirteen cards each seat was dealt."""
+        """The thirteen cards each seat was dealt.
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1))
+        >>> rnd.playout(random.Random(1)); rnd.hands[0], len(rnd.dealt[0])
+        ([], 13)
+        """
         return [cards_of(m) for m in self._deal]
 
     @property
     def calls(self) -> list[int | None]:
+        """Each seat's call, None until made.
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1), dealer=3); _ = rnd.call(4); rnd.calls
+        [4, None, None, None]
+        """
         return list(self._calls)
 
     @property
     def tricks_won(self) -> list[int]:
+        """Tricks each seat has taken so far.
+
+        >>> Round(Ruleset(), Round.deal_hands(seed=1)).tricks_won
+        [0, 0, 0, 0]
+        """
         return list(self._won)
 
     @property
     def trick(self) -> list[Card]:
-        """Cards on the table in the current trick, in order of play."""
+        """Cards on the table in the current trick, in order of play.
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1), dealer=3)
+        >>> for n in (1, 1, 1, 1): _ = rnd.call(n)
+        >>> c = rnd.legal_cards()[0]; _ = rnd.play(c); rnd.trick == [c], rnd.trick_seats == [(0, c)]
+        (True, True)
+        """
         return [CARDS[c] for c in self._trick]
 
     @property
     def trick_seats(self) -> list[tuple[int, Card]]:
-        """The current trick as ``(seat, card)`` pairs."""
+        """The current trick as ``(seat, card)`` pairs (see `trick`).
+
+        >>> Round(Ruleset(), Round.deal_hands(seed=1)).trick_seats
+        []
+        """
         lead = self._leader
         return [((lead + i) & 3, CARDS[c]) for i, c in enumerate(self._trick)]
 
     @property
     def leader(self) -> int:
-        """The seat that led (or will lead) the current trick."""
+        """The seat that led (or will lead) the current trick.
+
+        >>> Round(Ruleset(), Round.deal_hands(seed=1), dealer=1).leader
+        2
+        """
         return self._leader
 
     @property
     def tricks(self) -> list[Trick]:
-        """The finished tricks, in order."""
+        """The finished tricks, in order.
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1), dealer=3); rnd.playout(random.Random(2))
+        >>> len(rnd.tricks), rnd.tricks[0].leader, rnd.trick_number
+        (13, 0, 13)
+        """
         return [Trick(l, (CARDS[a], CARDS[b], CARDS[c], CARDS[d]), w) for l, (a, b, c, d), w in self._tricks]
 
     @property
     def trick_number(self) -> int:
-        """0..12: the index of the trick in progress (13 when over)."""
+        """0..12: the index of the trick in progress (13 when over).
+
+        >>> Round(Ruleset(), Round.deal_hands(seed=1)).trick_number
+        0
+        """
         return len(self._tricks)
 
     @property
     def played_mask(self) -> int:
+        """Every card played so far this round, as a mask.
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1)); rnd.playout(random.Random(1))
+        >>> rnd.played_mask == FULL_DECK
+        True
+        """
         return self._played
 
     @property
     def actions(self) -> list[Action]:
-        """Every action so far, in order: the round's log."""
+        """Every action so far, in order: the round's log.
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1), dealer=3); _ = rnd.call(2)
+        >>> rnd.actions, len(rnd)
+        ([CallAction(seat=0, call=2)], 1)
+        """
         out: list[Action] = []
         tricks = iter(self._tricks)
         n_in_trick = 0
@@ -358,7 +469,11 @@ class Round:
 
     # --- calling ------------------------------------------------------------
     def legal_calls(self) -> list[int]:
-        """The calls the seat to act may make (empty outside the calling phase)."""
+        """The calls the seat to act may make (empty outside the calling phase).
+
+        >>> Round(Ruleset(max_call=4), Round.deal_hands(seed=1)).legal_calls()
+        [1, 2, 3, 4]
+        """
         if self._phase != CALLING:
             return []
         return list(range(self.rules.min_call, self.rules.max_call + 1))
@@ -403,7 +518,15 @@ class Round:
 
     # --- playing ------------------------------------------------------------
     def legal_mask(self) -> int:
-        """The legal cards of the seat to act, as a mask (0 when it is no one's card)."""
+        """The legal cards of the seat to act, as a mask (0 when it is no one's card).
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1), dealer=3)
+        >>> rnd.legal_mask()
+        0
+        >>> for n in (1, 1, 1, 1): _ = rnd.call(n)
+        >>> cards_of(rnd.legal_mask()) == rnd.hands[0]    # a lead: any card
+        True
+        """
         if self._legal >= 0:
             return self._legal
         if self._phase != PLAYING:
@@ -488,6 +611,13 @@ class Round:
         return out
 
     def is_legal(self, card: Card | int | str) -> bool:
+        """Whether the seat to act may play ``card`` now (never raises).
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1), dealer=3)
+        >>> for n in (1, 1, 1, 1): _ = rnd.call(n)
+        >>> rnd.is_legal(rnd.hands[0][0]), rnd.is_legal(rnd.hands[1][0]), rnd.is_legal("nonsense")
+        (True, False, False)
+        """
         try:
             c = to_card(card)
         except ValueError:
@@ -498,6 +628,15 @@ class Round:
         """The seat to act plays ``card``; a completed trick is collected at once.
 
         Raises `IllegalAction` (the state unchanged) for a card not in hand or not legal.
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1), dealer=3)
+        >>> for n in (1, 1, 1, 1): _ = rnd.call(n)
+        >>> a = rnd.play(rnd.hands[0][0]); a.seat, a.winner, rnd.to_act
+        (0, None, 1)
+        >>> rnd.play(rnd.hands[3][0])
+        Traceback (most recent call last):
+        ...
+        callbreak.errors.IllegalAction: seat 1 does not hold ...
         """
         if self._phase != PLAYING:
             raise IllegalAction(f"no card now: the round is in phase {self._phase!r}")
@@ -577,7 +716,12 @@ class Round:
         return winner
 
     def act(self, action: int | Card | str) -> Action:
-        """Call (in the calling phase, an int) or play (a card), whichever the phase wants."""
+        """Call (in the calling phase, an int) or play (a card), whichever the phase wants.
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1), dealer=3)
+        >>> rnd.act(3)
+        CallAction(seat=0, call=3)
+        """
         if self._phase == CALLING and not isinstance(action, (Card, str)):
             return self.call(action)
         return self.play(action)
@@ -644,7 +788,12 @@ class Round:
         return PlayAction(seat, CARDS[value], winner)
 
     def copy(self) -> Round:
-        """An independent copy (without the ``on_end`` hook)."""
+        """An independent copy (without the ``on_end`` hook).
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1), dealer=3)
+        >>> c = rnd.copy(); _ = c.call(2); rnd.calls[0], c.calls[0], c == rnd
+        (None, 2, False)
+        """
         new = Round.__new__(Round)
         new.rules = self.rules
         new.dealer = self.dealer
@@ -669,7 +818,12 @@ class Round:
         return self.copy()
 
     def state_key(self) -> tuple[Any, ...]:
-        """Everything that defines the state: equal keys mean equal rounds."""
+        """Everything that defines the state: equal keys mean equal rounds.
+
+        >>> a = Round(Ruleset(), Round.deal_hands(seed=1)); b = a.copy()
+        >>> _ = a.call(1); _ = a.pop(); a.state_key() == b.state_key()
+        True
+        """
         return (
             self.rules,
             self.dealer,
@@ -695,6 +849,12 @@ class Round:
 
     # --- results ------------------------------------------------------------
     def points_tenths(self) -> list[int]:
+        """Per-seat points in tenths (ints), once the round is over.
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1)); rnd.playout(random.Random(1))
+        >>> [t / 10 for t in rnd.points_tenths()] == [float(p) for p in rnd.points()]
+        True
+        """
         if self._phase != OVER:
             raise IllegalAction(f"points are known once the round is over (phase {self._phase!r})")
         return [score_tenths(c or 0, w, self.rules) for c, w in zip(self._calls, self._won)]
@@ -748,7 +908,12 @@ class Round:
         )
 
     def spectator_view(self) -> SeatView:
-        """Public information only: ``seat`` is -1 and the hand is empty."""
+        """Public information only: ``seat`` is -1 and the hand is empty.
+
+        >>> v = Round(Ruleset(), Round.deal_hands(seed=1)).spectator_view()
+        >>> v.seat, v.hand, v.hand_sizes
+        (-1, (), (13, 13, 13, 13))
+        """
         return SeatView(
             seat=-1,
             rules=self.rules,
@@ -780,7 +945,13 @@ class Round:
         dealer: int,
         actions: Iterable[int | Card | str],
     ) -> Round:
-        """Rebuild a round from its deal and its actions (calls as ints, then cards)."""
+        """Rebuild a round from its deal and its actions (calls as ints, then cards).
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1), dealer=3); rnd.playout(random.Random(1))
+        >>> acts = [a.call if isinstance(a, CallAction) else a.card for a in rnd.actions]
+        >>> Round.from_actions(Ruleset(), rnd.dealt, 3, acts) == rnd
+        True
+        """
         rnd = cls(rules, hands, dealer)
         for a in actions:
             rnd.act(a)

@@ -295,10 +295,20 @@ class Ruleset:
 
     @property
     def trump_index(self) -> int:
+        """The trump suit as 0..3 (S H D C).
+
+        >>> Ruleset(trump="D").trump_index
+        2
+        """
         return "SHDC".index(self.trump)
 
     @property
     def overtrick_tenths(self) -> int:
+        """Tenths of a point per overtrick (1 or 0).
+
+        >>> Ruleset().overtrick_tenths, Ruleset.preset("pagat").overtrick_tenths
+        (1, 0)
+        """
         return 1 if self.overtrick_points else 0
 
     def legal_call_range(self) -> range:

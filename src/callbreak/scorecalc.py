@@ -61,12 +61,20 @@ a fixed ``rounds`` is at most 20 anyway, plus any sudden-death rounds."""
 
 
 class ScoreError(ValueError):
-    """A round or sheet the calculator refuses; the sheet is unchanged."""
+    """A round or sheet the calculator refuses; the sheet is unchanged.
+
+    >>> isinstance(ScoreError("x"), ValueError)
+    True
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class SheetRound:
-    """One round of a sheet: the four calls and the tricks each seat won."""
+    """One round of a sheet: the four calls and the tricks each seat won.
+
+    >>> SheetRound((3, 4, 2, 3), (4, 3, 2, 4)).calls[1]
+    4
+    """
 
     calls: tuple[int, int, int, int]
     tricks: tuple[int, int, int, int]
@@ -154,7 +162,11 @@ class ScoreSheet:
 
     def add_round(self, calls: Sequence[Any], tricks: Sequence[Any]) -> list[Decimal]:
         """Enter a round; returns its points per player.  `ScoreError` (the sheet unchanged)
-        for a bad round or a round after the match is over."""
+        for a bad round or a round after the match is over.
+
+        >>> ScoreSheet(list("ABCD")).add_round([4, 3, 1, 2], [6, 2, 1, 4])
+        [Decimal('4.2'), Decimal('-3.0'), Decimal('1.0'), Decimal('2.2')]
+        """
         c = self.check_calls(calls)
         t = self.check_tricks(tricks)
         pts = [score_tenths(c[i], t[i], self.rules) for i in range(4)]
@@ -182,7 +194,11 @@ class ScoreSheet:
 
     # --- results -----------------------------------------------------------------
     def round_points(self) -> list[list[Decimal]]:
-        """Points per round, per player."""
+        """Points per round, per player.
+
+        >>> s = ScoreSheet(list("ABCD")); _ = s.add_round([1, 1, 1, 1], [4, 3, 3, 3]); s.round_points()[0][0]
+        Decimal('1.3')
+        """
         return [[tenths_to_points(p) for p in r] for r in self._tenths]
 
     def running_totals(self) -> list[list[Decimal]]:
@@ -201,15 +217,29 @@ class ScoreSheet:
 
     @property
     def totals_tenths(self) -> list[int]:
+        """Totals in tenths (ints).
+
+        >>> s = ScoreSheet(list("ABCD")); _ = s.add_round([1, 1, 1, 1], [4, 3, 3, 3]); s.totals_tenths
+        [13, 12, 12, 12]
+        """
         return [sum(r[i] for r in self._tenths) for i in range(4)]
 
     @property
     def totals(self) -> list[Decimal]:
+        """Totals per player, exact.
+
+        >>> ScoreSheet(list("ABCD")).totals
+        [Decimal('0.0'), Decimal('0.0'), Decimal('0.0'), Decimal('0.0')]
+        """
         return [tenths_to_points(t) for t in self.totals_tenths]
 
     @property
     def places(self) -> list[int]:
-        """Places 1..4 by total; tied players share the better place."""
+        """Places 1..4 by total; tied players share the better place.
+
+        >>> s = ScoreSheet(list("ABCD")); _ = s.add_round([1, 1, 1, 1], [4, 3, 3, 3]); s.places
+        [1, 2, 2, 2]
+        """
         return places_of(self.totals_tenths)
 
     @property
@@ -219,7 +249,11 @@ class ScoreSheet:
 
     @property
     def is_over(self) -> bool:
-        """All rounds entered, and no tie at the top left to break (never for ``rounds=None``)."""
+        """All rounds entered, and no tie at the top left to break (never for ``rounds=None``).
+
+        >>> s = ScoreSheet(list("ABCD"), Ruleset(rounds=1)); _ = s.add_round([1, 1, 1, 1], [4, 3, 3, 3]); s.is_over
+        True
+        """
         n = self.rules.rounds
         if n is None or len(self.rounds) < n:
             return False
@@ -227,7 +261,12 @@ class ScoreSheet:
 
     @property
     def sudden_death(self) -> bool:
-        """Whether the next round is a sudden-death round (tied at the top after the last round)."""
+        """Whether the next round is a sudden-death round (tied at the top after the last round).
+
+        >>> s = ScoreSheet(list("ABCD"), Ruleset(rounds=1)); _ = s.add_round([1, 1, 1, 1], [4, 4, 3, 2])
+        >>> s.sudden_death, s.is_over
+        (True, False)
+        """
         n = self.rules.rounds
         return (
             n is not None
@@ -256,6 +295,11 @@ class ScoreSheet:
         }
 
     def to_json(self) -> str:
+        """The JSON sheet as text.
+
+        >>> ScoreSheet.from_json(ScoreSheet(list("ABCD")).to_json()).players
+        ['A', 'B', 'C', 'D']
+        """
         return json.dumps(self.to_dict(), indent=1)
 
     @classmethod
@@ -300,6 +344,13 @@ class ScoreSheet:
 
     @classmethod
     def from_json(cls, text: str) -> ScoreSheet:
+        """Read a JSON sheet given as text.
+
+        >>> ScoreSheet.from_json("[1")
+        Traceback (most recent call last):
+        ...
+        callbreak.scorecalc.ScoreError: not valid JSON: Expecting ',' delimiter: line 1 column 3 (char 2)
+        """
         try:
             data = json.loads(text)
         except ValueError as e:

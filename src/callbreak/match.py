@@ -69,7 +69,14 @@ class Match:
         self.rules = rules
         self.seed = seed
         self.players = players
-        self._dealt = list(dealt) if dealt is not None else []
+        self._dealt: list[list[list[Card | int | str] | int]] = [
+            [h if isinstance(h, int) else list(h) for h in hands] for hands in (dealt or [])
+        ]
+        for i, hands in enumerate(self._dealt):
+            try:
+                Round(rules, hands)
+            except ValueError as e:
+                raise ValueError(f"deal {i + 1}: {e}") from None
         self.deals: list[Round] = []
         """Every Round dealt, in order: redealt ones, finished ones and the one in progress."""
         self._rng = random.Random(seed)

@@ -206,3 +206,9 @@ def test_view_adds_match_fields() -> None:
     assert v.rounds == 3 and v.round_number == 1 and v.totals == (0, 0, 0, 0)
     assert m.view(-1).hand == ()
     assert isinstance(m.round, Round)
+
+
+def test_bad_explicit_deal_refused_up_front() -> None:
+    good = Round.deal_hands(1)
+    with pytest.raises(ValueError, match="deal 2: .*more than one seat"):
+        Match(seed=1, dealt=[good, [good[0], good[0], good[2], good[3]]])

@@ -210,5 +210,5 @@ def test_view_adds_match_fields() -> None:
 
 def test_bad_explicit_deal_refused_up_front() -> None:
     good = Round.deal_hands(1)
-    with pytest.raises(ValueError, match="deal 2: .*more than one seat"):
+    with pytest.raises(ValueError, match=r"deal 2: .*more than one seat"):
         Match(seed=1, dealt=[good, [good[0], good[0], good[2], good[3]]])

@@ -19,6 +19,7 @@ PHONE = {
 
 def test_rules_page_examples_match_the_engine(static_url: str, page: Any) -> None:
     page.goto(static_url + "/rules")
+    page.wait_for_selector("[data-testid=score-example]")
     rows = page.locator("[data-testid=score-example]")
     assert rows.count() >= 10
     for i in range(rows.count()):

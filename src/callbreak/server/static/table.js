@@ -162,6 +162,10 @@ function mountTable(root, id, token) {
         render();
         break;
       }
+      case "synced":
+      case "table":
+        if (msg.table) { S.table = msg.table; render(); }
+        break;
       case "hint":
         S.hint = msg; render();
         break;
@@ -190,7 +194,7 @@ function mountTable(root, id, token) {
         if (ev.auto) S.autos.add(ev.card);
         if (ev.seat === mine && ev.auto) {
           if (ev.reason === "forced") toast(`Only legal card: the ${cardName(ev.card)}.`, 1800);
-          else toast(`${ev.reason === "timeout" ? "Time ran out: " : ""}the ${cardName(ev.card)} was played for you.`);
+          else if (ev.reason !== "autoplay") toast(`${ev.reason === "timeout" ? "Time ran out: " : ""}the ${cardName(ev.card)} was played for you.`);
         }
         announce(`${shortName(ev.seat)} played the ${cardName(ev.card)}.`);
         break;
@@ -288,6 +292,8 @@ function mountTable(root, id, token) {
 
   function tickRings() {
     const t = S.table;
+    const next = dialogs.querySelector(".next-secs");
+    if (next && t && t.deadline) next.textContent = String(Math.max(0, Math.ceil((t.deadline - serverNow()) / 1000)));
     const bar = felt.querySelector("svg.ring .bar");
     if (!t || !bar) return;
     if (!t.deadline) { bar.setAttribute("stroke-dashoffset", "0"); return; }
@@ -351,7 +357,8 @@ function mountTable(root, id, token) {
   function renderLobby() {
     const t = S.table;
     const rec = seatRecord(id) || record;
-    const link = rec && rec.invite ? `${location.origin}/join/${rec.invite}` : null;
+    const code = t.invite || (rec && rec.invite);
+    const link = code ? `${location.origin}/join/${code}` : null;
     const isHost = !spectator && t.you === t.host;
     const box = h("div", { class: "lobby center-msg", "data-testid": "lobby", style: { position: "static", transform: "none", maxWidth: "none", margin: "10px" } },
       h("h2", null, "Waiting for players"),
@@ -590,6 +597,7 @@ function mountTable(root, id, token) {
       h("td", { "data-testid": `round-points-${s}` }, lr.points[s]), h("td", null, st.totals ? st.totals[s] : "")));
     const body = [
       h("table", { class: "scoreboard" }, h("thead", null, h("tr", null, ...["", "Call", "Won", "Points", "Total"].map((x) => h("th", { scope: "col" }, x)))), h("tbody", null, ...rows)),
+      t.deadline ? h("p", { class: "hint" }, "Next round in ", h("span", { class: "next-secs" }, ""), " seconds, or when everyone is ready.") : null,
       st.sudden_death ? h("p", { "data-testid": "sudden-death-next" }, h("strong", null, "Tied at the top: the next round is a sudden-death round.")) : null,
     ];
     const extra = [];

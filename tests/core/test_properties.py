@@ -155,3 +155,36 @@ def test_match_views_many_positions() -> None:
                         assert f'"{c}"' not in text
         r = m.round
         m.act(rng.choice(r.legal_calls()) if r.phase == "calling" else rng.choice(r.legal_cards()))
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    preset=st.sampled_from(["standard", "quick", "pagat", "bhoos"]),
+    seed=st.integers(0, 2**32),
+    steps=st.integers(0, 400),
+    redeals=st.booleans(),
+    end=st.booleans(),
+)
+def test_history_roundtrip(preset: str, seed: int, steps: int, redeals: bool, end: bool) -> None:
+    """A history of any match, finished or not, loads back to the same match and prints the same."""
+    from callbreak.notation import dumps, from_json, loads, to_json
+
+    changes: dict[str, object] = {"redeal_without_trump": redeals, "min_total_calls": 9 if redeals else 0}
+    if preset == "pagat":
+        changes["rounds"] = None
+    m = Match(Ruleset.preset(preset, **changes), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if m.is_over:
+            break
+        r = m.round
+        m.act(rng.choice(r.legal_calls()) if r.phase == "calling" else rng.choice(r.legal_cards()))
+    if end and not m.is_over:
+        while len(m.round):
+            m.round.pop()
+        m.end()
+    text = dumps(m)
+    again = loads(text)
+    assert again.state_key() == m.state_key()
+    assert dumps(again) == text
+    assert from_json(to_json(m)).state_key() == m.state_key()

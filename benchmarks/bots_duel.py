@@ -16,7 +16,20 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from callbreak import Match, Ruleset
-from callbreak.bots import make_bot
+from callbreak.bots import Bot, make_bot
+
+
+def build(spec: str, seed: int) -> Bot:
+    """``level`` or ``level:key=value,...`` (keyword arguments of the bot class)."""
+    if ":" not in spec:
+        return make_bot(spec, seed=seed)
+    level, _, params = spec.partition(":")
+    bot = make_bot(level, seed=seed)
+    kwargs: dict[str, Any] = {}
+    for kv in params.split(","):
+        k, _, v = kv.partition("=")
+        kwargs[k] = float(v) if "." in v else int(v)
+    return type(bot)(seed=seed, **kwargs)  # type: ignore[call-arg]
 
 
 def play(args: tuple[str, str, str, int, int]) -> dict[str, Any]:
@@ -24,7 +37,7 @@ def play(args: tuple[str, str, str, int, int]) -> dict[str, Any]:
     rules = Ruleset.preset(preset)
     if rules.rounds is None:
         rules = rules.replace(rounds=5)
-    bots = [make_bot(hero if s == hero_seat else other, seed=seed * 4 + s) for s in range(4)]
+    bots = [build(hero if s == hero_seat else other, seed * 4 + s) for s in range(4)]
     m = Match(rules, seed=seed, dealer=0)
     times: list[float] = []
     while not m.is_over:
@@ -58,8 +71,26 @@ def main() -> None:
     ap.add_argument("--rules", default="standard")
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument(
+        "--paired",
+        action="store_true",
+        help="also play each match with OTHER in the hero's seat and report the paired difference",
+    )
     a = ap.parse_args()
     tasks = [(a.hero, a.other, a.rules, a.seed + i, s) for i in range(a.matches) for s in range(4)]
+    if a.paired:
+        base_tasks = [(a.other, a.other, r, sd, st) for _, _, r, sd, st in tasks]
+        with ProcessPoolExecutor(a.jobs) as ex:
+            both = list(ex.map(play, tasks + base_tasks, chunksize=2))
+        hero, base = both[: len(tasks)], both[len(tasks) :]
+        dp = [h["points"] - b["points"] for h, b in zip(hero, base)]
+        dw = [h["share"] - b["share"] for h, b in zip(hero, base)]
+        for name, d in (("points/match", dp), ("win share", dw)):
+            mean = sum(d) / len(d)
+            sd = math.sqrt(sum((x - mean) ** 2 for x in d) / max(len(d) - 1, 1))
+            print(
+                f"paired {a.hero} - {a.other} in the same seat: {name} {mean:+.3f} ± {1.96 * sd / math.sqrt(len(d)):.3f}"
+            )
     t0 = time.time()
     with ProcessPoolExecutor(a.jobs) as ex:
         res = list(ex.map(play, tasks, chunksize=2))

@@ -37,7 +37,6 @@ from ..round import SeatView
 from .base import Bot
 from .calling import (
     ROUND_SD,
-    CallModel,
     best_call,
     call_position,
     family_of,
@@ -52,50 +51,46 @@ __all__ = ["HardBot", "search_values"]
 
 CALL_SD = 1.1  # spread of a call around the model's estimate, for weighting deals
 CALL_BIAS = 0.4  # bots call a little under their mean potential
-
-
-def _call_weight(model: CallModel, k: Knowledge, deal: list[int], dealer: int) -> float:
-    logw = 0.0
-    t = k.trump
-    for s in range(4):
-        c = k.calls[s]
-        if s == k.seat or c is None:
-            continue
-        pos = call_position(s, dealer)
-        earlier = 0
-        for j in range(pos):
-            earlier += k.calls[(dealer + 1 + j) & 3] or 0
-        mu = model.mean(deal[s] | k.played_by[s], t, pos, earlier) - CALL_BIAS
-        mu = min(max(mu, k.rules.min_call), k.rules.max_call)
-        logw -= (c - mu) ** 2 / (2 * CALL_SD * CALL_SD)
-    return logw
+MAX_DEALS = 400
 
 
 def sample_deals(
     view: SeatView, k: Knowledge, n: int, rng: random.Random, oversample: int = 2
 ) -> list[list[int]]:
-    """``n`` deals consistent with ``k``, resampled by the plausibility of the calls."""
-    cands = [k.sample(rng) for _ in range(n * oversample)]
-    if oversample <= 1 or any(c is None for c in k.calls):
-        return cands[:n]
+    """``n`` deals consistent with ``k``, resampled by the plausibility of the calls
+    (drawn in the compiled kernel; a draw it fails falls back to `Knowledge.sample`)."""
+    from . import kernel
+
     model = load_model(family_of(view.rules))
-    logw = [_call_weight(model, k, d, view.dealer) for d in cands]
-    top = max(logw)
-    w = [math.exp(x - top) for x in logw]
-    total = sum(w)
-    # systematic resampling
-    step = total / n
-    u = rng.random() * step
+    dealer = view.dealer
+    pos = np.array([call_position(s, dealer) for s in range(4)], dtype=np.int64)
+    earlier = np.zeros(4, dtype=np.int64)
+    for s in range(4):
+        for j in range(int(pos[s])):
+            earlier[s] += k.calls[(dealer + 1 + j) & 3] or 0
+    rows = kernel.sample_deals(
+        k.unseen,
+        np.array(k.cannot, dtype=np.int64),
+        np.array(k.sizes, dtype=np.int64),
+        k.seat,
+        k.hand,
+        n,
+        oversample,
+        rng.randrange(1 << 40),
+        np.array(model.weights),
+        np.array([-1 if c is None else c for c in k.calls], dtype=np.int64),
+        pos,
+        earlier,
+        np.array(k.played_by, dtype=np.int64),
+        k.trump,
+        view.rules.min_call,
+        view.rules.max_call,
+        CALL_SD,
+        CALL_BIAS,
+    )
     out: list[list[int]] = []
-    acc = 0.0
-    i = 0
-    for d, wi in zip(cands, w):
-        acc += wi
-        while i < n and u + i * step < acc:
-            out.append(d)
-            i += 1
-    while len(out) < n:
-        out.append(cands[-1])
+    for r in rows.tolist():
+        out.append(r if r[0] >= 0 else k.sample(rng))
     return out
 
 
@@ -147,8 +142,19 @@ class HardBot(Bot):
 
     name = "hard"
 
-    def __init__(self, seed: int | None = None, iterations: int = 6000, time_limit: float = 0.08) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int = 12000,
+        time_limit: float = 0.08,
+        rollouts: int = 1,
+        eps: int = 4,
+        oversample: int = 2,
+    ) -> None:
         super().__init__(seed)
+        self.rollouts = rollouts
+        self.eps = eps
+        self.oversample = oversample
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
         self.iterations = iterations
@@ -168,12 +174,12 @@ class HardBot(Bot):
             return legal[0], {legal[0]: 0.0}
         t0 = time.perf_counter()
         k = Knowledge.from_view(view)
-        n = max(8, min(160, self.iterations // len(legal)))
+        n = max(8, min(MAX_DEALS, self.iterations // (len(legal) * self.rollouts)))
         rng = random.Random(seed)
-        deals = sample_deals(view, k, n, rng)
+        deals = sample_deals(view, k, n, rng, self.oversample)
         if time.perf_counter() - t0 > self.time_limit:
             deals = deals[: max(4, n // 4)]
-        values = search_values(view, k, deals, seed)
+        values = search_values(view, k, deals, seed, self.rollouts, self.eps)
         # ties (a card no better than another) go to the medium level's choice
         fallback = choose_card(view, k)[0]
         best = max(values.values())

@@ -1,0 +1,66 @@
+"""Hints for human players: a suggested call with its chance, or a suggested card.
+
+>>> from callbreak import Round, Ruleset
+>>> rnd = Round(Ruleset(), Round.deal_hands(seed=8), dealer=3)
+>>> h = hint(rnd.view(0), level="medium")
+>>> h.call in rnd.legal_calls() and 0.0 <= h.chance <= 1.0
+True
+>>> for n in (3, 3, 3, 3): _ = rnd.call(n)
+>>> h = hint(rnd.view(0), level="medium")
+>>> h.card in rnd.legal_cards(), h.reason != ""
+(True, True)
+"""
+
+from __future__ import annotations
+
+from ..round import SeatView
+from .base import Hint
+from .calling import best_call, trick_distribution
+from .knowledge import Knowledge
+from .medium import choose_card
+
+__all__ = ["hint"]
+
+HINT_ITERATIONS = 3000
+
+
+def _seed_of(view: SeatView) -> int:
+    # the same view always gets the same hint
+    h = 0
+    for c in view.hand:
+        h |= 1 << c
+    return (h * 1_000_003 + len(view.played) * 7919 + view.seat) % (1 << 40)
+
+
+def hint(view: SeatView, level: str = "hard") -> Hint:
+    """The suggestion for the seat of ``view`` when it is its turn.
+
+    In the calling phase: the call of highest expected value under the rules
+    in force and its estimated chance of being made.  In play: a legal card
+    and a short reason.  ``level`` is ``"hard"`` (search) or ``"medium"``
+    (rules of thumb, instant).  Raises ValueError when the seat has no turn.
+    """
+    if level not in ("hard", "medium"):
+        raise ValueError(f"hint level must be 'hard' or 'medium', not {level!r}")
+    if view.phase == "calling" and view.legal_calls:
+        dist = trick_distribution(view)
+        call, chance = best_call(view, dist)
+        mean = sum(t * p for t, p in enumerate(dist))
+        return Hint(
+            call=call,
+            chance=chance,
+            reason=f"this hand should take about {mean:.1f} tricks; {chance:.0%} chance to make {call}",
+        )
+    if view.phase == "playing" and view.legal_cards:
+        k = Knowledge.from_view(view)
+        card, why = choose_card(view, k)
+        if level == "hard" and len(view.legal_cards) > 1:
+            from .hard import HardBot
+
+            best, values = HardBot(seed=_seed_of(view), iterations=HINT_ITERATIONS).choose(view)
+            if best != card:
+                v = values[best]
+                why = f"search over possible deals: best chance to finish first ({v:.0%})"
+                card = best
+        return Hint(card=card, reason=why)
+    raise ValueError(f"seat {view.seat} has nothing to do now (phase {view.phase!r}, to act {view.to_act})")

@@ -193,3 +193,16 @@ def test_score_interactive_undo_and_done(
     assert code == 0
     d = json.loads(out[out.index("{") :])
     assert d["rounds"] == [{"calls": [2, 2, 2, 2], "tricks": [4, 3, 3, 3]}]
+
+
+def test_engine_benchmark_runs() -> None:
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "engine.py"), "--seconds", "0.05"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    for row in ("bare loop", "public API", "fast path", "Round.playout", "Round.copy()", "pop()"):
+        assert row in proc.stdout

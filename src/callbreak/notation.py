@@ -543,11 +543,18 @@ def _replay(d: dict[str, Any], ln: _Lines, holder: list[Match]) -> Iterator[Step
                 raise ln.error(("deal", i), f"hand {seat} is missing")
             if not isinstance(h, list):
                 raise ln.error(("deal", i, "hands", seat), "a hand is a list of cards")
-            parsed.append([_card(c, ln, ("deal", i, "hands", seat)) for c in h])
-        try:
-            Round(rules, parsed, 0)
-        except ValueError as e:
-            raise ln.error(("deal", i, "hands", 3), str(e)) from None
+            hkey = ("deal", i, "hands", seat)
+            cards = [_card(c, ln, hkey) for c in h]
+            if len(set(cards)) != len(cards):
+                dup = next(c for c in cards if cards.count(c) > 1)
+                raise ln.error(hkey, f"seat {seat}'s hand repeats {dup}")
+            if len(cards) != 13:
+                raise ln.error(hkey, f"seat {seat} holds {len(cards)} cards; each seat is dealt 13")
+            for other, earlier in enumerate(parsed):
+                both = set(cards) & set(earlier)
+                if both:
+                    raise ln.error(hkey, f"{min(both)} is dealt to seats {other} and {seat}")
+            parsed.append(cards)
         dealt.append(parsed)
     try:
         m = Match(rules, seed, dealer=dealer, players=players, dealt=dealt)

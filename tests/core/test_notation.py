@@ -261,7 +261,17 @@ def test_bad_calls_and_cards() -> None:
     lines = text.splitlines()
     h0 = lines[ln - 2].split()[2]
     lines[ln - 1] = lines[ln - 1].replace(lines[ln - 1].split()[2], h0, 1)
-    with pytest.raises(HistoryError, match=r"more than one seat|repeats"):
+    with pytest.raises(HistoryError, match=rf"line {ln}: {h0} is dealt to seats 0 and 1"):
+        loads("\n".join(lines))
+    lines = text.splitlines()
+    lines[ln - 1] = " ".join(lines[ln - 1].split()[:-1])
+    with pytest.raises(HistoryError, match=rf"line {ln}: seat 1 holds 12 cards"):
+        loads("\n".join(lines))
+    lines = text.splitlines()
+    parts = lines[ln - 1].split()
+    parts[3] = parts[2]
+    lines[ln - 1] = " ".join(parts)
+    with pytest.raises(HistoryError, match=rf"line {ln}: seat 1's hand repeats"):
         loads("\n".join(lines))
 
 

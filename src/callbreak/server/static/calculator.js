@@ -393,7 +393,8 @@ export function renderCalculator(root) {
     h("p", { class: "lead" }, "Playing with real cards? Enter each round's calls, then the tricks won. Points, totals and places are worked out exactly, and the sheet stays in this browser."),
     h("section", { class: "panel", "aria-labelledby": "calc-players" }, h("h2", { id: "calc-players" }, "Players"), namesBox),
     h("section", { class: "panel", "aria-labelledby": "calc-rules" }, h("h2", { id: "calc-rules" }, "Rules"), rulesBox),
-    h("section", { class: "panel", "aria-labelledby": "calc-sheet-h" }, h("h2", { id: "calc-sheet-h" }, "Score sheet"), status, tableBox, error, entryBox),
+    h("section", { class: "panel", "aria-labelledby": "calc-sheet-h" }, h("h2", { id: "calc-sheet-h" }, "Score sheet"), status,
+      h("p", { class: "hint" }, "Each cell: call / tricks won, the round's points (bold) and the running total."), tableBox, error, entryBox),
     h("section", { class: "panel", "aria-labelledby": "calc-export" }, h("h2", { id: "calc-export" }, "Keep it"), tools)));
   drawNames();
   drawRules();

@@ -391,6 +391,11 @@ function mountTable(root, id, token) {
 
   function renderPicker() {
     clear(picker);
+    if (myTurn("playing") && S.hint && S.hint.card) {
+      picker.append(h("p", { class: "hint-line card-hint", "data-testid": "card-hint" },
+        `Hint: the ${cardName(S.hint.card)}${S.hint.reason ? ` (${S.hint.reason})` : ""}.`));
+      return;
+    }
     if (!myTurn("calling")) return;
     const st = S.state;
     const hint = S.hint && typeof S.hint.call === "number" ? S.hint : null;
@@ -404,6 +409,7 @@ function mountTable(root, id, token) {
     if (hint) {
       hl.append(`Suggested: ${hint.call}`);
       if (typeof hint.chance === "number") hl.append(` · ${Math.round(hint.chance * 100)}% chance to make it`);
+      hl.title = hint.reason || "";
     } else hl.append("Thinking of a suggestion…");
     picker.append(h("section", { class: "call-picker", "data-testid": "call-picker", "aria-labelledby": "call-h" },
       h("h2", { id: "call-h" }, "Your call: how many tricks will you win?"), grid, hl));

@@ -26,7 +26,15 @@ from ..cards import Card
 from ..errors import IllegalAction
 from ..rules import PRESETS, Ruleset
 from .game import Game, LocalGame, RoundSummary, TableModel, parse_call, parse_typed_card, sort_hand
-from .render import hand_text, header_text, places_table, scores_renderable, summary_table, table_renderable
+from .render import (
+    hand_text,
+    header_text,
+    places_table,
+    scores_renderable,
+    seconds_left,
+    summary_table,
+    table_renderable,
+)
 
 __all__ = ["CallbreakApp", "HintFn", "LocalOptions", "load_hint"]
 
@@ -124,10 +132,19 @@ class SummaryScreen(ModalScreen[None]):
         Binding("n", "new", "New match", show=False),
     ]
 
-    def __init__(self, summary: RoundSummary, model: TableModel) -> None:
+    def __init__(
+        self,
+        summary: RoundSummary,
+        model: TableModel,
+        *,
+        local: bool = True,
+        remaining: Callable[[], float | None] | None = None,
+    ) -> None:
         super().__init__()
         self.summary = summary
         self.model = model
+        self.local = local
+        self.remaining = remaining
 
     def compose(self) -> ComposeResult:
         parts: list[Any] = [summary_table(self.summary, self.model.names, self.model.seat)]
@@ -137,18 +154,33 @@ class SummaryScreen(ModalScreen[None]):
             place = self.model.places[me]
             words = {1: "You win!", 2: "You came 2nd.", 3: "You came 3rd.", 4: "You came 4th."}
             parts += [Text(""), places_table(self.model), Text(""), Text(words[place], style="bold yellow")]
-            foot = "Enter: back to the table  ·  n: new match  ·  Ctrl+Q: quit"
-        else:
-            foot = "Enter: next round"
+            if self.model.places.count(place) > 1:
+                words[place] = f"You share place {place}."
+            parts += [Text(""), places_table(self.model), Text(""), Text(words[place], style="bold yellow")]
         with Vertical(id="summary-box"):
             yield Static(Group(*parts), id="summary")
-            yield Label(foot, classes="hint")
+            yield Label(self.foot(), classes="hint", id="summary-foot")
+
+    def foot(self) -> str:
+        if self.model.over:
+            if self.local:
+                return "Enter: back to the table  ·  n: new match  ·  Ctrl+Q: quit"
+            return "Enter: back to the table  ·  Ctrl+Q: quit"
+        text = "Enter: next round"
+        left = self.remaining() if self.remaining is not None else None
+        if left is not None:
+            text += f"  (it starts by itself in {seconds_left(left)})"
+        return text
+
+    def on_mount(self) -> None:
+        if self.remaining is not None:
+            self.set_interval(0.5, lambda: self.query_one("#summary-foot", Label).update(self.foot()))
 
     def action_close(self) -> None:
         self.dismiss(None)
 
     def action_new(self) -> None:
-        if self.model.over:
+        if self.model.over and self.local:
             app = self.app
             self.dismiss(None)
             if isinstance(app, CallbreakApp):
@@ -389,7 +421,7 @@ class CallbreakApp(App[int]):
         if self.game is None:
             return
         if self.game.fatal:
-            self.exit(1, message=self.game.fatal)
+            self.exit(1)
             return
         self.model = self.game.model()
         self._sync_choices()
@@ -402,7 +434,9 @@ class CallbreakApp(App[int]):
             self.screen.dismiss(None)
         elif pending is not None and not self._summary_open:
             self._summary_open = True
-            self.push_screen(SummaryScreen(pending, self.model), self._summary_closed)
+            local = isinstance(self.game, LocalGame)
+            screen = SummaryScreen(pending, self.model, local=local, remaining=None if local else self.remaining)
+            self.push_screen(screen, self._summary_closed)
 
     def _summary_closed(self, _: None) -> None:
         if not self._summary_open:
@@ -515,7 +549,7 @@ class CallbreakApp(App[int]):
         wide = self.table_screen is None or self.table_screen.size.width >= 90
         remaining = self.remaining()
         if m.my_turn and remaining is not None:
-            t.append(f"⏱ {max(0, int(remaining + 0.999))}s  ", style="bold yellow" if remaining > 5 else "bold red")
+            t.append(f"{seconds_left(remaining)} left  ", style="bold yellow" if remaining > 5 else "bold red")
         if m.over:
             t.append("Match over.", style="bold yellow")
             if isinstance(self.game, LocalGame):

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from decimal import Decimal
 
@@ -60,6 +61,15 @@ def position_of(seat: int, me: int, direction: str) -> str:
     return "SWNE"[off]
 
 
+def seconds_left(remaining: float) -> str:
+    """A countdown, rounded up: ``seconds_left(4.2) == '5s'``; never below ``0s``.
+
+    >>> seconds_left(4.2), seconds_left(-1.0)
+    ('5s', '0s')
+    """
+    return f"{max(0, math.ceil(remaining))}s"
+
+
 def fmt_points(p: Decimal | None) -> str:
     """>>> fmt_points(Decimal("4.2")), fmt_points(Decimal("-3")), fmt_points(None)
     ('4.2', '-3.0', '–')
@@ -91,7 +101,9 @@ def header_text(model: TableModel) -> Text:
     t.append(" ♠ Callbreak ", style="bold black on grey93")
     t.append("  ")
     t.append(rules_label(rules), style="bold")
-    if v.rounds is None or v.round_number > v.rounds:
+    if v.phase == "lobby":
+        t.append("  ·  in the lobby")
+    elif v.rounds is None or v.round_number > v.rounds:
         t.append(f"  ·  round {v.round_number}")
     else:
         t.append(f"  ·  round {v.round_number} of {v.rounds}")
@@ -120,7 +132,7 @@ def _seat_block(
     marker = "▶ " if to_act else ""
     style = "bold reverse" if to_act else "bold"
     t.append(f"{marker}{model.names[seat]}", style=style)
-    if seat == v.dealer:
+    if seat == v.dealer and v.phase != "lobby":
         t.append(" (D)", style="dim")
     if not short and model.labels[seat]:
         t.append("\n")
@@ -138,7 +150,7 @@ def _seat_block(
     if totals and v.totals is not None:
         t.append(f"\n{fmt_points(v.totals[seat])} pts", style="dim")
     if to_act and remaining is not None:
-        t.append(f"\n⏱ {max(0, int(remaining + 0.999))}s", style="bold yellow" if remaining > 5 else "bold red")
+        t.append(f"\n{seconds_left(remaining)} left", style="bold yellow" if remaining > 5 else "bold red")
     return t
 
 
@@ -232,7 +244,7 @@ def hand_text(
     cards = sort_hand(hand, trump)
     legal_set = set(legal)
     if not cards:
-        return Text("(no cards)", style="dim")
+        return Text("")
     suits = len({c.suit for c in cards})
     wide = len(cards) * 5 + (suits - 1) * 2 <= width
     lines = [Text(), Text(), Text()] if wide else [Text()]

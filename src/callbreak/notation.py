@@ -561,8 +561,15 @@ def _replay(d: dict[str, Any], ln: _Lines, holder: list[Match]) -> Iterator[Step
     except ValueError as e:
         raise ln.error(("players",), str(e)) from None
     holder.append(m)
-    m.tags = {str(k): str(v) for k, v in (d.get("tags") or {}).items()}
+    tags = d.get("tags") or {}
+    if not isinstance(tags, dict):
+        raise ln.error(("tags",), "tags are an object of names and texts")
+    m.tags = {str(k): str(v) for k, v in tags.items()}
     end_after = d.get("end_after_deals")
+    if end_after is not None and (
+        not isinstance(end_after, int) or isinstance(end_after, bool) or not 0 <= end_after <= len(deals)
+    ):
+        raise ln.error(("end",), f"the end comes after 0..{len(deals)} deals, not {end_after!r}")
 
     def do_end(key: tuple[Any, ...]) -> None:
         try:
@@ -650,7 +657,7 @@ def _replay(d: dict[str, Any], ln: _Lines, holder: list[Match]) -> Iterator[Step
                 raise ln.error(tkey, f"seat {winner} wins this trick, not {t.get('winner')!r}")
         if rnd.phase == OVER:
             won = entry.get("tricks_won")
-            if won is not None and list(won) != rnd.tricks_won:
+            if won is not None and won != rnd.tricks_won:
                 raise ln.error((*key, "tricks"), f"the tricks won are {rnd.tricks_won}, not {won}")
             if entry.get("points") is not None:
                 pts = _decimals(entry["points"], ln, (*key, "points"), "points")
@@ -668,8 +675,6 @@ def _replay(d: dict[str, Any], ln: _Lines, holder: list[Match]) -> Iterator[Step
             raise ln.error((*key, "points"), "points are known once the round is over")
         if end_after == i + 1:
             do_end(("end",))
-    if end_after is not None and not 0 <= end_after <= len(deals):
-        raise ln.error(("end",), "the end comes after the last deal")
     status = d.get("status")
     if status is not None and status != ("over" if m.is_over else "playing"):
         raise ln.error(

@@ -318,3 +318,71 @@ def test_comments_and_blank_lines_ignored() -> None:
     m, text = _base()
     noisy = "# a comment\n\n" + text.replace("\n", "\n\n  ")
     assert loads(noisy).state_key() == m.state_key()
+
+
+def _paths(o: object, p: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    out = [p]
+    if isinstance(o, dict):
+        for k, v in o.items():
+            out += _paths(v, (*p, k))
+    elif isinstance(o, list):
+        for i, v in enumerate(o):
+            out += _paths(v, (*p, i))
+    return out
+
+
+def test_fuzz_damaged_histories_give_history_error() -> None:
+    """Damaged histories (text and JSON) are refused with HistoryError, never another exception."""
+    import contextlib
+    import copy
+
+    m = play(Match(seed=3), random.Random(0), 150)
+    base = to_dict(m)
+    lines = dumps(m).splitlines()
+    rng = random.Random(1)
+    values: list[object] = [
+        None,
+        0,
+        -1,
+        5,
+        99,
+        "x",
+        "AS",
+        [],
+        {},
+        [1, 2],
+        True,
+        1.5,
+        "0.1",
+        [None] * 4,
+        ["AS"] * 4,
+    ]
+    paths = [p for p in _paths(base) if p]
+    for _ in range(600):
+        d = copy.deepcopy(base)
+        p = rng.choice(paths)
+        o: object = d
+        for k in p[:-1]:
+            o = o[k]  # type: ignore[index]
+        o[p[-1]] = rng.choice(values)  # type: ignore[index]
+        with contextlib.suppress(HistoryError):
+            from_dict(d)
+    for _ in range(600):
+        ls = list(lines)
+        j = rng.randrange(len(ls))
+        op = rng.randrange(4)
+        if op == 0:
+            del ls[j]
+        elif op == 1:
+            ls[j] = ls[j][: rng.randrange(len(ls[j]) + 1)]
+        elif op == 2:
+            ls.insert(j, rng.choice(ls))
+        else:
+            w = ls[j].split()
+            if w:
+                w[rng.randrange(len(w))] = rng.choice(["AS", "x", "-", "99", "0", "1", ",", '"'])
+            ls[j] = " ".join(w)
+        try:
+            loads("\n".join(ls))
+        except HistoryError as e:
+            assert e.line is None or 1 <= e.line <= len(ls)

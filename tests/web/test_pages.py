@@ -87,9 +87,11 @@ def test_phone_play_now(server: str, browser: Any) -> None:
             page.locator("[data-call]:not([disabled])").first.tap()
             continue
         legal = page.locator("[data-testid=hand].my-turn [data-legal=true]")
-        if legal.count():
+        n = legal.count()
+        if n:
             card = legal.first.get_attribute("data-card")
-            legal.first.tap()
+            if n > 1:  # a single legal card is played for us after a short highlight
+                legal.first.tap()
             page.wait_for_selector(f"[data-testid=trick] [data-card='{card}']")
             played += 1
     no_horizontal_scroll(page)

@@ -192,6 +192,7 @@ function mountTable(root, id, token) {
       case "play":
         if (ev.seat === mine) S.pending = null;
         if (ev.auto) S.autos.add(ev.card);
+        S.fresh = { card: ev.card, at: Date.now() };
         if (ev.seat === mine && ev.auto) {
           if (ev.reason === "forced") toast(`Only legal card: the ${cardName(ev.card)}.`, 1800);
           else if (ev.reason !== "autoplay") toast(`${ev.reason === "timeout" ? "Time ran out: " : ""}the ${cardName(ev.card)} was played for you.`);
@@ -346,7 +347,8 @@ function mountTable(root, id, token) {
     const cards = held ? held.cards : (st.trick || []);
     const area = h("div", { class: `trick-area${held && held.phase === "collect" ? ` collect-${position(held.winner)}` : ""}`, "data-testid": "trick", role: "group", "aria-label": "Cards on the table" });
     for (const [seat, card] of cards) {
-      area.append(h("div", { class: `played pos-${position(seat)}${held && held.winner === seat ? " winner" : ""}`, dataset: { seat } },
+      const fresh = S.fresh && S.fresh.card === card && Date.now() - S.fresh.at < 200;
+      area.append(h("div", { class: `played pos-${position(seat)}${held && held.winner === seat ? " winner" : ""}${fresh ? " fresh" : ""}`, dataset: { seat } },
         cardEl(card, { small: true, cls: (held ? held.autos : S.autos).has(card) ? "auto" : "" }),
         h("span", { class: "who" }, shortName(seat))));
     }

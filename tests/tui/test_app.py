@@ -330,3 +330,24 @@ async def test_call_picker_shows_the_bots_hint() -> None:
         await pilot.press("enter")
         await settle(pilot, app, lambda: game.match.round.calls[0] is not None)
         assert game.match.round.calls[0] == want.call
+
+
+async def test_tab_picks_the_hinted_card() -> None:
+    hints = pytest.importorskip("callbreak.bots.hints")
+    game = LocalGame(ONE_ROUND, seed=6, bots="random", delay=0, trick_pause=0)
+    app = CallbreakApp(game)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot, app, lambda: waiting_for_human(app))
+        await pilot.press("enter")  # call
+        await settle(pilot, app, lambda: waiting_for_human(app) and game.match.round.phase == "playing")
+        view = game.match.view(0)
+        await pilot.press("tab")
+        for _ in range(300):
+            if app.message.startswith("hint:"):
+                break
+            await pilot.pause(0.02)
+        want = hints.hint(view)
+        assert app.selected == want.card and want.card.symbol in app.message
+        await pilot.press("enter")
+        await pilot.pause()
+        assert want.card not in game.match.view(0).hand

@@ -65,7 +65,8 @@ Other rule sets (`--rules pagat`, `--set max_call=8`) change some of this; the h
 | ← → | choose a card (unplayable cards are dimmed) or change your call |
 | Enter | play the chosen card / make the call |
 | `qs`, `10h`, `ac` … then Enter | play a card by name (rank, then suit S H D C) |
-| `4` then Enter | call 4 |
+| `4` then Enter | call 4 (the call picker starts on the suggested call) |
+| Tab | hint: choose the card the bots would play, and say why |
 | Backspace / Esc | correct / clear what you typed |
 | ? or F1 | this help (Esc closes it) |
 | Ctrl+Q | quit |
@@ -254,6 +255,7 @@ class TableScreen(Screen[None]):
         Binding("enter", "submit", "Play / call", key_display="Enter"),
         Binding("backspace", "erase", "Erase", show=False),
         Binding("escape", "clear", "Clear", show=False),
+        Binding("tab", "card_hint", "Hint"),
         Binding("question_mark,f1", "help", "Help", key_display="?"),
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
@@ -282,6 +284,9 @@ class TableScreen(Screen[None]):
 
     def action_submit(self) -> None:
         self.cb.submit()
+
+    def action_card_hint(self) -> None:
+        self.cb.card_hint()
 
     def action_erase(self) -> None:
         self.cb.typed = self.cb.typed[:-1]
@@ -500,6 +505,45 @@ class CallbreakApp(App[int]):
                 self.render_all()
 
         self.call_from_thread(show)
+
+    def card_hint(self) -> None:
+        """Tab: choose the card the bots' hint suggests, with its reason."""
+        m = self.model
+        fn = self.hint_fn
+        if m is None or not m.my_turn or m.view.phase != "playing":
+            return
+        if fn is None:
+            self.message, self.message_style = "no hints in this version", "dim"
+            self.render_all()
+            return
+        view = m.view
+        self.message, self.message_style = "thinking…", "dim"
+        self.render_all()
+
+        def work() -> None:
+            why = "no hint for this card"
+            try:
+                h = fn(view)
+            except Exception as e:
+                h = None
+                why = f"no hint: {e}"
+            card = getattr(h, "card", None)
+
+            def show() -> None:
+                if self.model is None or self.model.view != view:
+                    return
+                if isinstance(card, Card) and card in view.legal_cards:
+                    self.selected = card
+                    reason = getattr(h, "reason", "")
+                    self.message = f"hint: {card.symbol}" + (f" — {reason}" if reason else "")
+                else:
+                    self.message = why
+                self.message_style = "italic cyan"
+                self.render_all()
+
+            self.call_from_thread(show)
+
+        self.run_worker(work, thread=True, group="hint")
 
     def remaining(self) -> float | None:
         if self.model is None or self.model.deadline is None:

@@ -129,6 +129,7 @@ class Player:
             and state is not None
             and state["to_act"] == self.seat
             and self.pending_v != self.v
+            and not (state["phase"] == "playing" and len(state["legal_cards"]) == 1)  # the server plays it
         ):
             self.pending_v = self.v
             choice: str
@@ -176,7 +177,13 @@ async def client_main(
     stats["latency"].clear()
     stats["actions"] = 0
     stats["window"] = stop_at - warm
+    await asyncio.sleep(max(0.0, stop_at - time.monotonic()))
+    done = stats["actions"], list(stats["latency"])
+    for p in players:
+        if p.ws is not None:
+            await p.ws.close()
     await asyncio.gather(*tasks, return_exceptions=True)
+    stats["actions"], stats["latency"] = done
     return stats
 
 
@@ -258,6 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         results = [q.get() for _ in procs]
         w1 = time.monotonic()
         cpu1 = proc_cpu_seconds(pid) if pid else 0.0
+        print(f"server pid {pid}: cpu {cpu0:.2f} -> {cpu1:.2f} s over {w1 - w0:.1f} s", file=sys.stderr)
         mem = proc_memory_mib(pid) if pid else (0.0, 0.0)
         for p in procs:
             p.join()

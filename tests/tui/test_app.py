@@ -71,6 +71,11 @@ async def play_match(pilot: Pilot[int], app: CallbreakApp, use_arrows_every: int
         assert m is not None and m.my_turn
         v = game.match.view(0)  # what seat 0 may see; the model holds the same view
         assert m.view.hand == v.hand and m.view.legal_cards == v.legal_cards
+        # hidden information stays hidden: no unplayed card of another seat is anywhere on screen
+        shown = "".join(screen_text(app, w) for w in ("header", "table", "sidebar", "hand", "prompt", "message"))
+        for seat in (1, 2, 3):
+            for c in game.match.round.hands[seat]:
+                assert c.symbol not in shown, (seat, c)
         before = len(game.match.round)
         if v.phase == "calling":
             want = v.legal_calls[turn % len(v.legal_calls)] if turn % 2 else None

@@ -56,6 +56,8 @@ def test_two_friends_through_an_invite_link(server: str, browser: Any) -> None:
     link = host.input_value("[data-testid=invite-link]")
     assert "/join/" in link
     guest.goto(link)
+    guest.wait_for_selector("[data-testid=join-name]")
+    assert "Asha" in guest.inner_text("main") and "null" not in guest.inner_text("main")
     guest.fill("[data-testid=join-name]", "<i>Bimal</i>")
     guest.click("[data-testid=join-submit]")
     guest.wait_for_selector("[data-testid=lobby]")

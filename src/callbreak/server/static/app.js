@@ -1,6 +1,6 @@
 // The single-page app: a router on location.pathname.  Each page lives in its own
 // module, loaded on first use, and renders into <main id="app">.
-import { h, clear } from "./util.js";
+import { h, clear, fill } from "./util.js";
 
 const ROUTES = [
   [/^\/$/, "home", async (m) => (await import("./home.js")).renderHome],
@@ -42,12 +42,12 @@ async function route() {
       cleanup = render(root, decodeURIComponent(m[1] || "")) || null;
     } catch (e) {
       console.error(e);
-      clear(root).append(h("div", { class: "page" }, h("h1", null, "Something went wrong"), h("p", null, String(e.message || e))));
+      fill(root, h("div", { class: "page" }, h("h1", null, "Something went wrong"), h("p", null, String(e.message || e))));
     }
     return;
   }
   document.body.dataset.page = "notfound";
-  clear(root).append(h("div", { class: "page" }, h("h1", null, "Page not found"),
+  fill(root, h("div", { class: "page" }, h("h1", null, "Page not found"),
     h("p", null, h("a", { href: "/", "data-link": true }, "Back to the start"))));
 }
 

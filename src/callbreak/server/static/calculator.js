@@ -1,7 +1,7 @@
 // The score calculator for games played with real cards: four names, a preset or
 // custom scoring rules, up to 20 rounds (plus sudden-death rounds), kept in
 // localStorage and exportable as a JSON sheet.
-import { h, clear, load, save, download, copyText, toast, presetRules, PRESETS } from "./util.js";
+import { h, clear, fill, load, save, download, copyText, toast, presetRules, PRESETS } from "./util.js";
 import { fmt, ordinal, sheetState } from "./scoring.js";
 
 const KEY = "callbreak.calc";
@@ -388,7 +388,7 @@ export function renderCalculator(root) {
       },
     }, "New sheet"));
 
-  clear(root).append(h("div", { class: "page calc" },
+  fill(root, h("div", { class: "page calc" },
     h("h1", null, "Score calculator"),
     h("p", { class: "lead" }, "Playing with real cards? Enter each round's calls, then the tricks won. Points, totals and places are worked out exactly, and the sheet stays in this browser."),
     h("section", { class: "panel", "aria-labelledby": "calc-players" }, h("h2", { id: "calc-players" }, "Players"), namesBox),

@@ -1,5 +1,5 @@
 // Home (play now, play with friends, join) and the join page.
-import { h, clear, api, load, save, toast, copyText, navigate, presetRules, DEFAULT_RULES } from "./util.js";
+import { h, clear, fill, api, load, save, toast, copyText, navigate, presetRules, DEFAULT_RULES } from "./util.js";
 import { rememberSeat, tokenFor, myName, setMyName } from "./seats.js";
 
 const PREFS = "callbreak.prefs";
@@ -144,7 +144,7 @@ export function renderHome(root) {
     h("div", { class: "share-box" }, h("label", { class: "sr-only", for: "join-code" }, "Invite link or code"), joinInput,
       h("button", { class: "btn", type: "submit" }, "Join")));
 
-  clear(root).append(h("div", { class: "page home" },
+  fill(root, h("div", { class: "page home" },
     h("div", { class: "hero" },
       h("div", { class: "suits", "aria-hidden": "true" }, "♠", h("span", { class: "r" }, "♥"), "♣", h("span", { class: "r" }, "♦")),
       h("h1", null, "Callbreak"),
@@ -166,7 +166,7 @@ export function renderHome(root) {
 
 export function renderJoin(root, code) {
   const box = h("div", { class: "page join" }, h("h1", null, "Join a table"), h("p", { class: "loading" }, "Looking up the table…"));
-  clear(root).append(box);
+  fill(root, box);
   let alive = true;
   (async () => {
     let info;
@@ -174,7 +174,7 @@ export function renderJoin(root, code) {
       info = await api("GET", `/api/join/${encodeURIComponent(code)}`);
     } catch (e) {
       if (!alive) return;
-      clear(box).append(h("h1", null, "Join a table"), h("p", { class: "error", role: "alert" }, e.message),
+      fill(box, h("h1", null, "Join a table"), h("p", { class: "error", role: "alert" }, e.message),
         h("p", null, h("a", { href: "/", "data-link": true }, "Back to the start")));
       return;
     }
@@ -213,7 +213,7 @@ export function renderJoin(root, code) {
       seatSel ? labelled("join-seat", "Seat", seatSel) : null,
       err,
       h("div", { class: "row" }, btn));
-    clear(box).append(h("h1", null, "Join a table"),
+    fill(box, h("h1", null, "Join a table"),
       mine ? h("p", { class: "panel" }, "You already have a seat here. ", h("a", { href: `/t/${info.table}`, "data-link": true, "data-testid": "back-to-seat" }, "Back to your seat")) : null,
       form,
       h("p", null, h("a", { href: `/watch/${info.table}`, "data-link": true }, "Watch instead")));

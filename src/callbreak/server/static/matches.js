@@ -1,6 +1,6 @@
 // Past matches (the tables this browser sat at) and the replay viewer, which steps
 // trick by trick through a finished match's hand history (JSON form).
-import { h, clear, api, cardEl, sortHand } from "./util.js";
+import { h, clear, fill, api, cardEl, sortHand } from "./util.js";
 import { allRecords } from "./seats.js";
 import { ordinal } from "./scoring.js";
 
@@ -8,7 +8,7 @@ export function renderMatches(root) {
   const list = h("ul", { class: "match-list", "data-testid": "match-list" });
   const box = h("div", { class: "page" }, h("h1", null, "Past matches"),
     h("p", { class: "lead" }, "The tables this browser sat at. Seats are remembered on this device only."), list);
-  clear(root).append(box);
+  fill(root, box);
   const recs = allRecords();
   if (!recs.length) {
     list.append(h("li", null, "No matches yet. ", h("a", { href: "/", "data-link": true }, "Play one now.")));
@@ -64,7 +64,7 @@ export function replaySteps(hist) {
 
 export function renderReplay(root, id) {
   const box = h("div", { class: "page replay" }, h("h1", null, "Replay"), h("p", { class: "loading" }, "Loading the hand history…"));
-  clear(root).append(box);
+  fill(root, box);
   let alive = true;
   let onKey = null;
   (async () => {
@@ -73,7 +73,7 @@ export function renderReplay(root, id) {
       hist = await api("GET", `/api/tables/${encodeURIComponent(id)}/history?format=json`);
     } catch (e) {
       if (!alive) return;
-      clear(box).append(h("h1", null, "Replay"), h("p", { class: "error", role: "alert" }, e.status === 409 ? "This match is not over yet." : e.message),
+      fill(box, h("h1", null, "Replay"), h("p", { class: "error", role: "alert" }, e.status === 409 ? "This match is not over yet." : e.message),
         h("p", null, h("a", { href: "/matches", "data-link": true }, "Past matches")));
       return;
     }
@@ -101,7 +101,7 @@ export function renderReplay(root, id) {
       pos.textContent = `${s.label} (${k + 1} / ${steps.length})`;
       const t = s.trick;
       const done = t && d.tricks[d.tricks.length - 1] === t && d.points;
-      clear(view).append(
+      fill(view, 
         h("div", { class: "panel" },
           h("h2", null, s.label),
           t ? h("div", { class: "replay-trick", "data-testid": "replay-trick" }, ...t.cards.map((c, i) => {
@@ -118,7 +118,7 @@ export function renderReplay(root, id) {
           ...names.map((n, i) => h("div", null, h("strong", null, n), h("div", { class: "cards-inline" }, ...sortHand(s.hands[i], trump).map((c) => cardEl(c)))))));
     }
     const places = hist.places ? h("p", null, "Final: ", names.map((n, i) => `${n} ${ordinal(hist.places[i])} (${hist.totals[i]})`).join(" · ")) : null;
-    clear(box).append(h("h1", null, "Replay"), places, controls, view,
+    fill(box, h("h1", null, "Replay"), places, controls, view,
       h("p", null, h("a", { href: `/api/tables/${encodeURIComponent(id)}/history?format=text`, download: `callbreak-${id}.txt` }, "Download the hand history (text)"), " · ",
         h("a", { href: `/api/tables/${encodeURIComponent(id)}/history?format=json`, download: `callbreak-${id}.json` }, "JSON")));
     onKey = (e) => {

@@ -1,7 +1,7 @@
 // The rules page: the game, the strict play rules with drawn examples, scoring
 // with the worked examples (computed by the same code as the calculator), every
 // variant and preset.
-import { h, clear, cardEl, presetRules, SUIT_SYMBOL } from "./util.js";
+import { h, clear, fill, cardEl, presetRules, SUIT_SYMBOL } from "./util.js";
 import { fmt, scoreTenths } from "./scoring.js";
 
 const who = ["Left", "Across", "Right", "You"];
@@ -50,7 +50,7 @@ const FIELDS = [
 
 export function renderRules(root) {
   const S = SUIT_SYMBOL;
-  clear(root).append(h("article", { class: "page rules-page" },
+  fill(root, h("article", { class: "page rules-page" },
     h("h1", null, "How to play Callbreak"),
     h("p", { class: "lead" }, "Also called Call Break, Call Bridge, Lakdi, Lakadi and Ghochi: the four-player trick-taking game of Nepal, India and Bangladesh. Every player for themselves, spades always trump, and every call a promise."),
     h("nav", { "aria-label": "On this page" }, h("ul", { class: "toc" },

@@ -1,5 +1,5 @@
 // The table: a seat's (or a spectator's) live view over one WebSocket.
-import { h, clear, cardEl, cardName, sortHand, toast, copyText, api, navigate, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
+import { h, clear, fill, cardEl, cardName, sortHand, toast, copyText, api, navigate, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
 import { fmt, parseTenths, ordinal } from "./scoring.js";
 import { tokenFor, seatRecord, rememberSeat, updateRecord } from "./seats.js";
 
@@ -67,7 +67,7 @@ export function renderTable(root, id) {
   }
   const token = tokenFor(id);
   if (!token) {
-    clear(root).append(h("div", { class: "page" }, h("h1", null, "No seat at this table"),
+    fill(root, h("div", { class: "page" }, h("h1", null, "No seat at this table"),
       h("p", null, "This browser holds no seat here. Ask for the invite link to join, or watch the table."),
       h("p", null, h("a", { class: "btn", href: `/watch/${id}`, "data-link": true }, "Watch the table"), " ",
         h("a", { class: "btn", href: "/", "data-link": true }, "Home"))));
@@ -100,7 +100,7 @@ function mountTable(root, id, token) {
   const dialogs = h("div");
   const page = h("div", { class: "table-page", "data-testid": spectator ? "spectator" : "table" },
     top, felt, turnLine, picker, spectator ? null : handBox, dialogs, live, banner);
-  clear(root).append(page);
+  fill(root, page);
   handBox.addEventListener("keydown", onHandKey);
   document.addEventListener("keydown", onGlobalKey);
 
@@ -239,11 +239,11 @@ function mountTable(root, id, token) {
   // ---- rendering ----
   function render() {
     if (S.fatal) {
-      clear(page).append(h("div", { class: "lobby" }, h("h1", null, "Table unavailable"), h("p", null, S.fatal),
+      fill(page, h("div", { class: "lobby" }, h("h1", null, "Table unavailable"), h("p", null, S.fatal),
         h("a", { class: "btn", href: "/", "data-link": true }, "Home")));
       return;
     }
-    if (!S.table) { clear(felt).append(h("div", { class: "center-msg" }, "Connecting…")); return; }
+    if (!S.table) { fill(felt, h("div", { class: "center-msg" }, "Connecting…")); return; }
     renderTop();
     renderFelt();
     renderPicker();
@@ -269,7 +269,7 @@ function mountTable(root, id, token) {
     if (!spectator && st && st.phase === "playing" && st.to_act === me() && t.status === "playing") {
       buttons.append(h("button", { class: "btn", type: "button", "data-testid": "hint-btn", onclick: () => send({ type: "hint" }) }, "Hint"));
     }
-    clear(top).append(
+    fill(top, 
       h("span", null, info, " ", h("span", { title: "trump", "aria-label": `trump: ${SUIT_NAME[trump]}` }, `Trump ${SUIT_SYMBOL[trump]}`),
         spectator ? h("span", { class: "badge" }, " · watching") : null),
       buttons);
@@ -526,7 +526,7 @@ function mountTable(root, id, token) {
     let text = "", mine = false;
     const seat = me() >= 0 ? t.seats[me()] : null;
     if (seat && seat.autoplay && t.status !== "over") {
-      clear(turnLine).append(h("span", { "data-testid": "autoplay-note" },
+      fill(turnLine, h("span", { "data-testid": "autoplay-note" },
         "A bot is playing for you while you were away. "),
         h("button", { class: "btn", type: "button", "data-testid": "back-btn", onclick: () => send({ type: "back" }) }, "I'm back"));
       turnLine.classList.add("mine");

@@ -29,6 +29,13 @@ function append(el, children) {
   }
 }
 
+/** Replace an element's children (null/false children are skipped). */
+export function fill(el, ...children) {
+  clear(el);
+  append(el, children);
+  return el;
+}
+
 export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
   return el;

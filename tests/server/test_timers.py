@@ -116,3 +116,21 @@ async def _act_error(c: Client, msg: dict) -> dict:  # type: ignore[type-arg]
     await c.send(msg)
     await c.wait(lambda x: any(m["type"] == "error" for m in x.messages[start:]))
     return next(m for m in c.messages[start:] if m["type"] == "error")
+
+
+async def test_a_turn_keeps_its_deadline_when_something_else_happens(make_server) -> None:  # type: ignore[no-untyped-def]
+    server: Server = make_server({"CALLBREAK_GRACE": "0.2"})
+    rules = {"preset": "quick", "rounds": 1, "call_seconds": 5, "card_seconds": 5}
+    made = server.create(rules=rules, bots="random", name="A")
+    joined = server.post(f"/api/join/{made['invite']}", {"name": "B"}).json()
+    a = Client(server, made["table"], made["token"])
+    b = Client(server, made["table"], joined["token"])
+    await a.connect()
+    await b.connect()
+    await a.send({"type": "start"})
+    await play_until([a, b], lambda: a.my_turn() and a.info is not None and a.info["deadline"] is not None)
+    deadline = a.info["deadline"]  # type: ignore[index]
+    await b.close()  # b goes; after the grace a bot takes b's seat: an event while it is a's turn
+    await a.wait(lambda c: any(m["type"] == "event" and m["event"]["kind"] == "autoplay" for m in c.messages))
+    assert a.my_turn() and a.info is not None and a.info["deadline"] == deadline
+    await a.close()

@@ -158,6 +158,8 @@ class LiveTable:
         self.deadline: float | None = None
         self.between_deadline: float | None = None
         self._handle: asyncio.Handle | None = None
+        self._turn_key: tuple[int, int, int, int] | None = None
+        self._turn_deadline: float | None = None
         self._grace: list[asyncio.TimerHandle | None] = [None, None, None, None]
         self._bots: dict[int, Bot] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -331,7 +333,7 @@ class LiveTable:
                 loop = asyncio.get_running_loop()
                 self._grace[seat] = loop.call_later(self.config.grace, self._grace_over, seat)
             if not self.active():
-                self.pause()
+                self.freeze()
             elif self.state.status == BETWEEN:
                 self.schedule()
         self.publish_table()
@@ -343,10 +345,16 @@ class LiveTable:
 
     # --- the clock ---------------------------------------------------------------------
     def pause(self) -> None:
+        """Stop the clock (until the next `schedule`)."""
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
         self.deadline = None
+
+    def freeze(self) -> None:
+        """Nobody is here: stop, and give the seat to act a full timer when someone is back."""
+        self.pause()
+        self._turn_deadline = None
 
     def schedule(self) -> None:
         """Arrange what happens next: a bot's move, a timer, the next round."""
@@ -375,9 +383,14 @@ class LiveTable:
                 return
             secs = rules.card_seconds if rnd.phase == "playing" else rules.call_seconds
             if secs:
-                secs *= cfg.time_scale
-                self.deadline = time.time() + secs
-                self._handle = loop.call_later(secs, self._auto, v, seat, "timeout")
+                # the same turn keeps its deadline when something else happens meanwhile
+                key = (m.round_number, len(m.redeals), len(rnd), seat)
+                if key != self._turn_key or self._turn_deadline is None:
+                    self._turn_key = key
+                    self._turn_deadline = time.time() + secs * cfg.time_scale
+                self.deadline = self._turn_deadline
+                delay = max(0.0, self._turn_deadline - time.time())
+                self._handle = loop.call_later(delay, self._auto, v, seat, "timeout")
         elif st.status == BETWEEN:
             waiting = [
                 s for s in st.humans() if self.connected[s] and not st.autoplay[s] and not st.ready[s]

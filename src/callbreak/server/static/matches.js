@@ -91,10 +91,10 @@ export function renderReplay(root, id) {
       if (j >= 0) go(j); else go(dir > 0 ? steps.length - 1 : 0);
     };
     const controls = h("div", { class: "replay-controls" },
-      h("button", { class: "btn", type: "button", onclick: () => nextDeal(-1), "aria-label": "Previous round" }, "⏮"),
+      h("button", { class: "btn", type: "button", onclick: () => nextDeal(-1), "aria-label": "Previous round" }, "«"),
       h("button", { class: "btn", type: "button", "data-testid": "replay-prev", onclick: () => go(k - 1), "aria-label": "Previous trick" }, "◀"),
       h("button", { class: "btn primary", type: "button", "data-testid": "replay-next", onclick: () => go(k + 1), "aria-label": "Next trick" }, "▶"),
-      h("button", { class: "btn", type: "button", onclick: () => nextDeal(1), "aria-label": "Next round" }, "⏭"),
+      h("button", { class: "btn", type: "button", onclick: () => nextDeal(1), "aria-label": "Next round" }, "»"),
       pos);
     function draw() {
       const s = steps[k], d = hist.deals[s.di];

@@ -167,6 +167,7 @@ function mountTable(root, id, token) {
         if (msg.table) { S.table = msg.table; render(); }
         break;
       case "hint":
+        if (typeof msg.v === "number" && msg.v !== S.v) break; // stale: the game moved on
         S.hint = msg; render();
         break;
       case "error":
@@ -311,6 +312,11 @@ function mountTable(root, id, token) {
   function renderFelt() {
     const t = S.table, st = S.state;
     clear(felt);
+    if (t.status === "expired") {
+      felt.append(h("div", { class: "center-msg", "data-testid": "expired" }, "This table expired before it started. ",
+        h("a", { href: "/", "data-link": true, style: { color: "#ffd27a" } }, "Start a new one")));
+      return;
+    }
     if (t.status === "lobby" || !st) { felt.append(renderLobby()); return; }
     for (let s = 0; s < 4; s++) felt.append(renderSeat(s));
     felt.append(renderTrick());

@@ -174,3 +174,40 @@ def test_sudden_death_validation_and_storage(static_url: str, page: Any) -> None
     page.click("[data-testid=calc-undo]")
     assert "sudden-death" in page.inner_text("[data-testid=calc-status]")
     assert page.input_value("[data-testid=calc-tricks-2]") == "4"
+
+
+def test_js_scoring_is_exact_for_every_call_and_trick_count(static_url: str, page: Any) -> None:
+    """The client's scoring module against `score_tenths` for every call, trick count and scoring variant."""
+    variants = [
+        {
+            "overtrick_points": otp,
+            "max_overtricks": mo,
+            "missed_penalty": mp,
+            "bonus_call": bc,
+            "bonus_points": bp,
+        }
+        for otp in ("0.1", "0")
+        for mo in (None, 0, 1, 3)
+        for mp in ("call", "shortfall", "zero")
+        for bc, bp in ((None, 13), (8, 13), (5, 10))
+    ]
+    page.goto(static_url + "/calculator")
+    got = page.evaluate(
+        """async (variants) => {
+            const s = await import('/static/scoring.js');
+            return variants.map(v => {
+              const out = [];
+              for (let c = 1; c <= 13; c++) for (let t = 0; t <= 13; t++) out.push([s.scoreTenths(c, t, v), s.fmt(s.scoreTenths(c, t, v))]);
+              return out;
+            });
+        }""",
+        variants,
+    )
+    for v, rows in zip(variants, got, strict=True):
+        rules = Ruleset(**v)
+        expected = [
+            [score_tenths(c, t, rules), str(tenths_to_points(score_tenths(c, t, rules)))]
+            for c in range(1, 14)
+            for t in range(14)
+        ]
+        assert rows == expected, v

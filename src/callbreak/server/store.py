@@ -30,7 +30,9 @@ callbreak.server.store.StoreConflict: table t1 already has entry 1
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+import threading
 import time
 from collections.abc import Sequence
 from typing import Any, Protocol
@@ -111,12 +113,34 @@ _UNFINISHED = ("lobby", "playing", "between_rounds")
 class SQLiteStore:
     """`Store` on one SQLite file in WAL mode."""
 
-    def __init__(self, path: str, sync: str = "normal") -> None:
+    def __init__(self, path: str, sync: str = "normal", checkpoint_every: float = 1.0) -> None:
         self.path = path
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute(f"PRAGMA synchronous={sync.upper()}")
         self.db.executescript(_SCHEMA)
+        # Checkpoints (copying the WAL into the database, with an fsync) can take a
+        # hundred milliseconds on a busy disk: a background thread does them, not commits.
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if path != ":memory:" and checkpoint_every > 0:
+            self.db.execute("PRAGMA wal_autocheckpoint=0")
+            self._checkpointer = threading.Thread(
+                target=self._checkpoint_loop, args=(checkpoint_every,), name="sqlite-checkpoint", daemon=True
+            )
+            self._checkpointer.start()
+
+    def _checkpoint_loop(self, every: float) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
+        try:
+            while not self._stop.wait(every):
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.Error:
+            pass
+        finally:
+            db.close()
 
     def create(
         self,
@@ -198,4 +222,7 @@ class SQLiteStore:
         return [str(r[0]) for r in rows]
 
     def close(self) -> None:
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(10)
         self.db.close()

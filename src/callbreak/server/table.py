@@ -338,6 +338,8 @@ class TableState:
         return {"kind": "match_over", "places": m.places, "totals": [str(p) for p in m.totals]}
 
     def _a_ready(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+        if self.status == PLAYING:  # a late "ready" after the deal started: nothing to do
+            return []
         self._need(BETWEEN)
         seat = _seat_arg(e)
         if self.seats[seat].kind != "human":

@@ -143,3 +143,25 @@ def test_reload_mid_trick_restores_the_same_state(server: str, page: Any, browse
     legal.click()
     page.wait_for_selector(f"[data-testid=trick] [data-card='{card}']")
     assert page.locator(f"[data-testid=hand] [data-card='{card}']").count() == 0
+
+
+def test_timeouts_play_for_you_then_a_bot_until_you_are_back(server: str, browser: Any) -> None:
+    rules = {"preset": "standard", "call_seconds": 0.6, "card_seconds": 0.6}
+    res = httpx.post(
+        f"{server}/api/tables", json={"rules": rules, "bots": "random", "name": "Asha", "play_now": True}
+    )
+    res.raise_for_status()
+    data = res.json()
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    # The seat link carries the token in its fragment; the page keeps it and drops it from the address bar.
+    page.goto(server + data["seat_url"])
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    assert "#" not in page.url
+    assert page.evaluate(f"localStorage.getItem('callbreak.seat.{data['table']}')") == data["token"]
+    # Doing nothing: the timer plays for us (and says so), and after two expiries a bot takes over.
+    page.wait_for_selector("[data-testid=autoplay-note]")
+    page.click("[data-testid=back-btn]")
+    page.wait_for_selector("[data-testid=autoplay-note]", state="detached")
+    ctx.close()

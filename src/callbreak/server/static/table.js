@@ -94,7 +94,7 @@ function mountTable(root, id, token) {
   const banner = h("div", { class: "banner", role: "status", "data-testid": "disconnected", hidden: true }, "Disconnected — reconnecting…");
   const top = h("div", { class: "table-top" });
   const felt = h("div", { class: "felt", "data-testid": "felt" });
-  const turnLine = h("p", { class: "turn-line", "aria-live": "polite", "data-testid": "turn-line" });
+  const turnLine = h("p", { class: "turn-line", "data-testid": "turn-line" });
   const picker = h("div");
   const handBox = h("div", { class: "hand", "data-testid": "hand", role: "group", "aria-label": "Your hand" });
   const dialogs = h("div");

@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--humans", type=int, default=2, help="scripted players per table (1-4); bots fill the rest")
     ap.add_argument("--duration", type=float, default=60.0, help="seconds of measured play")
     ap.add_argument("--think", type=float, default=1.0, help="mean think time of a scripted player (s)")
-    ap.add_argument("--procs", type=int, default=1, help="client processes")
+    ap.add_argument("--procs", type=int, default=2, help="client processes")
     ap.add_argument("--bots", default="random")
     ap.add_argument("--url", default=None, help="an already running server (else one is started)")
     ap.add_argument("--seed", type=int, default=1)

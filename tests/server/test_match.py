@@ -62,3 +62,12 @@ async def test_play_now_and_history_only_when_over(server: Server) -> None:
     r = server.get(f"/api/tables/{made['table']}/history?format=json")
     assert r.status_code == 200
     await a.close()
+
+
+def test_serve_prints_the_url_and_serves_pages_and_health(server: Server) -> None:
+    assert server.get("/healthz").json()["ok"] is True
+    r = server.get("/")
+    assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+    out = server.stop()
+    assert f"http://localhost:{server.port}/" in out
+    assert server.db.exists()

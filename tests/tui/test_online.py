@@ -38,7 +38,8 @@ def free_port() -> int:
 class Server:
     """A real ``callbreak serve`` process."""
 
-    def __init__(self, db: Path, port: int) -> None:
+    def __init__(self, db: Path, port: int, bot_delay: float = 0.0) -> None:
+        self.bot_delay = bot_delay
         self.db = db
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
@@ -49,7 +50,7 @@ class Server:
         self.proc = subprocess.Popen(
             [
                 sys.executable, "-m", "callbreak", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                "--db", str(self.db), "--bot-delay", "0", "--forced-delay", "0.05", "--create-rate", "0",
+                "--db", str(self.db), "--bot-delay", str(self.bot_delay), "--forced-delay", "0.05", "--create-rate", "0",
                 "--msg-rate", "0", "--between-rounds", "30",
             ],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -206,6 +207,13 @@ async def test_seat_url_whole_match_with_timer_and_reconnect(server: Server) -> 
         assert len(mine) == 13 * rounds
         assert played >= 5  # the rest were forced cards the server played after a short highlight
         assert "Match over" in screen_text(app, "prompt")
+        # n: a rematch, the same players at a new table that starts at once
+        old = game.table_id
+        await pilot.press("n")
+        await settle(pilot, lambda: game.table_id != old and game.status == "playing"
+                     and app.model is not None and len(app.model.view.hand) == 13)
+        assert app.model is not None and not app.model.over and app.model.names[0] == "Tess"
+        assert not app.model.summaries
 
 
 async def test_invite_join_lobby_and_two_players(server: Server) -> None:
@@ -268,3 +276,38 @@ async def test_bad_seat_token_is_refused(server: Server) -> None:
     bad = OnlineGame(parse_join_url(f"{server.base}/join/nosuchcode"), name="X")
     await asyncio.wait_for(bad.run(lambda: None), 10)
     assert bad.fatal and "could not join" in bad.fatal
+
+
+async def test_timeouts_hand_the_seat_to_a_bot_and_enter_takes_it_back(tmp_path: Path) -> None:
+    server = Server(tmp_path / "slow.sqlite", free_port(), bot_delay=0.25)
+    server.start()
+    try:
+        await _timeouts_then_back(server)
+    finally:
+        server.stop()
+
+
+async def _timeouts_then_back(server: Server) -> None:
+    r = httpx.post(
+        f"{server.base}/api/tables",
+        json={"rules": {"preset": "quick", "rounds": 1, "call_seconds": 0.3, "card_seconds": 0.3},
+              "bots": "random", "name": "Slow", "play_now": True},
+    )
+    game = OnlineGame(parse_join_url(server.base + r.json()["seat_url"]))
+    app = CallbreakApp(game, hint=False)
+
+    def autoplay() -> bool:
+        seats = (game.table or {}).get("seats") or []
+        return bool(seats) and bool(seats[0].get("autoplay"))
+
+    async with app.run_test(size=(100, 32)) as pilot:
+        # press nothing: two turn timers run out, then a bot plays the seat
+        await settle(pilot, autoplay)
+        assert "autoplay" in screen_text(app, "table")
+        assert "press Enter to take your seat back" in screen_text(app, "message")
+        log = " ".join(game.model().log)
+        assert "(auto)" in log
+        await pilot.press("enter")
+        await settle(pilot, lambda: not autoplay(), seconds=5)
+        assert app.message in ("you have your seat back", "")
+        assert not app.model.over  # type: ignore[union-attr]

@@ -166,7 +166,7 @@ class SummaryScreen(ModalScreen[None]):
         if self.model.over:
             if self.local:
                 return "Enter: back to the table  ·  n: new match  ·  Ctrl+Q: quit"
-            return "Enter: back to the table  ·  Ctrl+Q: quit"
+            return "Enter: back to the table  ·  n: rematch  ·  Ctrl+Q: quit"
         text = "Enter: next round"
         left = self.remaining() if self.remaining is not None else None
         if left is not None:
@@ -181,7 +181,7 @@ class SummaryScreen(ModalScreen[None]):
         self.dismiss(None)
 
     def action_new(self) -> None:
-        if self.model.over and self.local:
+        if self.model.over:
             app = self.app
             self.dismiss(None)
             if isinstance(app, CallbreakApp):
@@ -400,7 +400,18 @@ class CallbreakApp(App[int]):
         self.run_worker(game.run(self.on_game_change), group="game", exclusive=True, exit_on_error=True)
 
     def new_match(self) -> None:
-        """Another local match with the same options and a fresh seed."""
+        """Another local match with the same options and a fresh seed; online, a rematch."""
+        if self.game is not None and not isinstance(self.game, LocalGame):
+            try:
+                self.game.rematch()
+            except IllegalAction as e:
+                self.message, self.message_style = str(e), "bold red"
+            else:
+                self.message, self.message_style = "rematch: moving to a new table…", "italic cyan"
+                self._call_key = None
+                self._hint_key = None
+            self.render_all()
+            return
         if not isinstance(self.game, LocalGame):
             return
         self.game.close()
@@ -598,6 +609,8 @@ class CallbreakApp(App[int]):
             t.append("Match over.", style="bold yellow")
             if isinstance(self.game, LocalGame):
                 t.append("  n: new match  ·  Ctrl+Q: quit", style="dim")
+            else:
+                t.append("  n: rematch (same players, new table)  ·  Ctrl+Q: quit", style="dim")
             return t
         if not m.connected:
             t.append("Connection lost: reconnecting…", style="bold yellow")
@@ -665,7 +678,10 @@ class CallbreakApp(App[int]):
                 self.message = ""
                 return
             if not m.my_turn:
-                raise IllegalAction("it is not your turn")
+                game.take_back()
+                self.message, self.message_style = "you have your seat back", "italic cyan"
+                self.render_all()
+                return
             if v.phase == "calling":
                 action: int | Card = parse_call(typed, v.legal_calls) if typed else (self.call_choice or 0)
             else:

@@ -110,6 +110,14 @@ class Game:
         """Start a table waiting in its lobby (online, host only)."""
         raise IllegalAction("nothing to start")
 
+    def take_back(self) -> None:
+        """Take the seat back from a bot playing it (online)."""
+        raise IllegalAction("it is not your turn")
+
+    def rematch(self) -> None:
+        """Another match once this one is over (online: the same players at a new table)."""
+        raise IllegalAction("no rematch here")
+
     @property
     def pending_summary(self) -> RoundSummary | None:
         """A finished round the player has not acknowledged yet."""
@@ -307,7 +315,8 @@ class LocalGame(Game):
     def model(self) -> TableModel:
         m = self.match
         view = m.view(self.seat)
-        trick = self._last_trick if not view.trick else None
+        # the finished trick stays on show until the next card, within its own round only
+        trick = self._last_trick if not view.trick and view.tricks else None
         return TableModel(
             seat=self.seat,
             view=view,
@@ -330,6 +339,7 @@ class LocalGame(Game):
         name = self.match.players[seat]
         you = seat == self.seat and name == "You"
         redeals = len(self.match.redeals)
+        finished = len(self.match.rounds)
         act = self.match.act(action)
         if isinstance(act, PlayAction):
             self._log.append(f"{name} {'play' if you else 'plays'} {act.card.symbol}")
@@ -340,6 +350,10 @@ class LocalGame(Game):
                 wname = self.match.players[act.winner]
                 verb = "win" if act.winner == self.seat and wname == "You" else "wins"
                 self._log.append(f"{wname} {verb} the trick")
+            if len(self.match.rounds) > finished and not self.match.is_over:
+                # a new deal: the log starts afresh (its cards are gone from the table)
+                dealer = self.match.players[self.match.round.dealer]
+                self._log = [f"round {self.match.round_number}: {dealer} deals"]
         else:
             self._log.append(f"{name} {'call' if you else 'calls'} {action}")
             if len(self.match.redeals) > redeals:

@@ -169,6 +169,9 @@ class OnlineGame(Game):
         self._acked = 0
         self._ws: Any = None
         self._closed = False
+        self.rematch_offer: tuple[str, str] | None = None
+        self._want_rematch = False
+        self._switch_to: tuple[str, str] | None = None
         self._notify: Callable[[], None] = lambda: None
 
     # --- what the screen shows ----------------------------------------------------------
@@ -274,7 +277,9 @@ class OnlineGame(Game):
             note.append(f"table {self.table_id}")
         me = (table.get("seats") or [{}] * 4)[self.seat] if 0 <= self.seat < 4 else {}
         if me.get("autoplay"):
-            note.append("the server is playing for you (autoplay): act to take over")
+            note.append("a bot is playing for you: press Enter to take your seat back")
+        if status == "over":
+            note.append("n: rematch" if self.rematch_offer is None else "a rematch is ready: press n")
         if self.seat_url:
             note.append(f"rejoin: {self.seat_url}")
         return TableModel(
@@ -282,7 +287,7 @@ class OnlineGame(Game):
             view=view,
             names=self._names(),
             labels=self._labels(),
-            last_trick=self._last_trick if not view.trick else None,
+            last_trick=self._last_trick if not view.trick and view.tricks else None,
             summaries=self._summaries(),
             places=places,
             log=tuple(self._log[-8:]),
@@ -340,6 +345,42 @@ class OnlineGame(Game):
             with contextlib.suppress(IllegalAction):
                 self._send({"type": "ready"})
 
+    def take_back(self) -> None:
+        """Take the seat back from the bot the server put in it (``back``)."""
+        seats = (self.table or {}).get("seats") or []
+        if not (0 <= self.seat < len(seats) and seats[self.seat].get("autoplay")):
+            raise IllegalAction("it is not your turn")
+        self._send({"type": "back"})
+
+    def rematch(self) -> None:
+        """Once the match is over: the same players at a new table (the server's ``rematch``)."""
+        if self.status != "over":
+            raise IllegalAction("a rematch is for when the match is over")
+        self._want_rematch = True
+        if self.rematch_offer is not None:
+            self._switch_to = self.rematch_offer
+            ws = self._ws
+            if ws is not None:
+                # wake the reader so it moves to the new table
+                self._send({"type": "ping"})
+            return
+        self._send({"type": "rematch"})
+
+    def _move_to_rematch(self) -> None:
+        assert self._switch_to is not None
+        self.table_id, self.token = self._switch_to
+        self._switch_to = None
+        self.rematch_offer = None
+        self._want_rematch = False
+        self.v = 0
+        self.table = None
+        self.state = None
+        self.error = ""
+        self._last_trick = None
+        self._round_rows = {}
+        self._acked = 0
+        self._log.append("rematch: a new table")
+
     def close(self) -> None:
         self._closed = True
         ws = self._ws
@@ -382,14 +423,15 @@ class OnlineGame(Game):
                 self.fatal = f"could not reach {self.target.base}: {e}"
                 notify()
                 return
-        assert self.table_id is not None and self.token is not None
-        url = self.target.ws_url(self.table_id, self.token)
         host = urlsplit(self.target.base).hostname or ""
         options: dict[str, Any] = {"open_timeout": self.open_timeout, "ping_interval": 10}
         if host in ("127.0.0.1", "localhost", "::1") and "proxy" in inspect.signature(connect).parameters:
             options["proxy"] = None  # websockets >= 15 would otherwise honour proxy settings on loopback
         failures = 0
         while not self._closed:
+            assert self.table_id is not None and self.token is not None
+            url = self.target.ws_url(self.table_id, self.token)
+            switching = False
             try:
                 async with connect(url, **options) as ws:
                     self._ws = ws
@@ -405,8 +447,15 @@ class OnlineGame(Game):
                             self._ws = None
                             notify()
                             return
+                        if self._switch_to is not None:
+                            self._move_to_rematch()
+                            switching = True
+                            notify()
+                            break
                         notify()
                     code = ws.close_code
+                if switching:
+                    continue
                 if code in (4403, 4404):
                     self.fatal = self.fatal or "the server refused this seat"
                     notify()
@@ -434,6 +483,11 @@ class OnlineGame(Game):
             self.error = text
             return
         if kind == "rematch":
+            table, token = msg.get("table"), msg.get("token")
+            if isinstance(table, str) and isinstance(token, str) and table != self.table_id:
+                self.rematch_offer = (table, token)
+                if self._want_rematch:
+                    self._switch_to = self.rematch_offer
             return
         if kind in ("snapshot", "synced", "table"):
             if "table" in msg:
@@ -503,6 +557,9 @@ class OnlineGame(Game):
             self._log.append(f"round {e['round']} is over")
         elif kind == "deal":
             self._last_trick = None
+            dealer = e.get("dealer")
+            by = f": {who(dealer)} deals" if isinstance(dealer, int) else ""
+            self._log = [f"round {e.get('round', '?')}{by}"]
         elif kind == "redeal":
             self._log.append("the calls total too few: new deal")
         elif kind == "seated":

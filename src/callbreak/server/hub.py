@@ -238,9 +238,11 @@ class LiveTable:
     def publish(self, events: list[dict[str, Any]]) -> None:
         st = self.state
         t = now_ms()
-        for seat in self._audiences():
+        audiences = self._audiences()
+        states = st.states_json(audiences)
+        for seat in audiences:
             table = _dumps(self.table_info(seat))
-            state = _dumps(st.state(seat))
+            state = states[seat]
             ch = channel(self.id, seat)
             for e in events:
                 self.hub.broker.publish(

@@ -32,7 +32,9 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import Card
+import orjson
+
+from ..cards import Card, cards_of
 from ..errors import IllegalAction
 from ..match import Match
 from ..round import OVER, REDEAL, Round
@@ -418,6 +420,40 @@ class TableState:
         else:
             d["last_round"] = None
         return d
+
+    def states_json(self, seats: list[int]) -> dict[int, str]:
+        """`state` of several seats as JSON text, sharing the work on the public part.
+
+        The same data as ``orjson.dumps(self.state(seat))`` (keys in another order).
+
+        >>> from callbreak import Ruleset
+        >>> t = TableState(TableMeta("t", "i", Ruleset(), "random", 1, 0.0))
+        >>> t.states_json([0, -1])
+        {0: 'null', -1: 'null'}
+        """
+        m = self.match
+        if m is None:
+            return {s: "null" for s in seats}
+        base = self.state(-1)
+        assert base is not None
+        for key in ("seat", "hand", "legal_calls", "legal_cards"):
+            del base[key]
+        head = orjson.dumps(base).decode()[:-1]
+        rnd = m.round
+        out: dict[int, str] = {}
+        for s in seats:
+            if s < 0:
+                tail = {"seat": -1, "hand": [], "legal_calls": [], "legal_cards": []}
+            else:
+                mine = not m.is_over and self.status != BETWEEN and rnd.to_act == s
+                tail = {
+                    "seat": s,
+                    "hand": [str(c) for c in cards_of(rnd.hand_masks[s])],
+                    "legal_calls": rnd.legal_calls() if mine else [],
+                    "legal_cards": [str(c) for c in rnd.legal_cards()] if mine else [],
+                }
+            out[s] = head + "," + orjson.dumps(tail).decode()[1:]
+        return out
 
     def actions(self) -> list[dict[str, Any]]:
         """The match's actions in order, as ``{"seat", "call"}`` / ``{"seat", "card"}``."""

@@ -32,7 +32,7 @@ import time
 
 import numpy as np
 
-from ..cards import CARDS, Card
+from ..cards import Card
 from ..round import SeatView
 from .base import Bot
 from .calling import (
@@ -96,8 +96,9 @@ def sample_deals(
 
 def search_values(
     view: SeatView, k: Knowledge, deals: list[list[int]], seed: int, rollouts: int = 1, eps: int = 4
-) -> dict[Card, float]:
-    """Mean match value of each legal card over ``deals``."""
+) -> np.ndarray:
+    """Match value of each legal card (columns, in ``view.legal_cards`` order) on
+    each deal and rollout (rows)."""
     from . import kernel
 
     legal = view.legal_cards
@@ -112,7 +113,15 @@ def search_values(
     else:
         totals = np.array(wv[0])
         sd = math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0))  # this round is played out
-    vals = kernel.search(
+    pubvoid = np.zeros(4, dtype=np.int64)  # suits each seat has shown it lacks
+    tricks = [(t.leader, t.cards) for t in view.tricks]
+    if view.trick:
+        tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
+    for leader, cards in tricks:
+        for i, c in enumerate(cards[1:], 1):
+            if c // 13 != cards[0] // 13:
+                pubvoid[(leader + i) & 3] |= 1 << (cards[0] // 13)
+    return kernel.search(
         np.array(deals, dtype=np.int64),
         view.seat,
         trick,
@@ -129,8 +138,8 @@ def search_values(
         sd,
         eps,
         seed,
+        pubvoid,
     )
-    return {c: float(v) for c, v in zip(legal, vals)}
 
 
 class HardBot(Bot):
@@ -150,8 +159,10 @@ class HardBot(Bot):
         rollouts: int = 1,
         eps: int = 4,
         oversample: int = 2,
+        margin: float = 1.0,
     ) -> None:
         super().__init__(seed)
+        self.margin = margin
         self.rollouts = rollouts
         self.eps = eps
         self.oversample = oversample
@@ -179,11 +190,18 @@ class HardBot(Bot):
         deals = sample_deals(view, k, n, rng, self.oversample)
         if time.perf_counter() - t0 > self.time_limit:
             deals = deals[: max(4, n // 4)]
-        values = search_values(view, k, deals, seed, self.rollouts, self.eps)
-        # ties (a card no better than another) go to the medium level's choice
+        table = search_values(view, k, deals, seed, self.rollouts, self.eps)
+        means = table.mean(axis=0)
+        values = {c: float(v) for c, v in zip(legal, means)}
+        # the medium level's card stands unless another is better by a clear margin
+        # (a paired z-test over the same deals), so that noise does not steer play
         fallback = choose_card(view, k)[0]
-        best = max(values.values())
-        if values.get(fallback, -1.0) >= best - 1e-12:
+        fi = legal.index(fallback)
+        bi = int(np.argmax(means))
+        if bi == fi:
             return fallback, values
-        card = max(legal, key=lambda c: (values[c], -int(c)))
-        return CARDS[int(card)], values
+        diff = table[:, bi] - table[:, fi]
+        se = float(diff.std()) / math.sqrt(len(diff))
+        if float(diff.mean()) > self.margin * se + 1e-12:
+            return legal[bi], values
+        return fallback, values

@@ -230,6 +230,17 @@ def _highest(m: int, t: int) -> int:
 
 
 @_jit
+def _may_ruff(o: int, su: int, t: int, pubvoid: np.ndarray, outstanding: int) -> bool:
+    """Whether seat ``o`` might be void in ``su`` and trump it, as the others see it:
+    it showed the void (and no trump void), or few cards of the suit are out."""
+    if (pubvoid[o] >> t) & 1:
+        return False
+    if (pubvoid[o] >> su) & 1:
+        return True
+    return outstanding <= 2
+
+
+@_jit
 def _policy(
     hands: np.ndarray,
     s: int,
@@ -240,39 +251,65 @@ def _policy(
     want: bool,
     rng: np.ndarray,
     eps: int,
+    pubvoid: np.ndarray,
+    low_duck: bool,
 ) -> int:
+    """A rule-of-thumb card that uses only what seat ``s`` could know: its hand,
+    the cards still out (all cards not in its hand nor played) and shown voids."""
     if eps > 0 and _rand(rng, 100) < eps:
         return _kth(lm, _rand(rng, _pop(lm)))
     if lm & (lm - 1) == 0:
         return _low(lm)
     tmask = SUITM << (13 * t)
-    others = np.int64(0)
+    out = np.int64(0)  # cards the other seats hold, between them
     for o in range(4):
         if o != s:
-            others |= hands[o]
+            out |= hands[o]
     if n == 0:
         if want:
-            # a top card of a side suit nobody can ruff, else a top trump
+            # a top card of a side suit nobody seems able to ruff, else a top trump
+            for su in range(4):
+                if su == t:
+                    continue
+                sm = SUITM << (13 * su)
+                sub = lm & sm
+                if sub == 0:
+                    continue
+                c = _high_in_suit(sub, su)
+                if out & sm & ~((np.int64(2) << c) - 1) != 0:
+                    continue
+                cnt = _pop(out & sm)
+                safe = True
+                if out & tmask != 0:
+                    for o in range(4):
+                        if o != s and _may_ruff(o, su, t, pubvoid, cnt):
+                            safe = False
+                if safe:
+                    return c
+            tl = lm & tmask
+            if tl != 0:
+                c = _high_in_suit(tl, t)
+                if out & tmask & ~((np.int64(2) << c) - 1) == 0:
+                    return c
+            # low from a short side suit (to ruff it later) when holding trumps,
+            # else low from the longest side suit
+            pick = -1
+            plen = 0
+            has_t = hands[s] & tmask != 0
             for su in range(4):
                 if su == t:
                     continue
                 sub = lm & (SUITM << (13 * su))
                 if sub == 0:
                     continue
-                c = _high_in_suit(sub, su)
-                if others & (SUITM << (13 * su)) & ~((np.int64(2) << c) - 1) != 0:
-                    continue
-                safe = True
-                for o in range(4):
-                    if o != s and hands[o] & (SUITM << (13 * su)) == 0 and hands[o] & tmask != 0:
-                        safe = False
-                if safe:
-                    return c
-            tl = lm & tmask
-            if tl != 0:
-                c = _high_in_suit(tl, t)
-                if others & tmask & ~((np.int64(2) << c) - 1) == 0:
-                    return c
+                ln = _pop(sub)
+                if pick < 0 or (has_t and ln < plen) or (not has_t and ln > plen):
+                    pick = _low(sub)
+                    plen = ln
+            if pick >= 0 and (not has_t or plen <= 2):
+                return pick
+            if pick >= 0:
+                return _lowest(lm, t)
             return _lowest(lm, t)
         return _lowest(lm, t)
     best = trick[0]
@@ -291,24 +328,28 @@ def _policy(
         if win != 0:
             if n == 3:
                 return _lowest(win, t)
-            # the lowest winner that the seats still to play cannot beat
+            # the lowest winner that the seats still to play do not seem able to beat
             ls = trick[0] // 13
             lsm = SUITM << (13 * ls)
+            cnt = _pop(out & lsm)
             m = win
             pick = -1
             while m != 0:
                 c = _low(m)
                 m &= m - 1
+                up = ~((np.int64(2) << c) - 1)
                 ok = True
-                for k in range(n + 1, 4):
-                    o = (s + k - n) & 3
-                    h = hands[o]
-                    up = ~((np.int64(2) << c) - 1)
-                    if c // 13 == ls:
-                        if h & lsm & up != 0 or (h & lsm == 0 and h & tmask != 0 and ls != t):
-                            ok = False
-                    elif h & lsm == 0 and h & tmask & up != 0:
+                if c // 13 == ls:
+                    if out & lsm & up != 0:
                         ok = False
+                    elif ls != t and out & tmask != 0:
+                        for k in range(n + 1, 4):
+                            if _may_ruff((s + k - n) & 3, ls, t, pubvoid, cnt):
+                                ok = False
+                elif out & tmask & up != 0:
+                    for k in range(n + 1, 4):
+                        if _may_ruff((s + k - n) & 3, ls, t, pubvoid, cnt):
+                            ok = False
                 if ok and (
                     pick < 0 or (pick // 13 == t and c // 13 != t) or (c // 13 == pick // 13 and c < pick)
                 ):
@@ -318,7 +359,7 @@ def _policy(
             return _lowest(win, t)
         return _lowest(lm, t)
     if lose != 0:
-        return _highest(lose, t)
+        return _lowest(lose, t) if low_duck else _highest(lose, t)
     if n == 3:
         return _highest(lm, t)
     return _lowest(lm, t)
@@ -383,17 +424,20 @@ def search(
     sd: float,
     eps: int,
     seed: int,
+    pubvoid0: np.ndarray,
 ) -> np.ndarray:
-    """Mean value of each candidate card in ``moves`` over the deals ``dets``
-    (one row of four hand masks per deal), ``rollouts`` playouts each, the
-    same random numbers for every candidate."""
+    """The value of each candidate card in ``moves`` (columns) on each deal of
+    ``dets`` (one row of four hand masks per deal) and rollout (rows: deal-major),
+    the same random numbers for every candidate."""
     t = P[0]
     nm = moves.shape[0]
-    values = np.zeros(nm)
+    values = np.zeros((dets.shape[0] * rollouts, nm))
     hands = np.zeros(4, dtype=np.int64)
     won = np.zeros(4, dtype=np.int64)
     trick = np.zeros(4, dtype=np.int64)
     rng = np.zeros(1, dtype=np.int64)
+    pubvoid = np.zeros(4, dtype=np.int64)
+    low_duck = P[5] > 0 and P[6] < 0  # extra tricks are worth a little: keep high cards
     for d in range(dets.shape[0]):
         for r in range(rollouts):
             stream = (seed * 1000003 + d * 7919 + r * 104729) & 0xFFFFFFFFFFFF
@@ -404,6 +448,7 @@ def search(
                     won[s] = won0[s]
                 for i in range(4):
                     trick[i] = trick0[i]
+                    pubvoid[i] = pubvoid0[i]
                 n = n0
                 leader = leader0
                 played = played0
@@ -412,6 +457,8 @@ def search(
                 c = moves[mi]
                 while True:
                     trick[n] = c
+                    if n > 0 and c // 13 != trick[0] // 13:
+                        pubvoid[s] |= np.int64(1) << (trick[0] // 13)
                     bit = np.int64(1) << c
                     hands[s] ^= bit
                     played |= bit
@@ -427,9 +474,9 @@ def search(
                     else:
                         s = (s + 1) & 3
                     lm = legal_mask(hands[s], trick, n, P, tn, played)
-                    c = _policy(hands, s, lm, trick, n, t, won[s] < calls[s], rng, eps)
-                values[mi] += _value(me, won, calls, totals, sd, P)
-    return values / max(dets.shape[0] * rollouts, 1)
+                    c = _policy(hands, s, lm, trick, n, t, won[s] < calls[s], rng, eps, pubvoid, low_duck)
+                values[d * rollouts + r, mi] = _value(me, won, calls, totals, sd, P)
+    return values
 
 
 # --- deals consistent with what a seat knows ---------------------------------------

@@ -114,7 +114,7 @@ def search_values(
         totals = np.array(wv[0])
         sd = math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0))  # this round is played out
     pubvoid = np.zeros(4, dtype=np.int64)  # suits each seat has shown it lacks
-    tricks = [(t.leader, t.cards) for t in view.tricks]
+    tricks: list[tuple[int, tuple[Card, ...]]] = [(t.leader, t.cards) for t in view.tricks]
     if view.trick:
         tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
     for leader, cards in tricks:

@@ -340,18 +340,23 @@ async def test_call_picker_shows_the_bots_hint() -> None:
 async def test_tab_picks_the_hinted_card() -> None:
     hints = pytest.importorskip("callbreak.bots.hints")
     game = LocalGame(ONE_ROUND, seed=6, bots="random", delay=0, trick_pause=0)
-    app = CallbreakApp(game)
+
+    def quick_hint(view: object) -> object:
+        # the instant rules-of-thumb level keeps this test fast (the default searches)
+        return hints.hint(view, level="medium")
+
+    app = CallbreakApp(game, hint=quick_hint)
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(pilot, app, lambda: waiting_for_human(app))
         await pilot.press("enter")  # call
         await settle(pilot, app, lambda: waiting_for_human(app) and game.match.round.phase == "playing")
         view = game.match.view(0)
         await pilot.press("tab")
-        for _ in range(300):
+        for _ in range(1500):
             if app.message.startswith("hint:"):
                 break
             await pilot.pause(0.02)
-        want = hints.hint(view)
+        want = hints.hint(view, level="medium")
         assert app.selected == want.card and want.card.symbol in app.message
         await pilot.press("enter")
         await pilot.pause()

@@ -258,3 +258,26 @@ def cards_in(obj: Any) -> set[str]:
         for v in obj:
             out |= cards_in(v)
     return out
+
+
+async def two_players(
+    server: Server,
+    rules: dict[str, Any],
+    names: tuple[str, str] = ("A", "B"),
+    seat: int | None = None,
+    watch: bool = False,
+    start: bool = True,
+) -> tuple[dict[str, Any], dict[str, Any], Client, Client, Client]:
+    """A table created by one player and joined by another (at ``seat``), both connected,
+    with a spectator when ``watch``; started by the host when ``start``."""
+    made = server.create(rules=rules, bots="random", name=names[0])
+    body: dict[str, Any] = {"name": names[1]} if seat is None else {"name": names[1], "seat": seat}
+    joined = server.post(f"/api/join/{made['invite']}", body).json()
+    a = Client(server, made["table"], made["token"])
+    b = Client(server, made["table"], joined["token"])
+    spectator = Client(server, made["table"])
+    for c in (a, b, spectator) if watch else (a, b):
+        await c.connect()
+    if start:
+        await a.send({"type": "start"})
+    return made, joined, a, b, spectator

@@ -7,19 +7,13 @@ import asyncio
 from callbreak import Match, Ruleset
 from callbreak.server.table import TableMeta, TableState
 
-from .conftest import Client, Server, play_until
+from .conftest import Client, Server, play_until, two_players
 
 QUICK1 = {"preset": "quick", "rounds": 1}
 
 
 async def test_rematch_seats_the_same_people_with_new_tokens(server: Server) -> None:
-    made = server.create(rules=QUICK1, bots="random", name="Asha")
-    joined = server.post(f"/api/join/{made['invite']}", {"name": "Bimal", "seat": 2}).json()
-    a = Client(server, made["table"], made["token"])
-    b = Client(server, made["table"], joined["token"])
-    await a.connect()
-    await b.connect()
-    await a.send({"type": "start"})
+    made, _, a, b, _ = await two_players(server, QUICK1, ("Asha", "Bimal"), seat=2)
     await play_until([a, b], lambda: a.info is not None and a.info["status"] == "over", timeout=30)
     r = server.post(f"/api/tables/{made['table']}/rematch", {"token": "bad" * 8})
     assert r.status_code == 403

@@ -5,19 +5,13 @@ from __future__ import annotations
 import asyncio
 import time
 
-from .conftest import Client, Server, play_until
+from .conftest import Client, Server, play_until, two_players
 
 QUICK1 = {"preset": "quick", "rounds": 1}
 
 
 async def test_reconnect_gets_exactly_the_missed_events(server: Server) -> None:
-    made = server.create(rules={**QUICK1, "call_seconds": 0.2, "card_seconds": 0.2}, bots="random", name="Asha")
-    joined = server.post(f"/api/join/{made['invite']}", {"name": "Bimal"}).json()
-    a = Client(server, made["table"], made["token"])
-    b = Client(server, made["table"], joined["token"])
-    await a.connect()
-    await b.connect()
-    await a.send({"type": "start"})
+    made, joined, a, b, _ = await two_players(server, {**QUICK1, "call_seconds": 0.2, "card_seconds": 0.2})
     await b.wait(lambda c: c.my_turn() or (a.my_turn() and c.state is not None))
     # b leaves; a plays on (bots too) while b is away
     await b.close()

@@ -14,7 +14,7 @@ import websockets
 
 from callbreak import Match, Ruleset
 
-from .conftest import Client, Server, cards_in, play_until
+from .conftest import Client, Server, cards_in, play_until, two_players
 
 
 def _dealt_by_round(history: dict[str, Any]) -> list[list[set[str]]]:
@@ -60,14 +60,7 @@ def _check_no_leak(c: Client, dealt: list[list[set[str]]]) -> int:
 
 
 async def test_no_message_ever_carries_a_card_its_seat_may_not_see(server: Server) -> None:
-    made = server.create(rules={"preset": "quick", "rounds": 2}, bots="random", name="A")
-    joined = server.post(f"/api/join/{made['invite']}", {"name": "B"}).json()
-    a = Client(server, made["table"], made["token"])
-    b = Client(server, made["table"], joined["token"])
-    spectator = Client(server, made["table"])
-    for c in (a, b, spectator):
-        await c.connect()
-    await a.send({"type": "start"})
+    made, _, a, b, spectator = await two_players(server, {"preset": "quick", "rounds": 2}, watch=True)
 
     async def hints() -> None:  # ask for hints along the way: they must not leak either
         while not (a.info and a.info["status"] == "over"):
@@ -103,13 +96,7 @@ async def _error_for(c: Client, msg: Any) -> dict[str, Any]:
 
 
 async def test_forged_malformed_oversized_and_fuzzed_messages_change_nothing(server: Server) -> None:
-    made = server.create(rules={"preset": "quick", "rounds": 1}, bots="random", name="A")
-    joined = server.post(f"/api/join/{made['invite']}", {"name": "B"}).json()
-    a = Client(server, made["table"], made["token"])
-    b = Client(server, made["table"], joined["token"])
-    spectator = Client(server, made["table"])
-    for c in (a, b, spectator):
-        await c.connect()
+    made, _, a, b, spectator = await two_players(server, {"preset": "quick", "rounds": 1}, watch=True, start=False)
     # not the host
     assert (await _error_for(b, {"type": "start"}))["code"] == "not_host"
     await a.send({"type": "start"})

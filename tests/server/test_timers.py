@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from .conftest import Client, Server, play_until
+from .conftest import Client, Server, play_until, two_players
 
 
 def _events(c: Client, kind: str) -> list[dict]:  # type: ignore[type-arg]
@@ -64,13 +64,7 @@ async def test_lowest_card_on_expiry_and_forced_last_card(server: Server) -> Non
 
 async def test_disconnected_player_is_replaced_after_grace_and_gets_the_seat_back(make_server) -> None:  # type: ignore[no-untyped-def]
     server: Server = make_server({"CALLBREAK_GRACE": "0.3"})
-    made = server.create(rules={"preset": "quick", "rounds": 1}, bots="random", name="Stay")
-    joined = server.post(f"/api/join/{made['invite']}", {"name": "Go"}).json()
-    a = Client(server, made["table"], made["token"])
-    b = Client(server, made["table"], joined["token"])
-    await a.connect()
-    await b.connect()
-    await a.send({"type": "start"})
+    made, joined, a, b, _ = await two_players(server, {"preset": "quick", "rounds": 1}, ("Stay", "Go"))
     await b.wait(lambda c: c.state is not None)
     await b.close()
     await a.wait(lambda c: c.info is not None and not c.info["seats"][1]["connected"], timeout=5)
@@ -87,13 +81,7 @@ async def test_disconnected_player_is_replaced_after_grace_and_gets_the_seat_bac
 
 async def test_next_round_as_soon_as_every_player_is_ready(make_server) -> None:  # type: ignore[no-untyped-def]
     server: Server = make_server({"CALLBREAK_BETWEEN_ROUNDS": "60"})
-    made = server.create(rules={"preset": "quick", "rounds": 2}, bots="random", name="A")
-    joined = server.post(f"/api/join/{made['invite']}", {"name": "B"}).json()
-    a = Client(server, made["table"], made["token"])
-    b = Client(server, made["table"], joined["token"])
-    await a.connect()
-    await b.connect()
-    await a.send({"type": "start"})
+    _, _, a, b, _ = await two_players(server, {"preset": "quick", "rounds": 2})
     await play_until([a, b], lambda: a.info is not None and a.info["status"] == "between_rounds", timeout=30)
     summary = _events(a, "round_over")[-1]
     assert summary["round"] == 1 and len(summary["points"]) == 4 and sum(summary["tricks_won"]) == 13
@@ -121,13 +109,7 @@ async def _act_error(c: Client, msg: dict) -> dict:  # type: ignore[type-arg]
 async def test_a_turn_keeps_its_deadline_when_something_else_happens(make_server) -> None:  # type: ignore[no-untyped-def]
     server: Server = make_server({"CALLBREAK_GRACE": "0.2"})
     rules = {"preset": "quick", "rounds": 1, "call_seconds": 5, "card_seconds": 5}
-    made = server.create(rules=rules, bots="random", name="A")
-    joined = server.post(f"/api/join/{made['invite']}", {"name": "B"}).json()
-    a = Client(server, made["table"], made["token"])
-    b = Client(server, made["table"], joined["token"])
-    await a.connect()
-    await b.connect()
-    await a.send({"type": "start"})
+    _, _, a, b, _ = await two_players(server, rules)
     await play_until([a, b], lambda: a.my_turn() and a.info is not None and a.info["deadline"] is not None)
     deadline = a.info["deadline"]  # type: ignore[index]
     await b.close()  # b goes; after the grace a bot takes b's seat: an event while it is a's turn

@@ -807,6 +807,9 @@ class Hub:
             await self._dispatch(conn, kind, msg, ref)
         except TableError as e:
             self.error(conn, e.code, e.message, ref)
+        except Exception:  # a bug must cost one message, not the connection or the server
+            log.exception("table %s: message %r failed", conn.table.id, kind)
+            self.error(conn, "internal", "the server could not handle that message", ref)
 
     async def _dispatch(self, conn: Conn, kind: object, msg: dict[str, Any], ref: object) -> None:
         t = conn.table

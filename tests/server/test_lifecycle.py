@@ -130,3 +130,23 @@ def test_sudden_death_and_open_ended_matches_in_the_table_state() -> None:
     assert p.status == "between_rounds"
     kinds = [e["kind"] for e in p.apply({"t": "end"})]
     assert kinds in (["match_over"], ["tie_break"])
+
+
+async def test_a_player_leaves_the_lobby_and_the_seat_is_free_again(server: Server) -> None:
+    made, joined, a, b, _ = await two_players(server, QUICK1, start=False)
+    await a.wait(lambda c: c.info is not None and c.info["seats"][1]["kind"] == "human")
+    start = len(a.messages)
+    await a.send({"type": "leave"})
+    await a.wait(lambda c: any(m["type"] == "error" for m in c.messages[start:]))
+    assert next(m for m in a.messages[start:] if m["type"] == "error")["code"] == "not_host"
+    await b.send({"type": "leave"})
+    await b.wait(lambda c: c.closed)
+    await a.wait(lambda c: c.info is not None and c.info["seats"][1]["kind"] == "empty")
+    assert any(m["type"] == "event" and m["event"] == {"kind": "left", "seat": 1, "v": m["v"]} for m in a.messages)
+    again = Client(server, made["table"], joined["token"])
+    await again.connect()
+    await again.wait(lambda c: c.closed)
+    assert again.messages[0]["code"] == "bad_token"
+    other = server.post(f"/api/join/{made['invite']}", {"name": "C"}).json()
+    assert other["seat"] == 1
+    await a.close()

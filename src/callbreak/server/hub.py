@@ -845,6 +845,10 @@ class Hub:
         elif kind == "ready":
             t.human_acts(seat)
             t.submit({"t": "ready", "seat": seat})
+        elif kind == "leave":
+            t.submit({"t": "leave", "seat": seat})
+            for c in list(t.conns[seat]):  # the seat's token no longer holds it
+                c.close()
         elif kind == "back":
             t.human_acts(seat)
         elif kind == "start":
@@ -896,7 +900,7 @@ class Hub:
         conn.push(_dumps(data))
 
 
-_SEAT_MESSAGES = {"call", "play", "ready", "back", "start", "end", "rematch", "hint"}
+_SEAT_MESSAGES = {"call", "play", "ready", "back", "leave", "start", "end", "rematch", "hint"}
 
 
 def _text_history(doc: dict[str, Any]) -> str:

@@ -226,6 +226,16 @@ class TableState:
         self.seats[seat] = Seat(name, "human", token)
         return [{"kind": "seated", "seat": seat, "name": name}]
 
+    def _a_leave(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+        self._need(LOBBY)
+        seat = _seat_arg(e)
+        if self.seats[seat].kind != "human":
+            raise TableError("bad_seat", f"seat {seat} is empty")
+        if seat == self.meta.host:
+            raise TableError("not_host", "the host cannot leave the table; it expires unstarted")
+        self.seats[seat] = Seat()
+        return [{"kind": "left", "seat": seat}]
+
     def _a_start(self, e: dict[str, Any]) -> list[dict[str, Any]]:
         self._need(LOBBY)
         if not self.humans():
@@ -468,6 +478,7 @@ class TableState:
 
 _HANDLERS = {
     "seat": TableState._a_seat,
+    "leave": TableState._a_leave,
     "start": TableState._a_start,
     "call": TableState._a_call,
     "play": TableState._a_play,

@@ -112,3 +112,34 @@ async def test_kill_at_random_moments_loses_nothing(make_server) -> None:  # typ
             await c.wait(lambda x: any(m["type"] in ("synced", "snapshot") for m in x.messages[-40:]))
     for c in clients:
         await c.close()
+
+
+async def test_kill_in_the_lobby_and_between_rounds(make_server) -> None:  # type: ignore[no-untyped-def]
+    server: Server = make_server({"CALLBREAK_BETWEEN_ROUNDS": "60"})
+    made, _, a, b, _ = await two_players(server, {"preset": "quick", "rounds": 2}, start=False)
+    await a.wait(lambda c: c.info is not None and c.info["seats"][1]["kind"] == "human")
+    server.kill()
+    server.start()
+    info = server.get(f"/api/join/{made['invite']}").json()
+    assert info["status"] == "lobby" and [s["name"] for s in info["seats"]][:2] == ["A", "B"]
+    for c in (a, b):
+        await c.connect()
+    await a.send({"type": "start"})
+    await play_until([a, b], lambda: a.info is not None and a.info["status"] == "between_rounds", timeout=30)
+    await b.wait(lambda c: c.info is not None and c.info["status"] == "between_rounds")
+    await a.send({"type": "ready"})
+    await b.wait(lambda c: c.info is not None and c.info["seats"][0]["ready"])
+    before = b.state
+    server.kill()
+    server.start()
+    for c in (a, b):
+        await c.wait(lambda x: x.closed)
+        await c.connect()
+        await c.wait(lambda x: x.messages[-1]["type"] == "synced")
+    assert b.info is not None and b.info["status"] == "between_rounds" and b.info["seats"][0]["ready"]
+    assert b.state == before
+    await b.send({"type": "ready"})
+    await a.wait(lambda c: c.info is not None and c.info["status"] == "playing", timeout=5)
+    assert a.state is not None and a.state["round_number"] == 2
+    for c in (a, b):
+        await c.close()

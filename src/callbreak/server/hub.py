@@ -394,9 +394,8 @@ class LiveTable:
                 delay = max(0.0, self._turn_deadline - time.time())
                 self._handle = loop.call_later(delay, self._auto, v, seat, "timeout")
         elif st.status == BETWEEN:
-            waiting = [
-                s for s in st.humans() if self.connected[s] and not st.autoplay[s] and not st.ready[s]
-            ]
+            # every player not replaced by a bot, connected or not: the delay bounds the wait
+            waiting = [s for s in st.humans() if not st.autoplay[s] and not st.ready[s]]
             if not waiting:
                 self._handle = loop.call_soon(self._next_round, st.v)
                 return

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import importlib
 import logging
 import secrets
@@ -514,6 +515,7 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self.create_buckets: dict[str, Bucket] = {}
+        self._last_gc = time.monotonic()
 
     # --- lifecycle ----------------------------------------------------------------------
     async def startup(self) -> None:
@@ -522,6 +524,14 @@ class Hub:
                 self.get(tid)
             except Exception:
                 log.exception("table %s could not be rebuilt", tid)
+        if self.config.gc_every > 0:
+            # the tables loaded so far stay: leave them out of every collection, and run the
+            # full (oldest-generation) collection on our schedule instead of Python's
+            gc.collect()
+            gc.freeze()
+            g0, g1, _ = gc.get_threshold()
+            gc.set_threshold(g0, g1, 1_000_000_000)
+        self._last_gc = time.monotonic()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def shutdown(self) -> None:
@@ -545,6 +555,9 @@ class Hub:
     def sweep(self, now: float | None = None) -> None:
         """Expire lobbies nobody started; drop idle finished tables from memory."""
         now = time.time() if now is None else now
+        if self.config.gc_every > 0 and time.monotonic() - self._last_gc > self.config.gc_every:
+            self._last_gc = time.monotonic()
+            gc.collect()
         for tid, t in list(self.tables.items()):
             st = t.state
             if st.status == LOBBY and now - st.meta.created > self.config.lobby_ttl:

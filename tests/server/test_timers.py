@@ -39,8 +39,9 @@ async def test_expiry_plays_lowest_then_a_bot_takes_over_until_the_player_acts(s
     await a.close()
 
 
-async def test_lowest_card_on_expiry_and_forced_last_card(server: Server) -> None:
-    rules = {"preset": "quick", "rounds": 1, "card_seconds": 0.25}
+async def test_lowest_card_on_expiry_and_forced_last_card(make_server) -> None:  # type: ignore[no-untyped-def]
+    server: Server = make_server({"CALLBREAK_TIME_SCALE": "0.1"})  # all timers ten times faster
+    rules = {"preset": "quick", "rounds": 1, "card_seconds": 2.5}
     made = server.create(rules=rules, bots="random", name="Slow", play_now=True)
     a = Client(server, made["table"], made["token"])
     await a.connect()
@@ -50,6 +51,7 @@ async def test_lowest_card_on_expiry_and_forced_last_card(server: Server) -> Non
         leave_forced=True,
     )
     legal = list(a.state["legal_cards"])  # type: ignore[index]
+    assert a.info is not None and a.info["deadline"] - time.time() * 1000 <= 250
     trump = "S"
     before = len(_events(a, "play"))
     await a.wait(lambda c: any(e["seat"] == 0 for e in _events(c, "play")[before:]), timeout=5)

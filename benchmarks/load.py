@@ -194,7 +194,12 @@ def _run_clients(args: tuple[str, list[tuple[str, str]], float, float, float, in
         uvloop.install()
     except ImportError:
         pass
-    out.put(asyncio.run(client_main(*args)))
+    import resource
+
+    stats = asyncio.run(client_main(*args))
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    stats["cpu_s"] = use.ru_utime + use.ru_stime
+    out.put(stats)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -296,6 +301,7 @@ def main(argv: list[str] | None = None) -> int:
             "server_cpu_percent": round(100 * (cpu1 - cpu0) / (w1 - w0), 1) if pid else None,
             "server_rss_mib": round(mem[0], 1),
             "server_peak_rss_mib": round(mem[1], 1),
+            "client_cpu_s_total": round(sum(r["cpu_s"] for r in results), 1),
             "setup_s": round(created, 1),
         }
         for k, v in report.items():

@@ -25,6 +25,7 @@ def main() -> None:
     ap.add_argument("--rules", default="standard")
     a = ap.parse_args()
     cards: list[float] = []
+    choice: list[float] = []  # cards with more than one legal choice
     calls: list[float] = []
     rounds: list[float] = []
     warm = make_bot(a.level, seed=0)
@@ -46,6 +47,8 @@ def main() -> None:
             dt = time.perf_counter() - t
             if seat == hero:
                 (calls if v.phase == "calling" else cards).append(dt)
+                if len(v.legal_cards) > 1:
+                    choice.append(dt)
                 spent += dt
             m.act(act)
             if m.round_number != n_round or m.is_over:
@@ -54,7 +57,8 @@ def main() -> None:
                 n_round = m.round_number
     print(
         f"{a.level}: {len(cards)} cards p50 {pct(cards, 0.5):.1f} ms p99 {pct(cards, 0.99):.1f} ms "
-        f"max {pct(cards, 1.0):.1f} ms; {len(calls)} calls p50 {pct(calls, 0.5):.1f} ms max {pct(calls, 1.0):.1f} ms; "
+        f"max {pct(cards, 1.0):.1f} ms ({len(choice)} with a choice: p50 {pct(choice, 0.5):.1f} ms "
+        f"p99 {pct(choice, 0.99):.1f} ms); {len(calls)} calls p50 {pct(calls, 0.5):.1f} ms max {pct(calls, 1.0):.1f} ms; "
         f"{len(rounds)} rounds p50 {pct(rounds, 0.5):.0f} ms max {pct(rounds, 1.0):.0f} ms"
     )
 

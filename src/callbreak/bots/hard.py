@@ -52,6 +52,7 @@ __all__ = ["HardBot", "search_values"]
 CALL_SD = 1.1  # spread of a call around the model's estimate, for weighting deals
 CALL_BIAS = 0.4  # bots call a little under their mean potential
 MAX_DEALS = 400
+CHUNK = 100  # deals searched between looks at the clock
 
 
 def sample_deals(
@@ -159,9 +160,11 @@ class HardBot(Bot):
         rollouts: int = 1,
         eps: int = 4,
         oversample: int = 2,
-        margin: float = 1.0,
+        margin: float = 2.0,
+        call_deals: int = 300,
     ) -> None:
         super().__init__(seed)
+        self.call_deals = call_deals
         self.margin = margin
         self.rollouts = rollouts
         self.eps = eps
@@ -173,9 +176,58 @@ class HardBot(Bot):
 
     def act(self, view: SeatView) -> int | Card:
         if view.phase == "calling":
-            call, _ = best_call(view, trick_distribution(view))
-            return call
+            return self.choose_call(view)[0]
         return self.choose(view)[0]
+
+    def choose_call(self, view: SeatView) -> tuple[int, dict[int, float]]:
+        """The call, and the value found for each call searched.
+
+        The calibrated model's call stands unless playing the round out over
+        deals consistent with the calls so far finds a neighbouring call
+        clearly better (a paired test, as for cards)."""
+        from . import kernel
+
+        dist = trick_distribution(view)
+        base, _ = best_call(view, dist)
+        seed = self.rng.randrange(1 << 40)
+        if self.call_deals <= 0:
+            return base, {base: 0.0}
+        cands = [c for c in view.legal_calls if base - 1 <= c <= base + 2]
+        k = Knowledge.from_view(view)
+        rng = random.Random(seed)
+        deals = sample_deals(view, k, self.call_deals, rng, self.oversample)
+        model = load_model(family_of(view.rules))
+        wv = win_value(view)
+        if wv is None:
+            totals, sd = np.zeros(4), ROUND_SD * 3
+        else:
+            totals, sd = np.array(wv[0]), math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0))
+        table = kernel.call_search(
+            np.array(deals, dtype=np.int64),
+            view.seat,
+            (view.dealer + 1) & 3,
+            np.array([-1 if c is None else c for c in view.calls], dtype=np.int64),
+            np.array(cands, dtype=np.int64),
+            kernel.rules_array(view.rules),
+            np.array(model.weights),
+            np.array([call_position(s, view.dealer) for s in range(4)], dtype=np.int64),
+            view.rules.min_call,
+            view.rules.max_call,
+            CALL_BIAS,
+            totals,
+            sd,
+            self.eps,
+            seed,
+        )
+        means = table.mean(axis=0)
+        values = {c: float(v) for c, v in zip(cands, means)}
+        bi, fi = int(np.argmax(means)), cands.index(base)
+        if bi != fi:
+            diff = table[:, bi] - table[:, fi]
+            se = float(diff.std()) / math.sqrt(len(diff))
+            if float(diff.mean()) > self.margin * se + 1e-12:
+                return cands[bi], values
+        return base, values
 
     def choose(self, view: SeatView) -> tuple[Card, dict[Card, float]]:
         """The card to play and the value found for each legal card."""
@@ -185,12 +237,17 @@ class HardBot(Bot):
             return legal[0], {legal[0]: 0.0}
         t0 = time.perf_counter()
         k = Knowledge.from_view(view)
-        n = max(8, min(MAX_DEALS, self.iterations // (len(legal) * self.rollouts)))
+        # the budget is in full-round playouts: short playouts late in a round are cheap
+        scale = 52 / max(sum(view.hand_sizes), 4)
+        n = max(8, min(MAX_DEALS, int(self.iterations * scale) // (len(legal) * self.rollouts)))
         rng = random.Random(seed)
         deals = sample_deals(view, k, n, rng, self.oversample)
-        if time.perf_counter() - t0 > self.time_limit:
-            deals = deals[: max(4, n // 4)]
-        table = search_values(view, k, deals, seed, self.rollouts, self.eps)
+        parts = []
+        for i in range(0, len(deals), CHUNK):
+            parts.append(search_values(view, k, deals[i : i + CHUNK], seed + i, self.rollouts, self.eps))
+            if time.perf_counter() - t0 > self.time_limit:
+                break  # the safety cap: keep what has been searched
+        table = np.vstack(parts)
         means = table.mean(axis=0)
         values = {c: float(v) for c, v in zip(legal, means)}
         # the medium level's card stands unless another is better by a clear margin

@@ -663,3 +663,73 @@ def sample_deals(
             out[k, s] = cand[nc - 1, s]
         k += 1
     return out
+
+
+@_jit
+def call_search(
+    dets: np.ndarray,
+    me: int,
+    leader: int,
+    known_calls: np.ndarray,
+    cands: np.ndarray,
+    P: np.ndarray,
+    w: np.ndarray,
+    pos: np.ndarray,
+    min_call: int,
+    max_call: int,
+    call_bias: float,
+    totals: np.ndarray,
+    sd: float,
+    eps: int,
+    seed: int,
+) -> np.ndarray:
+    """The value of each candidate call in ``cands`` (columns) on each deal (rows):
+    the round played out with the playout policy for all four seats.  Seats that
+    have not called yet (``known_calls[s] < 0``) call the model's estimate."""
+    t = P[0]
+    nd = dets.shape[0]
+    nc = cands.shape[0]
+    values = np.zeros((nd, nc))
+    hands = np.zeros(4, dtype=np.int64)
+    won = np.zeros(4, dtype=np.int64)
+    calls = np.zeros(4, dtype=np.int64)
+    trick = np.zeros(4, dtype=np.int64)
+    pubvoid = np.zeros(4, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.int64)
+    low_duck = P[5] > 0 and P[6] < 0
+    for d in range(nd):
+        for ci in range(nc):
+            rng[0] = (seed * 1000003 + d * 7919) & 0xFFFFFFFFFFFF
+            running = 0
+            for k in range(4):
+                s = (leader + k) & 3
+                if s == me:
+                    calls[s] = cands[ci]
+                elif known_calls[s] >= 0:
+                    calls[s] = known_calls[s]
+                else:
+                    mu = _hand_mean(dets[d, s], t, pos[s], running, w) - call_bias
+                    c = int(mu + 0.5)
+                    calls[s] = min(max(c, min_call), max_call)
+                running += calls[s]
+            for s in range(4):
+                hands[s] = dets[d, s]
+                won[s] = 0
+                pubvoid[s] = 0
+            ld = leader
+            played = np.int64(0)
+            for tn in range(13):
+                for i in range(4):
+                    s = (ld + i) & 3
+                    lm = legal_mask(hands[s], trick, i, P, tn, played)
+                    c = _policy(hands, s, lm, trick, i, t, won[s] < calls[s], rng, eps, pubvoid, low_duck)
+                    trick[i] = c
+                    if i > 0 and c // 13 != trick[0] // 13:
+                        pubvoid[s] |= np.int64(1) << (trick[0] // 13)
+                    bit = np.int64(1) << c
+                    hands[s] ^= bit
+                    played |= bit
+                ld = (ld + trick_winner(trick, t)) & 3
+                won[ld] += 1
+            values[d, ci] = _value(me, won, calls, totals, sd, P)
+    return values

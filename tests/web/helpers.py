@@ -13,19 +13,22 @@ def act_once(page: Any, call_choice: str = "suggested") -> str | None:
     """Do the one thing this seat can do now, if any; return what it was."""
     if page.locator("[data-testid=final-places]").count():
         return "over"
-    if page.locator("[data-testid=ready-btn]").count():
-        page.locator("[data-testid=ready-btn]").click()
-        return "ready"
-    calls = page.locator("[data-call]:not([disabled])")
-    if calls.count():
-        sug = page.locator("[data-call].suggested")
-        target = sug if call_choice == "suggested" and sug.count() else calls.first
-        target.first.click()
-        return "call"
+    try:
+        if page.locator("[data-testid=ready-btn]").count():
+            page.locator("[data-testid=ready-btn]").click(timeout=2000)
+            return "ready"
+        calls = page.locator("[data-call]:not([disabled])")
+        if calls.count():
+            sug = page.locator("[data-call].suggested:not([disabled])")
+            target = sug if call_choice == "suggested" and sug.count() else calls
+            target.first.click(timeout=2000)
+            return "call"
+    except Exception:
+        return None  # the page moved on meanwhile
     legal = page.locator("[data-testid=hand].my-turn [data-legal=true]")
     if legal.count():
-        card = legal.first.get_attribute("data-card")
         try:
+            card = legal.first.get_attribute("data-card", timeout=1000)
             legal.first.click(timeout=2000)
         except Exception:
             return None  # played for us (forced card) or re-rendered meanwhile

@@ -7,7 +7,7 @@ from typing import Any
 from callbreak import Ruleset
 from callbreak.scoring import score
 
-from .helpers import ACTIONABLE
+from .helpers import ACTIONABLE, wait_free_turn
 
 PHONE = {
     "viewport": {"width": 390, "height": 844},
@@ -88,12 +88,13 @@ def test_phone_play_now(server: str, browser: Any) -> None:
             continue
         legal = page.locator("[data-testid=hand].my-turn [data-legal=true]")
         n = legal.count()
-        if n:
+        if n > 1:
             card = legal.first.get_attribute("data-card")
-            if n > 1:  # a single legal card is played for us after a short highlight
-                legal.first.tap()
+            legal.first.tap()
             page.wait_for_selector(f"[data-testid=trick] [data-card='{card}']")
             played += 1
+        elif n == 1:  # a single legal card is played for us after a short highlight
+            page.wait_for_timeout(300)
     no_horizontal_scroll(page)
     ctx.close()
 
@@ -105,14 +106,14 @@ def test_keyboard_play_on_desktop(server: str, page: Any) -> None:
     page.wait_for_selector("[data-call]")
     page.locator("[data-call]").first.focus()
     page.keyboard.press("Enter")
-    page.wait_for_selector("[data-testid=hand].my-turn [data-legal=true]")
+    wait_free_turn(page)
     card = page.locator("[data-testid=hand] [data-legal=true]").first.get_attribute("data-card")
     typed = ("10" if card[0] == "T" else card[0]) + card[1]
     page.keyboard.type(typed.lower())
     page.wait_for_selector(f"[data-testid=trick] [data-card='{card}']")
     assert page.locator(f"[data-testid=hand] [data-card='{card}']").count() == 0
     # Arrow keys move through the hand and Enter plays the focused card.
-    page.wait_for_selector("[data-testid=hand].my-turn [data-legal=true]", timeout=15_000)
+    wait_free_turn(page)
     page.locator("[data-testid=hand] [tabindex='0']").focus()
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowLeft")

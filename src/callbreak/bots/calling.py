@@ -8,7 +8,7 @@ Both live in ``data/calls.json`` (made by ``python -m callbreak.bots.train_calls
 
 The distribution is of the hand's trick *potential* (what it takes when it
 tries to take every trick); a bot that has made its call ducks most of the
-surplus (`taken`).  The call maximises the expected value of
+surplus (`taken_dist`).  The call maximises the expected value of
 `callbreak.scoring.score_tenths` over the distribution, for the ruleset in force; late in a match the value is
 the chance of finishing first rather than raw points.
 
@@ -286,10 +286,12 @@ def call_values(view: SeatView, dist: Sequence[float]) -> dict[int, float]:
     for c in calls:
         ev = 0.0
         for t, p in enumerate(dist):
-            if p > 0:
-                pts = score_tenths(c, taken(c, t), rules) / 10.0
+            if p <= 0:
+                continue
+            for got, q in taken_dist(c, t):
+                pts = score_tenths(c, got, rules) / 10.0
                 if wv is None:
-                    ev += p * pts
+                    ev += p * q * pts
                 else:
                     totals, sd = wv
                     me = totals[view.seat] + pts
@@ -297,24 +299,35 @@ def call_values(view: SeatView, dist: Sequence[float]) -> dict[int, float]:
                     for s in range(4):
                         if s != view.seat:
                             pw *= _phi((me - totals[s] - ROUND_MEAN) / sd)
-                    ev += p * (pw + 0.004 * pts)
+                    ev += p * q * (pw + 0.004 * pts)
         out[c] = ev
     return out
 
 
-SURPLUS_KEPT = 0.35  # share of the tricks beyond its call a bot cannot avoid taking
+SURPLUS_KEPT = 0.7  # chance that a trick beyond its call is one a bot cannot avoid taking
 
 
-def taken(call: int, potential: int) -> int:
-    """Tricks a bot ends with when its hand could take ``potential``: it ducks
-    most of the surplus once its call is made.
+@lru_cache(maxsize=256)
+def taken_dist(call: int, potential: int) -> tuple[tuple[int, float], ...]:
+    """Tricks a bot ends with, and their chances, when its hand could take
+    ``potential``: once its call is made it ducks, but each surplus trick may
+    still come its way (binomially, with chance `SURPLUS_KEPT`).
 
-    >>> taken(4, 3), taken(4, 4), taken(4, 7)
-    (3, 4, 5)
+    >>> taken_dist(4, 3)
+    ((3, 1.0),)
+    >>> [(t, round(q, 2)) for t, q in taken_dist(4, 6)]
+    [(4, 0.36), (5, 0.48), (6, 0.16)]
     """
     if potential <= call:
-        return potential
-    return call + int(SURPLUS_KEPT * (potential - call))
+        return ((potential, 1.0),)
+    n = potential - call
+    q = SURPLUS_KEPT
+    return tuple((call + k, math.comb(n, k) * q**k * (1 - q) ** (n - k)) for k in range(n + 1))
+
+
+def made_chance(call: int, dist: Sequence[float], rules: Ruleset) -> float:
+    """The chance of making ``call`` under ``rules`` given the potential ``dist``."""
+    return sum(p * q for t, p in enumerate(dist) for got, q in taken_dist(call, t) if made(call, got, rules))
 
 
 def best_call(view: SeatView, dist: Sequence[float] | None = None) -> tuple[int, float]:
@@ -323,5 +336,5 @@ def best_call(view: SeatView, dist: Sequence[float] | None = None) -> tuple[int,
         dist = trick_distribution(view)
     values = call_values(view, dist)
     call = max(values, key=lambda c: (values[c], -c))
-    chance = sum(p for t, p in enumerate(dist) if made(call, taken(call, t), view.rules))
+    chance = made_chance(call, dist, view.rules)
     return call, chance

@@ -76,7 +76,9 @@ class Player:
 
     async def run(self, ready: asyncio.Event, go: asyncio.Event) -> None:
         try:
-            self.ws = await websockets.connect(self.url, max_size=2**22, compression=None)
+            self.ws = await websockets.connect(
+                self.url, max_size=2**22, compression="deflate" if self.stats["deflate"] else None
+            )
         except Exception as e:
             self.stats["errors"].append(f"connect: {e!r}")
             ready.set()
@@ -148,9 +150,17 @@ class Player:
 
 
 async def client_main(
-    base: str, seats: list[tuple[str, str]], think: float, ramp_end: float, duration: float, seed: int
+    base: str,
+    seats: list[tuple[str, str]],
+    think: float,
+    ramp_end: float,
+    duration: float,
+    seed: int,
+    deflate: bool,
 ) -> dict[str, Any]:
-    stats: dict[str, Any] = {"connected": 0, "actions": 0, "messages": 0, "latency": [], "errors": []}
+    stats: dict[str, Any] = {
+        "connected": 0, "actions": 0, "messages": 0, "latency": [], "errors": [], "deflate": deflate
+    }
     ws_base = base.replace("http", "ws", 1)
     rng = random.Random(seed)
     stop_at = ramp_end + duration
@@ -187,7 +197,7 @@ async def client_main(
     return stats
 
 
-def _run_clients(args: tuple[str, list[tuple[str, str]], float, float, float, int], out: Any) -> None:
+def _run_clients(args: tuple[str, list[tuple[str, str]], float, float, float, int, bool], out: Any) -> None:
     try:
         import uvloop
 
@@ -212,6 +222,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bots", default="random")
     ap.add_argument("--url", default=None, help="an already running server (else one is started)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--no-deflate", action="store_true", help="do not ask for permessage-deflate (browsers do ask)"
+    )
     args = ap.parse_args(argv)
 
     tmp = tempfile.mkdtemp(prefix="callbreak-load-")
@@ -256,7 +269,10 @@ def main(argv: list[str] | None = None) -> int:
         ctx = mp.get_context("fork")
         q = ctx.Queue()
         procs = [
-            ctx.Process(target=_run_clients, args=((base, c, args.think, ramp_end, args.duration, args.seed + k), q))
+            ctx.Process(
+                target=_run_clients,
+                args=((base, c, args.think, ramp_end, args.duration, args.seed + k, not args.no_deflate), q),
+            )
             for k, c in enumerate(chunks)
         ]
         for p in procs:
@@ -288,6 +304,7 @@ def main(argv: list[str] | None = None) -> int:
             "connections": connected,
             "seats_per_table": f"{args.humans} scripted + {4 - args.humans} {args.bots} bots",
             "think_mean_s": args.think,
+            "permessage_deflate": not args.no_deflate,
             "window_s": round(window, 1),
             "scripted_actions": actions,
             "scripted_actions_per_s": round(actions / window, 1),

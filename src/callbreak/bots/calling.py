@@ -316,7 +316,7 @@ def taken_dist(call: int, potential: int) -> tuple[tuple[int, float], ...]:
     >>> taken_dist(4, 3)
     ((3, 1.0),)
     >>> [(t, round(q, 2)) for t, q in taken_dist(4, 6)]
-    [(4, 0.36), (5, 0.48), (6, 0.16)]
+    [(4, 0.09), (5, 0.42), (6, 0.49)]
     """
     if potential <= call:
         return ((potential, 1.0),)

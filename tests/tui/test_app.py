@@ -361,3 +361,28 @@ async def test_tab_picks_the_hinted_card() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert want.card not in game.match.view(0).hand
+
+
+async def test_click_chooses_then_plays_a_card() -> None:
+    from callbreak.tui.app import HandView
+
+    app = make_app(seed=12)
+    async with app.run_test(size=(100, 32)) as pilot:
+        game = app.game
+        assert isinstance(game, LocalGame)
+        await settle(pilot, app, lambda: waiting_for_human(app))
+        await pilot.press("enter")  # call
+        await settle(pilot, app, lambda: waiting_for_human(app) and game.match.round.phase == "playing"
+                     and len(game.match.view(0).legal_cards) > 1)
+        v = game.match.view(0)
+        assert app.table_screen is not None
+        hand = app.table_screen.query_one("#hand", HandView)
+        target = next(c for c in reversed(sort_hand(v.hand, v.rules.trump)) if c in v.legal_cards)
+        start = next(a for a, _, c in hand.slots if c == target)
+        where = (start + 1 + 1, 2)  # one column of padding, then inside the face
+        await pilot.click("#hand", offset=where)
+        assert app.selected == target
+        assert target in game.match.view(0).hand
+        await pilot.click("#hand", offset=where)
+        await pilot.pause()
+        assert target not in game.match.view(0).hand

@@ -27,6 +27,7 @@ from ..errors import IllegalAction
 from ..rules import PRESETS, Ruleset
 from .game import Game, LocalGame, RoundSummary, TableModel, parse_call, parse_typed_card, sort_hand
 from .render import (
+    hand_slots,
     hand_text,
     header_text,
     places_table,
@@ -244,6 +245,32 @@ class SetupScreen(Screen[LocalOptions]):
         )
 
 
+class HandView(Static):
+    """Your hand; a click chooses a card, a click on the chosen card plays it."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.slots: list[tuple[int, int, Card]] = []
+
+    def layout_for(self, hand: tuple[Card, ...], trump: str, width: int) -> None:
+        self.slots = hand_slots(hand, trump, width)[0]
+
+    def card_at(self, x: int) -> Card | None:
+        for start, end, card in self.slots:
+            if start <= x < end:
+                return card
+        return None
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        card = self.card_at(offset.x)
+        app = self.app
+        if card is not None and isinstance(app, CallbreakApp):
+            app.hand_click(card)
+
+
 class TableScreen(Screen[None]):
     """The table: header, seats and trick, scores, your hand and the prompt."""
 
@@ -255,9 +282,8 @@ class TableScreen(Screen[None]):
         Binding("enter", "submit", "Play / call", key_display="Enter"),
         Binding("backspace", "erase", "Erase", show=False),
         Binding("escape", "clear", "Clear", show=False),
-        Binding("tab", "card_hint", "Hint"),
+        Binding("tab", "card_hint", "Hint", key_display="Tab"),
         Binding("question_mark,f1", "help", "Help", key_display="?"),
-        Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -265,7 +291,7 @@ class TableScreen(Screen[None]):
         with Horizontal(id="main"):
             yield Static(id="table")
             yield Static(id="sidebar")
-        yield Static(id="hand")
+        yield HandView(id="hand")
         yield Static(id="prompt")
         yield Static(id="message")
         yield Footer()
@@ -323,6 +349,9 @@ class CallbreakApp(App[int]):
 
     TITLE = "Callbreak"
     ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", priority=True, key_display="Ctrl+Q"),
+    ]
     CSS = """
     Screen { background: #0f3d24; }
     TableScreen { layout: vertical; }
@@ -330,7 +359,7 @@ class CallbreakApp(App[int]):
     #main { height: 1fr; min-height: 12; }
     #table { width: 1fr; height: 100%; padding: 1 1 0 1; content-align: center middle; }
     #sidebar { width: 34; height: 100%; background: #0a2a19; padding: 0 1;  }
-    #hand { height: 4; content-align: center bottom; padding: 0 1; }
+    #hand { height: 4; content-align: left bottom; padding: 0 1; }
     #prompt { height: 1; padding: 0 1; background: #0a2a19; }
     #message { height: 1; padding: 0 1; background: #0a2a19; }
     HelpScreen, SummaryScreen { align: center middle; }
@@ -581,6 +610,7 @@ class CallbreakApp(App[int]):
         table.update(table_renderable(m, self.remaining(), table.size.height, totals=side_w == 0))
         screen.query_one("#header", Static).update(header_text(m))
         hand_w = max(20, screen.size.width - 2)
+        screen.query_one("#hand", HandView).layout_for(v.hand, v.rules.trump, hand_w)
         playing = m.my_turn and v.phase == "playing"
         shown = self.selected if (v.phase == "playing" or not m.my_turn) else None
         screen.query_one("#hand", Static).update(
@@ -661,6 +691,19 @@ class CallbreakApp(App[int]):
             if pool:
                 i = pool.index(self.selected) if self.selected in pool else -1
                 self.selected = pool[(i + step) % len(pool)] if i >= 0 else pool[0]
+        self.render_all()
+
+    def hand_click(self, card: Card) -> None:
+        """A click on a card: choose it; a second click on the chosen card plays it."""
+        m = self.model
+        if m is None:
+            return
+        if m.my_turn and m.view.phase == "playing" and card == self.selected:
+            self.typed = ""
+            self.submit()
+            return
+        self.selected = card
+        self.typed = ""
         self.render_all()
 
     def submit(self) -> None:

@@ -24,6 +24,7 @@ from .game import RoundSummary, TableModel, sort_hand
 __all__ = [
     "card_face",
     "card_text",
+    "hand_slots",
     "hand_text",
     "header_text",
     "places_table",
@@ -35,6 +36,7 @@ __all__ = [
 
 RED_SUITS = "HD"
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+FACE = 4  # columns of a card face in the hand
 POS_NAMES = {"S": "south", "W": "west", "N": "north", "E": "east"}
 
 
@@ -232,6 +234,31 @@ def table_renderable(
     return grid
 
 
+def hand_slots(hand: Sequence[Card], trump: str, width: int) -> tuple[list[tuple[int, int, Card]], bool]:
+    """Where each card of the hand lies on its line: ``(start, end, card)`` columns, and whether
+    the hand is drawn as card faces (wide) or as one compact line.  The hand is centred in ``width``.
+
+    >>> slots, wide = hand_slots([Card.parse(x) for x in ("AS", "KS", "2H")], "S", 40)
+    >>> wide, [(a, b, str(c)) for a, b, c in slots]
+    (True, [(12, 16, 'AS'), (17, 21, 'KS'), (24, 28, '2H')])
+    """
+    cards = sort_hand(hand, trump)
+    suits = len({c.suit for c in cards})
+    wide = len(cards) * FACE + len(cards) - 1 + (suits - 1) * 2 <= width
+    out: list[tuple[int, int, Card]] = []
+    x = 0
+    prev: str | None = None
+    for card in cards:
+        if prev is not None:
+            x += 1 if prev == card.suit else 3
+        prev = card.suit
+        w = FACE if wide else len(card.symbol)
+        out.append((x, x + w, card))
+        x += w
+    pad = max(0, (width - x) // 2)
+    return [(a + pad, b + pad, c) for a, b, c in out], wide
+
+
 def hand_text(
     hand: Sequence[Card],
     legal: Sequence[Card],
@@ -240,20 +267,17 @@ def hand_text(
     width: int,
     dim_illegal: bool,
 ) -> Text:
-    """The hand as card faces (or one compact line when narrow); the selected card raised."""
-    cards = sort_hand(hand, trump)
+    """The hand as card faces (or one compact line when narrow), centred in ``width``;
+    the selected card raised, the cards you may not play now dimmed."""
+    slots, wide = hand_slots(hand, trump, width)
     legal_set = set(legal)
-    if not cards:
+    if not slots:
         return Text("")
-    suits = len({c.suit for c in cards})
-    wide = len(cards) * 5 + (suits - 1) * 2 <= width
     lines = [Text(), Text(), Text()] if wide else [Text()]
-    prev_suit: str | None = None
-    for card in cards:
-        gap = " " if prev_suit in (None, card.suit) else "   "
-        if prev_suit is None:
-            gap = ""
-        prev_suit = card.suit
+    x = 0
+    for start, _end, card in slots:
+        for ln in lines:
+            ln.append(" " * (start - x))
         ok = not dim_illegal or card in legal_set
         fg = ("red3" if card.suit in RED_SUITS else "black") if ok else "grey50"
         bg = "grey93" if ok else "grey30"
@@ -262,23 +286,20 @@ def hand_text(
         label = card.symbol
         if wide:
             top, mid, bot = lines
-            up = card == selected
-            for ln in lines:
-                ln.append(gap)
-            if up:
-                top.append(f"{label:<4} ", style=f"bold {fg} on {bg}")
-                mid.append(f"{'':4} ", style=f"on {bg}")
-                bot.append("▔▔▔▔", style="#ffe680")
-                bot.append(" ")
+            if card == selected:
+                top.append(f"{label:<{FACE}}", style=f"bold {fg} on {bg}")
+                mid.append(" " * FACE, style=f"on {bg}")
+                bot.append("▔" * FACE, style="#ffe680")
             else:
-                top.append("     ")
-                mid.append(f"{label:<4} ", style=f"bold {fg} on {bg}")
-                bot.append(f"{'':5}", style=f"on {bg}")
+                top.append(" " * FACE)
+                mid.append(f"{label:<{FACE}}", style=f"bold {fg} on {bg}")
+                bot.append(" " * FACE, style=f"on {bg}")
+            x = start + FACE
         else:
-            lines[0].append(gap)
             style = f"bold {fg}" + (" reverse" if card == selected else "")
             lines[0].append(label, style=style)
-    return Text("\n").join(lines)
+            x = start + len(label)
+    return Text("\n", no_wrap=True).join(lines)
 
 
 def scores_renderable(model: TableModel) -> RenderableType:

@@ -223,6 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--url", default=None, help="an already running server (else one is started)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument(
+        "--server-nice", type=int, default=0, help="niceness change for the server (negative needs root)"
+    )
+    ap.add_argument(
         "--no-deflate", action="store_true", help="do not ask for permessage-deflate (browsers do ask)"
     )
     args = ap.parse_args(argv)
@@ -240,10 +243,12 @@ def main(argv: list[str] | None = None) -> int:
                 "CALLBREAK_BOT_DELAY": "0",
                 "CALLBREAK_BETWEEN_ROUNDS": "0.5",
             }
+            nice = args.server_nice
             server = subprocess.Popen(
                 [sys.executable, "-m", "callbreak", "serve", "--port", str(port), "--db", f"{tmp}/load.db"],
                 env=env,
                 stdout=subprocess.DEVNULL,
+                preexec_fn=(lambda: os.nice(nice)) if nice else None,
             )
             base = f"http://127.0.0.1:{port}"
             for _ in range(200):
@@ -282,6 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         warm = min(5.0, args.duration / 4)
         time.sleep(max(0.0, ramp_end - time.monotonic()) + warm)
         cpu0 = proc_cpu_seconds(pid) if pid else 0.0
+        load0 = os.getloadavg()[0]
         w0 = time.monotonic()
         results = [q.get() for _ in procs]
         w1 = time.monotonic()
@@ -320,6 +326,8 @@ def main(argv: list[str] | None = None) -> int:
             "server_peak_rss_mib": round(mem[1], 1),
             "client_cpu_s_total": round(sum(r["cpu_s"] for r in results), 1),
             "setup_s": round(created, 1),
+            "machine_load_avg_1min": f"{load0:.1f} -> {os.getloadavg()[0]:.1f} ({os.cpu_count()} cpus)",
+            "server_nice": args.server_nice,
         }
         for k, v in report.items():
             print(f"{k:24} {v}")

@@ -28,6 +28,7 @@ callbreak.server.table.TableError: not_your_turn: it is seat ...'s turn
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
@@ -189,8 +190,10 @@ class TableState:
         return [i for i, s in enumerate(self.seats) if s.kind == "human"]
 
     def seat_of_token(self, token: str) -> int | None:
+        if not token.isascii():
+            return None
         for i, s in enumerate(self.seats):
-            if s.kind == "human" and s.token == token:
+            if s.kind == "human" and secrets.compare_digest(s.token, token):
                 return i
         return None
 

@@ -68,9 +68,20 @@ async def test_no_message_ever_carries_a_card_its_seat_may_not_see(server: Serve
                 await b.send({"type": "hint"})
             await asyncio.sleep(0.05)
 
+    async def reconnect() -> None:  # b and the spectator drop out and catch up: that path is checked too
+        await b.wait(lambda c: c.v > 30, timeout=30)
+        for c in (b, spectator):
+            await c.close()
+        await asyncio.sleep(0.3)
+        for c in (b, spectator):
+            await c.connect()
+
     task = asyncio.get_running_loop().create_task(hints())
+    again = asyncio.get_running_loop().create_task(reconnect())
     await play_until([a, b], lambda: a.info is not None and a.info["status"] == "over", timeout=60)
     await task
+    await again
+    assert any(m["type"] == "synced" for m in b.messages) and any(m["type"] == "synced" for m in spectator.messages)
     await spectator.wait(lambda c: c.info is not None and c.info["status"] == "over")
     history = server.get(f"/api/tables/{made['table']}/history?format=log").json()
     dealt = _dealt_by_round(history)

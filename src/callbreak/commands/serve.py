@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
         create_rate=args.create_rate,
         msg_rate=args.msg_rate,
     )
+    _raise_open_files_limit()
     app = create_app(cfg)
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"Callbreak is being served at http://{shown}:{args.port}/  (database: {cfg.db})", flush=True)
@@ -60,3 +61,16 @@ def run(args: argparse.Namespace) -> int:
         access_log=False,
     )
     return 0
+
+
+def _raise_open_files_limit() -> None:
+    """Each connection is a file descriptor: allow as many as the system lets us."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = hard if hard != resource.RLIM_INFINITY else 65536
+        if soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    except (ImportError, ValueError, OSError):
+        pass

@@ -59,6 +59,15 @@ async def play_match(pilot: Pilot[int], app: CallbreakApp, use_arrows_every: int
     while True:
         await settle(pilot, app, lambda: waiting_for_human(app) and app.model is not None)
         if isinstance(app.screen, SummaryScreen):
+            await pilot.pause()
+            console = Console(width=100, record=True, file=io.StringIO())
+            console.print(app.screen.query_one("#summary", Static).content)
+            text = console.export_text()
+            assert "Round" in text and "points" in text
+            if game.over:
+                assert text.count("Final places") == 1
+                me = game.match.places[0]
+                assert ("You win!" if me == 1 and game.match.places.count(1) == 1 else "You ") in text
             await pilot.press("enter")
             pressed.append("enter")
             await pilot.pause()
@@ -312,6 +321,11 @@ async def test_sudden_death_round_is_shown() -> None:
     async with app.run_test(size=(100, 32)) as pilot:
         # first the summary of round 1, then the sudden-death round
         await settle(pilot, app, lambda: isinstance(app.screen, SummaryScreen))
+        await pilot.pause()
+        summary = app.screen.query_one("#summary")
+        console = Console(width=100, record=True, file=io.StringIO())
+        console.print(summary.content)  # type: ignore[attr-defined]
+        assert "sudden death!" in console.export_text()
         await pilot.press("enter")
         await settle(pilot, app, lambda: waiting_for_human(app))
         assert "SUDDEN DEATH" in screen_text(app, "header")

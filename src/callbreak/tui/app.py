@@ -155,10 +155,11 @@ class SummaryScreen(ModalScreen[None]):
             assert self.model.places is not None
             place = self.model.places[me]
             words = {1: "You win!", 2: "You came 2nd.", 3: "You came 3rd.", 4: "You came 4th."}
-            parts += [Text(""), places_table(self.model), Text(""), Text(words[place], style="bold yellow")]
             if self.model.places.count(place) > 1:
                 words[place] = f"You share place {place}."
             parts += [Text(""), places_table(self.model), Text(""), Text(words[place], style="bold yellow")]
+        elif self.model.view.sudden_death:
+            parts += [Text(""), Text("A tie at the top: one more round, sudden death!", style="bold red")]
         with Vertical(id="summary-box"):
             yield Static(Group(*parts), id="summary")
             yield Label(self.foot(), classes="hint", id="summary-foot")

@@ -129,6 +129,12 @@ async def test_whole_match_by_key_presses() -> None:
         # --seed replays the same deals and the same bot choices
         assert replay_with_same_seed(game) == [str(a) for r in game.match.rounds for a in r.actions]
         assert Match(ONE_ROUND, seed=11).round.dealt == Match(ONE_ROUND, seed=11).round.dealt
+        # n: a new match with the same rules and bots
+        await pilot.press("n")
+        await settle(pilot, app, lambda: app.game is not game and app.model is not None
+                     and not app.model.over and len(app.model.view.hand) == 13)
+        fresh = app.game
+        assert isinstance(fresh, LocalGame) and fresh.rules == game.rules and fresh.levels == game.levels
 
 
 def replay_with_same_seed(game: LocalGame) -> list[str]:

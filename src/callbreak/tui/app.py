@@ -403,7 +403,6 @@ class CallbreakApp(App[int]):
         self.hint_text = Text()
         self._hint_key: tuple[Any, ...] | None = None
         self._summary_open = False
-        self._summaries_shown = 0
         self.table_screen: TableScreen | None = None
 
     # --- lifecycle --------------------------------------------------------------
@@ -442,15 +441,18 @@ class CallbreakApp(App[int]):
                 self._hint_key = None
             self.render_all()
             return
-        if not isinstance(self.game, LocalGame):
+        old = self.game
+        if not isinstance(old, LocalGame):
             return
-        self.game.close()
-        self.options.seed = None
-        self.game = self.options.make_game()
+        old.close()
+        # the same rules, bots and name; a fresh seed
+        self.game = LocalGame(
+            rules=old.rules, seed=None, bots=old.bots, name=old.name, delay=old.delay, trick_pause=old.trick_pause
+        )
         self.model = None
         self.selected = None
         self._call_key = None
-        self._summaries_shown = 0
+        self._hint_key = None
         self.message = ""
         self.run_worker(self.game.run(self.on_game_change), group="game", exclusive=True, exit_on_error=True)
 

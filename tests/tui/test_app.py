@@ -248,6 +248,11 @@ async def test_help_screen_opens_and_closes() -> None:
         await settle(pilot, app, lambda: waiting_for_human(app))
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
+        from textual.widgets import Markdown
+
+        text = app.screen.query_one(Markdown).source
+        assert "follow the suit led" in text and "Tab" in text
+        assert "This table:" in text and "`rounds` = 1" in text
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
         await pilot.press("f1")

@@ -24,7 +24,7 @@ from textual.widgets import Button, Footer, Input, Label, Markdown, Select, Stat
 from ..bots import LEVELS, levels
 from ..cards import Card
 from ..errors import IllegalAction
-from ..rules import PRESETS, Ruleset
+from ..rules import FIELD_HELP, PRESETS, Ruleset
 from .game import Game, LocalGame, RoundSummary, TableModel, parse_call, parse_typed_card, sort_hand
 from .render import (
     hand_slots,
@@ -110,6 +110,29 @@ class LocalOptions:
         )
 
 
+def table_rules_markdown(rules: Ruleset | None) -> str:
+    """The rules of this table where they differ from the standard game, as Markdown.
+
+    >>> print(table_rules_markdown(Ruleset.preset("bhoos")))
+    <BLANKLINE>
+    ## This table: bhoos rules
+    <BLANKLINE>
+    - `max_call` = 8: highest call (1..13)
+    - `head_after_cut` = False: with must_head, the duty stays once a trump is on the trick
+    <BLANKLINE>
+    """
+    if rules is None:
+        return ""
+    name, _ = rules.describe()
+    diff = rules.changes_from(Ruleset())
+    lines = [f"\n## This table: {name} rules\n"]
+    if not diff:
+        lines.append("The standard rules above, exactly.")
+    for field, value in diff.items():
+        lines.append(f"- `{field}` = {value}: {FIELD_HELP.get(field, '')}")
+    return "\n".join(lines) + "\n"
+
+
 class HelpScreen(ModalScreen[None]):
     """The rules summary and the keys."""
 
@@ -117,9 +140,13 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,question_mark,f1,enter,q", "close", "Close"),
     ]
 
+    def __init__(self, rules: Ruleset | None = None) -> None:
+        super().__init__()
+        self.rules = rules
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
-            yield Markdown(HELP)
+            yield Markdown(HELP + table_rules_markdown(self.rules))
             yield Label("Esc closes this help", classes="hint")
 
     def action_close(self) -> None:
@@ -304,7 +331,8 @@ class TableScreen(Screen[None]):
         return app
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        model = self.cb.model
+        self.app.push_screen(HelpScreen(model.view.rules if model is not None else None))
 
     def action_move(self, step: int) -> None:
         self.cb.move(step)

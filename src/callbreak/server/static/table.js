@@ -266,7 +266,7 @@ function mountTable(root, id, token) {
     const buttons = h("span", { class: "row", style: { marginTop: 0 } });
     if (st && st.tricks && st.tricks.length) buttons.append(h("button", { class: "btn", type: "button", "data-testid": "last-trick-btn", onclick: () => { S.dialog = "last"; renderDialogs(); } }, "Last trick"));
     if (st) buttons.append(h("button", { class: "btn", type: "button", "data-testid": "scores-btn", onclick: () => { S.dialog = "scores"; renderDialogs(); } }, "Scores"));
-    if (t.status === "over") buttons.append(h("button", { class: "btn", type: "button", onclick: () => { S.showFinal = true; renderDialogs(); } }, "Results"));
+    if (t.status === "over") buttons.append(h("button", { class: "btn", type: "button", "data-testid": "results-btn", onclick: () => { S.showFinal = true; renderDialogs(); } }, "Results"));
     if (!spectator && st && st.phase === "playing" && st.to_act === me() && t.status === "playing") {
       buttons.append(h("button", { class: "btn", type: "button", "data-testid": "hint-btn", onclick: () => send({ type: "hint" }) }, "Hint"));
     }
@@ -567,11 +567,11 @@ function mountTable(root, id, token) {
           const seat = (tr.leader + k) % 4;
           return h("figure", null, cardEl(c, { small: true, cls: seat === tr.winner ? "win" : "" }), h("figcaption", null, shortName(seat)));
         })),
-        h("p", null, `${shortName(tr.winner)} won it.`)], () => { S.dialog = null; renderDialogs(); }));
+        h("p", null, `${shortName(tr.winner)} won it.`)], () => closeDialog("last-trick-btn")));
       return;
     }
     if (S.dialog === "scores") {
-      dialogs.append(modal("Scores", "scores", [scoreTable()], () => { S.dialog = null; renderDialogs(); }));
+      dialogs.append(modal("Scores", "scores", [scoreTable()], () => closeDialog("scores-btn")));
       return;
     }
     if (t.status === "over" && st.places && S.showFinal) {
@@ -581,13 +581,34 @@ function mountTable(root, id, token) {
     if (t.status === "between_rounds" && st.last_round) dialogs.append(roundDialog());
   }
 
+  function closeDialog(opener) {
+    S.dialog = null;
+    renderDialogs();
+    const b = top.querySelector(`[data-testid=${opener}]`);
+    if (b) b.focus();
+  }
+
   function modal(title, testid, body, onClose, extra) {
     const closeBtn = h("button", { class: "btn", type: "button", onclick: onClose, "data-testid": `${testid}-close` }, "Close");
     const dlg = h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": `${testid}-title`, "data-testid": testid },
       h("h2", { id: `${testid}-title` }, title), ...body, h("div", { class: "row wrap" }, ...(extra || []), onClose ? closeBtn : null));
     const ov = h("div", { class: "overlay", onclick: (e) => { if (e.target === ov && onClose) onClose(); } }, dlg);
-    dlg.addEventListener("keydown", (e) => { if (e.key === "Escape" && onClose) onClose(); });
-    setTimeout(() => { const b = dlg.querySelector(".btn.primary") || closeBtn; if (b && document.activeElement === document.body) b.focus(); }, 0);
+    dlg.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && onClose) { e.preventDefault(); onClose(); return; }
+      if (e.key !== "Tab") return;
+      // Keep the keyboard inside the dialog while it is open.
+      const stops = [...dlg.querySelectorAll("a[href], button:not([disabled])")];
+      if (!stops.length) return;
+      const first = stops[0], last = stops[stops.length - 1];
+      if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
+      else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
+    });
+    // Move the focus into the dialog (also when a button behind it opened it), unless it is already there.
+    setTimeout(() => {
+      if (!dlg.isConnected || dlg.contains(document.activeElement)) return;
+      const b = dlg.querySelector(".btn.primary") || (onClose ? closeBtn : dlg.querySelector("a[href], button"));
+      if (b) b.focus();
+    }, 0);
     return ov;
   }
 
@@ -655,7 +676,7 @@ function mountTable(root, id, token) {
     extra.push(h("a", { class: "btn", href: `/api/tables/${encodeURIComponent(id)}/history?format=text`, download: `callbreak-${id}.txt`, "data-testid": "download-history" }, "Hand history"));
     extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(id)}`, "data-link": true }, "Replay"));
     extra.push(h("a", { class: "btn", href: "/", "data-link": true }, "Home"));
-    return modal("Final places", "final", [h("p", null, h("strong", null, verdict)), list], () => { S.showFinal = false; renderDialogs(); }, extra);
+    return modal("Final places", "final", [h("p", null, h("strong", null, verdict)), list], () => { S.showFinal = false; closeDialog("results-btn"); }, extra);
   }
 
   return () => {

@@ -237,11 +237,12 @@ async def play_until(
         if loop.time() > deadline:
             raise AssertionError("the match did not finish in time")
         for i, c in enumerate(clients):
-            if c.my_turn() and acted.get(i) != c.v:
+            if c.my_turn() and acted.get(i) != c.v and not c.closed:
                 if leave_forced and c.state is not None and len(c.state["legal_cards"]) == 1:
                     continue
                 acted[i] = c.v
-                await c.act_once()
+                with contextlib.suppress(websockets.ConnectionClosed):  # it may be reconnecting
+                    await c.act_once()
         await asyncio.sleep(0.005)
 
 

@@ -411,3 +411,25 @@ async def test_click_chooses_then_plays_a_card() -> None:
         await pilot.click("#hand", offset=where)
         await pilot.pause()
         assert target not in game.match.view(0).hand
+
+
+async def test_pagat_match_without_end_is_ended_between_rounds() -> None:
+    # pagat: rounds=None, the table stops when it likes; e in the round summary ends it
+    game = LocalGame(Ruleset.preset("pagat"), seed=4, bots="random", delay=0, trick_pause=0)
+    app = CallbreakApp(game, hint=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        while not isinstance(app.screen, SummaryScreen):
+            await settle(pilot, app, lambda: waiting_for_human(app))
+            if isinstance(app.screen, SummaryScreen):
+                break
+            await pilot.press("enter")
+        assert not game.over and "e: end the match here" in str(app.screen.query_one("#summary-foot").render())
+        await pilot.press("e")
+        await settle(pilot, app, lambda: isinstance(app.screen, SummaryScreen) and app.screen.model.over)
+        assert game.over and len(game.match.rounds) == 1
+        console = Console(width=100, record=True, file=io.StringIO())
+        console.print(app.screen.query_one("#summary", Static).content)
+        assert "Final places" in console.export_text()
+        await pilot.press("enter")
+        await settle(pilot, app, lambda: not isinstance(app.screen, SummaryScreen))
+        assert "Match over" in screen_text(app, "prompt")

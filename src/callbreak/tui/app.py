@@ -159,6 +159,7 @@ class SummaryScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,escape", "close", "Continue"),
         Binding("n", "new", "New match", show=False),
+        Binding("e", "end", "End the match", show=False),
     ]
 
     def __init__(
@@ -197,6 +198,8 @@ class SummaryScreen(ModalScreen[None]):
                 return "Enter: back to the table  ·  n: new match  ·  Ctrl+Q: quit"
             return "Enter: back to the table  ·  n: rematch  ·  Ctrl+Q: quit"
         text = "Enter: next round"
+        if self.model.view.rules.rounds is None:
+            text += "  ·  e: end the match here"
         left = self.remaining() if self.remaining is not None else None
         if left is not None:
             text += f"  (it starts by itself in {seconds_left(left)})"
@@ -208,6 +211,11 @@ class SummaryScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_end(self) -> None:
+        app = self.app
+        if isinstance(app, CallbreakApp):
+            app.end_match()
 
     def action_new(self) -> None:
         if self.model.over:
@@ -504,11 +512,14 @@ class CallbreakApp(App[int]):
         self._maybe_hint()
         self.render_all()
         pending = self.game.pending_summary
-        if pending is None and self._summary_open and isinstance(self.screen, SummaryScreen):
-            # the table moved on without us (the server's between-rounds timer)
+        if self._summary_open and isinstance(self.screen, SummaryScreen) and (
+            pending is None or self.screen.model.over != self.model.over
+        ):
+            # the table moved on without us (the server's between-rounds timer), or the
+            # match was ended here: close without acknowledging, and show what is new
             self._summary_open = False
             self.screen.dismiss(None)
-        elif pending is not None and not self._summary_open:
+        if pending is not None and not self._summary_open:
             self._summary_open = True
             local = isinstance(self.game, LocalGame)
             screen = SummaryScreen(pending, self.model, local=local, remaining=None if local else self.remaining)
@@ -723,6 +734,19 @@ class CallbreakApp(App[int]):
                 i = pool.index(self.selected) if self.selected in pool else -1
                 self.selected = pool[(i + step) % len(pool)] if i >= 0 else pool[0]
         self.render_all()
+
+    def end_match(self) -> None:
+        """e, between rounds of a match without a fixed end: stop here and rank the players."""
+        if self.game is None:
+            return
+        try:
+            self.game.end_match()
+        except IllegalAction as e:
+            self.message, self.message_style = str(e), "bold red"
+            self.notify(str(e), severity="warning")
+            self.render_all()
+            return
+        self.on_game_change()
 
     def hand_click(self, card: Card) -> None:
         """A click on a card: choose it; a second click on the chosen card plays it."""

@@ -106,6 +106,10 @@ class Game:
     def acknowledge_round(self) -> None:
         """The player has seen the last round's summary: the next round may go on."""
 
+    def end_match(self) -> None:
+        """End a match without a fixed number of rounds (``rounds=None``) between rounds."""
+        raise IllegalAction("this match ends by itself after its rounds")
+
     def start_table(self) -> None:
         """Start a table waiting in its lobby (online, host only)."""
         raise IllegalAction("nothing to start")
@@ -399,6 +403,18 @@ class LocalGame(Game):
 
     def acknowledge_round(self) -> None:
         self._acked = len(self.match.rounds)
+        if self._wake is not None:
+            self._wake.set()
+
+    def end_match(self) -> None:
+        if self.rules.rounds is not None:
+            raise IllegalAction("this match ends by itself after its rounds")
+        if self.pending_summary is None:
+            raise IllegalAction("a match ends between rounds")
+        self.match.end()  # a tie at the top under sudden_death plays on
+        if not self.match.is_over:
+            raise IllegalAction("a tie at the top: one more round first")
+        self._log.append("the match is ended here")
         if self._wake is not None:
             self._wake.set()
 

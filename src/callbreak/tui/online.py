@@ -345,6 +345,16 @@ class OnlineGame(Game):
             with contextlib.suppress(IllegalAction):
                 self._send({"type": "ready"})
 
+    def end_match(self) -> None:
+        table = self.table or {}
+        if self._rules().rounds is not None:
+            raise IllegalAction("this match ends by itself after its rounds")
+        if self.status != "between_rounds":
+            raise IllegalAction("a match ends between rounds")
+        if self.seat != table.get("host"):
+            raise IllegalAction("only the host ends the match")
+        self._send({"type": "end"})
+
     def take_back(self) -> None:
         """Take the seat back from the bot the server put in it (``back``)."""
         seats = (self.table or {}).get("seats") or []

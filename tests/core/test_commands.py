@@ -206,3 +206,15 @@ def test_engine_benchmark_runs() -> None:
     assert proc.returncode == 0, proc.stderr
     for row in ("bare loop", "public API", "fast path", "Round.playout", "Round.copy()", "pop()"):
         assert row in proc.stdout
+
+
+def test_score_set_accepts_none_and_booleans_as_words(capsys: pytest.CaptureFixture[str]) -> None:
+    # Found in QA: `--set rounds=none` (as `callbreak play --set` takes it) was refused.
+    code, out, err = run(
+        "score --players A,B,C,D --set rounds=none --set must_head=False --json --rounds".split()
+        + ["1 1 1 1 / 4 3 3 3"],
+        capsys,
+    )
+    assert code == 0, err
+    sheet = json.loads(out)
+    assert sheet["rules"]["changes"]["rounds"] is None

@@ -36,10 +36,13 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def parse_setting(text: str) -> tuple[str, Any]:
-    """``field=value`` with a JSON value, or a bare word as text.
+    """``field=value`` with a JSON value, or a bare word as text; ``none``/``None`` and
+    ``True``/``False`` are read as JSON's ``null``/``true``/``false`` (as ``callbreak play --set`` does).
 
     >>> parse_setting("rounds=10"), parse_setting("trump=H"), parse_setting("max_overtricks=null")
     (('rounds', 10), ('trump', 'H'), ('max_overtricks', None))
+    >>> parse_setting("rounds=none"), parse_setting("rounds=None"), parse_setting("must_head=False")
+    (('rounds', None), ('rounds', None), ('must_head', False))
     """
     import json
 
@@ -47,6 +50,9 @@ def parse_setting(text: str) -> tuple[str, Any]:
         raise ValueError(f"a rule change is field=value, not {text!r}")
     k, _, v = text.partition("=")
     v = v.strip()
+    words: dict[str, Any] = {"none": None, "null": None, "true": True, "false": False}
+    if v.lower() in words:
+        return k.strip(), words[v.lower()]
     try:
         return k.strip(), json.loads(v)
     except ValueError:

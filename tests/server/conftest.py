@@ -240,9 +240,10 @@ async def play_until(
             if c.my_turn() and acted.get(i) != c.v and not c.closed:
                 if leave_forced and c.state is not None and len(c.state["legal_cards"]) == 1:
                     continue
-                acted[i] = c.v
                 with contextlib.suppress(websockets.ConnectionClosed):  # it may be reconnecting
+                    v = c.v
                     await c.act_once()
+                    acted[i] = v
         await asyncio.sleep(0.005)
 
 

@@ -6,15 +6,21 @@ import { fmt, scoreTenths } from "./scoring.js";
 
 const who = ["Left", "Across", "Right", "You"];
 
+/** A card's spoken name says what the ring shows ("legal", "not allowed", "wins"). */
+function marked(el, what) {
+  if (what) el.setAttribute("aria-label", `${el.getAttribute("aria-label")} (${what})`);
+  return el;
+}
+
 /** A trick so far and your hand, with the legal cards marked. */
-function example(title, trick, hand, legal, note) {
+function example(title, trick, hand, legal, note, winner = -1) {
   return h("div", { class: "panel example-box", "data-testid": "rule-example" },
     h("h3", null, title),
     h("div", { class: "example" },
-      trick.length ? h("div", null, h("div", { class: "hint" }, "On the table"),
-        h("div", { class: "example" }, ...trick.map((c, k) => h("figure", null, cardEl(c, { small: true }), h("figcaption", null, who[k]))))) : null,
-      h("div", null, h("div", { class: "hint" }, "Your hand (legal cards ringed)"),
-        h("div", { class: "example" }, ...hand.map((c) => cardEl(c, { small: true, cls: legal.includes(c) ? "legal" : "illegal" }))))),
+      trick.length ? h("div", null, h("div", { class: "hint" }, winner >= 0 ? "The trick (winner ringed)" : "On the table"),
+        h("div", { class: "example" }, ...trick.map((c, k) => h("figure", null, marked(cardEl(c, { small: true, cls: k === winner ? "win" : "" }), k === winner ? "wins" : ""), h("figcaption", null, who[k]))))) : null,
+      hand.length ? h("div", null, h("div", { class: "hint" }, "Your hand (legal cards ringed)"),
+        h("div", { class: "example" }, ...hand.map((c) => marked(cardEl(c, { small: true, cls: legal.includes(c) ? "legal" : "illegal" }), legal.includes(c) ? "legal" : "not allowed")))) : null),
     h("p", null, note));
 }
 
@@ -85,7 +91,7 @@ export function renderRules(root) {
       example("Heading after a cut", ["7D", "9S"], ["8D", "2D", "AS"], ["8D"],
         `Someone cut, but you hold diamonds: you must follow and still head the 7${S.D} with the 8${S.D}. At Bhoos tables (no heading after a cut) either diamond is fine.`),
       example("Who wins", ["TH", "AH", "2S", "KH"], [], [],
-        `The 2${S.S} wins: the only spade beats even the A${S.H}.`)),
+        `The 2${S.S} wins: the only spade beats even the A${S.H}.`, 2)),
 
     h("section", { id: "scoring" }, h("h2", null, "Scoring"),
       h("ul", null,

@@ -1,5 +1,5 @@
 // Home (play now, play with friends, join) and the join page.
-import { h, clear, fill, api, load, save, toast, copyText, navigate, presetRules, DEFAULT_RULES } from "./util.js";
+import { h, clear, fill, api, load, save, toast, copyText, navigate, presetRules, rulesSummary, DEFAULT_RULES } from "./util.js";
 import { rememberSeat, tokenFor, myName, setMyName } from "./seats.js";
 
 const PREFS = "callbreak.prefs";
@@ -180,6 +180,7 @@ export function renderJoin(root, code) {
     }
     if (!alive) return;
     const mine = tokenFor(info.table);
+    const started = Boolean(info.status && info.status !== "lobby");
     const seats = info.seats || [];
     const free = seats.map((s, i) => [s, i]).filter(([s]) => !s || s.kind === "empty" || (!s.name && s.kind !== "bot"));
     const nameInput = h("input", { id: "join-name", "data-testid": "join-name", maxlength: 24, value: myName(), required: true, autocomplete: "nickname" });
@@ -207,16 +208,20 @@ export function renderJoin(root, code) {
       },
     },
       h("h2", null, "Who is at the table"),
+      info.rules ? h("p", { class: "hint", "data-testid": "join-rules" }, rulesSummary(info.rules), " · ", h("a", { href: "/rules", "data-link": true }, "how to play")) : null,
       h("ol", { class: "seat-list" }, ...seats.map((s) => h("li", null, s && s.kind !== "empty" && s.name ? `${s.name}${s.kind === "bot" ? " (bot)" : ""}` : "empty seat"))),
-      info.status && info.status !== "lobby" ? h("p", { class: "hint" }, "This table has already started.") : null,
-      labelled("join-name", "Your name", nameInput),
-      seatSel ? labelled("join-seat", "Seat", seatSel) : null,
-      err,
-      h("div", { class: "row" }, btn));
+      ...(started ? [
+        h("p", { "data-testid": "join-closed" }, info.status === "over" ? "This match is over." : info.status === "expired" ? "This table expired before it started." : "This table has already started: its seats are taken."),
+        info.status === "expired" ? null : h("div", { class: "row" }, h("a", { class: "btn primary big", href: `/watch/${info.table}`, "data-link": true }, info.status === "over" ? "See the result" : "Watch the game")),
+      ] : [
+        labelled("join-name", "Your name", nameInput),
+        seatSel ? labelled("join-seat", "Seat", seatSel) : null,
+        err,
+        h("div", { class: "row" }, btn)]));
     fill(box, h("h1", null, "Join a table"),
       mine ? h("p", { class: "panel" }, "You already have a seat here. ", h("a", { href: `/t/${info.table}`, "data-link": true, "data-testid": "back-to-seat" }, "Back to your seat")) : null,
       form,
-      h("p", null, h("a", { href: `/watch/${info.table}`, "data-link": true }, "Watch instead")));
+      started ? null : h("p", null, h("a", { href: `/watch/${info.table}`, "data-link": true }, "Watch instead")));
   })();
   return () => { alive = false; };
 }

@@ -1,5 +1,5 @@
 // The table: a seat's (or a spectator's) live view over one WebSocket.
-import { h, clear, fill, cardEl, cardName, sortHand, toast, copyText, api, navigate, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
+import { h, clear, fill, cardEl, cardName, sortHand, toast, copyText, api, navigate, rulesSummary, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
 import { fmt, parseTenths, ordinal } from "./scoring.js";
 import { tokenFor, seatRecord, rememberSeat, updateRecord } from "./seats.js";
 
@@ -370,6 +370,7 @@ function mountTable(root, id, token) {
     const isHost = !spectator && t.you === t.host;
     const box = h("div", { class: "lobby center-msg", "data-testid": "lobby", style: { position: "static", transform: "none", maxWidth: "none", margin: "10px" } },
       h("h2", null, "Waiting for players"),
+      h("p", { "data-testid": "lobby-rules" }, rulesSummary(t.rules || {}), " · ", h("a", { href: "/rules", "data-link": true, style: { color: "#ffd27a" } }, "how to play")),
       h("ol", null, ...t.seats.map((s, i) => h("li", { "data-testid": `lobby-seat-${i}` }, s && s.name ? `${s.name}${s.kind === "bot" ? " (bot)" : ""}${i === t.you ? " (you)" : ""}` : "empty seat"))));
     if (link) {
       const input = h("input", { value: link, readonly: true, "data-testid": "invite-link", "aria-label": "Invite link", onfocus: (e) => e.target.select() });

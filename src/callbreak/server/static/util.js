@@ -195,3 +195,14 @@ export function presetName(rules, fields = Object.keys(DEFAULT_RULES)) {
   }
   return "custom";
 }
+
+/** A table's rules in one line for the people about to sit down: "pagat rules · no fixed end · 15 s a card". */
+export function rulesSummary(r) {
+  const skip = new Set(["rounds", "card_seconds", "call_seconds"]);
+  const name = presetName(r, Object.keys(DEFAULT_RULES).filter((f) => !skip.has(f)));
+  const parts = [name === "custom" ? "custom rules" : `${name[0].toUpperCase()}${name.slice(1)} rules`];
+  parts.push(r.rounds === null || r.rounds === undefined ? "no fixed end" : `${r.rounds} round${r.rounds === 1 ? "" : "s"}`);
+  parts.push(r.card_seconds === null || r.card_seconds === undefined ? "no turn timer" : `${r.card_seconds} s a card`);
+  if (r.trump && r.trump !== "S") parts.push(`${SUIT_NAME[r.trump]} are trump`);
+  return parts.join(" · ");
+}

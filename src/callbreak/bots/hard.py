@@ -162,8 +162,10 @@ class HardBot(Bot):
         oversample: int = 2,
         margin: float = 2.0,
         call_deals: int = 300,
+        max_deals: int = MAX_DEALS,
     ) -> None:
         super().__init__(seed)
+        self.max_deals = max_deals
         self.call_deals = call_deals
         self.margin = margin
         self.rollouts = rollouts
@@ -239,7 +241,7 @@ class HardBot(Bot):
         k = Knowledge.from_view(view)
         # the budget is in full-round playouts: short playouts late in a round are cheap
         scale = 52 / max(sum(view.hand_sizes), 4)
-        n = max(8, min(MAX_DEALS, int(self.iterations * scale) // (len(legal) * self.rollouts)))
+        n = max(8, min(self.max_deals, int(self.iterations * scale) // (len(legal) * self.rollouts)))
         rng = random.Random(seed)
         deals = sample_deals(view, k, n, rng, self.oversample)
         parts = []

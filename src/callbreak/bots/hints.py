@@ -57,10 +57,9 @@ def hint(view: SeatView, level: str = "hard") -> Hint:
         if level == "hard" and len(view.legal_cards) > 1:
             from .hard import HardBot
 
-            best, values = HardBot(seed=_seed_of(view), iterations=HINT_ITERATIONS).choose(view)
+            best, _ = HardBot(seed=_seed_of(view), iterations=HINT_ITERATIONS).choose(view)
             if best != card:
-                v = values[best]
-                why = f"search over possible deals: best chance to finish first ({v:.0%})"
+                why = f"playing out the deals you could be facing, {best} does better than {card}"
                 card = best
         return Hint(card=card, reason=why)
     raise ValueError(f"seat {view.seat} has nothing to do now (phase {view.phase!r}, to act {view.to_act})")

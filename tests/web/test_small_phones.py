@@ -1,0 +1,37 @@
+"""Small phones (360 and 320 px wide, 640 px high): found in QA, the top bar ran off the screen,
+the home's links overflowed at 320 px and the trick covered the top seat's name and call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def test_pages_fit_320_and_360_wide(static_url: str, browser: Any) -> None:
+    for width in (320, 360):
+        ctx = browser.new_context(viewport={"width": width, "height": 640})
+        page = ctx.new_page()
+        for path in ("/", "/rules", "/calculator", "/matches"):
+            page.goto(static_url + path)
+            page.wait_for_selector("main h1")
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, (width, path)
+            right = page.evaluate(
+                "document.querySelector('.topbar nav a:last-child').getBoundingClientRect().right"
+            )
+            assert right <= width, (width, path, right)
+        ctx.close()
+
+
+def test_trick_clears_the_top_seat_on_a_low_phone(server: str, browser: Any) -> None:
+    ctx = browser.new_context(viewport={"width": 360, "height": 640})
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.select_option("#now-bots", "random")
+    page.click("[data-testid=play-now]")
+    page.locator("[data-call]").first.click()
+    page.wait_for_selector("[data-testid=trick]")
+    meta_bottom = page.evaluate(
+        "document.querySelector('[data-testid=seat-top] .meta').getBoundingClientRect().bottom"
+    )
+    trick_top = page.evaluate("document.querySelector('[data-testid=trick]').getBoundingClientRect().top")
+    assert trick_top >= meta_bottom, (trick_top, meta_bottom)
+    ctx.close()

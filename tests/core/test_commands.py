@@ -210,11 +210,24 @@ def test_engine_benchmark_runs() -> None:
 
 def test_score_set_accepts_none_and_booleans_as_words(capsys: pytest.CaptureFixture[str]) -> None:
     # Found in QA: `--set rounds=none` (as `callbreak play --set` takes it) was refused.
-    code, out, err = run(
-        "score --players A,B,C,D --set rounds=none --set must_head=False --json --rounds".split()
-        + ["1 1 1 1 / 4 3 3 3"],
-        capsys,
-    )
+    argv = ["score", "--players", "A,B,C,D", "--set", "rounds=none", "--set", "must_head=False", "--json"]
+    code, out, err = run([*argv, "--rounds", "1 1 1 1 / 4 3 3 3"], capsys)
     assert code == 0, err
     sheet = json.loads(out)
     assert sheet["rules"]["changes"]["rounds"] is None
+
+
+def test_score_interactive_stopped_says_so_and_saves_nothing(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Found in QA: end of input during the set-up exited 1 without a word.
+    path = tmp_path / "s.json"
+    code, _, err = run(["score", "--save", str(path)], capsys, stdin="A\nB\n", monkeypatch=monkeypatch)
+    assert code == 1 and "nothing saved" in err and not path.exists()
+
+    def interrupt() -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("builtins.input", interrupt)
+    code, _, err = run(["score", "--players", "A,B,C,D", "--rules", "quick", "--save", str(path)], capsys)
+    assert code == 130 and "interrupted: nothing saved" in err and not path.exists()

@@ -142,8 +142,12 @@ def run(args: argparse.Namespace) -> int:
             except ValueError as e:
                 return fail(str(e))
         if interactive:
-            got = _ask_setup(out, players, rules)
+            try:
+                got = _ask_setup(out, players, rules)
+            except KeyboardInterrupt:
+                got = None
             if got is None:
+                err.print("\nstopped before the sheet was set up: nothing saved")
                 return 1
             sheet = got
         else:
@@ -159,7 +163,11 @@ def run(args: argparse.Namespace) -> int:
         except ScoreError as e:
             return fail(str(e))
     elif interactive:
-        _ask_rounds(out, sheet)
+        try:
+            _ask_rounds(out, sheet)
+        except KeyboardInterrupt:
+            err.print("\ninterrupted: nothing saved" if args.save else "\ninterrupted")
+            return 130
 
     if args.json:
         sys.stdout.write(sheet.to_json() + "\n")

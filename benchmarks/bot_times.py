@@ -33,7 +33,10 @@ def main() -> None:
     while not m0.is_over:  # warm up (compile) outside the measurement
         m0.act(warm.act(m0.view(m0.to_act)))  # type: ignore[arg-type]
     for i in range(a.matches):
-        m = Match(Ruleset.preset(a.rules), seed=500 + i, dealer=0)
+        rules = Ruleset.preset(a.rules)
+        if rules.rounds is None:  # open-ended (pagat): play five rounds
+            rules = rules.replace(rounds=5)
+        m = Match(rules, seed=500 + i, dealer=0)
         bots = [make_bot(a.level if s == i % 4 else a.others, seed=i * 4 + s) for s in range(4)]
         hero = i % 4
         spent = 0.0

@@ -192,6 +192,13 @@ function mountTable(root, id, token) {
     switch (ev.kind) {
       case "play":
         if (ev.seat === mine) S.pending = null;
+        // The next trick has begun: stop holding the last one (collect it now), so that
+        // the new lead is on the table when you are asked to answer it.
+        if (S.held && S.held.phase === "hold") {
+          clearTimeout(heldTimer);
+          S.held.phase = "collect";
+          heldTimer = setTimeout(() => { S.held = null; render(); }, COLLECT_MS);
+        }
         if (ev.auto) S.autos.add(ev.card);
         S.fresh = { card: ev.card, at: Date.now() };
         if (ev.seat === mine && ev.auto) {
@@ -330,7 +337,7 @@ function mountTable(root, id, token) {
     const acting = t.to_act === s && t.status === "playing";
     const call = st.calls ? st.calls[s] : null;
     const won = st.tricks_won ? st.tricks_won[s] : 0;
-    const meta = call === null || call === undefined ? (st.phase === "calling" ? (acting ? "calling…" : "—") : "—") : `${won} / ${call}`;
+    const meta = call === null || call === undefined ? (st.phase === "calling" ? (acting ? "calling…" : "—") : "—") : `call ${call}${pos === "left" || pos === "right" ? "\n" : ", "}won ${won}`;
     const initial = (seat.name || "?").trim().charAt(0).toUpperCase() || "?";
     const avatar = h("div", { class: "avatar" }, initial, acting && t.deadline ? ring(s) : null,
       st.dealer === s ? h("span", { class: "dealer", title: "dealer", "aria-label": "dealer" }, "D") : null);
@@ -343,7 +350,7 @@ function mountTable(root, id, token) {
       avatar,
       h("div", null,
         h("div", { class: "name" }, pos === "bottom" && !spectator ? "You" : (seat.name || `Seat ${s + 1}`)),
-        h("div", { class: "meta", "data-testid": `seat-meta-${s}`, title: "tricks won / call" }, meta, acting && t.deadline ? h("span", { class: "secs", "aria-hidden": "true" }, "") : null),
+        h("div", { class: "meta", "data-testid": `seat-meta-${s}` }, meta, acting && t.deadline ? h("span", { class: "secs", "aria-hidden": "true" }, "") : null),
         badges.length ? h("div", null, ...badges) : null));
   }
 

@@ -4,16 +4,26 @@ For each card decision it draws deals of the unseen cards that agree with
 everything the seat has seen (`Knowledge`: voids, "did not head", "did not
 trump", trump-only leads), weighted by how plausible each opponent's call is
 for the hand it would then hold (importance resampling with the calling
-model), and plays every legal card out on every deal with a fast
-rule-of-thumb policy for all four seats in the compiled kernel
-(`callbreak.bots.kernel`).  Each outcome is valued as a match result: the
-chance of finishing first given the totals so far and the rounds left (exact
-in the last round), plus a small share of the round's points.  The card of
-highest mean value is played.  Calls come from the calibrated trick
-distribution (`callbreak.bots.calling`).
+model), and plays every legal card out on every deal (the same deals and
+random numbers for every card) in the compiled kernel (`callbreak.bots.kernel`):
+all four seats follow a fast rule-of-thumb policy that looks only at what
+each seat could know (its hand, the cards still out, voids shown), each
+trying for its own call.  Each outcome is valued as a match result for this
+seat: the chance of finishing first given the totals so far and the rounds
+left (exact in the last round), plus a small share of the round's points.
+The medium level's card is played unless another card does better by a clear
+margin (a paired test over the deals), which keeps sampling noise from
+steering play.  This is flat determinized Monte Carlo (PIMC with policy
+playouts), not a full max^n tree.
 
-The work per card is bounded by ``iterations`` playouts, so a seed gives the
-same decisions on any machine; ``time_limit`` (seconds) is only a safety cap.
+Calls: the calibrated trick distribution (`callbreak.bots.calling`) proposes
+the call of highest expected value; the round is then played out over deals
+consistent with the calls already made for that call and its neighbours, and
+a neighbour that does clearly better replaces it.
+
+The work per decision is bounded by ``iterations`` playouts (and
+``call_deals`` deals for a call), so a seed gives the same decisions on any
+machine; ``time_limit`` (seconds) is only a safety cap.
 
 >>> from callbreak import Match, Ruleset
 >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
@@ -146,8 +156,19 @@ def search_values(
 class HardBot(Bot):
     """Determinized search with match-outcome values.
 
-    ``iterations``: playouts per card decision (split over the legal cards);
-    ``time_limit``: a wall-clock cap in seconds on drawing deals.
+    ``iterations``: the budget per card decision, in full-round playouts (split
+    over the legal cards; later in a round, shorter playouts buy more deals),
+    at most ``max_deals`` deals; ``time_limit``: a wall-clock cap in seconds,
+    checked between chunks of deals; ``rollouts`` per deal; ``eps``: percent
+    of random cards in playouts; ``oversample``: deals drawn per deal kept when
+    weighting by the calls; ``margin``: how many standard errors a card (or
+    call) must beat the medium level's choice by; ``call_deals``: deals played
+    out per call (0: the model's call alone).
+
+    >>> HardBot(seed=1, iterations=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: iterations must be at least 1
     """
 
     name = "hard"

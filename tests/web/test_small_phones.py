@@ -35,3 +35,23 @@ def test_trick_clears_the_top_seat_on_a_low_phone(server: str, browser: Any) -> 
     trick_top = page.evaluate("document.querySelector('[data-testid=trick]').getBoundingClientRect().top")
     assert trick_top >= meta_bottom, (trick_top, meta_bottom)
     ctx.close()
+
+
+def test_phone_held_sideways_fits_one_screen(server: str, browser: Any) -> None:
+    # Found in QA: at 844×390 the table alone was taller than the screen; the hand had to be scrolled to.
+    ctx = browser.new_context(viewport={"width": 844, "height": 390})
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.select_option("#now-bots", "random")
+    page.click("[data-testid=play-now]")
+    page.locator("[data-call]").first.click()
+    page.wait_for_selector("[data-testid=hand].my-turn [data-legal=true]", timeout=15_000)
+    assert page.evaluate("document.documentElement.scrollHeight") <= 392
+    boxes = page.evaluate(
+        """() => Object.fromEntries(['seat-top', 'seat-bottom', 'trick'].map(t => {
+             const r = document.querySelector(`[data-testid=${t}]`).getBoundingClientRect();
+             return [t, [r.top, r.bottom]]; }))"""
+    )
+    assert boxes["trick"][0] >= boxes["seat-top"][1] - 1, boxes
+    assert boxes["trick"][1] <= boxes["seat-bottom"][0] + 1, boxes
+    ctx.close()

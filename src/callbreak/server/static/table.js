@@ -564,7 +564,17 @@ function mountTable(root, id, token) {
   }
 
   // ---- dialogs: round summary, final places, last trick, scores ----
+  // Dialogs are drawn afresh on every message; keep the keyboard focus on the same control.
   function renderDialogs() {
+    const active = document.activeElement;
+    const key = active && active !== dialogs && dialogs.contains(active) ? (active.dataset.testid || active.textContent) : null;
+    drawDialogs();
+    if (key === null) return;
+    const again = [...dialogs.querySelectorAll("a[href], button")].find((e) => (e.dataset.testid || e.textContent) === key);
+    if (again) again.focus({ preventScroll: true });
+  }
+
+  function drawDialogs() {
     clear(dialogs);
     const t = S.table, st = S.state;
     if (!t || !st) return;

@@ -883,29 +883,7 @@ class Round:
         """
         if not isinstance(seat, int) or not 0 <= seat <= 3:
             raise ValueError(f"seat must be 0..3, not {seat!r}")
-        mine = self._to_act == seat
-        return SeatView(
-            seat=seat,
-            rules=self.rules,
-            dealer=self.dealer,
-            phase=self._phase,
-            to_act=self._to_act,
-            hand=tuple(cards_of(self._hands[seat])),
-            hand_sizes=(
-                self._hands[0].bit_count(),
-                self._hands[1].bit_count(),
-                self._hands[2].bit_count(),
-                self._hands[3].bit_count(),
-            ),
-            calls=tuple(self._calls),
-            tricks_won=tuple(self._won),
-            leader=self._leader,
-            trick=tuple(self.trick_seats),
-            tricks=tuple(self.tricks),
-            legal_calls=tuple(self.legal_calls()) if mine else (),
-            legal_cards=tuple(self.legal_cards()) if mine else (),
-            points=tuple(self.points()) if self._phase == OVER else None,
-        )
+        return self._view(seat)
 
     def spectator_view(self) -> SeatView:
         """Public information only: ``seat`` is -1 and the hand is empty.
@@ -914,26 +892,26 @@ class Round:
         >>> v.seat, v.hand, v.hand_sizes
         (-1, (), (13, 13, 13, 13))
         """
+        return self._view(-1)
+
+    def _view(self, seat: int) -> SeatView:
+        mine = seat >= 0 and self._to_act == seat
+        h = self._hands
         return SeatView(
-            seat=-1,
+            seat=seat,
             rules=self.rules,
             dealer=self.dealer,
             phase=self._phase,
             to_act=self._to_act,
-            hand=(),
-            hand_sizes=(
-                self._hands[0].bit_count(),
-                self._hands[1].bit_count(),
-                self._hands[2].bit_count(),
-                self._hands[3].bit_count(),
-            ),
+            hand=tuple(cards_of(h[seat])) if seat >= 0 else (),
+            hand_sizes=(h[0].bit_count(), h[1].bit_count(), h[2].bit_count(), h[3].bit_count()),
             calls=tuple(self._calls),
             tricks_won=tuple(self._won),
             leader=self._leader,
             trick=tuple(self.trick_seats),
             tricks=tuple(self.tricks),
-            legal_calls=(),
-            legal_cards=(),
+            legal_calls=tuple(self.legal_calls()) if mine else (),
+            legal_cards=tuple(self.legal_cards()) if mine else (),
             points=tuple(self.points()) if self._phase == OVER else None,
         )
 

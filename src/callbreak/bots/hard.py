@@ -66,7 +66,13 @@ CHUNK = 100  # deals searched between looks at the clock
 
 
 def sample_deals(
-    view: SeatView, k: Knowledge, n: int, rng: random.Random, oversample: int = 2
+    view: SeatView,
+    k: Knowledge,
+    n: int,
+    rng: random.Random,
+    oversample: int = 2,
+    call_sd: float = CALL_SD,
+    call_bias: float = CALL_BIAS,
 ) -> list[list[int]]:
     """``n`` deals consistent with ``k``, resampled by the plausibility of the calls
     (drawn in the compiled kernel; a draw it fails falls back to `Knowledge.sample`)."""
@@ -96,8 +102,8 @@ def sample_deals(
         k.trump,
         view.rules.min_call,
         view.rules.max_call,
-        CALL_SD,
-        CALL_BIAS,
+        call_sd,
+        call_bias,
     )
     out: list[list[int]] = []
     for r in rows.tolist():
@@ -184,8 +190,12 @@ class HardBot(Bot):
         margin: float = 2.0,
         call_deals: int = 300,
         max_deals: int = MAX_DEALS,
+        call_sd: float = CALL_SD,
+        call_bias: float = CALL_BIAS,
     ) -> None:
         super().__init__(seed)
+        self.call_sd = call_sd
+        self.call_bias = call_bias
         self.max_deals = max_deals
         self.call_deals = call_deals
         self.margin = margin
@@ -218,7 +228,7 @@ class HardBot(Bot):
         cands = [c for c in view.legal_calls if base - 1 <= c <= base + 2]
         k = Knowledge.from_view(view)
         rng = random.Random(seed)
-        deals = sample_deals(view, k, self.call_deals, rng, self.oversample)
+        deals = sample_deals(view, k, self.call_deals, rng, self.oversample, self.call_sd, self.call_bias)
         model = load_model(family_of(view.rules))
         wv = win_value(view)
         if wv is None:
@@ -236,7 +246,7 @@ class HardBot(Bot):
             np.array([call_position(s, view.dealer) for s in range(4)], dtype=np.int64),
             view.rules.min_call,
             view.rules.max_call,
-            CALL_BIAS,
+            self.call_bias,
             totals,
             sd,
             self.eps,
@@ -264,7 +274,7 @@ class HardBot(Bot):
         scale = 52 / max(sum(view.hand_sizes), 4)
         n = max(8, min(self.max_deals, int(self.iterations * scale) // (len(legal) * self.rollouts)))
         rng = random.Random(seed)
-        deals = sample_deals(view, k, n, rng, self.oversample)
+        deals = sample_deals(view, k, n, rng, self.oversample, self.call_sd, self.call_bias)
         parts = []
         for i in range(0, len(deals), CHUNK):
             parts.append(search_values(view, k, deals[i : i + CHUNK], seed + i, self.rollouts, self.eps))

@@ -27,6 +27,12 @@ def test_trick_clears_the_top_seat_on_a_low_phone(server: str, browser: Any) -> 
     page.goto(server + "/")
     page.select_option("#now-bots", "random")
     page.click("[data-testid=play-now]")
+    page.wait_for_selector("[data-call]")
+    # While calling, the picker and the top of both rows of the hand are on the screen.
+    last_row = page.evaluate(
+        "document.querySelector('[data-testid=hand] .hand-row:last-child').getBoundingClientRect().top"
+    )
+    assert last_row + 30 <= 640, last_row
     page.locator("[data-call]").first.click()
     page.wait_for_selector("[data-testid=trick]")
     meta_bottom = page.evaluate(

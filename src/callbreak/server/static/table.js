@@ -254,6 +254,7 @@ function mountTable(root, id, token) {
     if (!S.table) { fill(felt, h("div", { class: "center-msg" }, "Connecting…")); return; }
     renderTop();
     renderFelt();
+    page.classList.toggle("calling", myTurn("calling"));
     renderPicker();
     renderHand();
     renderTurnLine();
@@ -428,7 +429,7 @@ function mountTable(root, id, token) {
       hl.title = hint.reason || "";
     } else hl.append("Thinking of a suggestion…");
     picker.append(h("section", { class: "call-picker", "data-testid": "call-picker", "aria-labelledby": "call-h" },
-      h("h2", { id: "call-h" }, "Your call: how many tricks will you win?"), grid, hl));
+      h("h2", { id: "call-h" }, "How many tricks will you win?"), grid, hl));
   }
 
   function renderHand() {

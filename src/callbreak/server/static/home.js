@@ -136,11 +136,15 @@ export function renderHome(root) {
     onsubmit: (e) => {
       e.preventDefault();
       const raw = joinInput.value.trim();
+      // A seat link (/t/ID#TOKEN, to take your seat on another device) or a watch link also works here.
+      const other = /\/(t|watch)\/([\w-]+)(#[\w-]+)?\s*$/.exec(raw);
+      if (other) { navigate(`/${other[1]}/${other[2]}${other[1] === "t" && other[3] ? other[3] : ""}`); return; }
       const m = /\/join\/([\w-]+)/.exec(raw) || /^([\w-]+)$/.exec(raw);
       if (!m) { toast("Paste the invite link, or type its code."); joinInput.focus(); return; }
       navigate(`/join/${m[1]}`);
     },
   }, h("h2", { id: "join-h" }, "Join a table"),
+    h("p", { class: "hint" }, "An invite link or code; your own seat link (to carry on from another device) works too."),
     h("div", { class: "share-box" }, h("label", { class: "sr-only", for: "join-code" }, "Invite link or code"), joinInput,
       h("button", { class: "btn", type: "submit" }, "Join")));
 

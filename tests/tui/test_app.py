@@ -67,7 +67,8 @@ async def play_match(pilot: Pilot[int], app: CallbreakApp, use_arrows_every: int
             if game.over:
                 assert text.count("Final places") == 1
                 me = game.match.places[0]
-                assert ("You win!" if me == 1 and game.match.places.count(1) == 1 else "You ") in text
+                alone = game.match.places.count(me) == 1
+                assert ("You won with" if me == 1 and alone else "You came" if alone else "You shared") in text
             await pilot.press("enter")
             pressed.append("enter")
             await pilot.pause()

@@ -30,6 +30,7 @@ from .render import (
     hand_slots,
     hand_text,
     header_text,
+    match_result,
     places_table,
     scores_renderable,
     seconds_left,
@@ -72,6 +73,19 @@ Other rule sets (`--rules pagat`, `--set max_call=8`) change some of this; the h
 | ? or F1 | this help (Esc closes it) |
 | Ctrl+Q | quit |
 """
+
+
+def state_key(m: TableModel) -> tuple[Any, ...]:
+    """What has to change for the table to have moved on: round, phase, calls, cards, turn.
+
+    >>> g = LocalGame(Ruleset.preset("quick"), seed=1, bots="random", delay=0)
+    >>> before = state_key(g.model())
+    >>> _ = g.step_bot() if g.bot_to_act is not None else g.submit(3)
+    >>> state_key(g.model()) != before
+    True
+    """
+    v = m.view
+    return (v.round_number, v.phase, v.calls, len(v.tricks), v.trick, v.to_act, len(m.summaries), m.over)
 
 
 def load_hint() -> HintFn | None:
@@ -179,13 +193,7 @@ class SummaryScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         parts: list[Any] = [summary_table(self.summary, self.model.names, self.model.seat)]
         if self.model.over:
-            me = self.model.seat
-            assert self.model.places is not None
-            place = self.model.places[me]
-            words = {1: "You win!", 2: "You came 2nd.", 3: "You came 3rd.", 4: "You came 4th."}
-            if self.model.places.count(place) > 1:
-                words[place] = f"You share place {place}."
-            parts += [Text(""), places_table(self.model), Text(""), Text(words[place], style="bold yellow")]
+            parts += [Text(""), places_table(self.model), Text(""), Text(match_result(self.model), style="bold yellow")]
         elif self.model.view.sudden_death:
             parts += [Text(""), Text("A tie at the top: one more round, sudden death!", style="bold red")]
         with Vertical(id="summary-box"):
@@ -440,6 +448,11 @@ class CallbreakApp(App[int]):
         self._hint_key: tuple[Any, ...] | None = None
         self._summary_open = False
         self.table_screen: TableScreen | None = None
+        # the table's state when the message (and the game's error) appeared: a message is
+        # about that moment, so it goes once the table moves on (a card played, a new turn)
+        self._state: tuple[Any, ...] | None = None
+        self._error = ""
+        self._error_state: tuple[Any, ...] | None = None
 
     # --- lifecycle --------------------------------------------------------------
     def on_mount(self) -> None:
@@ -508,12 +521,13 @@ class CallbreakApp(App[int]):
             self.exit(1)
             return
         self.model = self.game.model()
+        self._track_state(self.model)
         self._sync_choices()
         self._maybe_hint()
         self.render_all()
         pending = self.game.pending_summary
         if self._summary_open and isinstance(self.screen, SummaryScreen) and (
-            pending is None or self.screen.model.over != self.model.over
+            (pending is None and not self.model.over) or self.screen.model.over != self.model.over
         ):
             # the table moved on without us (the server's between-rounds timer), or the
             # match was ended here: close without acknowledging, and show what is new
@@ -524,6 +538,15 @@ class CallbreakApp(App[int]):
             local = isinstance(self.game, LocalGame)
             screen = SummaryScreen(pending, self.model, local=local, remaining=None if local else self.remaining)
             self.push_screen(screen, self._summary_closed)
+
+    def _track_state(self, m: TableModel) -> None:
+        """Clear the message when the table has moved on since it was shown."""
+        state = state_key(m)
+        if state != self._state:
+            self._state = state
+            self.message = ""
+        if m.error != self._error:
+            self._error, self._error_state = m.error, state
 
     def _summary_closed(self, _: None) -> None:
         if not self._summary_open:
@@ -647,7 +670,7 @@ class CallbreakApp(App[int]):
         sidebar.display = side_w > 0
         if side_w:
             sidebar.styles.width = side_w
-            sidebar.update(scores_renderable(m))
+            sidebar.update(scores_renderable(m, side_w - 2))
         table = screen.query_one("#table", Static)
         table.update(table_renderable(m, self.remaining(), table.size.height, totals=side_w == 0))
         screen.query_one("#header", Static).update(header_text(m))
@@ -661,7 +684,7 @@ class CallbreakApp(App[int]):
         screen.query_one("#prompt", Static).update(self.prompt_text())
         if self.message:
             msg = Text(self.message, style=self.message_style)
-        elif m.error:
+        elif m.error and self._error_state == self._state:
             msg = Text(m.error, style="bold red")
         else:
             msg = Text(m.status, style="dim")
@@ -678,7 +701,8 @@ class CallbreakApp(App[int]):
         if m.my_turn and remaining is not None:
             t.append(f"{seconds_left(remaining)} left  ", style="bold yellow" if remaining > 5 else "bold red")
         if m.over:
-            t.append("Match over.", style="bold yellow")
+            t.append("Match over. ", style="bold yellow")
+            t.append(match_result(m), style="bold")
             if isinstance(self.game, LocalGame):
                 t.append("  n: new match  ·  Ctrl+Q: quit", style="dim")
             else:
@@ -770,6 +794,12 @@ class CallbreakApp(App[int]):
         v = m.view
         try:
             if m.over:
+                if m.summaries and not self._summary_open:
+                    # Enter once the match is over: the final scores again
+                    self._summary_open = True
+                    local = isinstance(game, LocalGame)
+                    self.push_screen(SummaryScreen(m.summaries[-1], m, local=local), self._summary_closed)
+                    return
                 raise IllegalAction("the match is over")
             if v.phase == "lobby":
                 game.start_table()

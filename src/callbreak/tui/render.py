@@ -27,9 +27,12 @@ __all__ = [
     "hand_slots",
     "hand_text",
     "header_text",
+    "match_result",
     "places_table",
     "position_of",
+    "result_line",
     "scores_renderable",
+    "short_labels",
     "summary_table",
     "table_renderable",
 ]
@@ -79,6 +82,46 @@ def fmt_points(p: Decimal | None) -> str:
     if p is None:
         return "–"
     return f"{p:.1f}"
+
+
+def short_labels(names: Sequence[str], width: int) -> tuple[str, ...]:
+    """Labels of at most ``width`` characters for the players, no two the same.
+
+    A name is cut to ``width``; names that then read the same lose their spaces, then keep
+    their last characters (``Alexander``/``Alexandra``: ``Aler``/``Alea``), and as a last
+    resort become initials plus the seat number (1 to 4).
+
+    >>> short_labels(["You", "Bot 2", "Bot 3", "Bot 4"], 4)
+    ('You', 'Bot2', 'Bot3', 'Bot4')
+    >>> short_labels(["You", "Aarav", "Bina", "Chandra"], 4)
+    ('You', 'Aara', 'Bina', 'Chan')
+    >>> short_labels(["Alexander", "Alexandra", "Bot 3", "Bot 4"], 4)
+    ('Aler', 'Alea', 'Bot3', 'Bot4')
+    >>> short_labels(["Sam", "Sam", "Ann Lee", "Ann Lee"], 4)
+    ('S1', 'S2', 'AL3', 'AL4')
+    """
+    width = max(2, width)
+
+    def compact(name: str) -> str:
+        return "".join(name.split())
+
+    def head_tail(name: str) -> str:
+        c = compact(name)
+        return c if len(c) <= width else c[: width - 1] + c[-1]
+
+    def initials(seat: int, name: str) -> str:
+        letters = "".join(w[0] for w in name.split())
+        return letters[: width - 1] + str(seat + 1)
+
+    labels = [n[:width] for n in names]
+    for shorten in (lambda s, n: compact(n)[:width], lambda s, n: head_tail(n), initials):
+        clash = [labels.count(label) > 1 for label in labels]
+        if not any(clash):
+            break
+        labels = [shorten(s, n) if clash[s] else labels[s] for s, n in enumerate(names)]
+    if len(set(labels)) < len(labels):
+        labels = [initials(s, n) for s, n in enumerate(names)]
+    return tuple(labels)
 
 
 def rules_label(rules: Ruleset) -> str:
@@ -189,7 +232,9 @@ def table_renderable(
     played: dict[int, Card] = dict(v.trick)
     winner: int | None = None
     caption = Text(justify="center")
-    if not v.trick and model.last_trick is not None:
+    if model.over:
+        caption.append(match_result(model), style="bold yellow")
+    elif not v.trick and model.last_trick is not None:
         played = dict(enumerate(model.last_trick.by_seat()))
         winner = model.last_trick.winner
         caption.append(f"{model.names[winner]} won the trick", style="bold green")
@@ -302,18 +347,23 @@ def hand_text(
     return Text("\n", no_wrap=True).join(lines)
 
 
-def scores_renderable(model: TableModel) -> RenderableType:
-    """Calls, tricks and running totals, with the rounds so far."""
+def scores_renderable(model: TableModel, width: int = 30) -> RenderableType:
+    """Calls, tricks and running totals, with the rounds so far, in ``width`` columns.
+
+    The players' names are cut to fit (see `short_labels`), never to the same label.
+    """
     v = model.view
     t = Table(title="Scores", title_style="bold", expand=True, pad_edge=False, box=None, padding=(0, 1))
-    t.add_column("", no_wrap=True, max_width=9, overflow="ellipsis")
+    t.add_column("", no_wrap=True, overflow="ellipsis")
     t.add_column("call", justify="right")
     t.add_column("won", justify="right")
     t.add_column("total", justify="right")
     totals = v.totals or (Decimal(0),) * 4
+    # call, won, total and the padding between the columns take about 18 columns
+    names = short_labels(model.names, max(4, min(12, width - 18 - (3 if model.places is not None else 0))))
     for s in range(4):
         call = v.calls[s] if s < len(v.calls) else None
-        name = Text(model.names[s][:10], style="bold" if s == model.seat else "")
+        name = Text(names[s], style="bold" if s == model.seat else "")
         if model.places is not None:
             name = Text.assemble((f"{model.places[s]}. ", "bold yellow"), name)
         t.add_row(
@@ -326,8 +376,10 @@ def scores_renderable(model: TableModel) -> RenderableType:
     if model.summaries:
         hist = Table(box=None, pad_edge=False, expand=True, padding=(0, 1))
         hist.add_column("rd", style="dim")
+        # the round column (3) and the padding (8) leave the rest to four columns of points
+        labels = short_labels(model.names, max(3, min(8, (width - 11) // 4)))
         for s in range(4):
-            hist.add_column(model.names[s][:4], justify="right")
+            hist.add_column(labels[s], justify="right", no_wrap=True)
         for rs in model.summaries[-6:]:
             hist.add_row(
                 f"{rs.number}{'*' if rs.sudden_death else ''}",
@@ -366,6 +418,50 @@ def summary_table(summary: RoundSummary, names: Sequence[str], seat: int) -> Tab
     return t
 
 
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def result_line(places: Sequence[int], totals: Sequence[Decimal], names: Sequence[str], seat: int) -> str:
+    """The end of the match in words, for the player at ``seat``, with the totals.
+
+    >>> pts = [Decimal(x) for x in ("8.1", "12.3", "-2.0", "3.0")]
+    >>> names = ("Asha", "Aarav", "Bina", "Chandra")
+    >>> result_line([2, 1, 4, 3], pts, names, 0)
+    'You came 2nd of 4 with 8.1 points; Aarav won with 12.3.'
+    >>> result_line([2, 1, 4, 3], pts, names, 1)
+    'You won with 12.3 points! Asha came 2nd with 8.1.'
+    >>> tied = [Decimal(5), Decimal(5), Decimal(-2), Decimal(1)]
+    >>> result_line([1, 1, 4, 3], tied, names, 0)
+    'You shared 1st place with Aarav on 5.0 points.'
+    >>> result_line([1, 1, 4, 3], tied, names, 3)
+    'You came 3rd of 4 with 1.0 points; Asha and Aarav won with 5.0.'
+    """
+    me = places[seat]
+    mine = fmt_points(totals[seat])
+    others = [s for s in range(len(places)) if s != seat]
+    level = [names[s] for s in others if places[s] == me]
+    if level:
+        return f"You shared {ORDINAL[me]} place with {_and(level)} on {mine} points."
+    if me == 1:
+        second = min(others, key=lambda s: (places[s], s))
+        return f"You won with {mine} points! {names[second]} came 2nd with {fmt_points(totals[second])}."
+    winners = [s for s in others if places[s] == 1]
+    best = fmt_points(totals[winners[0]])
+    return f"You came {ORDINAL[me]} of {len(places)} with {mine} points; {_and([names[s] for s in winners])} won with {best}."
+
+
+def match_result(model: TableModel) -> str:
+    """`result_line` for a finished match's model ('' while it is still on)."""
+    if model.places is None:
+        return ""
+    totals = model.view.totals or (model.summaries[-1].totals if model.summaries else (Decimal(0),) * 4)
+    return result_line(model.places, totals, model.names, model.seat)
+
+
 def places_table(model: TableModel) -> Table:
     """Final places, best first."""
     assert model.places is not None
@@ -374,7 +470,7 @@ def places_table(model: TableModel) -> Table:
     t.add_column("place", justify="right")
     t.add_column("player")
     t.add_column("total", justify="right")
-    word = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+    word = ORDINAL
     for s in sorted(range(4), key=lambda s: (model.places[s], s)):  # type: ignore[index]
         p = model.places[s]
         t.add_row(

@@ -1,0 +1,120 @@
+"""QA findings on the terminal client, each checked by key presses through Textual's pilot."""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+from collections.abc import Callable
+
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from callbreak import Match
+from callbreak.tui.app import CallbreakApp, SummaryScreen
+from callbreak.tui.game import LocalGame, TableModel, model_with
+
+from .test_app import ONE_ROUND, play_match, screen_text, settle
+
+
+class ErrorGame(LocalGame):
+    """A local game whose model carries an error line, as an online game's does after a refusal."""
+
+    error = ""
+
+    def model(self) -> TableModel:
+        return model_with(super().model(), error=self.error)
+
+
+async def wait_for(pilot: Pilot[int], until: Callable[[], bool], seconds: float = 10.0) -> None:
+    """Let the bots (who pause before acting) go on until ``until()`` holds."""
+    end = time.monotonic() + seconds
+    while not until():
+        assert time.monotonic() < end, "the app did not reach the expected state"
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+def message(app: CallbreakApp) -> str:
+    return screen_text(app, "message")
+
+
+async def test_errors_go_once_the_table_moves_on() -> None:
+    # the bots take a little while, so Enter lands while they are to act
+    game = ErrorGame(ONE_ROUND, seed=3, bots="random", delay=0.15, trick_pause=0)
+    app = CallbreakApp(game, hint=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: game.human_to_act and app.model is not None and app.model.my_turn)
+        assert game.match.round.phase == "calling"
+        await pilot.press("enter")  # the call
+        await pilot.press("enter")  # too early: a bot is to act
+        await pilot.pause()
+        assert not game.human_to_act
+        assert "not your turn" in message(app)
+        await wait_for(pilot, lambda: game.human_to_act and app.model is not None and app.model.my_turn)
+        assert "not your turn" not in message(app), message(app)
+        assert app.message == ""
+
+        # the game's own error line (online: the server's refusal) goes the same way
+        game.error = "the server refused that"
+        app.on_game_change()
+        await pilot.pause()
+        assert "the server refused that" in message(app)
+        cards = len(game.match.view(0).hand)
+        await pilot.press("enter")  # a legal card: the one chosen for us
+        await wait_for(pilot, lambda: game.pending_summary is not None or (
+            game.human_to_act and len(game.match.view(0).hand) < cards))
+        await pilot.pause()
+        assert game.error and "the server refused that" not in message(app)
+
+        # a wrong card typed on your turn: the error stays while the table waits for you
+        if game.human_to_act:
+            await pilot.press("k", "k", "enter")
+            await pilot.pause()
+            assert "is not a card" in message(app)
+            await pilot.pause()
+            assert "is not a card" in message(app)
+
+
+async def test_bot_seats_keep_distinct_labels_and_the_end_says_where_you_came() -> None:
+    names = ["You", "Bot 2", "Bot 3", "Bot 4"]  # the server's names for bot seats
+    game = LocalGame(ONE_ROUND, seed=5, bots="random", delay=0, trick_pause=0)
+    game.match = Match(ONE_ROUND, seed=game.seed, players=names)
+    app = CallbreakApp(game, hint=False)
+    async with app.run_test(size=(120, 34)) as pilot:
+        # play_match checks the final summary's line (won / came / shared) before closing it
+        await play_match(pilot, app)
+        assert game.over and app.model is not None
+        place = game.match.places[0]
+        total = f"{game.match.totals[0]:.1f}"
+        line = screen_text(app, "prompt") + screen_text(app, "table")
+        assert f"with {total} points" in line or f"on {total} points" in line, line
+        if game.match.places.count(place) > 1:
+            assert f"You shared {['1st', '2nd', '3rd', '4th'][place - 1]} place" in line
+        elif place == 1:
+            assert "You won with" in line
+        else:
+            assert f"You came {['1st', '2nd', '3rd', '4th'][place - 1]} of 4" in line
+
+        # the score columns: four different labels at every sidebar width
+        for width in (120, 100, 80):
+            await pilot.resize_terminal(width, 34)
+            await pilot.pause()
+            side = screen_text(app, "sidebar")
+            head = next(ln for ln in side.splitlines() if ln.strip().startswith("rd"))
+            labels = re.split(r"\s{2,}", head.strip())[1:]  # columns: two spaces or more apart
+            assert len(labels) == 4 and len(set(labels)) == 4, (width, head)
+            assert all(re.search(str(n), label) for n, label in zip((2, 3, 4), labels[1:])), head
+
+        # Enter once the match is over shows the final scores again, with the totals
+        await pilot.press("enter")
+        await settle(pilot, app, lambda: isinstance(app.screen, SummaryScreen))
+        await pilot.pause()
+        console = Console(width=100, record=True, file=io.StringIO())
+        console.print(app.screen.query_one("#summary", Static).content)
+        text = console.export_text()
+        assert "Final places" in text and total in text and "You " in text
+        await pilot.press("enter")
+        await settle(pilot, app, lambda: not isinstance(app.screen, SummaryScreen))
+        assert app.message == ""

@@ -68,8 +68,10 @@ Other rule sets (`--rules pagat`, `--set max_call=8`) change some of this; the h
 | Enter | play the chosen card / make the call |
 | `qs`, `10h`, `ac` … then Enter | play a card by name (rank, then suit S H D C) |
 | `4` then Enter | call 4 (the call picker starts on the suggested call) |
+| mouse click | choose a card; click it again to play it |
 | Tab | hint: choose the card the bots would play, and say why |
 | Backspace / Esc | correct / clear what you typed |
+| Enter, after the last round | the final scores again (n: a new match; online, a rematch) |
 | ? or F1 | this help (Esc closes it) |
 | Ctrl+Q | quit |
 """
@@ -806,8 +808,18 @@ class CallbreakApp(App[int]):
                 self.message = ""
                 return
             if not m.my_turn:
-                game.take_back()
-                self.message, self.message_style = "you have your seat back", "italic cyan"
+                try:
+                    game.take_back()
+                except IllegalAction:
+                    if v.to_act is None:
+                        raise
+                    # not a refusal to fix: the others are still playing, and it goes on its own
+                    self.message, self.message_style = (
+                        f"not your turn yet: {m.names[v.to_act]} is to {'call' if v.phase == 'calling' else 'play'}",
+                        "yellow",
+                    )
+                else:
+                    self.message, self.message_style = "you have your seat back", "italic cyan"
                 self.render_all()
                 return
             if v.phase == "calling":

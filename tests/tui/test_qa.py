@@ -106,6 +106,11 @@ async def test_bot_seats_keep_distinct_labels_and_the_end_says_where_you_came() 
             labels = re.split(r"\s{2,}", head.strip())[1:]  # columns: two spaces or more apart
             assert len(labels) == 4 and len(set(labels)) == 4, (width, head)
             assert all(re.search(str(n), label) for n, label in zip((2, 3, 4), labels[1:])), head
+            # the result, under the table, leaves the seats whole
+            table = screen_text(app, "table")
+            assert "Match over" in table and all(n in table for n in names), (width, table)
+            assert re.search(r"You (won|came|shared)", " ".join(table.split())), table
+        assert "Enter: final scores" in screen_text(app, "prompt")
 
         # Enter once the match is over shows the final scores again, with the totals
         await pilot.press("enter")

@@ -703,12 +703,9 @@ class CallbreakApp(App[int]):
         if m.my_turn and remaining is not None:
             t.append(f"{seconds_left(remaining)} left  ", style="bold yellow" if remaining > 5 else "bold red")
         if m.over:
-            t.append("Match over. ", style="bold yellow")
-            t.append(match_result(m), style="bold")
-            if isinstance(self.game, LocalGame):
-                t.append("  n: new match  ·  Ctrl+Q: quit", style="dim")
-            else:
-                t.append("  n: rematch (same players, new table)  ·  Ctrl+Q: quit", style="dim")
+            t.append("Match over.", style="bold yellow")  # the result is under the table
+            again = "n: new match" if isinstance(self.game, LocalGame) else "n: rematch (same players, new table)"
+            t.append(f"  Enter: final scores  ·  {again}  ·  Ctrl+Q: quit", style="dim")
             return t
         if not m.connected:
             t.append("Connection lost: reconnecting…", style="bold yellow")

@@ -233,7 +233,7 @@ def table_renderable(
     winner: int | None = None
     caption = Text(justify="center")
     if model.over:
-        caption.append(match_result(model), style="bold yellow")
+        caption.append("Match over", style="bold yellow")  # the result goes under the table, full width
     elif not v.trick and model.last_trick is not None:
         played = dict(enumerate(model.last_trick.by_seat()))
         winner = model.last_trick.winner
@@ -276,6 +276,8 @@ def table_renderable(
         middle = [Text(""), *middle, Text("")]
     grid.add_row(block("W"), Group(*middle), block("E"))
     grid.add_row("", block("S"), "")
+    if model.over:
+        return Group(grid, Text(""), Text(match_result(model), style="bold yellow", justify="center"))
     return grid
 
 

@@ -123,3 +123,20 @@ async def test_bot_seats_keep_distinct_labels_and_the_end_says_where_you_came() 
         await pilot.press("enter")
         await settle(pilot, app, lambda: not isinstance(app.screen, SummaryScreen))
         assert app.message == ""
+
+
+async def test_no_card_is_raised_while_the_others_play_until_you_choose_one() -> None:
+    game = LocalGame(ONE_ROUND, seed=3, bots="random", delay=0.5, trick_pause=0)
+    app = CallbreakApp(game, hint=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: game.human_to_act and app.model is not None and app.model.my_turn)
+        await pilot.press("enter")  # the call; then the bots take half a second each
+        await pilot.pause()
+        assert not game.human_to_act
+        assert "▔" not in screen_text(app, "hand")  # nothing looks chosen or played
+        await pilot.press("right")  # choosing ahead of your turn raises the card
+        assert not game.human_to_act
+        assert "▔" in screen_text(app, "hand") and app.selected is not None
+        await wait_for(pilot, lambda: game.human_to_act and app.model is not None and app.model.my_turn
+                       and app.model.view.phase == "playing")
+        assert "▔" in screen_text(app, "hand")  # your turn: the chosen (or first legal) card is up

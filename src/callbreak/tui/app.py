@@ -444,6 +444,8 @@ class CallbreakApp(App[int]):
         self.message = ""
         self.message_style = "red"
         self.selected: Card | None = None
+        # a card chosen (arrows, click) while the others play; until then no card is raised
+        self.picked = False
         self.call_choice: int | None = None
         self._call_key: tuple[int, int] | None = None
         self.hint_text = Text()
@@ -502,6 +504,7 @@ class CallbreakApp(App[int]):
         )
         self.model = None
         self.selected = None
+        self.picked = False
         self._call_key = None
         self._hint_key = None
         self.message = ""
@@ -679,7 +682,7 @@ class CallbreakApp(App[int]):
         hand_w = max(20, screen.size.width - 2)
         screen.query_one("#hand", HandView).layout_for(v.hand, v.rules.trump, hand_w)
         playing = m.my_turn and v.phase == "playing"
-        shown = self.selected if (v.phase == "playing" or not m.my_turn) else None
+        shown = self.selected if playing or self.picked else None
         screen.query_one("#hand", Static).update(
             hand_text(v.hand, v.legal_cards, shown, v.rules.trump, hand_w, playing)
         )
@@ -756,6 +759,7 @@ class CallbreakApp(App[int]):
             if pool:
                 i = pool.index(self.selected) if self.selected in pool else -1
                 self.selected = pool[(i + step) % len(pool)] if i >= 0 else pool[0]
+                self.picked = True
         self.render_all()
 
     def end_match(self) -> None:
@@ -781,6 +785,7 @@ class CallbreakApp(App[int]):
             self.submit()
             return
         self.selected = card
+        self.picked = True
         self.typed = ""
         self.render_all()
 
@@ -836,4 +841,5 @@ class CallbreakApp(App[int]):
             self.render_all()
             return
         self.message = ""
+        self.picked = False
         self.on_game_change()

@@ -112,7 +112,13 @@ def sample_deals(
 
 
 def search_values(
-    view: SeatView, k: Knowledge, deals: list[list[int]], seed: int, rollouts: int = 1, eps: int = 4
+    view: SeatView,
+    k: Knowledge,
+    deals: list[list[int]],
+    seed: int,
+    rollouts: int = 1,
+    eps: int = 4,
+    solve_tricks: int = 0,
 ) -> np.ndarray:
     """Match value of each legal card (columns, in ``view.legal_cards`` order) on
     each deal and rollout (rows)."""
@@ -156,6 +162,7 @@ def search_values(
         eps,
         seed,
         pubvoid,
+        solve_tricks,
     )
 
 
@@ -192,8 +199,12 @@ class HardBot(Bot):
         max_deals: int = MAX_DEALS,
         call_sd: float = CALL_SD,
         call_bias: float = CALL_BIAS,
+        solve_tricks: int = 0,
+        playout_solve: int = 0,
     ) -> None:
         super().__init__(seed)
+        self.solve_tricks = solve_tricks
+        self.playout_solve = playout_solve
         self.call_sd = call_sd
         self.call_bias = call_bias
         self.max_deals = max_deals
@@ -275,9 +286,13 @@ class HardBot(Bot):
         n = max(8, min(self.max_deals, int(self.iterations * scale) // (len(legal) * self.rollouts)))
         rng = random.Random(seed)
         deals = sample_deals(view, k, n, rng, self.oversample, self.call_sd, self.call_bias)
+        # exact (max^n) over each deal once few tricks remain, else in the playouts' ends
+        solve_k = self.solve_tricks if 13 - len(view.tricks) <= self.solve_tricks else self.playout_solve
         parts = []
         for i in range(0, len(deals), CHUNK):
-            parts.append(search_values(view, k, deals[i : i + CHUNK], seed + i, self.rollouts, self.eps))
+            parts.append(
+                search_values(view, k, deals[i : i + CHUNK], seed + i, self.rollouts, self.eps, solve_k)
+            )
             if time.perf_counter() - t0 > self.time_limit:
                 break  # the safety cap: keep what has been searched
         table = np.vstack(parts)

@@ -14,7 +14,8 @@ left (exact in the last round), plus a small share of the round's points.
 The medium level's card is played unless another card does better by a clear
 margin (a paired test over the deals), which keeps sampling noise from
 steering play.  This is flat determinized Monte Carlo (PIMC with policy
-playouts), not a full max^n tree.
+playouts); in the last tricks (``solve_tricks``) each deal is instead solved
+exactly by max^n, every seat playing for its own match value.
 
 Calls: the calibrated trick distribution (`callbreak.bots.calling`) proposes
 the call of highest expected value; the round is then played out over deals
@@ -176,7 +177,11 @@ class HardBot(Bot):
     of random cards in playouts; ``oversample``: deals drawn per deal kept when
     weighting by the calls; ``margin``: how many standard errors a card (or
     call) must beat the medium level's choice by; ``call_deals``: deals played
-    out per call (0: the model's call alone).
+    out per call (0: the model's call alone); ``call_margin``: as ``margin``,
+    for calls (default: ``margin``); ``solve_tricks``: once at most this many
+    tricks remain, each deal is solved exactly (max^n, every seat maximising
+    its own match value, `callbreak.bots.kernel.solve`) instead of played out;
+    ``playout_solve``: the same at the end of every playout (0: off).
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):
@@ -194,15 +199,17 @@ class HardBot(Bot):
         rollouts: int = 1,
         eps: int = 4,
         oversample: int = 2,
-        margin: float = 2.0,
+        margin: float = 1.0,
         call_deals: int = 300,
         max_deals: int = MAX_DEALS,
         call_sd: float = CALL_SD,
         call_bias: float = CALL_BIAS,
         solve_tricks: int = 0,
         playout_solve: int = 0,
+        call_margin: float | None = None,
     ) -> None:
         super().__init__(seed)
+        self.call_margin = margin if call_margin is None else call_margin
         self.solve_tricks = solve_tricks
         self.playout_solve = playout_solve
         self.call_sd = call_sd
@@ -269,7 +276,7 @@ class HardBot(Bot):
         if bi != fi:
             diff = table[:, bi] - table[:, fi]
             se = float(diff.std()) / math.sqrt(len(diff))
-            if float(diff.mean()) > self.margin * se + 1e-12:
+            if float(diff.mean()) > self.call_margin * se + 1e-12:
                 return cands[bi], values
         return base, values
 

@@ -10,6 +10,15 @@ action to receiving its event, errors, and the server process's CPU and memory.
     python benchmarks/load.py --tables 500 --humans 2 --duration 60
 
 The clients run in ``--procs`` processes (asyncio + the ``websockets`` library).
+
+Measured on the project's shared 2-core machine (2026-11-30, 60 s windows, server and
+clients on the same two cores, permessage-deflate on):
+
+| tables x scripted seats (+bots) | connections | actions/s | p50 ms | p99 ms | errors | server CPU | RSS |
+|---|---|---|---|---|---|---|---|
+| 500 x 2 (+2 random) | 1000 | 1147 | 0.86 | 9.8 | 0 | 32 % | 213 MiB |
+| 250 x 4 | 1000 | 286 | 1.0 | 5.9 | 0 | 20 % | 145 MiB |
+| 750 x 2 (+2 random), 45 s | 1500 | 1697 | 2.0 | 89 | 0 | 50 % | 266 MiB |
 """
 
 from __future__ import annotations

@@ -119,8 +119,8 @@ def test_a_dead_url_is_faults_not_a_crash() -> None:
 
 
 def test_bot_check_fails_a_cheating_bot(bad_bot: Any, capsys: Any) -> None:
+    from callbreak.arena.check import check_bot
     from callbreak.cli import main
-    from callbreak.remote.check import check_bot
 
     url = bad_bot("illegal").url
     rep = check_bot(url, positions=10)

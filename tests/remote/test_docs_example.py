@@ -12,9 +12,9 @@ from pathlib import Path
 import httpx
 
 from callbreak import Ruleset
+from callbreak.arena.check import check_bot
 from callbreak.arena.runner import run_arena
 from callbreak.arena.summary import summarize
-from callbreak.remote.check import check_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "examples" / "bhoos_bot.py"

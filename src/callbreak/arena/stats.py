@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["mean", "mean_ci", "percentile", "stdev", "t_quantile", "win_shares"]
+__all__ = ["mean", "mean_ci", "percentile", "share_interval", "stdev", "t_quantile", "wilson", "win_shares"]
 
 # Two-sided 95 % quantiles of Student's t, t(0.975, df), for df = 1..30.
 _T975 = (
@@ -75,6 +75,39 @@ def mean_ci(xs: Sequence[float]) -> tuple[float, float]:
     if n < 2:
         return m, math.nan
     return m, t_quantile(n - 1) * stdev(xs) / math.sqrt(n)
+
+
+def wilson(p: float, n: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion ``p`` observed over ``n`` trials.
+
+    >>> lo, hi = wilson(0.0, 4); (lo, round(hi, 3))
+    (0.0, 0.49)
+    """
+    if n < 1:
+        return 0.0, 1.0
+    z = _Z975
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def share_interval(xs: Sequence[float]) -> tuple[float, float, float]:
+    """Mean of shares in [0, 1] (one per independent unit) with a 95 % interval that
+    stays in [0, 1]: Student's t clipped to [0, 1], widened to the Wilson interval of
+    the mean over the same number of units, so a small or unanimous sample
+    (0 of 4 wins) never claims certainty.
+
+    >>> m, lo, hi = share_interval([0.0, 0.0, 0.0, 0.0]); m, lo, round(hi, 3)
+    (0.0, 0.0, 0.49)
+    >>> m, lo, hi = share_interval([1.0, 0.0, 0.0, 0.0]); m, round(lo, 3), round(hi, 3)
+    (0.25, 0.0, 1.0)
+    """
+    m, h = mean_ci(xs)
+    w_lo, w_hi = wilson(m, len(xs))
+    if math.isnan(h):
+        return m, w_lo, w_hi
+    return m, max(0.0, min(m - h, w_lo)), min(1.0, max(m + h, w_hi))
 
 
 def percentile(xs: Sequence[float], q: float) -> float:

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .runner import MatchRecord, RunResult
-from .stats import mean, mean_ci, percentile
+from .stats import mean, mean_ci, percentile, share_interval
 
 __all__ = ["BotSummary", "Summary", "rules_label", "summarize"]
 
@@ -38,7 +38,9 @@ class BotSummary:
     points_per_round: float
     points_per_round_ci: float
     win_share: float
-    win_share_ci: float
+    win_share_ci: float  # half-width of the t interval (as for points)
+    win_share_low: float  # the 95 % interval kept inside [0, 1] (see stats.share_interval)
+    win_share_high: float
     made_pct: float
     mean_call: float
     mean_tricks: float
@@ -119,7 +121,7 @@ class Summary:
                 b.label,
                 f"{b.points:.2f} ± {_fmt(b.points_ci)}",
                 f"{b.points_per_round:.3f} ± {_fmt(b.points_per_round_ci, 3)}",
-                f"{100 * b.win_share:.1f} % ± {_fmt(100 * b.win_share_ci, 1)}",
+                f"{100 * b.win_share:.1f} % ({100 * b.win_share_low:.1f}–{100 * b.win_share_high:.1f})",
                 f"{b.made_pct:.1f} %",
                 f"{b.mean_call:.2f}",
                 f"{b.mean_tricks:.2f}",
@@ -220,6 +222,7 @@ def summarize(result: RunResult) -> Summary:
         p_m, p_ci = mean_ci(pts)
         r_m, r_ci = mean_ci(ppr)
         w_m, w_ci = mean_ci(win)
+        _, w_lo, w_hi = share_interval(win)
         bots.append(
             BotSummary(
                 index=i,
@@ -233,6 +236,8 @@ def summarize(result: RunResult) -> Summary:
                 points_per_round_ci=r_ci,
                 win_share=w_m,
                 win_share_ci=w_ci,
+                win_share_low=w_lo,
+                win_share_high=w_hi,
                 made_pct=100.0 * mean([1.0 if m else 0.0 for m in mades]),
                 mean_call=mean(calls),
                 mean_tricks=mean(tricks),

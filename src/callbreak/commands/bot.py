@@ -73,8 +73,8 @@ def run_check(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
+    from ..arena.check import check_bot
     from ..arena.stats import percentile
-    from ..remote.check import check_bot
     from ..rules import Ruleset
 
     console = Console()

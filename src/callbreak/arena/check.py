@@ -26,9 +26,10 @@ import httpx
 from ..bots import make_bot
 from ..cards import Card
 from ..match import Match
+from ..remote.codec import parse_response, view_to_request
 from ..round import SeatView
 from ..rules import Ruleset
-from .codec import parse_response, view_to_request
+from .stats import percentile
 
 __all__ = ["CheckReport", "CheckResult", "check_bot", "sample_positions"]
 
@@ -61,8 +62,6 @@ class CheckReport:
         return not self.failures
 
     def to_dict(self) -> dict[str, Any]:
-        from ..arena.stats import percentile
-
         return {
             "url": self.url,
             "ok": self.ok,

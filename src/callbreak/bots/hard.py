@@ -6,9 +6,13 @@ trump", trump-only leads), weighted by how plausible each opponent's call is
 for the hand it would then hold (importance resampling with the calling
 model), and plays every legal card out on every deal (the same deals and
 random numbers for every card) in the compiled kernel (`callbreak.bots.kernel`):
-all four seats follow a fast rule-of-thumb policy that looks only at what
-each seat could know (its hand, the cards still out, voids shown), each
-trying for its own call.  Each outcome is valued as a match result for this
+all four seats follow the medium level's rules of thumb (ported to the
+kernel, `kernel.medium_card`; a test holds it to `callbreak.bots.medium`),
+each from what it could know (its hand, the cards still out, what the play
+has shown).  Deals are also drawn ``infer`` times over and the ones kept are
+those on which the other seats' cards so far are most often the ones those
+rules would have played with the hands the deal gives them: an opponent
+model of the medium level (against other opponents it only narrows the deals).  Each outcome is valued as a match result for this
 seat: the chance of finishing first given the totals so far and the rounds
 left (exact in the last round), plus a small share of the round's points.
 The medium level's card is played unless another card does better by a clear
@@ -112,6 +116,53 @@ def sample_deals(
     return out
 
 
+def tricks_so_far(view: SeatView) -> list[tuple[int, tuple[Card, ...]]]:
+    """(leader, cards) of each trick of the round so far, the one in progress last."""
+    tricks: list[tuple[int, tuple[Card, ...]]] = [(t.leader, t.cards) for t in view.tricks]
+    if view.trick:
+        tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
+    return tricks
+
+
+def consistent_deals(
+    view: SeatView,
+    k: Knowledge,
+    n: int,
+    factor: int,
+    rng: random.Random,
+    oversample: int = 2,
+    call_sd: float = CALL_SD,
+    call_bias: float = CALL_BIAS,
+) -> list[list[int]]:
+    """``n`` of ``n * factor`` deals from `sample_deals`: those on which the other
+    seats' cards so far differ least from the medium level's choices (a stable
+    sort: ties keep the drawing order)."""
+    from . import kernel
+
+    deals = sample_deals(view, k, n * factor, rng, oversample, call_sd, call_bias)
+    seats: list[int] = []
+    cards: list[int] = []
+    tricks = tricks_so_far(view)
+    for leader, cs in tricks:
+        for i, c in enumerate(cs):
+            seats.append((leader + i) & 3)
+            cards.append(int(c))
+    if not cards:
+        return deals[:n]
+    bad = kernel.mismatches(
+        np.array(deals, dtype=np.int64),
+        view.seat,
+        np.array(seats, dtype=np.int64),
+        np.array(cards, dtype=np.int64),
+        tricks[0][0],
+        kernel.rules_array(view.rules),
+        np.array([c or 0 for c in view.calls], dtype=np.int64),
+        np.array(k.played_by, dtype=np.int64),
+    )
+    order = np.argsort(bad, kind="stable")[:n]
+    return [deals[i] for i in order.tolist()]
+
+
 def search_values(
     view: SeatView,
     k: Knowledge,
@@ -120,9 +171,11 @@ def search_values(
     rollouts: int = 1,
     eps: int = 4,
     solve_tricks: int = 0,
+    medium_playouts: bool = False,
 ) -> np.ndarray:
     """Match value of each legal card (columns, in ``view.legal_cards`` order) on
-    each deal and rollout (rows)."""
+    each deal and rollout (rows); ``medium_playouts``: every seat plays the
+    playouts by the medium level's rules instead of the fast policy."""
     from . import kernel
 
     legal = view.legal_cards
@@ -138,13 +191,12 @@ def search_values(
         totals = np.array(wv[0])
         sd = math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0))  # this round is played out
     pubvoid = np.zeros(4, dtype=np.int64)  # suits each seat has shown it lacks
-    tricks: list[tuple[int, tuple[Card, ...]]] = [(t.leader, t.cards) for t in view.tricks]
-    if view.trick:
-        tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
+    tricks = tricks_so_far(view)
     for leader, cards in tricks:
         for i, c in enumerate(cards[1:], 1):
             if c // 13 != cards[0] // 13:
                 pubvoid[(leader + i) & 3] |= 1 << (cards[0] // 13)
+    cannot = np.array(public_cannot(view, k), dtype=np.int64)
     return kernel.search(
         np.array(deals, dtype=np.int64),
         view.seat,
@@ -164,7 +216,17 @@ def search_values(
         seed,
         pubvoid,
         solve_tricks,
+        cannot,
+        int(medium_playouts),
     )
+
+
+def public_cannot(view: SeatView, k: Knowledge) -> list[int]:
+    """What each seat is known not to hold from the play alone (as every seat
+    infers it): ``k.cannot``, with this seat's own entry from the play too."""
+    tricks = tricks_so_far(view)
+    other = Knowledge((view.seat + 1) & 3, view.rules, 0, view.hand_sizes, view.calls, tricks)
+    return [other.cannot[s] if s == view.seat else k.cannot[s] for s in range(4)]
 
 
 class HardBot(Bot):
@@ -181,7 +243,11 @@ class HardBot(Bot):
     for calls (default: ``margin``); ``solve_tricks``: once at most this many
     tricks remain, each deal is solved exactly (max^n, every seat maximising
     its own match value, `callbreak.bots.kernel.solve`) instead of played out;
-    ``playout_solve``: the same at the end of every playout (0: off).
+    ``playout_solve``: the same at the end of every playout (0: off);
+    ``mpol``: the playout policy, 0 the fast rule of thumb, 1 the medium
+    level's rules (`kernel.medium_card`), 2 those in the call search too;
+    ``infer``: deals drawn per deal kept, keeping the deals on which the
+    other seats' play so far best matches the medium level's rules (1: off).
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):
@@ -207,8 +273,12 @@ class HardBot(Bot):
         solve_tricks: int = 0,
         playout_solve: int = 0,
         call_margin: float | None = None,
+        mpol: int = 1,
+        infer: int = 8,
     ) -> None:
         super().__init__(seed)
+        self.infer = infer
+        self.mpol = mpol
         self.call_margin = margin if call_margin is None else call_margin
         self.solve_tricks = solve_tricks
         self.playout_solve = playout_solve
@@ -269,6 +339,7 @@ class HardBot(Bot):
             sd,
             self.eps,
             seed,
+            int(self.mpol >= 2),
         )
         means = table.mean(axis=0)
         values = {c: float(v) for c, v in zip(cands, means)}
@@ -292,13 +363,20 @@ class HardBot(Bot):
         scale = 52 / max(sum(view.hand_sizes), 4)
         n = max(8, min(self.max_deals, int(self.iterations * scale) // (len(legal) * self.rollouts)))
         rng = random.Random(seed)
-        deals = sample_deals(view, k, n, rng, self.oversample, self.call_sd, self.call_bias)
+        if self.infer > 1:
+            deals = consistent_deals(
+                view, k, n, self.infer, rng, self.oversample, self.call_sd, self.call_bias
+            )
+        else:
+            deals = sample_deals(view, k, n, rng, self.oversample, self.call_sd, self.call_bias)
         # exact (max^n) over each deal once few tricks remain, else in the playouts' ends
         solve_k = self.solve_tricks if 13 - len(view.tricks) <= self.solve_tricks else self.playout_solve
         parts = []
         for i in range(0, len(deals), CHUNK):
             parts.append(
-                search_values(view, k, deals[i : i + CHUNK], seed + i, self.rollouts, self.eps, solve_k)
+                search_values(
+                    view, k, deals[i : i + CHUNK], seed + i, self.rollouts, self.eps, solve_k, bool(self.mpol)
+                )
             )
             if time.perf_counter() - t0 > self.time_limit:
                 break  # the safety cap: keep what has been searched

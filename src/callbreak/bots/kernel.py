@@ -5,8 +5,11 @@ The state is the engine's: four 52-bit hand masks, the current trick, the
 leader, the tricks won.  `legal_mask` and `trick_winner` follow
 `callbreak.round.Round` exactly (a test compares them on random positions);
 `random_playouts` measures raw speed, `search` evaluates each candidate card
-over many determinized deals with a fast rule-of-thumb playout policy and
-scores the outcome as a match result (chance of finishing first).
+over many determinized deals with a playout policy (a fast rule of thumb, or
+`medium_card`: the medium level's rules, ported and held to them by a test)
+and scores the outcome as a match result (chance of finishing first);
+`mismatches` counts, per deal, the other seats' past cards that the medium
+level's rules would not have played (an opponent model for choosing deals).
 
 Rules are passed as an int64 array ``P``: trump, must_head, head_after_cut,
 must_undertrump, trump_lead (0 any, 1 not first trick, 2 after broken),
@@ -30,7 +33,16 @@ import numpy as np
 
 from ..rules import Ruleset
 
-__all__ = ["legal_mask", "random_playouts", "rules_array", "search", "solve", "trick_winner"]
+__all__ = [
+    "legal_mask",
+    "medium_card",
+    "mismatches",
+    "random_playouts",
+    "rules_array",
+    "search",
+    "solve",
+    "trick_winner",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -365,6 +377,374 @@ def _policy(
     return _lowest(lm, t)
 
 
+# --- the medium level's rules of thumb (`callbreak.bots.medium`), ported -----------
+FULLM = np.int64((1 << 52) - 1)
+
+
+@_jit
+def _above(c: int) -> int:
+    return int((SUITM << (13 * (c // 13))) & ~((np.int64(2) << c) - 1))
+
+
+@_jit
+def _observe(
+    cannot: np.ndarray, trick: np.ndarray, n: int, c: int, s: int, P: np.ndarray, tn: int, played: int
+) -> None:
+    """Add what seat ``s`` playing ``c`` as card ``n`` of the trick shows to all
+    (as `callbreak.bots.knowledge.Knowledge` infers it) to ``cannot``."""
+    t = P[0]
+    tmask = SUITM << (13 * t)
+    if n == 0:
+        if c // 13 == t and ((P[4] == 1 and tn == 0) or (P[4] == 2 and played & tmask == 0)):
+            cannot[s] |= FULLM & ~tmask  # a trump lead while barred: only trumps held
+        return
+    ls = trick[0] // 13
+    best = trick[0]
+    top = -1
+    for i in range(1, n):
+        x = trick[i]
+        if x // 13 == ls:
+            if x > best:
+                best = x
+        elif x // 13 == t and x > top:
+            top = x
+    cs = c // 13
+    if cs == ls:
+        if c < best and P[1] != 0 and (top < 0 or P[2] != 0):
+            cannot[s] |= _above(best)
+        return
+    cannot[s] |= SUITM << (13 * ls)
+    if cs == t:
+        if top >= 0 and c < top:
+            cannot[s] |= _above(top)
+    elif top < 0 or P[3] != 0:
+        cannot[s] |= tmask
+    else:
+        cannot[s] |= _above(top)
+
+
+@_jit
+def _m_may_trump(o: int, su: int, t: int, out: int, cannot: np.ndarray) -> bool:
+    poss = out & ~cannot[o]
+    if poss & (SUITM << (13 * t)) == 0:
+        return False
+    sm = SUITM << (13 * su)
+    if poss & sm == 0:
+        return True
+    return _pop(out & sm & poss) <= 1
+
+
+@_jit
+def _m_safe_lead(c: int, s: int, out: int, cannot: np.ndarray, t: int) -> bool:
+    if out & _above(c) != 0:
+        return False
+    su = c // 13
+    if su == t:
+        return True
+    safe = True
+    for o in range(4):
+        if o != s and _m_may_trump(o, su, t, out, cannot):
+            safe = False
+    return safe
+
+
+@_jit
+def _m_risk(c: int, s: int, n: int, led: int, t: int, out: int, cannot: np.ndarray) -> int:
+    r = 0
+    up = _above(c)
+    for i in range(1, 4 - n):
+        o = (s + i) & 3
+        poss = out & ~cannot[o]
+        if c // 13 == led:
+            if poss & up != 0 or (led != t and _m_may_trump(o, led, t, out, cannot)):
+                r += 1
+        elif poss & up != 0 and (poss & (SUITM << (13 * led)) == 0 or _m_may_trump(o, led, t, out, cannot)):
+            r += 1
+    return r
+
+
+@_jit
+def _m_discard(m: int, t: int, out: int, hand: int) -> int:
+    """The cheapest card of ``m`` to give away: not a trump, not a top card, from
+    a short suit, low (medium's ``discard_key``)."""
+    pick = -1
+    pk = 1 << 30
+    while m != 0:
+        c = _low(m)
+        m &= m - 1
+        boss = 1 if out & _above(c) == 0 else 0
+        k = (
+            (1 if c // 13 == t else 0) * 4096
+            + boss * 1024
+            + _pop(hand & (SUITM << (13 * (c // 13)))) * 16
+            + c % 13
+        )
+        if k < pk:
+            pk = k
+            pick = c
+    return pick
+
+
+@_jit
+def _medium(
+    hands: np.ndarray,
+    s: int,
+    lm: int,
+    trick: np.ndarray,
+    n: int,
+    P: np.ndarray,
+    won: np.ndarray,
+    calls: np.ndarray,
+    cannot: np.ndarray,
+) -> int:
+    """`callbreak.bots.medium.choose_card` for seat ``s``, from what it could know."""
+    if lm & (lm - 1) == 0:
+        return _low(lm)
+    t = P[0]
+    tmask = SUITM << (13 * t)
+    hand = hands[s]
+    out = np.int64(0)
+    for o in range(4):
+        if o != s:
+            out |= hands[o]
+    need = calls[s] - won[s]
+    room = 99
+    if P[6] >= 0:
+        room = calls[s] + P[6] - won[s]
+    bust = room < 0
+    extra = P[5] > 0 and P[6] < 0
+    if n == 0:
+        side = lm & ~tmask
+        trumps = lm & tmask
+        if need > 0:
+            pick = -1
+            pk = -1
+            m = side
+            while m != 0:
+                c = _low(m)
+                m &= m - 1
+                if _m_safe_lead(c, s, out, cannot, t):
+                    k = _pop(out & (SUITM << (13 * (c // 13)))) * 16 + c % 13
+                    if k > pk:
+                        pk = k
+                        pick = c
+            if pick >= 0:
+                return pick
+            if trumps != 0:
+                hi = _high_in_suit(trumps, t)
+                if out & _above(hi) == 0:
+                    ot = out & tmask
+                    nt = _pop(trumps)
+                    if ot != 0 and (nt * 2 >= _pop(ot) or nt >= need):
+                        return hi
+                    if side == 0:
+                        return hi
+            if side != 0:
+                if trumps != 0:
+                    pick = -1
+                    pk = 1 << 30
+                    m = side
+                    while m != 0:
+                        c = _low(m)
+                        m &= m - 1
+                        cnt = _pop(hand & (SUITM << (13 * (c // 13))))
+                        if cnt <= 2 and out & _above(c) != 0:
+                            k = cnt * 16 + c % 13
+                            if k < pk:
+                                pk = k
+                                pick = c
+                    if pick >= 0:
+                        return pick
+                pick = -1
+                pk = -(1 << 30)
+                m = side
+                while m != 0:
+                    c = _low(m)
+                    m &= m - 1
+                    k = _pop(hand & (SUITM << (13 * (c // 13)))) * 16 - c % 13
+                    if k > pk:
+                        pk = k
+                        pick = c
+                return _low(side & (SUITM << (13 * (pick // 13))))
+            return _low(trumps)
+        if not bust and room > 0:
+            any_need = False
+            for o in range(4):
+                if o != s and calls[o] - won[o] > 0:
+                    any_need = True
+            if any_need and extra:
+                pick = -1
+                pk = -1
+                m = side
+                while m != 0:
+                    c = _low(m)
+                    m &= m - 1
+                    if _m_safe_lead(c, s, out, cannot, t) and c % 13 > pk:
+                        pk = c % 13
+                        pick = c
+                if pick >= 0:
+                    return pick
+        pick = -1
+        pk = -(1 << 30)
+        m = lm
+        while m != 0:
+            c = _low(m)
+            m &= m - 1
+            k = ((-20 if c // 13 == t else 0) + _pop(out & _above(c))) * 16 - c % 13
+            if k > pk:
+                pk = k
+                pick = c
+        return pick
+    led = trick[0] // 13
+    best = trick[0]
+    bi = 0
+    for i in range(1, n):
+        if _beats(trick[i], best, t):
+            best = trick[i]
+            bi = i
+    wseat = (s - n + bi) & 3
+    win = np.int64(0)
+    m = lm
+    while m != 0:
+        c = _low(m)
+        m &= m - 1
+        if _beats(c, best, t):
+            win |= np.int64(1) << c
+    lose = lm & ~win
+    if need > 0:
+        if win != 0:
+            pick = -1
+            pk = 1 << 30
+            m = win
+            while m != 0:
+                c = _low(m)
+                m &= m - 1
+                k = _m_risk(c, s, n, led, t, out, cannot) * 64 + (16 if c // 13 == t else 0) + c % 13
+                if k < pk:
+                    pk = k
+                    pick = c
+            return pick
+        return _m_discard(lose if lose != 0 else lm, t, out, hand)
+    avoid = room <= 0 or bust
+    if not avoid and win != 0:
+        needy = calls[wseat] - won[wseat] > 0
+        for i in range(1, 4 - n):
+            o = (s + i) & 3
+            if calls[o] - won[o] > 0:
+                needy = True
+        if needy and room > 0:
+            pick = -1
+            pk = 99
+            m = win
+            while m != 0:
+                c = _low(m)
+                m &= m - 1
+                if (c // 13 != t or lose == 0) and c % 13 < pk and _m_risk(c, s, n, led, t, out, cannot) == 0:
+                    pk = c % 13
+                    pick = c
+            if pick >= 0:
+                return pick
+    if lose != 0:
+        if avoid or not extra:
+            pick = -1
+            pk = -1
+            m = lose
+            while m != 0:
+                c = _low(m)
+                m &= m - 1
+                k = (16 if c // 13 == t else 0) + c % 13
+                if k > pk:
+                    pk = k
+                    pick = c
+            return pick
+        return _m_discard(lose, t, out, hand)
+    pick = -1
+    if n == 3:
+        pk = -1
+    else:
+        pk = 1 << 30
+    m = lm
+    while m != 0:
+        c = _low(m)
+        m &= m - 1
+        k = (16 if c // 13 == t else 0) + c % 13
+        if (n == 3 and k > pk) or (n != 3 and k < pk):
+            pk = k
+            pick = c
+    return pick
+
+
+@_jit
+def medium_card(
+    hands: np.ndarray,
+    s: int,
+    trick: np.ndarray,
+    n: int,
+    P: np.ndarray,
+    won: np.ndarray,
+    calls: np.ndarray,
+    cannot: np.ndarray,
+    tn: int,
+    played: int,
+) -> int:
+    """The ported medium card for seat ``s`` (for tests against `callbreak.bots.medium`)."""
+    lm = legal_mask(hands[s], trick, n, P, tn, played)
+    return _medium(hands, s, lm, trick, n, P, won, calls, cannot)
+
+
+@_jit
+def mismatches(
+    dets: np.ndarray,
+    me: int,
+    seats: np.ndarray,
+    cards: np.ndarray,
+    leader0: int,
+    P: np.ndarray,
+    calls: np.ndarray,
+    played_by: np.ndarray,
+) -> np.ndarray:
+    """For each deal (rows of the hands now), how many of the other seats' cards
+    so far (``seats``/``cards``, in order, the round led by ``leader0``) are not the
+    ones the medium level's rules (`_medium`) would have played holding it."""
+    t = P[0]
+    nd = dets.shape[0]
+    out = np.zeros(nd, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.int64)
+    won = np.zeros(4, dtype=np.int64)
+    trick = np.zeros(4, dtype=np.int64)
+    cannot = np.zeros(4, dtype=np.int64)
+    for d in range(nd):
+        for s in range(4):
+            hands[s] = dets[d, s] | played_by[s]
+            won[s] = 0
+            cannot[s] = 0
+        played = np.int64(0)
+        n = 0
+        tn = 0
+        leader = leader0
+        bad = 0
+        for j in range(cards.shape[0]):
+            s = seats[j]
+            c = cards[j]
+            if s != me:
+                lm = legal_mask(hands[s], trick, n, P, tn, played)
+                if _medium(hands, s, lm, trick, n, P, won, calls, cannot) != c:
+                    bad += 1
+            _observe(cannot, trick, n, c, s, P, tn, played)
+            trick[n] = c
+            bit = np.int64(1) << c
+            hands[s] ^= bit
+            played |= bit
+            n += 1
+            if n == 4:
+                leader = (leader + trick_winner(trick, t)) & 3
+                won[leader] += 1
+                n = 0
+                tn += 1
+        out[d] = bad
+    return out
+
+
 @_jit
 def _score(call: int, tricks: int, P: np.ndarray) -> int:
     over = tricks - call
@@ -425,13 +805,18 @@ def search(
     eps: int,
     seed: int,
     pubvoid0: np.ndarray,
-    solve_k: int = 0,
+    solve_k: int,
+    cannot0: np.ndarray,
+    mpol: int,
 ) -> np.ndarray:
     """The value of each candidate card in ``moves`` (columns) on each deal of
     ``dets`` (one row of four hand masks per deal) and rollout (rows: deal-major),
     the same random numbers for every candidate.  From the moment at most
-    ``solve_k`` tricks remain, the deal is solved exactly (max^n) instead."""
+    ``solve_k`` tricks remain, the deal is solved exactly (max^n) instead.
+    ``mpol``: 1 to play the playouts with the medium level's rules (`_medium`,
+    ``cannot0``: what each seat is publicly known not to hold), 0 the fast policy."""
     t = P[0]
+    cannot = np.zeros(4, dtype=np.int64)
     nm = moves.shape[0]
     values = np.zeros((dets.shape[0] * rollouts, nm))
     hands = np.zeros(4, dtype=np.int64)
@@ -452,6 +837,7 @@ def search(
                 for i in range(4):
                     trick[i] = trick0[i]
                     pubvoid[i] = pubvoid0[i]
+                    cannot[i] = cannot0[i]
                 n = n0
                 leader = leader0
                 played = played0
@@ -459,6 +845,8 @@ def search(
                 s = me
                 c = moves[mi]
                 while True:
+                    if mpol != 0:
+                        _observe(cannot, trick, n, c, s, P, tn, played)
                     trick[n] = c
                     if n > 0 and c // 13 != trick[0] // 13:
                         pubvoid[s] |= np.int64(1) << (trick[0] // 13)
@@ -485,7 +873,13 @@ def search(
                             won[o] += (code >> (4 * o)) & 15
                         break
                     lm = legal_mask(hands[s], trick, n, P, tn, played)
-                    c = _policy(hands, s, lm, trick, n, t, won[s] < calls[s], rng, eps, pubvoid, low_duck)
+                    if mpol != 0:
+                        if eps > 0 and _rand(rng, 100) < eps:
+                            c = _kth(lm, _rand(rng, _pop(lm)))
+                        else:
+                            c = _medium(hands, s, lm, trick, n, P, won, calls, cannot)
+                    else:
+                        c = _policy(hands, s, lm, trick, n, t, won[s] < calls[s], rng, eps, pubvoid, low_duck)
                 values[d * rollouts + r, mi] = _value(me, won, calls, totals, sd, P)
     return values
 
@@ -858,6 +1252,7 @@ def call_search(
     sd: float,
     eps: int,
     seed: int,
+    mpol: int = 0,
 ) -> np.ndarray:
     """The value of each candidate call in ``cands`` (columns) on each deal (rows):
     the round played out with the playout policy for all four seats.  Seats that
@@ -872,6 +1267,7 @@ def call_search(
     trick = np.zeros(4, dtype=np.int64)
     pubvoid = np.zeros(4, dtype=np.int64)
     rng = np.zeros(1, dtype=np.int64)
+    cannot = np.zeros(4, dtype=np.int64)
     low_duck = P[5] > 0 and P[6] < 0
     for d in range(nd):
         for ci in range(nc):
@@ -892,13 +1288,21 @@ def call_search(
                 hands[s] = dets[d, s]
                 won[s] = 0
                 pubvoid[s] = 0
+                cannot[s] = 0
             ld = leader
             played = np.int64(0)
             for tn in range(13):
                 for i in range(4):
                     s = (ld + i) & 3
                     lm = legal_mask(hands[s], trick, i, P, tn, played)
-                    c = _policy(hands, s, lm, trick, i, t, won[s] < calls[s], rng, eps, pubvoid, low_duck)
+                    if mpol != 0:
+                        if eps > 0 and _rand(rng, 100) < eps:
+                            c = _kth(lm, _rand(rng, _pop(lm)))
+                        else:
+                            c = _medium(hands, s, lm, trick, i, P, won, calls, cannot)
+                        _observe(cannot, trick, i, c, s, P, tn, played)
+                    else:
+                        c = _policy(hands, s, lm, trick, i, t, won[s] < calls[s], rng, eps, pubvoid, low_duck)
                     trick[i] = c
                     if i > 0 and c // 13 != trick[0] // 13:
                         pubvoid[s] |= np.int64(1) << (trick[0] // 13)

@@ -71,10 +71,16 @@ def test_phone_play_now(server: str, browser: Any) -> None:
         "bots": "random",
         "preset": "quick",
     }
-    # Every card of the hand shows enough of itself to tap.
+    # Every card of the hand shows enough of itself to tap, once the deal has settled
+    # (no animation running); a card is covered only by the next card of its own row.
+    page.wait_for_function(
+        "[...document.querySelectorAll('[data-testid=hand] [data-card]')]"
+        ".every(e => e.getAnimations({subtree: true}).length === 0)"
+    )
     boxes = page.locator("[data-testid=hand] [data-card]").evaluate_all(
         """els => els.map(e => { const r = e.getBoundingClientRect();
-             const next = e.nextElementSibling ? e.nextElementSibling.getBoundingClientRect().left : r.right;
+             const n = e.nextElementSibling ? e.nextElementSibling.getBoundingClientRect() : null;
+             const next = n && Math.abs(n.top - r.top) < 1 ? n.left : r.right;
              return [Math.min(r.right, next) - r.left, r.height, r.right]; })"""
     )
     assert len(boxes) == 13

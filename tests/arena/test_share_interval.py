@@ -28,3 +28,15 @@ def test_wilson_known_values() -> None:
     # 95 % Wilson interval of 5/10: 0.2366 .. 0.7634
     lo, hi = wilson(0.5, 10)
     assert math.isclose(lo, 0.2366, abs_tol=1e-4) and math.isclose(hi, 0.7634, abs_tol=1e-4)
+
+
+def test_large_samples_keep_the_t_interval() -> None:
+    # Duplicate deal groups average four matches, so their spread is below a coin's:
+    # the interval must be the t interval over groups, not a binomial one.
+    from callbreak.arena.stats import mean_ci
+
+    xs = [0.25, 0.5, 0.5, 0.25] * 25
+    m, lo, hi = share_interval(xs)
+    _, h = mean_ci(xs)
+    assert math.isclose(lo, m - h) and math.isclose(hi, m + h)
+    assert hi - lo < wilson(m, len(xs))[1] - wilson(m, len(xs))[0]

@@ -94,9 +94,9 @@ def wilson(p: float, n: int) -> tuple[float, float]:
 
 def share_interval(xs: Sequence[float]) -> tuple[float, float, float]:
     """Mean of shares in [0, 1] (one per independent unit) with a 95 % interval that
-    stays in [0, 1]: Student's t clipped to [0, 1], widened to the Wilson interval of
-    the mean over the same number of units, so a small or unanimous sample
-    (0 of 4 wins) never claims certainty.
+    stays in [0, 1]: Student's t clipped to [0, 1]; where t says nothing (one unit, or
+    every unit alike, as 0 wins in 4) the Wilson interval over the units, so a small
+    unanimous sample never claims certainty.
 
     >>> m, lo, hi = share_interval([0.0, 0.0, 0.0, 0.0]); m, lo, round(hi, 3)
     (0.0, 0.0, 0.49)
@@ -104,10 +104,10 @@ def share_interval(xs: Sequence[float]) -> tuple[float, float, float]:
     (0.25, 0.0, 1.0)
     """
     m, h = mean_ci(xs)
-    w_lo, w_hi = wilson(m, len(xs))
-    if math.isnan(h):
+    if math.isnan(h) or h == 0.0:
+        w_lo, w_hi = wilson(m, len(xs))
         return m, w_lo, w_hi
-    return m, max(0.0, min(m - h, w_lo)), min(1.0, max(m + h, w_hi))
+    return m, max(0.0, m - h), min(1.0, m + h)
 
 
 def percentile(xs: Sequence[float], q: float) -> float:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
+from typing import Any
 
-from callbreak import Ruleset
+import numpy as np
+
+from callbreak import Round, Ruleset
 
 
 def random_rules(rng: random.Random) -> Ruleset:
@@ -27,3 +31,21 @@ def random_rules(rng: random.Random) -> Ruleset:
         min_total_calls=rng.choice([0, 0, 8]),
         rounds=rng.choice([1, 2, None]),
     )
+
+
+def called_round(rng: random.Random) -> tuple[Ruleset, Round]:
+    """A random deal under random rules (never redealt), with random calls made:
+    the round is in its playing phase."""
+    rules = random_rules(rng).replace(redeal_without_trump=False, min_total_calls=0)
+    rnd = Round(rules, Round.deal_hands(rng.randrange(1 << 30)), dealer=rng.randrange(4))
+    while rnd.phase == "calling":
+        rnd.call(rng.choice(rnd.legal_calls()))
+    return rules, rnd
+
+
+def trick_array(cards: Iterable[int]) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """The kernel's form of a trick in progress: four int64 slots, unused ones 0."""
+    trick = np.zeros(4, dtype=np.int64)
+    for i, c in enumerate(cards):
+        trick[i] = c
+    return trick

@@ -9,7 +9,7 @@ import numpy as np
 
 from callbreak import Round
 from callbreak.bots import kernel
-from tests.bots.helpers import random_rules
+from tests.bots.helpers import called_round, trick_array
 
 
 def _maxn(rnd: Round, calls: np.ndarray, totals: np.ndarray, sd: float, P: np.ndarray) -> tuple[int, ...]:
@@ -36,11 +36,8 @@ def test_solver_matches_a_plain_maxn_search() -> None:
     rng = random.Random(7)
     checked = 0
     for _ in range(40):
-        rules = random_rules(rng).replace(redeal_without_trump=False, min_total_calls=0)
+        rules, rnd = called_round(rng)
         P = kernel.rules_array(rules)
-        rnd = Round(rules, Round.deal_hands(rng.randrange(1 << 30)), dealer=rng.randrange(4))
-        while rnd.phase == "calling":
-            rnd.call(rng.choice(rnd.legal_calls()))
         left = rng.choice([2, 3])
         stop = (13 - left) * 4 + rng.randrange(4)  # sometimes in the middle of a trick
         while len(rnd.actions) - 4 < stop:
@@ -49,12 +46,9 @@ def test_solver_matches_a_plain_maxn_search() -> None:
         totals = np.array([rng.uniform(-20, 40) for _ in range(4)])
         sd = rng.choice([0.0, 8.0])
         want = _maxn(rnd, calls, totals, sd, P)
-        trick = np.zeros(4, dtype=np.int64)
-        for i, c in enumerate(rnd.trick):
-            trick[i] = int(c)
         got = kernel.solve(
             np.array(rnd.hand_masks, dtype=np.int64),
-            trick,
+            trick_array(rnd.trick),
             len(rnd.trick),
             rnd.leader,
             rnd.played_mask,

@@ -12,7 +12,7 @@ import numpy as np
 
 from callbreak import Round
 from callbreak.bots import kernel
-from tests.bots.helpers import random_rules
+from tests.bots.helpers import called_round, random_rules, trick_array
 
 
 def test_legal_moves_and_winners_match_the_engine() -> None:
@@ -20,17 +20,12 @@ def test_legal_moves_and_winners_match_the_engine() -> None:
     checked = 0
     tricks = 0
     for _ in range(150):
-        rules = random_rules(rng).replace(redeal_without_trump=False, min_total_calls=0)
+        rules, rnd = called_round(rng)
         P = kernel.rules_array(rules)
-        rnd = Round(rules, Round.deal_hands(rng.randrange(1 << 30)), dealer=rng.randrange(4))
-        while rnd.phase == "calling":
-            rnd.call(rng.choice(rnd.legal_calls()))
         while rnd.phase == "playing":
             seat = rnd.to_act
             assert seat is not None
-            trick = np.zeros(4, dtype=np.int64)
-            for i, c in enumerate(rnd.trick):
-                trick[i] = c
+            trick = trick_array(rnd.trick)
             hand = rnd.hand_masks[seat]
             got = kernel.legal_mask(hand, trick, len(rnd.trick), P, rnd.trick_number, rnd.played_mask)
             assert got == rnd.legal_mask(), (rules.to_dict(), rnd)

@@ -7,32 +7,26 @@ import random
 
 import numpy as np
 
-from callbreak import Round
 from callbreak.bots import kernel
 from callbreak.bots.hard import public_cannot
 from callbreak.bots.knowledge import Knowledge
 from callbreak.bots.medium import choose_card
-from tests.bots.helpers import random_rules
+from tests.bots.helpers import called_round, trick_array
 
 
 def test_ported_medium_card_matches_medium() -> None:
     rng = random.Random(11)
     checked = 0
     for game in range(120):
-        rules = random_rules(rng).replace(redeal_without_trump=False, min_total_calls=0)
+        rules, rnd = called_round(rng)
         P = kernel.rules_array(rules)
-        rnd = Round(rules, Round.deal_hands(rng.randrange(1 << 30)), dealer=rng.randrange(4))
-        while rnd.phase == "calling":
-            rnd.call(rng.choice(rnd.legal_calls()))
         while rnd.phase == "playing":
             seat = rnd.to_act
             assert seat is not None
             view = rnd.view(seat)
             k = Knowledge.from_view(view)
             want, why = choose_card(view, k)
-            trick = np.zeros(4, dtype=np.int64)
-            for i, (_, c) in enumerate(view.trick):
-                trick[i] = c
+            trick = trick_array(c for _, c in view.trick)
             got = kernel.medium_card(
                 np.array(rnd.hand_masks, dtype=np.int64),
                 seat,

@@ -53,13 +53,18 @@ def public_api(rng: random.Random, rules: Ruleset) -> int:
     return len(rnd.points())
 
 
-def fast_path(rng: random.Random, rules: Ruleset) -> int:
+def random_masks(rng: random.Random) -> list[int]:
+    """A shuffled deal as four 13-card masks (no Card objects)."""
     deck = list(range(52))
     rng.shuffle(deck)
     masks = [0, 0, 0, 0]
     for i, c in enumerate(deck):
         masks[i & 3] |= 1 << c
-    rnd = Round(rules, masks, 0)
+    return masks
+
+
+def fast_path(rng: random.Random, rules: Ruleset) -> int:
+    rnd = Round(rules, random_masks(rng), 0)
     lo, hi = rules.min_call, rules.max_call
     randrange = rng.randrange
     for seat in (1, 2, 3, 0):
@@ -74,12 +79,7 @@ def fast_path(rng: random.Random, rules: Ruleset) -> int:
 
 
 def playout(rng: random.Random, rules: Ruleset) -> int:
-    deck = list(range(52))
-    rng.shuffle(deck)
-    masks = [0, 0, 0, 0]
-    for i, c in enumerate(deck):
-        masks[i & 3] |= 1 << c
-    rnd = Round(rules, masks, 0)
+    rnd = Round(rules, random_masks(rng), 0)
     rnd.playout(rng)
     return len(rnd.points_tenths())
 

@@ -50,7 +50,7 @@ def test_true_deal_is_consistent_with_medium_play_and_kept_deals_are_closest() -
     """Against three medium opponents the real deal never disagrees with their
     play, and `consistent_deals` keeps the deals that disagree least."""
     from callbreak import Match, Ruleset
-    from callbreak.bots.hard import consistent_deals, sample_deals, tricks_so_far
+    from callbreak.bots.hard import consistent_deals, play_record, sample_deals
     from callbreak.bots.medium import MediumBot
 
     checked = 0
@@ -63,21 +63,7 @@ def test_true_deal_is_consistent_with_medium_play_and_kept_deals_are_closest() -
             view = m.view(seat)
             if view.phase == "playing" and seat == 0 and view.tricks:
                 k = Knowledge.from_view(view)
-                seats, cards = [], []
-                tricks = tricks_so_far(view)
-                for leader, cs in tricks:
-                    for i, c in enumerate(cs):
-                        seats.append((leader + i) & 3)
-                        cards.append(int(c))
-                args = (
-                    0,
-                    np.array(seats, dtype=np.int64),
-                    np.array(cards, dtype=np.int64),
-                    tricks[0][0],
-                    kernel.rules_array(view.rules),
-                    np.array([c or 0 for c in view.calls], dtype=np.int64),
-                    np.array(k.played_by, dtype=np.int64),
-                )
+                args = play_record(view, k)
                 true = np.array([m.round.hand_masks], dtype=np.int64)
                 assert kernel.mismatches(true, *args).tolist() == [0]
                 kept = consistent_deals(view, k, 6, 5, random.Random(seed))
@@ -92,3 +78,81 @@ def test_true_deal_is_consistent_with_medium_play_and_kept_deals_are_closest() -
                 checked += 1
             m.act(bots[seat].act(view))
     assert checked > 20
+
+
+def test_refine_keeps_every_constraint_and_moves_towards_the_play() -> None:
+    """`refine_deals` swaps cards only where the view allows them (same sizes, no
+    card a seat cannot hold, this seat's hand untouched), and the deals it ends
+    with disagree less with three medium opponents' play than the ones it started
+    from; with zero steps it changes nothing."""
+    from callbreak import Match, Ruleset
+    from callbreak.bots.hard import play_record, refine_deals, sample_deals
+    from callbreak.bots.medium import MediumBot
+
+    before = after = 0.0
+    checked = 0
+    for seed in range(3):
+        m = Match(Ruleset.preset("bhoos", rounds=1), seed=seed, dealer=0)
+        bots = [MediumBot(seed=s) for s in range(4)]
+        while not m.is_over:
+            seat = m.to_act
+            assert seat is not None
+            view = m.view(seat)
+            if view.phase == "playing" and seat == 0 and 2 <= len(view.tricks) <= 9:
+                k = Knowledge.from_view(view)
+                deals = sample_deals(view, k, 40, random.Random(seed))
+                assert refine_deals(view, k, deals, 0, 1, 2.0) == deals
+                moved = refine_deals(view, k, deals, 30, seed + len(view.tricks), 3.0)
+                assert len(moved) == len(deals)
+                for d in moved:
+                    assert d[0] == k.hand
+                    assert d[1] | d[2] | d[3] == k.unseen
+                    assert d[1] & d[2] == 0 and d[1] & d[3] == 0 and d[2] & d[3] == 0
+                    for s in range(1, 4):
+                        assert d[s].bit_count() == k.sizes[s] and d[s] & k.cannot[s] == 0
+                args = play_record(view, k)
+                before += float(kernel.mismatches(np.array(deals, dtype=np.int64), *args).mean())
+                after += float(kernel.mismatches(np.array(moved, dtype=np.int64), *args).mean())
+                checked += 1
+            m.act(bots[seat].act(view))
+    assert checked >= 15
+    assert after < 0.6 * before, (before, after)
+
+
+def test_call_ranges_hold_each_medium_callers_true_estimate() -> None:
+    """The medium level's call depends on its hand only through the calling
+    model's estimate, so the range `call_ranges` gives each other seat holds the
+    estimate of the hand it really had, at every point of a match (the totals
+    tilt the calls in later rounds)."""
+    from callbreak import Match, Ruleset
+    from callbreak.bots.calling import call_position, earlier_calls, load_model
+    from callbreak.bots.hard import call_ranges
+    from callbreak.bots.medium import MediumBot
+
+    checked = 0
+    for seed in range(4):
+        rules = Ruleset.preset("bhoos" if seed % 2 else "standard")
+        model = load_model("head")
+        m = Match(rules, seed=seed)
+        bots = [MediumBot(seed=s) for s in range(4)]
+        while not m.is_over:
+            seat = m.to_act
+            assert seat is not None
+            view = m.view(seat)
+            if view.phase == "playing" and not view.tricks and not view.trick:
+                lo, hi = call_ranges(view, model)
+                for s in range(4):
+                    if s == seat:
+                        assert lo[s] == -float("inf") and hi[s] == float("inf")
+                        continue
+                    mu = model.mean(
+                        m.round.hand_masks[s],
+                        rules.trump_index,
+                        call_position(s, view.dealer),
+                        earlier_calls(view, s),
+                    )
+                    assert lo[s] - 1e-3 <= mu <= hi[s] + 1e-3, (s, view.calls, lo, hi, mu)
+                    assert lo[s] < hi[s]
+                    checked += 1
+            m.act(bots[seat].act(view))
+    assert checked >= 60

@@ -12,7 +12,14 @@ each from what it could know (its hand, the cards still out, what the play
 has shown).  Deals are also drawn ``infer`` times over and the ones kept are
 those on which the other seats' cards so far are most often the ones those
 rules would have played with the hands the deal gives them: an opponent
-model of the medium level (against other opponents it only narrows the deals).  Each outcome is valued as a match result for this
+model of the medium level (against other opponents it only narrows the deals).
+Each kept deal then takes ``refine`` Metropolis-Hastings steps (`kernel.refine`):
+swapping a card between two other seats where the view allows it, kept with
+the chance the likelihood ratio gives, the likelihood being that of each
+seat's cards so far under those rules and of its call for the hand it would
+hold (the medium level's call is a step function of the calling model's
+estimate of the hand's tricks, so a call pins that estimate to a range,
+`call_ranges`).  Each outcome is valued as a match result for this
 seat: the chance of finishing first given the totals so far and the rounds
 left (exact in the last round), plus a small share of the round's points.
 The medium level's card is played unless another card does better by a clear
@@ -41,6 +48,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -52,6 +60,7 @@ from ..round import SeatView
 from .base import Bot
 from .calling import (
     ROUND_SD,
+    CallModel,
     best_call,
     call_position,
     family_of,
@@ -66,8 +75,19 @@ __all__ = ["HardBot", "search_values"]
 
 CALL_SD = 1.1  # spread of a call around the model's estimate, for weighting deals
 CALL_BIAS = 0.4  # bots call a little under their mean potential
+REFINE_SOFT = 0.2  # how far outside its range a call's estimate may plausibly fall
 MAX_DEALS = 400
 CHUNK = 100  # deals searched between looks at the clock
+
+
+def call_order(view: SeatView, k: Knowledge) -> tuple[np.ndarray, np.ndarray]:
+    """Each seat's place in the calling order and the sum of the calls before it."""
+    pos = np.array([call_position(s, view.dealer) for s in range(4)], dtype=np.int64)
+    earlier = np.zeros(4, dtype=np.int64)
+    for s in range(4):
+        for j in range(int(pos[s])):
+            earlier[s] += k.calls[(view.dealer + 1 + j) & 3] or 0
+    return pos, earlier
 
 
 def sample_deals(
@@ -84,12 +104,7 @@ def sample_deals(
     from . import kernel
 
     model = load_model(family_of(view.rules))
-    dealer = view.dealer
-    pos = np.array([call_position(s, dealer) for s in range(4)], dtype=np.int64)
-    earlier = np.zeros(4, dtype=np.int64)
-    for s in range(4):
-        for j in range(int(pos[s])):
-            earlier[s] += k.calls[(dealer + 1 + j) & 3] or 0
+    pos, earlier = call_order(view, k)
     rows = kernel.sample_deals(
         k.unseen,
         np.array(k.cannot, dtype=np.int64),
@@ -124,6 +139,34 @@ def tricks_so_far(view: SeatView) -> list[tuple[int, tuple[Card, ...]]]:
     return tricks
 
 
+PlayRecord = tuple[int, np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]
+
+
+def play_record(view: SeatView, k: Knowledge) -> PlayRecord:
+    """The round's play so far as the kernel's opponent model reads it
+    (`kernel.mismatches`, `kernel.refine`): the view's seat, the seat and card of
+    each play in order, the first leader, the rules, the calls and each seat's
+    played cards."""
+    from . import kernel
+
+    seats: list[int] = []
+    cards: list[int] = []
+    tricks = tricks_so_far(view)
+    for leader, cs in tricks:
+        for i, c in enumerate(cs):
+            seats.append((leader + i) & 3)
+            cards.append(int(c))
+    return (
+        view.seat,
+        np.array(seats, dtype=np.int64),
+        np.array(cards, dtype=np.int64),
+        tricks[0][0] if tricks else (view.dealer + 1) & 3,
+        kernel.rules_array(view.rules),
+        np.array([c or 0 for c in view.calls], dtype=np.int64),
+        np.array(k.played_by, dtype=np.int64),
+    )
+
+
 def consistent_deals(
     view: SeatView,
     k: Knowledge,
@@ -140,27 +183,84 @@ def consistent_deals(
     from . import kernel
 
     deals = sample_deals(view, k, n * factor, rng, oversample, call_sd, call_bias)
-    seats: list[int] = []
-    cards: list[int] = []
-    tricks = tricks_so_far(view)
-    for leader, cs in tricks:
-        for i, c in enumerate(cs):
-            seats.append((leader + i) & 3)
-            cards.append(int(c))
-    if not cards:
+    record = play_record(view, k)
+    if not len(record[2]):
         return deals[:n]
-    bad = kernel.mismatches(
-        np.array(deals, dtype=np.int64),
-        view.seat,
-        np.array(seats, dtype=np.int64),
-        np.array(cards, dtype=np.int64),
-        tricks[0][0],
-        kernel.rules_array(view.rules),
-        np.array([c or 0 for c in view.calls], dtype=np.int64),
-        np.array(k.played_by, dtype=np.int64),
-    )
+    bad = kernel.mismatches(np.array(deals, dtype=np.int64), *record)
     order = np.argsort(bad, kind="stable")[:n]
     return [deals[i] for i in order.tolist()]
+
+
+def call_ranges(view: SeatView, model: CallModel) -> tuple[list[float], list[float]]:
+    """For each other seat that has called, the range ``lo..hi`` of the calling
+    model's estimate of its tricks (`CallModel.mean`) in which the medium level
+    (`best_call`, which depends on the hand through that estimate alone) makes
+    the call it made; other seats get the whole line."""
+    lo = [-math.inf] * 4
+    hi = [math.inf] * 4
+    rules = view.rules
+    full = tuple(rules.legal_call_range())
+    for s, c in enumerate(view.calls):
+        if c is None or s == view.seat:
+            continue
+        as_s = dataclasses.replace(view, seat=s, legal_calls=full)
+
+        def first_at_least(target: int, as_s: SeatView = as_s) -> float:
+            a, b = -1.0, 14.0  # the estimate is clamped to 0..13 in `dist_for`
+            for _ in range(14):
+                mid = (a + b) / 2
+                if best_call(as_s, model.dist_for(mid))[0] >= target:
+                    b = mid
+                else:
+                    a = mid
+            return b
+
+        if c > rules.min_call:
+            lo[s] = first_at_least(c)
+        if c < rules.max_call:
+            hi[s] = first_at_least(c + 1)
+    return lo, hi
+
+
+def refine_deals(
+    view: SeatView,
+    k: Knowledge,
+    deals: list[list[int]],
+    steps: int,
+    seed: int,
+    miss_cost: float,
+    soft: float = REFINE_SOFT,
+    ranges: tuple[list[float], list[float]] | None = None,
+) -> list[list[int]]:
+    """``deals`` each moved ``steps`` card swaps (Metropolis-Hastings,
+    `kernel.refine`) towards the deals on which the other seats' cards so far are
+    the medium level's choices (``exp(-miss_cost)`` per card that is not) and
+    their calls the ones it would make (`call_ranges`, with a normal tail of
+    width ``soft``); the constraints of ``k`` still hold."""
+    from . import kernel
+
+    if steps <= 0 or not deals:
+        return deals
+    model = load_model(family_of(view.rules))
+    lo, hi = ranges if ranges is not None else call_ranges(view, model)
+    pos, earlier = call_order(view, k)
+    made = np.array([-1 if c is None or s == view.seat else c for s, c in enumerate(k.calls)], dtype=np.int64)
+    out = kernel.refine(
+        np.array(deals, dtype=np.int64),
+        *play_record(view, k),
+        np.array(k.cannot, dtype=np.int64),
+        steps,
+        seed,
+        miss_cost,
+        np.array(model.weights),
+        made,
+        pos,
+        earlier,
+        np.array(lo),
+        np.array(hi),
+        soft,
+    )
+    return [[int(x) for x in row] for row in out.tolist()]
 
 
 def search_values(
@@ -172,10 +272,12 @@ def search_values(
     eps: int = 4,
     solve_tricks: int = 0,
     medium_playouts: bool = False,
+    sd_scale: float = 1.0,
 ) -> np.ndarray:
     """Match value of each legal card (columns, in ``view.legal_cards`` order) on
     each deal and rollout (rows); ``medium_playouts``: every seat plays the
-    playouts by the medium level's rules instead of the fast policy."""
+    playouts by the medium level's rules instead of the fast policy;
+    ``sd_scale`` scales the spread of the rounds still to come."""
     from . import kernel
 
     legal = view.legal_cards
@@ -186,10 +288,10 @@ def search_values(
     wv = win_value(view)
     if wv is None:
         totals = np.zeros(4)
-        sd = ROUND_SD * 3
+        sd = ROUND_SD * 3 * sd_scale
     else:
         totals = np.array(wv[0])
-        sd = math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0))  # this round is played out
+        sd = math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0)) * sd_scale  # this round is played out
     pubvoid = np.zeros(4, dtype=np.int64)  # suits each seat has shown it lacks
     tricks = tricks_so_far(view)
     for leader, cards in tricks:
@@ -247,7 +349,16 @@ class HardBot(Bot):
     ``mpol``: the playout policy, 0 the fast rule of thumb, 1 the medium
     level's rules (`kernel.medium_card`), 2 those in the call search too;
     ``infer``: deals drawn per deal kept, keeping the deals on which the
-    other seats' play so far best matches the medium level's rules (1: off).
+    other seats' play so far best matches the medium level's rules (1: off);
+    ``refine``: Metropolis-Hastings card swaps per deal towards the deals that
+    explain the other seats' play and calls (0: off), ``call_refine`` the same
+    for the deals of the call search; ``miss_cost``: the log-likelihood lost per
+    card that the medium level would not have played; ``refine_soft``: how far
+    (in tricks of the calling model's estimate) a hand may fall outside the
+    range in which the medium level would make the call that seat made;
+    ``sd_scale``: scales the spread of the points still to come in the chance
+    of finishing first (calling's ``ROUND_SD`` is about twice the spread of a
+    seat's round score measured in play, 2.1 points).
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):
@@ -274,9 +385,20 @@ class HardBot(Bot):
         playout_solve: int = 0,
         call_margin: float | None = None,
         mpol: int = 1,
-        infer: int = 8,
+        infer: int = 4,
+        refine: int = 10,
+        miss_cost: float = 2.0,
+        refine_soft: float = REFINE_SOFT,
+        call_refine: int = 20,
+        sd_scale: float = 0.5,
     ) -> None:
         super().__init__(seed)
+        self.sd_scale = sd_scale
+        self.refine_soft = refine_soft
+        self._ranges: tuple[tuple[object, ...], tuple[list[float], list[float]]] | None = None
+        self.call_refine = call_refine
+        self.refine = refine
+        self.miss_cost = miss_cost
         self.infer = infer
         self.mpol = mpol
         self.call_margin = margin if call_margin is None else call_margin
@@ -300,6 +422,13 @@ class HardBot(Bot):
             return self.choose_call(view)[0]
         return self.choose(view)[0]
 
+    def call_ranges(self, view: SeatView) -> tuple[list[float], list[float]]:
+        """`call_ranges` for the view, kept for the rest of the round."""
+        key = (view.seat, view.dealer, view.round_number, view.calls, view.totals, view.rules)
+        if self._ranges is None or self._ranges[0] != key:
+            self._ranges = (key, call_ranges(view, load_model(family_of(view.rules))))
+        return self._ranges[1]
+
     def choose_call(self, view: SeatView) -> tuple[int, dict[int, float]]:
         """The call, and the value found for each call searched.
 
@@ -317,12 +446,24 @@ class HardBot(Bot):
         k = Knowledge.from_view(view)
         rng = random.Random(seed)
         deals = sample_deals(view, k, self.call_deals, rng, self.oversample, self.call_sd, self.call_bias)
+        if self.call_refine > 0 and any(c is not None for c in view.calls):
+            deals = refine_deals(
+                view,
+                k,
+                deals,
+                self.call_refine,
+                seed,
+                self.miss_cost,
+                self.refine_soft,
+                self.call_ranges(view),
+            )
         model = load_model(family_of(view.rules))
         wv = win_value(view)
         if wv is None:
-            totals, sd = np.zeros(4), ROUND_SD * 3
+            totals, sd = np.zeros(4), ROUND_SD * 3 * self.sd_scale
         else:
-            totals, sd = np.array(wv[0]), math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0))
+            totals = np.array(wv[0])
+            sd = math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0)) * self.sd_scale
         table = kernel.call_search(
             np.array(deals, dtype=np.int64),
             view.seat,
@@ -369,13 +510,25 @@ class HardBot(Bot):
             )
         else:
             deals = sample_deals(view, k, n, rng, self.oversample, self.call_sd, self.call_bias)
+        if self.refine > 0 and any(c is not None for s, c in enumerate(view.calls) if s != view.seat):
+            deals = refine_deals(
+                view, k, deals, self.refine, seed, self.miss_cost, self.refine_soft, self.call_ranges(view)
+            )
         # exact (max^n) over each deal once few tricks remain, else in the playouts' ends
         solve_k = self.solve_tricks if 13 - len(view.tricks) <= self.solve_tricks else self.playout_solve
         parts = []
         for i in range(0, len(deals), CHUNK):
             parts.append(
                 search_values(
-                    view, k, deals[i : i + CHUNK], seed + i, self.rollouts, self.eps, solve_k, bool(self.mpol)
+                    view,
+                    k,
+                    deals[i : i + CHUNK],
+                    seed + i,
+                    self.rollouts,
+                    self.eps,
+                    solve_k,
+                    bool(self.mpol),
+                    self.sd_scale,
                 )
             )
             if time.perf_counter() - t0 > self.time_limit:

@@ -9,7 +9,9 @@ over many determinized deals with a playout policy (a fast rule of thumb, or
 `medium_card`: the medium level's rules, ported and held to them by a test)
 and scores the outcome as a match result (chance of finishing first);
 `mismatches` counts, per deal, the other seats' past cards that the medium
-level's rules would not have played (an opponent model for choosing deals).
+level's rules would not have played (an opponent model for choosing deals),
+and `refine` moves deals by Metropolis-Hastings card swaps towards those that
+explain the other seats' play and calls.
 
 Rules are passed as an int64 array ``P``: trump, must_head, head_after_cut,
 must_undertrump, trump_lead (0 any, 1 not first trick, 2 after broken),
@@ -38,6 +40,7 @@ __all__ = [
     "medium_card",
     "mismatches",
     "random_playouts",
+    "refine",
     "rules_array",
     "search",
     "solve",
@@ -693,6 +696,58 @@ def medium_card(
 
 
 @_jit
+def _bad(
+    h: np.ndarray,
+    who: int,
+    seats: np.ndarray,
+    cards: np.ndarray,
+    leader0: int,
+    P: np.ndarray,
+    calls: np.ndarray,
+    played_by: np.ndarray,
+) -> int:
+    """How many cards so far of the seats in the bit set ``who`` are not the ones
+    the medium level's rules (`_medium`) would have played with the hands of the
+    deal ``h`` (the hands now).  A seat's choice depends on its own hand and
+    public facts only, so each seat's count is separate."""
+    t = P[0]
+    hands = np.zeros(4, dtype=np.int64)
+    won = np.zeros(4, dtype=np.int64)
+    trick = np.zeros(4, dtype=np.int64)
+    cannot = np.zeros(4, dtype=np.int64)
+    for o in range(4):
+        hands[o] = h[o] | played_by[o]
+    played = np.int64(0)
+    n = 0
+    tn = 0
+    leader = leader0
+    bad = 0
+    last = -1
+    for j in range(cards.shape[0]):
+        if (who >> seats[j]) & 1:
+            last = j
+    for j in range(last + 1):
+        o = seats[j]
+        c = cards[j]
+        if (who >> o) & 1:
+            lm = legal_mask(hands[o], trick, n, P, tn, played)
+            if _medium(hands, o, lm, trick, n, P, won, calls, cannot) != c:
+                bad += 1
+        _observe(cannot, trick, n, c, o, P, tn, played)
+        trick[n] = c
+        bit = np.int64(1) << c
+        hands[o] ^= bit
+        played |= bit
+        n += 1
+        if n == 4:
+            leader = (leader + trick_winner(trick, t)) & 3
+            won[leader] += 1
+            n = 0
+            tn += 1
+    return bad
+
+
+@_jit
 def mismatches(
     dets: np.ndarray,
     me: int,
@@ -706,42 +761,134 @@ def mismatches(
     """For each deal (rows of the hands now), how many of the other seats' cards
     so far (``seats``/``cards``, in order, the round led by ``leader0``) are not the
     ones the medium level's rules (`_medium`) would have played holding it."""
-    t = P[0]
     nd = dets.shape[0]
     out = np.zeros(nd, dtype=np.int64)
-    hands = np.zeros(4, dtype=np.int64)
-    won = np.zeros(4, dtype=np.int64)
-    trick = np.zeros(4, dtype=np.int64)
-    cannot = np.zeros(4, dtype=np.int64)
+    who = 15 & ~(1 << me)
     for d in range(nd):
+        out[d] = _bad(dets[d], who, seats, cards, leader0, P, calls, played_by)
+    return out
+
+
+@_jit
+def _seat_energy(
+    h: np.ndarray,
+    s: int,
+    seats: np.ndarray,
+    cards: np.ndarray,
+    leader0: int,
+    P: np.ndarray,
+    calls: np.ndarray,
+    played_by: np.ndarray,
+    miss_cost: float,
+    w: np.ndarray,
+    made: np.ndarray,
+    pos: np.ndarray,
+    earlier: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    soft: float,
+) -> float:
+    """Minus the log-likelihood of seat ``s``'s play and call given its hand in ``h``."""
+    e = 0.0
+    if miss_cost > 0.0:
+        e += miss_cost * _bad(h, 1 << s, seats, cards, leader0, P, calls, played_by)
+    if made[s] >= 0:
+        mu = _hand_mean(h[s] | played_by[s], P[0], pos[s], earlier[s], w)
+        off = max(lo[s] - mu, mu - hi[s], 0.0)
+        e += off * off / (2.0 * soft * soft)
+    return e
+
+
+@_jit
+def refine(
+    dets: np.ndarray,
+    me: int,
+    seats: np.ndarray,
+    cards: np.ndarray,
+    leader0: int,
+    P: np.ndarray,
+    calls: np.ndarray,
+    played_by: np.ndarray,
+    cannot: np.ndarray,
+    steps: int,
+    seed: int,
+    miss_cost: float,
+    w: np.ndarray,
+    made: np.ndarray,
+    pos: np.ndarray,
+    earlier: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    soft: float,
+) -> np.ndarray:
+    """Each deal (rows of the hands now) moved ``steps`` Metropolis-Hastings steps
+    towards the deals that explain what the other seats did: a step swaps a card
+    between two of them (each may hold the other's card, by ``cannot``), and is
+    kept with the chance the likelihood ratio gives.  A seat's likelihood is
+    ``exp(-miss_cost)`` per card of its own so far that the medium level's rules
+    (`_medium`) would not have played holding its hand, times the plausibility of
+    its call (``made[s] >= 0``): a normal tail of width ``soft`` outside the range
+    ``lo[s]..hi[s]`` of the calling model's estimate (`_hand_mean`) in which
+    that call is the one the medium level makes.  The hands'
+    sizes, the cards each seat may hold and the cards in play are unchanged."""
+    rng = np.zeros(1, dtype=np.int64)
+    rng[0] = seed & 0xFFFFFFFFFFFF
+    nd = dets.shape[0]
+    out = dets.copy()
+    h = np.zeros(4, dtype=np.int64)
+    e = np.zeros(4)
+    opp = np.zeros(3, dtype=np.int64)
+    for d in range(nd):
+        k = 0
         for s in range(4):
-            hands[s] = dets[d, s] | played_by[s]
-            won[s] = 0
-            cannot[s] = 0
-        played = np.int64(0)
-        n = 0
-        tn = 0
-        leader = leader0
-        bad = 0
-        for j in range(cards.shape[0]):
-            s = seats[j]
-            c = cards[j]
+            h[s] = out[d, s]
             if s != me:
-                lm = legal_mask(hands[s], trick, n, P, tn, played)
-                if _medium(hands, s, lm, trick, n, P, won, calls, cannot) != c:
-                    bad += 1
-            _observe(cannot, trick, n, c, s, P, tn, played)
-            trick[n] = c
-            bit = np.int64(1) << c
-            hands[s] ^= bit
-            played |= bit
-            n += 1
-            if n == 4:
-                leader = (leader + trick_winner(trick, t)) & 3
-                won[leader] += 1
-                n = 0
-                tn += 1
-        out[d] = bad
+                opp[k] = s
+                k += 1
+        for s in range(4):
+            if s != me:
+                e[s] = _seat_energy(
+                    h, s, seats, cards, leader0, P, calls, played_by, miss_cost,
+                    w, made, pos, earlier, lo, hi, soft,
+                )  # fmt: skip
+        for _ in range(steps):
+            i = _rand(rng, 3)
+            j = (i + 1 + _rand(rng, 2)) % 3
+            a = opp[i]
+            b = opp[j]
+            ea = h[a] & ~cannot[b]
+            eb = h[b] & ~cannot[a]
+            na = _pop(ea)
+            nb = _pop(eb)
+            if na == 0 or nb == 0:
+                continue
+            x = np.int64(1) << _kth(ea, _rand(rng, na))
+            y = np.int64(1) << _kth(eb, _rand(rng, nb))
+            ha = h[a]
+            hb = h[b]
+            h[a] = ha ^ x ^ y
+            h[b] = hb ^ x ^ y
+            fa = _seat_energy(
+                h, a, seats, cards, leader0, P, calls, played_by, miss_cost,
+                w, made, pos, earlier, lo, hi, soft,
+            )  # fmt: skip
+            fb = _seat_energy(
+                h, b, seats, cards, leader0, P, calls, played_by, miss_cost,
+                w, made, pos, earlier, lo, hi, soft,
+            )  # fmt: skip
+            # proposal counts both ways (Hastings correction)
+            ra = _pop(h[a] & ~cannot[b])
+            rb = _pop(h[b] & ~cannot[a])
+            logacc = (e[a] + e[b]) - (fa + fb) + np.log(float(na * nb)) - np.log(float(ra * rb))
+            u = (_rand(rng, 1 << 20) + 0.5) / float(1 << 20)
+            if np.log(u) < logacc:
+                e[a] = fa
+                e[b] = fb
+            else:
+                h[a] = ha
+                h[b] = hb
+        for s in range(4):
+            out[d, s] = h[s]
     return out
 
 

@@ -42,7 +42,8 @@ def message(app: CallbreakApp) -> str:
 
 async def test_errors_go_once_the_table_moves_on() -> None:
     # the bots take a little while, so Enter lands while they are to act
-    game = ErrorGame(ONE_ROUND, seed=3, bots="random", delay=0.15, trick_pause=0)
+    # (long enough that a loaded machine still presses Enter before the bot acts)
+    game = ErrorGame(ONE_ROUND, seed=3, bots="random", delay=1.0, trick_pause=0)
     app = CallbreakApp(game, hint=False)
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: game.human_to_act and app.model is not None and app.model.my_turn)
@@ -51,7 +52,9 @@ async def test_errors_go_once_the_table_moves_on() -> None:
         await pilot.press("enter")  # too early: a bot is to act
         await pilot.pause()
         assert not game.human_to_act
-        assert re.search(r"not your turn yet: (Aarav|Bina|Chandra) is to (call|play)", message(app)), message(app)
+        assert re.search(r"not your turn yet: (Aarav|Bina|Chandra) is to (call|play)", message(app)), message(
+            app
+        )
         await wait_for(pilot, lambda: game.human_to_act and app.model is not None and app.model.my_turn)
         assert "not your turn" not in message(app), message(app)
         assert app.message == ""
@@ -63,8 +66,13 @@ async def test_errors_go_once_the_table_moves_on() -> None:
         assert "the server refused that" in message(app)
         cards = len(game.match.view(0).hand)
         await pilot.press("enter")  # a legal card: the one chosen for us
-        await wait_for(pilot, lambda: game.pending_summary is not None or (
-            game.human_to_act and len(game.match.view(0).hand) < cards))
+        await wait_for(
+            pilot,
+            lambda: (
+                game.pending_summary is not None
+                or (game.human_to_act and len(game.match.view(0).hand) < cards)
+            ),
+        )
         await pilot.pause()
         assert game.error and "the server refused that" not in message(app)
 
@@ -137,6 +145,13 @@ async def test_no_card_is_raised_while_the_others_play_until_you_choose_one() ->
         await pilot.press("right")  # choosing ahead of your turn raises the card
         assert not game.human_to_act
         assert "▔" in screen_text(app, "hand") and app.selected is not None
-        await wait_for(pilot, lambda: game.human_to_act and app.model is not None and app.model.my_turn
-                       and app.model.view.phase == "playing")
+        await wait_for(
+            pilot,
+            lambda: (
+                game.human_to_act
+                and app.model is not None
+                and app.model.my_turn
+                and app.model.view.phase == "playing"
+            ),
+        )
         assert "▔" in screen_text(app, "hand")  # your turn: the chosen (or first legal) card is up

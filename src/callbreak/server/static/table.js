@@ -263,6 +263,8 @@ function mountTable(root, id, token) {
   }
 
   function renderTop() {
+    // The bar is rebuilt on every change: a button that had the focus gets it back.
+    const had = top.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
     const st = S.state, t = S.table;
     const trump = (t.rules && t.rules.trump) || "S";
     const info = h("span", { class: "round-info", "data-testid": "round-info" });
@@ -282,6 +284,10 @@ function mountTable(root, id, token) {
       h("span", null, info, " ", h("span", { title: "trump", "aria-label": `trump: ${SUIT_NAME[trump]}` }, `Trump ${SUIT_SYMBOL[trump]}`),
         spectator ? h("span", { class: "badge" }, " · watching") : null),
       buttons);
+    if (had) {
+      const b = top.querySelector(`[data-testid=${had}]`);
+      if (b) b.focus();
+    }
   }
 
   function ring(seat) {

@@ -5,6 +5,10 @@ Each deal seed is played four times, the tested bot taking each seat in turn
 per match and call-made rate, with a 95 % interval on the win share.
 
     python benchmarks/bots_duel.py medium easy --matches 40 --rules standard --jobs 2
+    python benchmarks/bots_duel.py hard medium --rules bhoos --matches 100 --seed 9000 \
+        --paired --base hard:refine=0,infer=8,call_refine=0,sd_scale=1.0   # new hard vs the old one
+
+A bot is a level name or ``level:key=value,...`` (keyword arguments of its class).
 """
 
 from __future__ import annotations
@@ -76,10 +80,16 @@ def main() -> None:
         action="store_true",
         help="also play each match with OTHER in the hero's seat and report the paired difference",
     )
+    ap.add_argument(
+        "--base",
+        metavar="SPEC",
+        help="with --paired: the bot put in the hero's seat instead of OTHER (e.g. another hard's settings)",
+    )
     a = ap.parse_args()
     tasks = [(a.hero, a.other, a.rules, a.seed + i, s) for i in range(a.matches) for s in range(4)]
     if a.paired:
-        base_tasks = [(a.other, a.other, r, sd, st) for _, _, r, sd, st in tasks]
+        base_spec = a.base or a.other
+        base_tasks = [(base_spec, a.other, r, sd, st) for _, _, r, sd, st in tasks]
         with ProcessPoolExecutor(a.jobs) as ex:
             both = list(ex.map(play, tasks + base_tasks, chunksize=2))
         hero, base = both[: len(tasks)], both[len(tasks) :]
@@ -89,7 +99,7 @@ def main() -> None:
             mean = sum(d) / len(d)
             sd = math.sqrt(sum((x - mean) ** 2 for x in d) / max(len(d) - 1, 1))
             print(
-                f"paired {a.hero} - {a.other} in the same seat: {name} {mean:+.3f} ± {1.96 * sd / math.sqrt(len(d)):.3f}"
+                f"paired {a.hero} - {base_spec} in the same seat: {name} {mean:+.3f} ± {1.96 * sd / math.sqrt(len(d)):.3f}"
             )
     t0 = time.time()
     with ProcessPoolExecutor(a.jobs) as ex:

@@ -86,6 +86,8 @@ def main() -> None:
         help="with --paired: the bot put in the hero's seat instead of OTHER (e.g. another hard's settings)",
     )
     a = ap.parse_args()
+    if a.base and not a.paired:
+        ap.error("--base needs --paired")
     tasks = [(a.hero, a.other, a.rules, a.seed + i, s) for i in range(a.matches) for s in range(4)]
     if a.paired:
         base_spec = a.base or a.other

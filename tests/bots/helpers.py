@@ -49,3 +49,17 @@ def trick_array(cards: Iterable[int]) -> np.ndarray[Any, np.dtype[np.int64]]:
     for i, c in enumerate(cards):
         trick[i] = c
     return trick
+
+
+def medium_match_views(match: Any) -> Iterable[Any]:
+    """Each view of ``match`` (a `callbreak.Match`) at the seat to act, as four
+    medium bots play it to the end; the bot acts after the caller has looked."""
+    from callbreak.bots.medium import MediumBot
+
+    bots = [MediumBot(seed=s) for s in range(4)]
+    while not match.is_over:
+        seat = match.to_act
+        assert seat is not None
+        view = match.view(seat)
+        yield view
+        match.act(bots[seat].act(view))

@@ -11,7 +11,7 @@ from callbreak.bots import kernel
 from callbreak.bots.hard import public_cannot
 from callbreak.bots.knowledge import Knowledge
 from callbreak.bots.medium import choose_card
-from tests.bots.helpers import called_round, trick_array
+from tests.bots.helpers import called_round, medium_match_views, trick_array
 
 
 def test_ported_medium_card_matches_medium() -> None:
@@ -51,17 +51,12 @@ def test_true_deal_is_consistent_with_medium_play_and_kept_deals_are_closest() -
     play, and `consistent_deals` keeps the deals that disagree least."""
     from callbreak import Match, Ruleset
     from callbreak.bots.hard import consistent_deals, play_record, sample_deals
-    from callbreak.bots.medium import MediumBot
 
     checked = 0
     for seed in range(3):
         m = Match(Ruleset.preset("standard", rounds=1), seed=seed, dealer=0)
-        bots = [MediumBot(seed=s) for s in range(4)]
-        while not m.is_over:
-            seat = m.to_act
-            assert seat is not None
-            view = m.view(seat)
-            if view.phase == "playing" and seat == 0 and view.tricks:
+        for view in medium_match_views(m):
+            if view.phase == "playing" and view.seat == 0 and view.tricks:
                 k = Knowledge.from_view(view)
                 args = play_record(view, k)
                 true = np.array([m.round.hand_masks], dtype=np.int64)
@@ -76,7 +71,6 @@ def test_true_deal_is_consistent_with_medium_play_and_kept_deals_are_closest() -
                 for d in kept:
                     assert d[0] == k.hand and all(d[s] & k.cannot[s] == 0 for s in range(1, 4))
                 checked += 1
-            m.act(bots[seat].act(view))
     assert checked > 20
 
 
@@ -87,18 +81,13 @@ def test_refine_keeps_every_constraint_and_moves_towards_the_play() -> None:
     from; with zero steps it changes nothing."""
     from callbreak import Match, Ruleset
     from callbreak.bots.hard import play_record, refine_deals, sample_deals
-    from callbreak.bots.medium import MediumBot
 
     before = after = 0.0
     checked = 0
     for seed in range(3):
         m = Match(Ruleset.preset("bhoos", rounds=1), seed=seed, dealer=0)
-        bots = [MediumBot(seed=s) for s in range(4)]
-        while not m.is_over:
-            seat = m.to_act
-            assert seat is not None
-            view = m.view(seat)
-            if view.phase == "playing" and seat == 0 and 2 <= len(view.tricks) <= 9:
+        for view in medium_match_views(m):
+            if view.phase == "playing" and view.seat == 0 and 2 <= len(view.tricks) <= 9:
                 k = Knowledge.from_view(view)
                 deals = sample_deals(view, k, 40, random.Random(seed))
                 assert refine_deals(view, k, deals, 0, 1, 2.0) == deals
@@ -114,7 +103,6 @@ def test_refine_keeps_every_constraint_and_moves_towards_the_play() -> None:
                 before += float(kernel.mismatches(np.array(deals, dtype=np.int64), *args).mean())
                 after += float(kernel.mismatches(np.array(moved, dtype=np.int64), *args).mean())
                 checked += 1
-            m.act(bots[seat].act(view))
     assert checked >= 15
     assert after < 0.6 * before, (before, after)
 
@@ -127,22 +115,17 @@ def test_call_ranges_hold_each_medium_callers_true_estimate() -> None:
     from callbreak import Match, Ruleset
     from callbreak.bots.calling import call_position, earlier_calls, load_model
     from callbreak.bots.hard import call_ranges
-    from callbreak.bots.medium import MediumBot
 
     checked = 0
     for seed in range(4):
         rules = Ruleset.preset("bhoos" if seed % 2 else "standard")
         model = load_model("head")
         m = Match(rules, seed=seed)
-        bots = [MediumBot(seed=s) for s in range(4)]
-        while not m.is_over:
-            seat = m.to_act
-            assert seat is not None
-            view = m.view(seat)
+        for view in medium_match_views(m):
             if view.phase == "playing" and not view.tricks and not view.trick:
                 lo, hi = call_ranges(view, model)
                 for s in range(4):
-                    if s == seat:
+                    if s == view.seat:
                         assert lo[s] == -float("inf") and hi[s] == float("inf")
                         continue
                     mu = model.mean(
@@ -154,5 +137,4 @@ def test_call_ranges_hold_each_medium_callers_true_estimate() -> None:
                     assert lo[s] - 1e-3 <= mu <= hi[s] + 1e-3, (s, view.calls, lo, hi, mu)
                     assert lo[s] < hi[s]
                     checked += 1
-            m.act(bots[seat].act(view))
     assert checked >= 60

@@ -510,7 +510,7 @@ class HardBot(Bot):
             )
         else:
             deals = sample_deals(view, k, n, rng, self.oversample, self.call_sd, self.call_bias)
-        if self.refine > 0 and any(c is not None for s, c in enumerate(view.calls) if s != view.seat):
+        if self.refine > 0:  # (every seat has called by now)
             deals = refine_deals(
                 view, k, deals, self.refine, seed, self.miss_cost, self.refine_soft, self.call_ranges(view)
             )

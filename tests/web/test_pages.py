@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from callbreak import Ruleset
@@ -77,15 +78,20 @@ def test_phone_play_now(server: str, browser: Any) -> None:
         "[...document.querySelectorAll('[data-testid=hand] [data-card]')]"
         ".every(e => e.getAnimations({subtree: true}).length === 0)"
     )
-    boxes = page.locator("[data-testid=hand] [data-card]").evaluate_all(
-        """els => els.map(e => { const r = e.getBoundingClientRect();
+    # The hand is rebuilt on every change of the table (the bots call meanwhile): wait for a
+    # layout in which every card is tappable; if none comes, report the last one measured.
+    measure = """() => [...document.querySelectorAll('[data-testid=hand] [data-card]')].map(e => {
+             const r = e.getBoundingClientRect();
              const n = e.nextElementSibling ? e.nextElementSibling.getBoundingClientRect() : null;
              const next = n && Math.abs(n.top - r.top) < 1 ? n.left : r.right;
              return [Math.min(r.right, next) - r.left, r.height, r.right]; })"""
-    )
+    tappable = "b => b.length === 13 && b.every(([w, h, right]) => w >= 40 && h >= 70 && right <= 390)"
+    with contextlib.suppress(Exception):  # (on a timeout the assertions below say what was wrong)
+        page.wait_for_function(f"({tappable})(({measure})())", timeout=10_000)
+    boxes = page.evaluate(measure)
     assert len(boxes) == 13
     for visible_w, height, right in boxes:
-        assert visible_w >= 40 and height >= 70 and right <= 390
+        assert visible_w >= 40 and height >= 70 and right <= 390, boxes
     played = 0
     while played < 4:
         page.wait_for_selector(ACTIONABLE)

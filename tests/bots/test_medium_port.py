@@ -138,3 +138,32 @@ def test_call_ranges_hold_each_medium_callers_true_estimate() -> None:
                     assert lo[s] < hi[s]
                     checked += 1
     assert checked >= 60
+
+
+def test_refine_chains_give_their_later_states() -> None:
+    """With ``keep`` above 1 each start is one chain: its ``k``-th deal is the
+    state a plain refine reaches after ``steps + k * every`` steps from the same
+    start and seed; several starts give ``keep`` deals each, and every one still
+    keeps the view's constraints."""
+    from callbreak import Match, Ruleset
+    from callbreak.bots.hard import refine_deals, sample_deals
+
+    checked = 0
+    m = Match(Ruleset.preset("bhoos", rounds=1), seed=11, dealer=0)
+    for view in medium_match_views(m):
+        if view.phase == "playing" and view.seat == 2 and 3 <= len(view.tricks) <= 8:
+            k = Knowledge.from_view(view)
+            deals = sample_deals(view, k, 6, random.Random(checked))
+            chain = refine_deals(view, k, deals[:1], 7, 99 + checked, 3.0, keep=4, every=5)
+            assert len(chain) == 4
+            for i, d in enumerate(chain):
+                assert d == refine_deals(view, k, deals[:1], 7 + 5 * i, 99 + checked, 3.0)[0]
+            assert len({tuple(d) for d in chain}) > 1  # the chain moves
+            many = refine_deals(view, k, deals, 7, 5, 3.0, keep=3, every=4)
+            assert len(many) == 3 * len(deals)
+            for d in many:
+                assert d[view.seat] == k.hand and d[0] | d[1] | d[3] == k.unseen
+                for s in range(4):
+                    assert d[s].bit_count() == k.sizes[s] and d[s] & k.cannot[s] == 0
+            checked += 1
+    assert checked >= 4

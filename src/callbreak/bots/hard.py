@@ -19,7 +19,11 @@ the chance the likelihood ratio gives, the likelihood being that of each
 seat's cards so far under those rules and of its call for the hand it would
 hold (the medium level's call is a step function of the calling model's
 estimate of the hand's tricks, so a call pins that estimate to a range,
-`call_ranges`).  Each outcome is valued as a match result for this
+`call_ranges`).  The chains are few and long: each start gives ``keep``
+deals, ``every`` steps apart once it has taken its first ``refine`` steps,
+so the same work buys deals that explain the play better (the likelihood of
+a seat's cards so far is computed from their public states, worked out once
+per decision: `kernel._history`).  Each outcome is valued as a match result for this
 seat: the chance of finishing first given the totals so far and the rounds
 left (exact in the last round), plus a small share of the round's points.
 The medium level's card is played unless another card does better by a clear
@@ -231,12 +235,16 @@ def refine_deals(
     miss_cost: float,
     soft: float = REFINE_SOFT,
     ranges: tuple[list[float], list[float]] | None = None,
+    keep: int = 1,
+    every: int = 1,
 ) -> list[list[int]]:
     """``deals`` each moved ``steps`` card swaps (Metropolis-Hastings,
     `kernel.refine`) towards the deals on which the other seats' cards so far are
     the medium level's choices (``exp(-miss_cost)`` per card that is not) and
     their calls the ones it would make (`call_ranges`, with a normal tail of
-    width ``soft``); the constraints of ``k`` still hold."""
+    width ``soft``); the constraints of ``k`` still hold.  With ``keep`` above 1
+    each deal starts a chain that gives ``keep`` deals, ``every`` steps apart
+    after the first ``steps`` (`kernel.refine`)."""
     from . import kernel
 
     if steps <= 0 or not deals:
@@ -259,6 +267,8 @@ def refine_deals(
         np.array(lo),
         np.array(hi),
         soft,
+        keep,
+        every,
     )
     return [[int(x) for x in row] for row in out.tolist()]
 
@@ -358,7 +368,10 @@ class HardBot(Bot):
     range in which the medium level would make the call that seat made;
     ``sd_scale``: scales the spread of the points still to come in the chance
     of finishing first (calling's ``ROUND_SD`` is about twice the spread of a
-    seat's round score measured in play, 2.1 points).
+    seat's round score measured in play, 2.1 points); ``keep``: deals taken
+    from each refined chain, ``every`` refine steps apart after the first
+    ``refine`` (fewer, longer chains: deals that explain the play better for
+    the same work); ``call_keep``: the same for the call search's deals.
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):
@@ -386,13 +399,21 @@ class HardBot(Bot):
         call_margin: float | None = None,
         mpol: int = 1,
         infer: int = 4,
-        refine: int = 10,
-        miss_cost: float = 2.0,
+        refine: int = 100,
+        miss_cost: float = 6.0,
         refine_soft: float = REFINE_SOFT,
         call_refine: int = 20,
         sd_scale: float = 0.5,
+        keep: int = 8,
+        every: int = 10,
+        call_keep: int = 1,
     ) -> None:
         super().__init__(seed)
+        if keep < 1 or every < 1 or call_keep < 1:
+            raise ValueError("keep, call_keep and every must be at least 1")
+        self.keep = keep
+        self.call_keep = call_keep
+        self.every = every
         self.sd_scale = sd_scale
         self.refine_soft = refine_soft
         self._ranges: tuple[tuple[object, ...], tuple[list[float], list[float]]] | None = None
@@ -429,6 +450,23 @@ class HardBot(Bot):
             self._ranges = (key, call_ranges(view, load_model(family_of(view.rules))))
         return self._ranges[1]
 
+    def refined(
+        self, view: SeatView, k: Knowledge, starts: list[list[int]], steps: int, keep: int, seed: int
+    ) -> list[list[int]]:
+        """`refine_deals` with this bot's settings: ``keep`` deals from each start."""
+        return refine_deals(
+            view,
+            k,
+            starts,
+            steps,
+            seed,
+            self.miss_cost,
+            self.refine_soft,
+            self.call_ranges(view),
+            keep,
+            self.every,
+        )
+
     def choose_call(self, view: SeatView) -> tuple[int, dict[int, float]]:
         """The call, and the value found for each call searched.
 
@@ -445,18 +483,12 @@ class HardBot(Bot):
         cands = [c for c in view.legal_calls if base - 1 <= c <= base + 2]
         k = Knowledge.from_view(view)
         rng = random.Random(seed)
-        deals = sample_deals(view, k, self.call_deals, rng, self.oversample, self.call_sd, self.call_bias)
-        if self.call_refine > 0 and any(c is not None for c in view.calls):
-            deals = refine_deals(
-                view,
-                k,
-                deals,
-                self.call_refine,
-                seed,
-                self.miss_cost,
-                self.refine_soft,
-                self.call_ranges(view),
-            )
+        refine = self.call_refine > 0 and any(c is not None for c in view.calls)
+        keep = self.call_keep if refine else 1
+        starts = -(-self.call_deals // keep)
+        deals = sample_deals(view, k, starts, rng, self.oversample, self.call_sd, self.call_bias)
+        if refine:
+            deals = self.refined(view, k, deals, self.call_refine, keep, seed)
         model = load_model(family_of(view.rules))
         wv = win_value(view)
         if wv is None:
@@ -504,16 +536,16 @@ class HardBot(Bot):
         scale = 52 / max(sum(view.hand_sizes), 4)
         n = max(8, min(self.max_deals, int(self.iterations * scale) // (len(legal) * self.rollouts)))
         rng = random.Random(seed)
+        keep = self.keep if self.refine > 0 else 1
+        starts = -(-n // keep)  # each refined start gives ``keep`` deals
         if self.infer > 1:
             deals = consistent_deals(
-                view, k, n, self.infer, rng, self.oversample, self.call_sd, self.call_bias
+                view, k, starts, self.infer, rng, self.oversample, self.call_sd, self.call_bias
             )
         else:
-            deals = sample_deals(view, k, n, rng, self.oversample, self.call_sd, self.call_bias)
+            deals = sample_deals(view, k, starts, rng, self.oversample, self.call_sd, self.call_bias)
         if self.refine > 0:  # (every seat has called by now)
-            deals = refine_deals(
-                view, k, deals, self.refine, seed, self.miss_cost, self.refine_soft, self.call_ranges(view)
-            )
+            deals = self.refined(view, k, deals, self.refine, keep, seed)
         # exact (max^n) over each deal once few tricks remain, else in the playouts' ends
         solve_k = self.solve_tricks if 13 - len(view.tricks) <= self.solve_tricks else self.playout_solve
         parts = []

@@ -489,8 +489,19 @@ def _m_discard(m: int, t: int, out: int, hand: int) -> int:
 
 
 @_jit
+def _others(hands: np.ndarray, s: int) -> int:
+    """The cards the seats other than ``s`` hold between them."""
+    out = np.int64(0)
+    for o in range(4):
+        if o != s:
+            out |= hands[o]
+    return int(out)
+
+
+@_jit
 def _medium(
-    hands: np.ndarray,
+    hand: int,
+    out: int,
     s: int,
     lm: int,
     trick: np.ndarray,
@@ -500,16 +511,13 @@ def _medium(
     calls: np.ndarray,
     cannot: np.ndarray,
 ) -> int:
-    """`callbreak.bots.medium.choose_card` for seat ``s``, from what it could know."""
+    """`callbreak.bots.medium.choose_card` for seat ``s`` holding ``hand``, from
+    what it could know: of the other hands, only the cards they hold between
+    them (``out``)."""
     if lm & (lm - 1) == 0:
         return _low(lm)
     t = P[0]
     tmask = SUITM << (13 * t)
-    hand = hands[s]
-    out = np.int64(0)
-    for o in range(4):
-        if o != s:
-            out |= hands[o]
     need = calls[s] - won[s]
     room = 99
     if P[6] >= 0:
@@ -692,58 +700,77 @@ def medium_card(
 ) -> int:
     """The ported medium card for seat ``s`` (for tests against `callbreak.bots.medium`)."""
     lm = legal_mask(hands[s], trick, n, P, tn, played)
-    return _medium(hands, s, lm, trick, n, P, won, calls, cannot)
+    return _medium(hands[s], _others(hands, s), s, lm, trick, n, P, won, calls, cannot)
+
+
+HIST_W = 17  # columns of a `_history` row
 
 
 @_jit
-def _bad(
-    h: np.ndarray,
-    who: int,
-    seats: np.ndarray,
-    cards: np.ndarray,
-    leader0: int,
-    P: np.ndarray,
-    calls: np.ndarray,
-    played_by: np.ndarray,
-) -> int:
-    """How many cards so far of the seats in the bit set ``who`` are not the ones
-    the medium level's rules (`_medium`) would have played with the hands of the
-    deal ``h`` (the hands now).  A seat's choice depends on its own hand and
-    public facts only, so each seat's count is separate."""
+def _history(me: int, seats: np.ndarray, cards: np.ndarray, leader0: int, P: np.ndarray) -> np.ndarray:
+    """The public state before each card so far of a seat other than ``me``, one
+    row per card: seat, card, its place in the trick, the trick's number, the
+    cards played before it, then the trick so far (4), the tricks won (4) and
+    what each seat is known not to hold (4).  None of it depends on the deal."""
     t = P[0]
-    hands = np.zeros(4, dtype=np.int64)
+    m = 0
+    for j in range(cards.shape[0]):
+        if seats[j] != me:
+            m += 1
+    hist = np.zeros((m, HIST_W), dtype=np.int64)
     won = np.zeros(4, dtype=np.int64)
     trick = np.zeros(4, dtype=np.int64)
     cannot = np.zeros(4, dtype=np.int64)
-    for o in range(4):
-        hands[o] = h[o] | played_by[o]
     played = np.int64(0)
     n = 0
     tn = 0
     leader = leader0
-    bad = 0
-    last = -1
+    r = 0
     for j in range(cards.shape[0]):
-        if (who >> seats[j]) & 1:
-            last = j
-    for j in range(last + 1):
         o = seats[j]
         c = cards[j]
-        if (who >> o) & 1:
-            lm = legal_mask(hands[o], trick, n, P, tn, played)
-            if _medium(hands, o, lm, trick, n, P, won, calls, cannot) != c:
-                bad += 1
+        if o != me:
+            hist[r, 0] = o
+            hist[r, 1] = c
+            hist[r, 2] = n
+            hist[r, 3] = tn
+            hist[r, 4] = played
+            for i in range(4):
+                hist[r, 5 + i] = trick[i]
+                hist[r, 9 + i] = won[i]
+                hist[r, 13 + i] = cannot[i]
+            r += 1
         _observe(cannot, trick, n, c, o, P, tn, played)
         trick[n] = c
-        bit = np.int64(1) << c
-        hands[o] ^= bit
-        played |= bit
+        played |= np.int64(1) << c
         n += 1
         if n == 4:
             leader = (leader + trick_winner(trick, t)) & 3
             won[leader] += 1
+            trick[:] = 0
             n = 0
             tn += 1
+    return hist
+
+
+@_jit
+def _seat_miss(hand_now: int, gone: int, s: int, hist: np.ndarray, P: np.ndarray, calls: np.ndarray) -> int:
+    """How many of seat ``s``'s cards so far (rows of `_history`) are not the ones
+    the medium level's rules (`_medium`) would have played holding ``hand_now``
+    plus its cards played since (``gone``: all it has played).  A seat's choice
+    depends on its own hand and public facts only."""
+    bad = 0
+    for r in range(hist.shape[0]):
+        if hist[r, 0] != s:
+            continue
+        played = hist[r, 4]
+        hand = hand_now | (gone & ~played)
+        trick = hist[r, 5:9]
+        n = hist[r, 2]
+        lm = legal_mask(hand, trick, n, P, hist[r, 3], played)
+        c = _medium(hand, FULLM & ~played & ~hand, s, lm, trick, n, P, hist[r, 9:13], calls, hist[r, 13:17])
+        if c != hist[r, 1]:
+            bad += 1
     return bad
 
 
@@ -763,9 +790,11 @@ def mismatches(
     ones the medium level's rules (`_medium`) would have played holding it."""
     nd = dets.shape[0]
     out = np.zeros(nd, dtype=np.int64)
-    who = 15 & ~(1 << me)
+    hist = _history(me, seats, cards, leader0, P)
     for d in range(nd):
-        out[d] = _bad(dets[d], who, seats, cards, leader0, P, calls, played_by)
+        for s in range(4):
+            if s != me:
+                out[d] += _seat_miss(dets[d, s], played_by[s], s, hist, P, calls)
     return out
 
 
@@ -773,9 +802,7 @@ def mismatches(
 def _seat_energy(
     h: np.ndarray,
     s: int,
-    seats: np.ndarray,
-    cards: np.ndarray,
-    leader0: int,
+    hist: np.ndarray,
     P: np.ndarray,
     calls: np.ndarray,
     played_by: np.ndarray,
@@ -791,7 +818,7 @@ def _seat_energy(
     """Minus the log-likelihood of seat ``s``'s play and call given its hand in ``h``."""
     e = 0.0
     if miss_cost > 0.0:
-        e += miss_cost * _bad(h, 1 << s, seats, cards, leader0, P, calls, played_by)
+        e += miss_cost * _seat_miss(h[s], played_by[s], s, hist, P, calls)
     if made[s] >= 0:
         mu = _hand_mean(h[s] | played_by[s], P[0], pos[s], earlier[s], w)
         off = max(lo[s] - mu, mu - hi[s], 0.0)
@@ -820,6 +847,8 @@ def refine(
     lo: np.ndarray,
     hi: np.ndarray,
     soft: float,
+    keep: int = 1,
+    every: int = 1,
 ) -> np.ndarray:
     """Each deal (rows of the hands now) moved ``steps`` Metropolis-Hastings steps
     towards the deals that explain what the other seats did: a step swaps a card
@@ -830,28 +859,36 @@ def refine(
     its call (``made[s] >= 0``): a normal tail of width ``soft`` outside the range
     ``lo[s]..hi[s]`` of the calling model's estimate (`_hand_mean`) in which
     that call is the one the medium level makes.  The hands'
-    sizes, the cards each seat may hold and the cards in play are unchanged."""
+    sizes, the cards each seat may hold and the cards in play are unchanged.
+    Each deal starts a chain: its state after ``steps`` steps and then after each
+    further ``every`` steps, ``keep`` states in all, are returned (row
+    ``k * len(dets) + d``: the ``k``-th state of chain ``d``)."""
     rng = np.zeros(1, dtype=np.int64)
     rng[0] = seed & 0xFFFFFFFFFFFF
     nd = dets.shape[0]
-    out = dets.copy()
+    out = np.zeros((nd * keep, 4), dtype=np.int64)
     h = np.zeros(4, dtype=np.int64)
     e = np.zeros(4)
     opp = np.zeros(3, dtype=np.int64)
+    hist = _history(me, seats, cards, leader0, P)
     for d in range(nd):
         k = 0
         for s in range(4):
-            h[s] = out[d, s]
+            h[s] = dets[d, s]
             if s != me:
                 opp[k] = s
                 k += 1
         for s in range(4):
             if s != me:
                 e[s] = _seat_energy(
-                    h, s, seats, cards, leader0, P, calls, played_by, miss_cost,
+                    h, s, hist, P, calls, played_by, miss_cost,
                     w, made, pos, earlier, lo, hi, soft,
                 )  # fmt: skip
-        for _ in range(steps):
+        total = steps + (keep - 1) * every
+        if steps == 0:
+            for s in range(4):
+                out[d, s] = h[s]
+        for step in range(total):
             i = _rand(rng, 3)
             j = (i + 1 + _rand(rng, 2)) % 3
             a = opp[i]
@@ -860,35 +897,37 @@ def refine(
             eb = h[b] & ~cannot[a]
             na = _pop(ea)
             nb = _pop(eb)
-            if na == 0 or nb == 0:
-                continue
-            x = np.int64(1) << _kth(ea, _rand(rng, na))
-            y = np.int64(1) << _kth(eb, _rand(rng, nb))
-            ha = h[a]
-            hb = h[b]
-            h[a] = ha ^ x ^ y
-            h[b] = hb ^ x ^ y
-            fa = _seat_energy(
-                h, a, seats, cards, leader0, P, calls, played_by, miss_cost,
-                w, made, pos, earlier, lo, hi, soft,
-            )  # fmt: skip
-            fb = _seat_energy(
-                h, b, seats, cards, leader0, P, calls, played_by, miss_cost,
-                w, made, pos, earlier, lo, hi, soft,
-            )  # fmt: skip
-            # proposal counts both ways (Hastings correction)
-            ra = _pop(h[a] & ~cannot[b])
-            rb = _pop(h[b] & ~cannot[a])
-            logacc = (e[a] + e[b]) - (fa + fb) + np.log(float(na * nb)) - np.log(float(ra * rb))
-            u = (_rand(rng, 1 << 20) + 0.5) / float(1 << 20)
-            if np.log(u) < logacc:
-                e[a] = fa
-                e[b] = fb
-            else:
-                h[a] = ha
-                h[b] = hb
-        for s in range(4):
-            out[d, s] = h[s]
+            if na > 0 and nb > 0:
+                x = np.int64(1) << _kth(ea, _rand(rng, na))
+                y = np.int64(1) << _kth(eb, _rand(rng, nb))
+                ha = h[a]
+                hb = h[b]
+                h[a] = ha ^ x ^ y
+                h[b] = hb ^ x ^ y
+                fa = _seat_energy(
+                    h, a, hist, P, calls, played_by, miss_cost,
+                    w, made, pos, earlier, lo, hi, soft,
+                )  # fmt: skip
+                fb = _seat_energy(
+                    h, b, hist, P, calls, played_by, miss_cost,
+                    w, made, pos, earlier, lo, hi, soft,
+                )  # fmt: skip
+                # proposal counts both ways (Hastings correction)
+                ra = _pop(h[a] & ~cannot[b])
+                rb = _pop(h[b] & ~cannot[a])
+                logacc = (e[a] + e[b]) - (fa + fb) + np.log(float(na * nb)) - np.log(float(ra * rb))
+                u = (_rand(rng, 1 << 20) + 0.5) / float(1 << 20)
+                if np.log(u) < logacc:
+                    e[a] = fa
+                    e[b] = fb
+                else:
+                    h[a] = ha
+                    h[b] = hb
+            done = step + 1 - steps
+            if done >= 0 and done % every == 0:
+                r = (done // every) * nd + d
+                for s in range(4):
+                    out[r, s] = h[s]
     return out
 
 
@@ -1024,7 +1063,7 @@ def search(
                         if eps > 0 and _rand(rng, 100) < eps:
                             c = _kth(lm, _rand(rng, _pop(lm)))
                         else:
-                            c = _medium(hands, s, lm, trick, n, P, won, calls, cannot)
+                            c = _medium(hands[s], _others(hands, s), s, lm, trick, n, P, won, calls, cannot)
                     else:
                         c = _policy(hands, s, lm, trick, n, t, won[s] < calls[s], rng, eps, pubvoid, low_duck)
                 values[d * rollouts + r, mi] = _value(me, won, calls, totals, sd, P)
@@ -1446,7 +1485,7 @@ def call_search(
                         if eps > 0 and _rand(rng, 100) < eps:
                             c = _kth(lm, _rand(rng, _pop(lm)))
                         else:
-                            c = _medium(hands, s, lm, trick, i, P, won, calls, cannot)
+                            c = _medium(hands[s], _others(hands, s), s, lm, trick, i, P, won, calls, cannot)
                         _observe(cannot, trick, i, c, s, P, tn, played)
                     else:
                         c = _policy(hands, s, lm, trick, i, t, won[s] < calls[s], rng, eps, pubvoid, low_duck)

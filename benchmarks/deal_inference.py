@@ -1,0 +1,92 @@
+"""How well `hard`'s deals guess the hidden cards, and what the guess costs, side by side.
+
+At each card decision of seat 0 (with a choice) in matches of four `medium` bots, every setting
+draws its deals from what the seat can see; the figure is the share of the cards the seat cannot
+see that a deal puts in the hand that really holds them, averaged over the deals (a third is a blind
+guess), overall and by stage of the round, with the time per decision spent drawing the deals.
+
+python benchmarks/deal_inference.py --matches 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+from callbreak import Match, Ruleset
+from callbreak.bots import make_bot
+from callbreak.bots.hard import HardBot, consistent_deals, refine_deals, sample_deals
+from callbreak.bots.knowledge import Knowledge
+from callbreak.round import SeatView
+
+Draw = Callable[[SeatView, Knowledge, HardBot], list[list[int]]]
+
+
+def setting(starts: int, infer: int, steps: int, miss_cost: float, keep: int, every: int) -> Draw:
+    def draw(view: SeatView, k: Knowledge, bot: HardBot) -> list[list[int]]:
+        rng = random.Random(len(view.tricks))
+        if infer > 1:
+            deals = consistent_deals(view, k, starts, infer, rng)
+        else:
+            deals = sample_deals(view, k, starts, rng)
+        if steps:
+            deals = refine_deals(view, k, deals, steps, 3, miss_cost, ranges=bot.call_ranges(view), keep=keep, every=every)
+        return deals
+
+    return draw
+
+
+SETTINGS: dict[str, Draw] = {
+    "calls only (400 deals)": setting(400, 1, 0, 0.0, 1, 1),
+    "+ play, best 400 of 1600": setting(400, 4, 0, 0.0, 1, 1),
+    "+ 10 steps each, exp(-2) (previous hard)": setting(400, 4, 10, 2.0, 1, 1),
+    "50 chains x 8, 100 steps, exp(-6) (hard)": setting(50, 4, 100, 6.0, 8, 10),
+    "100 deals, 1000 steps each, exp(-6)": setting(100, 4, 1000, 6.0, 1, 1),
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--matches", type=int, default=3)
+    ap.add_argument("--rules", default="bhoos")
+    a = ap.parse_args()
+    views: list[tuple[SeatView, list[int]]] = []
+    for seed in range(a.matches):
+        bots = [make_bot("medium", seed=s) for s in range(4)]
+        m = Match(Ruleset.preset(a.rules, rounds=5), seed=seed)
+        while not m.is_over:
+            s = m.to_act
+            assert s is not None
+            v = m.view(s)
+            if s == 0 and v.phase == "playing" and len(v.legal_cards) > 1:
+                views.append((v, list(m.round.hand_masks)))
+            m.act(bots[s].act(v))
+    bot = HardBot(seed=0)
+    setting(8, 2, 2, 1.0, 2, 2)(views[0][0], Knowledge.from_view(views[0][0]), bot)  # compile
+    print(f"{len(views)} decisions of seat 0 in {a.matches} matches of 4 x medium ({a.rules} rules)")
+    print(f"{'setting':44} {'right':>6}  {'tricks 0-3':>10} {'4-7':>6} {'8-11':>6}  {'ms/decision':>11}")
+    for name, draw in SETTINGS.items():
+        right: list[float] = []
+        stage: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        spent = 0.0
+        for v, truth in views:
+            k = Knowledge.from_view(v)
+            t0 = time.perf_counter()
+            deals = draw(v, k, bot)
+            spent += time.perf_counter() - t0
+            hidden = k.unseen.bit_count()
+            x = sum(
+                sum((d[s] & truth[s]).bit_count() for s in range(4) if s != v.seat) / hidden for d in deals
+            ) / len(deals)
+            right.append(x)
+            stage[min(len(v.tricks) // 4, 2)].append(x)
+        mean = sum(right) / len(right)
+        a0, a1, a2 = (sum(xs) / max(len(xs), 1) for xs in stage.values())
+        ms = 1000 * spent / len(views)
+        print(f"{name:44} {mean:6.3f}  {a0:10.3f} {a1:6.3f} {a2:6.3f}  {ms:11.1f}")
+
+
+if __name__ == "__main__":
+    main()

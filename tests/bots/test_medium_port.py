@@ -167,3 +167,43 @@ def test_refine_chains_give_their_later_states() -> None:
                     assert d[s].bit_count() == k.sizes[s] and d[s] & k.cannot[s] == 0
             checked += 1
     assert checked >= 4
+
+
+def test_mismatches_count_what_medium_would_have_played_on_any_deal() -> None:
+    """On deals that are not the real one, `kernel.mismatches` (which reads the
+    public state before each card from `kernel._history`) counts exactly the other
+    seats' cards so far that `callbreak.bots.medium.choose_card` would not have
+    played with the hands the deal gives them: the round replayed on the engine."""
+    from callbreak import Card, Match, Round, Ruleset
+    from callbreak.bots.hard import play_record, sample_deals, tricks_so_far
+
+    checked = nonzero = 0
+    for seed, preset in ((3, "bhoos"), (4, "standard")):
+        m = Match(Ruleset.preset(preset, rounds=1), seed=seed, dealer=1)
+        for view in medium_match_views(m):
+            if view.phase != "playing" or view.seat != 2 or not 2 <= len(view.tricks) <= 10:
+                continue
+            k = Knowledge.from_view(view)
+            record = play_record(view, k)
+            for deal in sample_deals(view, k, 4, random.Random(seed)):
+                rnd = Round(
+                    view.rules,
+                    [[Card(c) for c in range(52) if (deal[s] | k.played_by[s]) >> c & 1] for s in range(4)],
+                    dealer=view.dealer,
+                )
+                while rnd.phase == "calling":
+                    rnd.call(view.calls[rnd.to_act])  # type: ignore[index]
+                want = 0
+                for _, cards in tricks_so_far(view):
+                    for c in cards:
+                        seat = rnd.to_act
+                        assert seat is not None
+                        if seat != view.seat:
+                            v = rnd.view(seat)
+                            want += choose_card(v, Knowledge.from_view(v))[0] != c
+                        rnd.play(c)
+                got = int(kernel.mismatches(np.array([deal], dtype=np.int64), *record)[0])
+                assert got == want, (view.to_dict(), deal)
+                checked += 1
+                nonzero += want > 0
+    assert checked >= 40 and nonzero >= 10, (checked, nonzero)

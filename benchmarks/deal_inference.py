@@ -11,39 +11,22 @@ python benchmarks/deal_inference.py --matches 3
 from __future__ import annotations
 
 import argparse
-import random
 import time
-from collections.abc import Callable
+from typing import Any
 
 from callbreak import Match, Ruleset
 from callbreak.bots import make_bot
-from callbreak.bots.hard import HardBot, consistent_deals, refine_deals, sample_deals
+from callbreak.bots.hard import HardBot
 from callbreak.bots.knowledge import Knowledge
 from callbreak.round import SeatView
 
-Draw = Callable[[SeatView, Knowledge, HardBot], list[list[int]]]
-
-
-def setting(starts: int, infer: int, steps: int, miss_cost: float, keep: int, every: int) -> Draw:
-    def draw(view: SeatView, k: Knowledge, bot: HardBot) -> list[list[int]]:
-        rng = random.Random(len(view.tricks))
-        if infer > 1:
-            deals = consistent_deals(view, k, starts, infer, rng)
-        else:
-            deals = sample_deals(view, k, starts, rng)
-        if steps:
-            deals = refine_deals(view, k, deals, steps, 3, miss_cost, ranges=bot.call_ranges(view), keep=keep, every=every)
-        return deals
-
-    return draw
-
-
-SETTINGS: dict[str, Draw] = {
-    "calls only (400 deals)": setting(400, 1, 0, 0.0, 1, 1),
-    "+ play, best 400 of 1600": setting(400, 4, 0, 0.0, 1, 1),
-    "+ 10 steps each, exp(-2) (previous hard)": setting(400, 4, 10, 2.0, 1, 1),
-    "50 chains x 8, 100 steps, exp(-6) (hard)": setting(50, 4, 100, 6.0, 8, 10),
-    "100 deals, 1000 steps each, exp(-6)": setting(100, 4, 1000, 6.0, 1, 1),
+# name: (the bot's settings, deals drawn per decision)
+SETTINGS: dict[str, tuple[dict[str, Any], int]] = {
+    "calls only (400 deals)": ({"infer": 1, "refine": 0}, 400),
+    "+ play, best 400 of 1600": ({"infer": 4, "refine": 0}, 400),
+    "+ 10 steps each, exp(-2) (previous hard)": ({"refine": 10, "miss_cost": 2.0, "keep": 1, "every": 1}, 400),
+    "50 chains x 8, 100 steps, exp(-6) (hard)": ({}, 400),
+    "100 deals, 1000 steps each, exp(-6)": ({"refine": 1000, "keep": 1}, 100),
 }
 
 
@@ -63,18 +46,18 @@ def main() -> None:
             if s == 0 and v.phase == "playing" and len(v.legal_cards) > 1:
                 views.append((v, list(m.round.hand_masks)))
             m.act(bots[s].act(v))
-    bot = HardBot(seed=0)
-    setting(8, 2, 2, 1.0, 2, 2)(views[0][0], Knowledge.from_view(views[0][0]), bot)  # compile
+    HardBot(seed=0).card_deals(views[0][0], Knowledge.from_view(views[0][0]), 8, 0)  # compile
     print(f"{len(views)} decisions of seat 0 in {a.matches} matches of 4 x medium ({a.rules} rules)")
     print(f"{'setting':44} {'right':>6}  {'tricks 0-3':>10} {'4-7':>6} {'8-11':>6}  {'ms/decision':>11}")
-    for name, draw in SETTINGS.items():
+    for name, (settings, n) in SETTINGS.items():
+        bot = HardBot(seed=0, **settings)
         right: list[float] = []
         stage: dict[int, list[float]] = {0: [], 1: [], 2: []}
         spent = 0.0
         for v, truth in views:
             k = Knowledge.from_view(v)
             t0 = time.perf_counter()
-            deals = draw(v, k, bot)
+            deals = bot.card_deals(v, k, n, len(v.tricks))
             spent += time.perf_counter() - t0
             hidden = k.unseen.bit_count()
             x = sum(

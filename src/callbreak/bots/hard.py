@@ -450,14 +450,26 @@ class HardBot(Bot):
             self._ranges = (key, call_ranges(view, load_model(family_of(view.rules))))
         return self._ranges[1]
 
-    def refined(
-        self, view: SeatView, k: Knowledge, starts: list[list[int]], steps: int, keep: int, seed: int
+    def deals(
+        self, view: SeatView, k: Knowledge, n: int, seed: int, infer: int, steps: int, keep: int
     ) -> list[list[int]]:
-        """`refine_deals` with this bot's settings: ``keep`` deals from each start."""
+        """About ``n`` deals consistent with the view, drawn with this bot's
+        settings: the best of ``infer`` draws each for the play so far (1: drawn
+        by the calls alone), then ``steps`` refine steps, ``keep`` deals from each
+        start (`refine_deals`; 0 steps: no refining)."""
+        rng = random.Random(seed)
+        keep = keep if steps > 0 else 1
+        starts = -(-n // keep)
+        if infer > 1:
+            deals = consistent_deals(view, k, starts, infer, rng, self.oversample, self.call_sd, self.call_bias)
+        else:
+            deals = sample_deals(view, k, starts, rng, self.oversample, self.call_sd, self.call_bias)
+        if steps <= 0:
+            return deals
         return refine_deals(
             view,
             k,
-            starts,
+            deals,
             steps,
             seed,
             self.miss_cost,
@@ -466,6 +478,10 @@ class HardBot(Bot):
             keep,
             self.every,
         )
+
+    def card_deals(self, view: SeatView, k: Knowledge, n: int, seed: int) -> list[list[int]]:
+        """The deals a card decision searches (`deals` with the card settings)."""
+        return self.deals(view, k, n, seed, self.infer, self.refine, self.keep)
 
     def choose_call(self, view: SeatView) -> tuple[int, dict[int, float]]:
         """The call, and the value found for each call searched.
@@ -482,13 +498,8 @@ class HardBot(Bot):
             return base, {base: 0.0}
         cands = [c for c in view.legal_calls if base - 1 <= c <= base + 2]
         k = Knowledge.from_view(view)
-        rng = random.Random(seed)
-        refine = self.call_refine > 0 and any(c is not None for c in view.calls)
-        keep = self.call_keep if refine else 1
-        starts = -(-self.call_deals // keep)
-        deals = sample_deals(view, k, starts, rng, self.oversample, self.call_sd, self.call_bias)
-        if refine:
-            deals = self.refined(view, k, deals, self.call_refine, keep, seed)
+        steps = self.call_refine if any(c is not None for c in view.calls) else 0
+        deals = self.deals(view, k, self.call_deals, seed, 1, steps, self.call_keep)
         model = load_model(family_of(view.rules))
         wv = win_value(view)
         if wv is None:
@@ -535,17 +546,7 @@ class HardBot(Bot):
         # the budget is in full-round playouts: short playouts late in a round are cheap
         scale = 52 / max(sum(view.hand_sizes), 4)
         n = max(8, min(self.max_deals, int(self.iterations * scale) // (len(legal) * self.rollouts)))
-        rng = random.Random(seed)
-        keep = self.keep if self.refine > 0 else 1
-        starts = -(-n // keep)  # each refined start gives ``keep`` deals
-        if self.infer > 1:
-            deals = consistent_deals(
-                view, k, starts, self.infer, rng, self.oversample, self.call_sd, self.call_bias
-            )
-        else:
-            deals = sample_deals(view, k, starts, rng, self.oversample, self.call_sd, self.call_bias)
-        if self.refine > 0:  # (every seat has called by now)
-            deals = self.refined(view, k, deals, self.refine, keep, seed)
+        deals = self.card_deals(view, k, n, seed)
         # exact (max^n) over each deal once few tricks remain, else in the playouts' ends
         solve_k = self.solve_tricks if 13 - len(view.tricks) <= self.solve_tricks else self.playout_solve
         parts = []

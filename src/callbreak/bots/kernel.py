@@ -800,30 +800,42 @@ def mismatches(
 
 @_jit
 def _seat_energy(
-    h: np.ndarray,
-    s: int,
-    hist: np.ndarray,
-    P: np.ndarray,
-    calls: np.ndarray,
-    played_by: np.ndarray,
-    miss_cost: float,
-    w: np.ndarray,
-    made: np.ndarray,
-    pos: np.ndarray,
-    earlier: np.ndarray,
-    lo: np.ndarray,
-    hi: np.ndarray,
-    soft: float,
-) -> float:
-    """Minus the log-likelihood of seat ``s``'s play and call given its hand in ``h``."""
+    h: np.ndarray, s: int, hist: np.ndarray, P: np.ndarray, calls: np.ndarray,
+    gone: np.ndarray, w: np.ndarray, cost: np.ndarray,
+) -> float:  # fmt: skip
+    """Minus the log-likelihood of seat ``s``'s play and call given its hand in
+    ``h`` (``gone``: the cards each seat has played; ``w``: the calling model's
+    weights; ``cost``: `_energy_terms`)."""
     e = 0.0
-    if miss_cost > 0.0:
-        e += miss_cost * _seat_miss(h[s], played_by[s], s, hist, P, calls)
-    if made[s] >= 0:
-        mu = _hand_mean(h[s] | played_by[s], P[0], pos[s], earlier[s], w)
-        off = max(lo[s] - mu, mu - hi[s], 0.0)
-        e += off * off / (2.0 * soft * soft)
+    if cost[0, 0] > 0.0:
+        e += cost[0, 0] * _seat_miss(h[s], gone[s], s, hist, P, calls)
+    if cost[1, s] > 0.0:
+        mu = _hand_mean(h[s] | gone[s], P[0], int(cost[2, s]), int(cost[3, s]), w)
+        off = max(cost[4, s] - mu, mu - cost[5, s], 0.0)
+        e += off * off / cost[1, s]
     return e
+
+
+@_jit
+def _energy_terms(
+    miss_cost: float, made: np.ndarray, pos: np.ndarray, earlier: np.ndarray,
+    lo: np.ndarray, hi: np.ndarray, soft: float,
+) -> np.ndarray:  # fmt: skip
+    """`refine`'s likelihood settings in one array for `_seat_energy`: row 0 the
+    cost of a card `_medium` would not have played; per seat (columns), row 1
+    ``2 soft^2``, the scale of its call's term (0: it has not called),
+    rows 2-5 its place in the calling order, the calls before it, and the range
+    ``lo..hi`` of the calling model's estimate."""
+    cost = np.zeros((6, 4))
+    cost[0, 0] = miss_cost
+    for s in range(4):
+        if made[s] >= 0:
+            cost[1, s] = 2.0 * soft * soft
+        cost[2, s] = pos[s]
+        cost[3, s] = earlier[s]
+        cost[4, s] = lo[s]
+        cost[5, s] = hi[s]
+    return cost
 
 
 @_jit
@@ -871,6 +883,7 @@ def refine(
     e = np.zeros(4)
     opp = np.zeros(3, dtype=np.int64)
     hist = _history(me, seats, cards, leader0, P)
+    cost = _energy_terms(miss_cost, made, pos, earlier, lo, hi, soft)
     for d in range(nd):
         k = 0
         for s in range(4):
@@ -880,10 +893,7 @@ def refine(
                 k += 1
         for s in range(4):
             if s != me:
-                e[s] = _seat_energy(
-                    h, s, hist, P, calls, played_by, miss_cost,
-                    w, made, pos, earlier, lo, hi, soft,
-                )  # fmt: skip
+                e[s] = _seat_energy(h, s, hist, P, calls, played_by, w, cost)
         total = steps + (keep - 1) * every
         if steps == 0:
             for s in range(4):
@@ -904,14 +914,8 @@ def refine(
                 hb = h[b]
                 h[a] = ha ^ x ^ y
                 h[b] = hb ^ x ^ y
-                fa = _seat_energy(
-                    h, a, hist, P, calls, played_by, miss_cost,
-                    w, made, pos, earlier, lo, hi, soft,
-                )  # fmt: skip
-                fb = _seat_energy(
-                    h, b, hist, P, calls, played_by, miss_cost,
-                    w, made, pos, earlier, lo, hi, soft,
-                )  # fmt: skip
+                fa = _seat_energy(h, a, hist, P, calls, played_by, w, cost)
+                fb = _seat_energy(h, b, hist, P, calls, played_by, w, cost)
                 # proposal counts both ways (Hastings correction)
                 ra = _pop(h[a] & ~cannot[b])
                 rb = _pop(h[b] & ~cannot[a])

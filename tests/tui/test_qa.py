@@ -155,3 +155,21 @@ async def test_no_card_is_raised_while_the_others_play_until_you_choose_one() ->
             ),
         )
         assert "▔" in screen_text(app, "hand")  # your turn: the chosen (or first legal) card is up
+
+
+async def test_a_table_screen_half_taken_down_is_not_drawn() -> None:
+    """A timer tick or a game event can land while the app exits and the table
+    screen's widgets are being removed (a CI run failed so: NoMatches '#sidebar'
+    from the countdown's tick); drawing then does nothing instead of raising."""
+    game = LocalGame(ONE_ROUND, seed=4, bots="random", delay=0, trick_pause=0)
+    app = CallbreakApp(game, hint=False)
+    async with app.run_test(size=(110, 32)) as pilot:
+        await wait_for(pilot, lambda: app.model is not None and app.table_screen is not None)
+        screen = app.table_screen
+        assert screen is not None
+        app.render_all()  # a whole screen draws
+        assert "round 1 of 1" in screen_text(app, "header"), screen_text(app, "header")
+        await screen.query_one("#sidebar", Static).remove()
+        app.render_all()  # must not raise
+        # the widgets still there keep what they showed
+        assert "round 1 of 1" in screen_text(app, "header")

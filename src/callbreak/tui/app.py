@@ -18,6 +18,7 @@ from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, Markdown, Select, Static
 
@@ -662,9 +663,17 @@ class CallbreakApp(App[int]):
 
     def render_all(self) -> None:
         screen = self.table_screen
-        m = self.model
         if screen is None or not screen.is_mounted:
             return
+        try:
+            self._draw(screen)
+        except NoMatches:
+            # the screen's widgets are not all there: it is being built, or taken
+            # down (a timer tick or a game event can land while the app exits)
+            return
+
+    def _draw(self, screen: TableScreen) -> None:
+        m = self.model
         if m is None:
             screen.query_one("#header", Static).update(Text(" ♠ Callbreak  ·  connecting…", style="bold"))
             return

@@ -13,6 +13,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from . import __version__
+
 COMMANDS = ("play", "serve", "score", "replay", "arena", "bot")
 
 
@@ -21,15 +23,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="callbreak",
         description="Callbreak: play, serve, score, replay and pit bots against each other.",
     )
+    parser.add_argument("--version", action="version", version=f"callbreak {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"callbreak.commands.{name}")
-        except ModuleNotFoundError as e:
-            if e.name != f"callbreak.commands.{name}":
-                raise
-            continue
-        module.register(sub)
+        importlib.import_module(f"callbreak.commands.{name}").register(sub)
     return parser
 
 

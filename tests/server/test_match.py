@@ -69,5 +69,5 @@ def test_serve_prints_the_url_and_serves_pages_and_health(server: Server) -> Non
     r = server.get("/")
     assert r.status_code == 200 and "text/html" in r.headers["content-type"]
     out = server.stop()
-    assert f"http://localhost:{server.port}/" in out
+    assert f"http://127.0.0.1:{server.port}/" in out and "serve with --host 0.0.0.0" in out
     assert server.db.exists()

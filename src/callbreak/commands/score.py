@@ -119,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(e))
 
     sheet: ScoreSheet | None = None
+    shown = False  # the interactive loop ended on printing this very sheet
     if args.load:
         try:
             sheet = ScoreSheet.from_json(Path(args.load).read_text(encoding="utf-8"))
@@ -164,14 +165,14 @@ def run(args: argparse.Namespace) -> int:
             return fail(str(e))
     elif interactive:
         try:
-            _ask_rounds(out, sheet)
+            shown = _ask_rounds(out, sheet)
         except KeyboardInterrupt:
             err.print("\ninterrupted: nothing saved" if args.save else "\ninterrupted")
             return 130
 
     if args.json:
         sys.stdout.write(sheet.to_json() + "\n")
-    else:
+    elif not shown:
         out.print(sheet_table(sheet))
         out.print(_status(sheet))
     if args.save:
@@ -243,26 +244,29 @@ def _numbers(text: str) -> list[str]:
     return text.replace(",", " ").split()
 
 
-def _ask_rounds(console: Any, sheet: Any) -> None:
+def _ask_rounds(console: Any, sheet: Any) -> bool:
+    """Ask round after round; True when the sheet as it ends was the last thing printed."""
     from ..scorecalc import MAX_ROUNDS, ScoreError
 
     console.print(
         f"Enter each round's calls, then tricks won, in order {', '.join(sheet.players)}; {_HELP_INPUT}."
     )
+    shown = False
     while not sheet.is_over:
         n = len(sheet.rounds) + 1
         if sheet.rules.rounds is None and n > MAX_ROUNDS:
-            break
+            return shown
         label = f"Round {n}" + (" (sudden death)" if sheet.sudden_death else "")
         calls = _ask_four(console, sheet, f"{label} calls: ", sheet.check_calls)
+        shown = False
         if calls is None:
-            return
+            return False
         if calls == "undo":
             _undo(console, sheet)
             continue
         tricks = _ask_four(console, sheet, f"{label} tricks won: ", sheet.check_tricks)
         if tricks is None:
-            return
+            return False
         if tricks == "undo":
             continue  # back to this round's calls
         try:
@@ -272,6 +276,8 @@ def _ask_rounds(console: Any, sheet: Any) -> None:
             continue
         console.print(sheet_table(sheet))
         console.print(_status(sheet))
+        shown = True
+    return shown
 
 
 def _undo(console: Any, sheet: Any) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["register", "run"]
+__all__ = ["register", "run", "served_at"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -48,8 +48,8 @@ def run(args: argparse.Namespace) -> int:
     )
     _raise_open_files_limit()
     app = create_app(cfg)
-    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
-    print(f"Callbreak is being served at http://{shown}:{args.port}/  (database: {cfg.db})", flush=True)
+    for line in served_at(args.host, args.port, cfg.db):
+        print(line, flush=True)
     uvicorn.run(
         app,
         host=args.host,
@@ -61,6 +61,33 @@ def run(args: argparse.Namespace) -> int:
         access_log=False,
     )
     return 0
+
+
+def served_at(host: str, port: int, db: str) -> list[str]:
+    """What `callbreak serve` prints: the address to open, and the ones friends can use.
+
+    >>> served_at("127.0.0.1", 8000, "callbreak.db")[0]
+    'Callbreak is being served at http://127.0.0.1:8000/  (database: callbreak.db)'
+    >>> served_at("127.0.0.1", 8000, "x.db")[1]
+    '  only this device can open it: to play with friends on your network, serve with --host 0.0.0.0'
+    """
+    import socket
+
+    if host in ("0.0.0.0", "::", ""):
+        lines = [f"Callbreak is being served at http://127.0.0.1:{port}/  (database: {db})"]
+        try:
+            infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        except OSError:
+            infos = []
+        lan = sorted({str(i[4][0]) for i in infos if not str(i[4][0]).startswith("127.")})
+        for a in lan or ["THIS-MACHINE'S-ADDRESS"]:
+            lines.append(f"  friends on your network: http://{a}:{port}/")
+        return lines
+    shown = f"[{host}]" if ":" in host else host
+    lines = [f"Callbreak is being served at http://{shown}:{port}/  (database: {db})"]
+    if host in ("127.0.0.1", "localhost", "::1"):
+        lines.append("  only this device can open it: to play with friends on your network, serve with --host 0.0.0.0")
+    return lines
 
 
 def _raise_open_files_limit() -> None:

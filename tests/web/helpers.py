@@ -28,12 +28,22 @@ def act_once(page: Any, call_choice: str = "suggested") -> str | None:
     legal = page.locator("[data-testid=hand].my-turn [data-legal=true]")
     if legal.count():
         try:
-            card = legal.first.get_attribute("data-card", timeout=1000)
-            legal.first.click(timeout=2000)
+            card = str(legal.first.get_attribute("data-card", timeout=1000))
+            play_card(page, card)
         except Exception:
             return None  # played for us (forced card) or re-rendered meanwhile
         return f"play {card}"
     return None
+
+
+def play_card(page: Any, card: str, tap: bool = False) -> None:
+    """Play ``card`` from the hand as a person does: a click plays it; a tap on a touch screen
+    lifts it, and a second tap on the lifted card plays it (unless the one-tap setting is on)."""
+    loc = page.locator(f"[data-testid=hand] [data-card='{card}']")
+    press = loc.tap if tap else loc.click
+    press(timeout=2000)
+    if loc.evaluate_all("els => els.some(e => e.dataset.selected === 'true')"):
+        press(timeout=2000)
 
 
 def play_to_end(pages: list[Any], limit_s: float = 90.0) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 from callbreak import Ruleset
 from callbreak.scoring import score
 
-from .helpers import ACTIONABLE, wait_free_turn
+from .helpers import ACTIONABLE, play_card, wait_free_turn
 
 PHONE = {
     "viewport": {"width": 390, "height": 844},
@@ -73,7 +73,8 @@ def test_phone_play_now(server: str, browser: Any) -> None:
         "preset": "quick",
     }
     # Every card of the hand shows enough of itself to tap, once the deal has settled
-    # (no animation running); a card is covered only by the next card of its own row.
+    # (no animation running): one row, a card is covered only by the next card, and the strip
+    # that shows holds the centre of the card's face (more than half its width).
     page.wait_for_function(
         "[...document.querySelectorAll('[data-testid=hand] [data-card]')]"
         ".every(e => e.getAnimations({subtree: true}).length === 0)"
@@ -83,15 +84,15 @@ def test_phone_play_now(server: str, browser: Any) -> None:
     measure = """() => [...document.querySelectorAll('[data-testid=hand] [data-card]')].map(e => {
              const r = e.getBoundingClientRect();
              const n = e.nextElementSibling ? e.nextElementSibling.getBoundingClientRect() : null;
-             const next = n && Math.abs(n.top - r.top) < 1 ? n.left : r.right;
-             return [Math.min(r.right, next) - r.left, r.height, r.right]; })"""
-    tappable = "b => b.length === 13 && b.every(([w, h, right]) => w >= 40 && h >= 70 && right <= 390)"
+             const next = n ? n.left : r.right;
+             return [Math.min(r.right, next) - r.left, r.height, r.right, r.width]; })"""
+    tappable = "b => b.length === 13 && b.every(([v, h, right, w]) => v >= 26 && v > w / 2 && h >= 70 && right <= 390)"
     with contextlib.suppress(Exception):  # (on a timeout the assertions below say what was wrong)
         page.wait_for_function(f"({tappable})(({measure})())", timeout=10_000)
     boxes = page.evaluate(measure)
     assert len(boxes) == 13
-    for visible_w, height, right in boxes:
-        assert visible_w >= 40 and height >= 70 and right <= 390, boxes
+    for visible_w, height, right, width in boxes:
+        assert visible_w >= 26 and visible_w > width / 2 and height >= 70 and right <= 390, boxes
     played = 0
     while played < 4:
         page.wait_for_selector(ACTIONABLE)
@@ -102,7 +103,7 @@ def test_phone_play_now(server: str, browser: Any) -> None:
         n = legal.count()
         if n > 1:
             card = legal.first.get_attribute("data-card")
-            legal.first.tap()
+            play_card(page, str(card), tap=True)
             page.wait_for_selector(f"[data-testid=trick] [data-card='{card}']")
             played += 1
         elif n == 1:  # a single legal card is played for us after a short highlight

@@ -28,11 +28,11 @@ def test_trick_clears_the_top_seat_on_a_low_phone(server: str, browser: Any) -> 
     page.select_option("#now-bots", "random")
     page.click("[data-testid=play-now]")
     page.wait_for_selector("[data-call]")
-    # While calling, the picker and the top of both rows of the hand are on the screen.
-    last_row = page.evaluate(
-        "document.querySelector('[data-testid=hand] .hand-row:last-child').getBoundingClientRect().top"
+    # While calling, the picker and the top of every card of the hand (one row) are on the screen.
+    tops = page.eval_on_selector_all(
+        "[data-testid=hand] [data-card]", "els => els.map(e => e.getBoundingClientRect().top)"
     )
-    assert last_row + 30 <= 640, last_row
+    assert len(tops) == 13 and max(tops) + 30 <= 640, tops
     page.locator("[data-call]").first.click()
     page.wait_for_selector("[data-testid=trick]")
     meta_bottom = page.evaluate(

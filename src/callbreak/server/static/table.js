@@ -2,6 +2,7 @@
 import { h, clear, fill, cardEl, cardName, sortHand, toast, copyText, api, navigate, rulesSummary, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
 import { fmt, parseTenths, ordinal } from "./scoring.js";
 import { tokenFor, seatRecord, rememberSeat, updateRecord } from "./seats.js";
+import { createHand } from "./hand.js";
 
 const HOLD_MS = 900;      // a finished trick stays in the middle this long
 const COLLECT_MS = 350;   // then flies to its winner
@@ -101,7 +102,15 @@ function mountTable(root, id, token) {
   const page = h("div", { class: "table-page", "data-testid": spectator ? "spectator" : "table" },
     top, felt, turnLine, picker, spectator ? null : handBox, dialogs, live, banner);
   fill(root, page);
-  handBox.addEventListener("keydown", onHandKey);
+  const hand = createHand(handBox, {
+    send: (c) => {
+      if (!send({ type: "play", card: c })) return false;
+      S.pending = { card: c }; S.hint = null; renderHand(); renderTurnLine();
+      return true;
+    },
+    announce: (text) => announce(text),
+    onCue: () => { if (S.table) renderTurnLine(); },
+  });
   document.addEventListener("keydown", onGlobalKey);
 
   const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${encodeURIComponent(id)}${token ? `?token=${encodeURIComponent(token)}` : ""}`;
@@ -273,15 +282,20 @@ function mountTable(root, id, token) {
       info.append(`Round ${st.round_number}${st.rounds ? ` of ${st.rounds}` : ""}`);
       if (st.sudden_death) info.append(h("span", { class: "sd", "data-testid": "sudden-death" }, "Sudden death"));
     }
-    const buttons = h("span", { class: "row", style: { marginTop: 0 } });
-    if (st && st.tricks && st.tricks.length) buttons.append(h("button", { class: "btn", type: "button", "data-testid": "last-trick-btn", onclick: () => { S.dialog = "last"; renderDialogs(); } }, "Last trick"));
-    if (st) buttons.append(h("button", { class: "btn", type: "button", "data-testid": "scores-btn", onclick: () => { S.dialog = "scores"; renderDialogs(); } }, "Scores"));
-    if (t.status === "over") buttons.append(h("button", { class: "btn", type: "button", "data-testid": "results-btn", onclick: () => { S.showFinal = true; renderDialogs(); } }, "Results"));
-    if (!spectator && st && st.phase === "playing" && st.to_act === me() && t.status === "playing") {
-      buttons.append(h("button", { class: "btn", type: "button", "data-testid": "hint-btn", onclick: () => send({ type: "hint" }) }, "Hint"));
+    // One line of fixed height: the buttons are always there (disabled until they can be used), so
+    // the table below never moves when one becomes usable.
+    const buttons = h("span", { class: "top-buttons" });
+    if (st) {
+      buttons.append(h("button", { class: "btn", type: "button", "data-testid": "last-trick-btn", disabled: !(st.tricks && st.tricks.length), onclick: () => { S.dialog = "last"; renderDialogs(); } }, "Last trick"));
+      buttons.append(h("button", { class: "btn", type: "button", "data-testid": "scores-btn", onclick: () => { S.dialog = "scores"; renderDialogs(); } }, "Scores"));
     }
-    fill(top, 
-      h("span", null, info, " ", h("span", { title: "trump", "aria-label": `trump: ${SUIT_NAME[trump]}` }, `Trump ${SUIT_SYMBOL[trump]}`),
+    if (t.status === "over") buttons.append(h("button", { class: "btn", type: "button", "data-testid": "results-btn", onclick: () => { S.showFinal = true; renderDialogs(); } }, "Results"));
+    else if (!spectator && st) {
+      const can = st.phase === "playing" && st.to_act === me() && t.status === "playing";
+      buttons.append(h("button", { class: "btn", type: "button", "data-testid": "hint-btn", disabled: !can, onclick: () => send({ type: "hint" }) }, "Hint"));
+    }
+    fill(top,
+      h("span", { class: "top-info" }, info, " ", h("span", { title: "trump", "aria-label": `trump: ${SUIT_NAME[trump]}` }, `Trump ${SUIT_SYMBOL[trump]}`),
         spectator ? h("span", { class: "badge" }, " · watching") : null),
       buttons);
     if (had) {
@@ -334,6 +348,8 @@ function mountTable(root, id, token) {
     if (t.status === "lobby" || !st) { felt.append(renderLobby()); return; }
     for (let s = 0; s < 4; s++) felt.append(renderSeat(s));
     felt.append(renderTrick());
+    const mine = spectator ? null : felt.querySelector(`.played.fresh[data-seat="${me()}"]`);
+    if (mine) hand.launch(mine);   // your card flies from the hand into the trick
     tickRings();
   }
 
@@ -414,11 +430,6 @@ function mountTable(root, id, token) {
 
   function renderPicker() {
     clear(picker);
-    if (myTurn("playing") && S.hint && S.hint.card) {
-      picker.append(h("p", { class: "hint-line card-hint", "data-testid": "card-hint" },
-        `Hint: the ${cardName(S.hint.card)}${S.hint.reason ? ` (${S.hint.reason})` : ""}.`));
-      return;
-    }
     if (!myTurn("calling")) return;
     const st = S.state;
     const hint = S.hint && typeof S.hint.call === "number" ? S.hint : null;
@@ -441,82 +452,14 @@ function mountTable(root, id, token) {
   function renderHand() {
     if (spectator) return;
     const st = S.state, t = S.table;
-    const focusedCard = document.activeElement && handBox.contains(document.activeElement) ? document.activeElement.dataset.card : null;
-    clear(handBox);
-    if (!st || t.status === "lobby") return;
-    const hand = sortHand(st.hand || [], (t.rules && t.rules.trump) || "S");
+    if (!st || t.status === "lobby") { hand.render(null); return; }
     const playing = myTurn("playing");
-    const legal = new Set(playing ? st.legal_cards : []);
-    handBox.classList.toggle("my-turn", playing && !S.pending);
-    // One row when the cards fit with at most a little overlap, else two rows (phones).
-    const w = (handBox.clientWidth || 360) - 12;
-    const cw = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--card-w")) || 56;
-    const n = hand.length;
-    const single = n <= 1 || (w - cw) / (n - 1) >= 0.62 * cw;
-    const rows = single ? [hand] : [hand.slice(0, Math.ceil(n / 2)), hand.slice(Math.ceil(n / 2))];
-    const hintCard = S.hint && S.hint.card && playing ? S.hint.card : null;
-    const forced = playing && st.legal_cards.length === 1 && t.rules.autoplay_forced ? st.legal_cards[0] : null;
-    for (const row of rows) {
-      const step = row.length > 1 ? (w - cw) / (row.length - 1) : cw;
-      const rowEl = h("div", { class: "hand-row" });
-      rowEl.style.setProperty("--overlap", `${Math.min(4, Math.floor(step - cw))}px`);
-      for (const c of row) {
-        const isLegal = legal.has(c);
-        const el = cardEl(c, { button: true, cls: `${c === forced ? "forced" : ""}${c === hintCard ? " hinted" : ""}` });
-        el.dataset.legal = String(isLegal);
-        el.tabIndex = -1;
-        el.setAttribute("aria-label", `${cardName(c)}${playing ? (isLegal ? "" : " (not playable now)") : ""}`);
-        if (!isLegal) el.setAttribute("aria-disabled", "true");
-        el.addEventListener("click", () => playCard(c));
-        rowEl.append(el);
-      }
-      handBox.append(rowEl);
-    }
-    const cards = [...handBox.querySelectorAll(".card")];
-    if (cards.length) {
-      let idx = focusedCard ? cards.findIndex((e) => e.dataset.card === focusedCard) : -1;
-      if (idx < 0) idx = Math.max(0, cards.findIndex((e) => e.dataset.legal === "true"));
-      cards[idx].tabIndex = 0;
-      if (focusedCard) cards[idx].focus({ preventScroll: true });
-    }
-  }
-
-  function playCard(c) {
-    const st = S.state;
-    if (!myTurn("playing")) { toast("It is not your turn."); return; }
-    if (S.pending) return;
-    if (!st.legal_cards.includes(c)) {
-      toast(`You cannot play the ${cardName(c)} now: ${reasonFor(c)}`);
-      announce(`The ${cardName(c)} is not playable now.`);
-      return;
-    }
-    if (send({ type: "play", card: c })) { S.pending = { card: c }; S.hint = null; renderHand(); }
-  }
-
-  function reasonFor() {
-    const st = S.state;
-    const led = st.trick && st.trick.length ? st.trick[0][1][1] : null;
-    if (!led) return "that lead is not allowed yet.";
-    const hasLed = st.hand.some((c) => c[1] === led);
-    if (hasLed) return `you must follow ${SUIT_NAME[led]}${S.table.rules.must_head ? ", and beat the highest one if you can" : ""}.`;
-    return "you must play a trump (and beat one on the table if you can).";
-  }
-
-  function onHandKey(e) {
-    const cards = [...handBox.querySelectorAll(".card")];
-    const i = cards.indexOf(document.activeElement);
-    if (i < 0) return;
-    let j = -1;
-    if (e.key === "ArrowRight" || e.key === "ArrowDown") j = Math.min(cards.length - 1, i + 1);
-    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") j = Math.max(0, i - 1);
-    else if (e.key === "Home") j = 0;
-    else if (e.key === "End") j = cards.length - 1;
-    if (j >= 0) {
-      e.preventDefault();
-      cards.forEach((c) => { c.tabIndex = -1; });
-      cards[j].tabIndex = 0;
-      cards[j].focus();
-    }
+    hand.render({
+      cards: st.hand || [], trump: (t.rules && t.rules.trump) || "S", playing, pending: !!S.pending,
+      legal: playing ? st.legal_cards : [], hint: S.hint && S.hint.card && playing ? S.hint.card : null,
+      forced: playing && st.legal_cards.length === 1 && t.rules.autoplay_forced ? st.legal_cards[0] : null,
+      round: st.round_number, trick: st.trick, mustHead: !!t.rules.must_head,
+    });
   }
 
   // Type a card to play it: "qs", "10h" / "th", "1s" (Bhoos ace).
@@ -533,7 +476,7 @@ function mountTable(root, id, token) {
       const card = r + k;
       if (!RANKS.includes(r)) return;
       if (!(S.state && S.state.hand && S.state.hand.includes(card))) { toast(`The ${cardName(card)} is not in your hand.`); return; }
-      playCard(card);
+      hand.play(card);
       return;
     }
     if ("23456789TJQKA1".includes(k)) { S.keyBuf = k; return; }
@@ -565,7 +508,20 @@ function mountTable(root, id, token) {
         text = `${shortName(st.to_act)} ${st.phase === "calling" ? "is calling" : "to play"}…`;
       }
     }
+    // While it is your turn to play: the "tap again" cue of a lifted card, else a hint asked for
+    // (in this line of fixed height, so that nothing below it moves).
+    const cue = mine && st.phase === "playing" && !S.pending ? (spectator ? "" : hand.cue()) : "";
+    if (cue) text = cue;
+    else if (mine && st.phase === "playing" && !S.pending && S.hint && S.hint.card) {
+      text = `Hint: the ${cardName(S.hint.card)}${S.hint.reason ? ` (${S.hint.reason})` : ""}.`;
+      fill(turnLine, h("span", { class: "card-hint", "data-testid": "card-hint" }, text));
+      turnLine.title = text;
+      turnLine.classList.add("mine");
+      announce(text);
+      return;
+    }
     turnLine.textContent = text;
+    turnLine.title = text;
     turnLine.classList.toggle("mine", mine);
     if (mine) announce(text);
   }
@@ -710,5 +666,6 @@ function mountTable(root, id, token) {
     clearTimeout(heldTimer);
     clearTimeout(bannerTimer);
     document.removeEventListener("keydown", onGlobalKey);
+    hand.destroy();
   };
 }

@@ -1,0 +1,197 @@
+// The player's hand: one row of overlapping cards sized to the screen, and a play gesture that
+// cannot hit the wrong card.
+//
+// - Cards overlap left over right: each card shows a strip of at least SPREAD of its width, more
+//   than half, so the centre of a card's face is always inside its own strip.  The hit area of a
+//   card is what the player sees: the card drawn on top at a point is the one a tap there reaches.
+// - The size depends only on the hand's width (room for 13 cards), never on how many cards are
+//   left: the hand keeps its height for the whole round and no card ever changes row.
+// - Touch: a tap lifts a legal card ("tap again to play"), a second tap on it plays it; a tap on
+//   another card moves the lift; an illegal card is never played (a toast says why).  With the
+//   per-device setting `oneTap` (localStorage "callbreak.settings") one tap plays.  A mouse click
+//   and Enter/Space on a focused card play at once.
+import { clear, cardEl, cardName, sortHand, toast, load, SUIT_NAME } from "./util.js";
+
+const SETTINGS_KEY = "callbreak.settings";
+const MAX_CARDS = 13;
+const SPREAD = 0.55;   // the visible strip of a card, as a share of its width (> 0.5)
+const GAP = 4;         // between cards when they need not overlap (wide screens, few cards)
+const RATIO = 1.43;    // card height / width
+
+/** This device's settings (written by the settings dialog); {} when none or unreadable. */
+export function readSettings() {
+  const s = load(SETTINGS_KEY, {});
+  return s && typeof s === "object" && !Array.isArray(s) ? s : {};
+}
+
+/** Card width and height for a hand `width` px wide, no wider than `maxW`. */
+export function cardSize(width, maxW) {
+  const cw = Math.max(24, Math.min(maxW, Math.floor(width / (1 + (MAX_CARDS - 1) * SPREAD))));
+  return { cw, ch: Math.round(cw * RATIO) };
+}
+
+/** Why `card` may not be played now, for a toast. */
+export function reasonFor(view) {
+  const led = view.trick && view.trick.length ? view.trick[0][1][1] : null;
+  if (!led) return "that lead is not allowed yet.";
+  if (view.cards.some((c) => c[1] === led)) {
+    return `you must follow ${SUIT_NAME[led]}${view.mustHead ? ", and beat the highest one if you can" : ""}.`;
+  }
+  return "you must play a trump (and beat one on the table if you can).";
+}
+
+const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/**
+ * The hand in `box`.  `send(card)` sends a play and returns whether it went out; `announce(text)`
+ * speaks to screen readers; `onCue()` is called when the lifted card changes (see `cue()`).
+ * `render(view)` draws it: view = null (no hand) or {cards, trump, playing, pending, legal, hint,
+ * forced, round, trick, mustHead}.
+ */
+export function createHand(box, { send, announce, onCue }) {
+  let view = null;
+  let selected = null;     // the lifted card (touch), or null
+  let key = "";            // the selection lives while this stays the same
+  let lastPointer = "";
+  let launched = null;     // {card, rect, at}: where the last card played left the hand
+
+  const onPointer = (e) => { lastPointer = e.pointerType || ""; };
+  box.addEventListener("pointerdown", onPointer, true);
+  box.addEventListener("click", onClick);
+  box.addEventListener("keydown", onKey);
+  const onResize = () => render(view);
+  window.addEventListener("resize", onResize);
+
+  function pointerKind(e) {
+    let t = typeof e.pointerType === "string" && e.pointerType ? e.pointerType : "";
+    if (!t) t = e.detail === 0 ? "keyboard" : lastPointer;
+    if (t === "touch" || t === "pen") return "touch";
+    if (t === "mouse" || t === "keyboard") return t;
+    return window.matchMedia && window.matchMedia("(pointer: coarse)").matches ? "touch" : "mouse";
+  }
+
+  function onClick(e) {
+    const el = e.target instanceof Element ? e.target.closest(".card[data-card]") : null;
+    if (!el || !box.contains(el)) return;
+    const c = el.dataset.card;
+    if (pointerKind(e) !== "touch" || readSettings().oneTap === true) { play(c); return; }
+    // Touch: lift first, play on a second tap of the same card.
+    if (!view || !view.playing || view.pending || !view.legal.includes(c) || selected === c) { play(c); return; }
+    select(c);
+  }
+
+  function select(c) {
+    selected = c;
+    for (const el of box.querySelectorAll(".card[data-card]")) {
+      const on = el.dataset.card === c;
+      el.classList.toggle("lifted", on);
+      if (on) el.dataset.selected = "true"; else delete el.dataset.selected;
+    }
+    box.classList.toggle("has-lifted", c !== null);
+    if (c) announce(`The ${cardName(c)} is lifted: tap it again to play it.`);
+    onCue();
+  }
+
+  /** Play `c` if it may be played now; otherwise say why. */
+  function play(c) {
+    if (!view || !view.playing) { toast("It is not your turn."); return; }
+    if (view.pending) return;
+    if (!view.legal.includes(c)) {
+      toast(`You cannot play the ${cardName(c)} now: ${reasonFor(view)}`);
+      announce(`The ${cardName(c)} is not playable now.`);
+      return;
+    }
+    const el = box.querySelector(`.card[data-card="${c}"]`);
+    const rect = el ? el.getBoundingClientRect() : null;
+    if (send(c)) launched = rect ? { card: c, rect, at: Date.now() } : null;
+  }
+
+  /** The text of the "tap again" cue while a card is lifted, else "". */
+  function cue() {
+    return selected && view && view.playing && !view.pending ? `Tap the ${cardName(selected)} again to play it.` : "";
+  }
+
+  /** Fly a card just put on the trick (`el`) from where it left the hand. */
+  function launch(el) {
+    const card = el.querySelector("[data-card]");
+    if (!launched || !card || card.dataset.card !== launched.card || Date.now() - launched.at > 3000) return;
+    const from = launched.rect;
+    launched = null;
+    if (reducedMotion() || typeof el.animate !== "function") return;
+    const to = el.getBoundingClientRect();
+    const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+    const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+    el.animate([{ translate: `${dx}px ${dy}px` }, { translate: "0 0" }], { duration: 260, easing: "ease-out" });
+  }
+
+  function size() {
+    const cs = getComputedStyle(box);
+    const width = box.clientWidth - parseFloat(cs.paddingLeft || "0") - parseFloat(cs.paddingRight || "0");
+    const maxW = parseFloat(cs.getPropertyValue("--card-w")) || 56;
+    return { width: width > 0 ? width : 360, ...cardSize(width > 0 ? width : 360, maxW) };
+  }
+
+  function render(v) {
+    const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+    view = v;
+    const k = v ? `${v.round}:${v.cards.length}:${v.playing}:${v.pending}` : "";
+    if (k !== key) { key = k; selected = null; }
+    if (selected && !(v && v.playing && !v.pending && v.legal.includes(selected))) selected = null;
+    clear(box);
+    const { width, cw, ch } = size();
+    box.style.setProperty("--hand-cw", `${cw}px`);
+    box.style.setProperty("--hand-ch", `${ch}px`);
+    box.classList.toggle("my-turn", !!(v && v.playing && !v.pending));
+    box.classList.toggle("has-lifted", !!selected);
+    if (!v) { onCue(); return; }
+    const hand = sortHand(v.cards, v.trump);
+    const legal = new Set(v.playing ? v.legal : []);
+    const n = hand.length;
+    const step = n > 1 ? Math.min(cw + GAP, (width - cw) / (n - 1)) : 0;
+    const x0 = Math.max(0, (width - (cw + step * (n - 1))) / 2);
+    const pad = parseFloat(getComputedStyle(box).paddingLeft || "0");
+    hand.forEach((c, i) => {
+      const isLegal = legal.has(c);
+      const cls = [c === v.forced ? "forced" : "", c === v.hint ? "hinted" : "", c === selected ? "lifted" : ""].filter(Boolean).join(" ");
+      const el = cardEl(c, { button: true, cls });
+      el.dataset.legal = String(isLegal);
+      if (c === selected) el.dataset.selected = "true";
+      el.tabIndex = -1;
+      el.style.left = `${pad + x0 + i * step}px`;
+      el.setAttribute("aria-label", `${cardName(c)}${v.playing ? (isLegal ? "" : " (not playable now)") : ""}`);
+      if (!isLegal) el.setAttribute("aria-disabled", "true");
+      box.append(el);
+    });
+    const cards = [...box.querySelectorAll(".card")];
+    if (cards.length) {
+      let idx = focused ? cards.findIndex((e) => e.dataset.card === focused) : -1;
+      if (idx < 0) idx = Math.max(0, cards.findIndex((e) => e.dataset.legal === "true"));
+      cards[idx].tabIndex = 0;
+      if (focused) cards[idx].focus({ preventScroll: true });
+    }
+    onCue();
+  }
+
+  function onKey(e) {
+    const cards = [...box.querySelectorAll(".card")];
+    const i = cards.indexOf(document.activeElement);
+    if (i < 0) return;
+    let j = -1;
+    if (e.key === "ArrowRight" || e.key === "ArrowDown") j = Math.min(cards.length - 1, i + 1);
+    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") j = Math.max(0, i - 1);
+    else if (e.key === "Home") j = 0;
+    else if (e.key === "End") j = cards.length - 1;
+    if (j >= 0) {
+      e.preventDefault();
+      cards.forEach((c) => { c.tabIndex = -1; });
+      cards[j].tabIndex = 0;
+      cards[j].focus();
+    }
+  }
+
+  function destroy() {
+    window.removeEventListener("resize", onResize);
+  }
+
+  return { render, play, cue, launch, destroy, selected: () => selected };
+}

@@ -1,0 +1,305 @@
+"""The hand on a phone (issue #12, fault 1): a tap plays the card the player aimed at, never another.
+
+Found in QA: the hand was two overlapping rows; raised legal cards of the lower row covered the
+middle of the upper row's cards, and a tap on an upper card's face played the lower card at once.
+Here a 390×844 touch screen taps at computed coordinates (page.touchscreen.tap), as a finger does:
+at the centre of a card's face, or at the centre of the strip of it that shows.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from .helpers import play_card
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+# Records, in the page, what the server says happened (events) and what the page sent.
+RECORDER = """(() => {
+  const Native = window.WebSocket;
+  window.__events = []; window.__sent = [];
+  class Recorded extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (e) => {
+        const m = JSON.parse(e.data);
+        if (m.type === "event" && m.event) window.__events.push(m.event);
+      });
+    }
+    send(data) { window.__sent.push(JSON.parse(data)); return super.send(data); }
+  }
+  window.WebSocket = Recorded;
+})();"""
+
+# Where a card is and which card a tap there reaches (the card drawn on top at that point).
+WHERE = """(card) => {
+  const els = [...document.querySelectorAll('[data-testid=hand] .card[data-card]')];
+  const i = els.findIndex(e => e.dataset.card === card);
+  const r = els[i].getBoundingClientRect();
+  const n = els[i + 1] ? els[i + 1].getBoundingClientRect() : null;
+  const stripRight = n ? Math.min(r.right, n.left) : r.right;
+  const y = r.top + r.height / 2;
+  const hit = (x, y) => { const e = document.elementFromPoint(x, y); const c = e && e.closest('.card');
+                          return c ? c.dataset.card : null; };
+  return {
+    face: [r.left + r.width / 2, y], strip: [(r.left + stripRight) / 2, y],
+    hitFace: hit(r.left + r.width / 2, y), hitStrip: hit((r.left + stripRight) / 2, y),
+    hitStripEnd: hit(stripRight - 1, y), hitNextStart: n ? hit(n.left + 1, y) : null,
+    next: n ? els[i + 1].dataset.card : null,
+    width: r.width, strip_width: stripRight - r.left,
+  };
+}"""
+
+SETTLED = (
+    "[...document.querySelectorAll('[data-testid=hand] .card')].every(e => e.getAnimations().length === 0)"
+)
+HAND = "[...document.querySelectorAll('[data-testid=hand] .card[data-card]')].map(e => e.dataset.card)"
+NEXT = (
+    "[data-call]:not([disabled]), [data-testid=hand].my-turn [data-legal=true], "
+    "[data-testid=ready-btn], [data-testid=final-places]"
+)
+FAST = {"preset": "standard", "card_seconds": None, "call_seconds": None, "autoplay_forced": False}
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(**PHONE)
+    ctx.add_init_script(RECORDER)
+    yield ctx
+    ctx.close()
+
+
+def open_table(ctx: Any, server: str, **rules: Any) -> Any:
+    """A table started at once with random bots, opened at the seat link; the page."""
+    res = httpx.post(
+        f"{server}/api/tables",
+        json={"rules": {**FAST, **rules}, "bots": "random", "name": "Asha", "play_now": True},
+    )
+    res.raise_for_status()
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(server + res.json()["seat_url"])
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    return page
+
+
+def my_plays(page: Any) -> list[str]:
+    return list(
+        page.evaluate("window.__events.filter(e => e.kind === 'play' && e.seat === 0).map(e => e.card)")
+    )
+
+
+def sent_plays(page: Any) -> int:
+    return int(page.evaluate("window.__sent.filter(m => m.type === 'play').length"))
+
+
+def where(page: Any, card: str) -> dict[str, Any]:
+    page.wait_for_function(SETTLED)
+    return dict(page.evaluate(WHERE, card))
+
+
+def next_step(page: Any) -> str:
+    """Wait for this seat's next action; do the ones that are not a card (call, next round)."""
+    page.wait_for_selector(NEXT)
+    if page.locator("[data-testid=final-places]").count():
+        return "over"
+    if page.locator("[data-testid=ready-btn]").count():
+        page.locator("[data-testid=ready-btn]").tap(timeout=3000)
+        page.wait_for_selector("[data-testid=ready-btn]", state="detached")
+        return "ready"
+    calls = page.locator("[data-call]:not([disabled])")
+    if calls.count():
+        calls.first.tap(timeout=3000)
+        page.wait_for_selector("[data-call]:not([disabled])", state="detached")
+        return "call"
+    return "play"
+
+
+def legal_and_illegal(page: Any) -> tuple[list[str], list[str]]:
+    cards = page.eval_on_selector_all(
+        "[data-testid=hand] .card[data-card]", "els => els.map(e => [e.dataset.card, e.dataset.legal])"
+    )
+    return [c for c, ok in cards if ok == "true"], [c for c, ok in cards if ok != "true"]
+
+
+def tap_to_play(page: Any, card: str, aim: str) -> None:
+    """Tap ``card`` (at ``aim``: "face" or "strip") until it is played; check every tap's target."""
+    before, sent = len(my_plays(page)), sent_plays(page)
+    spot = where(page, card)
+    assert spot["hitFace"] == card and spot["hitStrip"] == card, (card, spot)
+    page.touchscreen.tap(*spot[aim])
+    # The first tap lifts the card and plays nothing; a second tap on it plays it.
+    assert sent_plays(page) == sent
+    assert page.get_attribute(f"[data-testid=hand] [data-card='{card}']", "data-selected") == "true"
+    assert "again" in page.inner_text("[data-testid=turn-line]")
+    spot = where(page, card)
+    assert spot["hitFace"] == card and spot["hitStrip"] == card, (card, spot)
+    page.touchscreen.tap(*spot[aim])
+    assert sent_plays(page) == sent + 1
+    page.wait_for_function(
+        f"window.__events.filter(e => e.kind === 'play' && e.seat === 0).length > {before}"
+    )
+    assert my_plays(page)[-1] == card
+
+
+def test_every_tap_plays_the_card_aimed_at(server: str, phone: Any) -> None:
+    page = open_table(phone, server, rounds=4)
+    rng = random.Random(20260512)
+    turns = moved = 0
+    figures: dict[str, float] = {}
+    started = time.monotonic()
+    while True:
+        step = next_step(page)
+        if step == "over":
+            break
+        if step != "play":
+            continue
+        legal, _ = legal_and_illegal(page)
+        card = rng.choice(legal)
+        aim = "face" if turns % 2 == 0 else "strip"
+        if turns == 0:
+            spot = where(page, card)
+            figures = {"card_width": spot["width"], "strip_width": spot["strip_width"]}
+        others = [c for c in legal if c != card]
+        if turns % 5 == 4 and others:
+            # A change of mind: a tap on another card lifts that one; the lift then moves.
+            other = rng.choice(others)
+            sent = sent_plays(page)
+            page.touchscreen.tap(*where(page, other)["face"])
+            assert page.eval_on_selector_all(
+                "[data-selected=true]", "els => els.map(e => e.dataset.card)"
+            ) == [other]
+            assert sent_plays(page) == sent
+            moved += 1
+        tap_to_play(page, card, aim)
+        assert page.locator("[data-selected=true]").count() == 0
+        turns += 1
+    assert turns >= 50, turns
+    assert moved >= 5, moved
+    assert len(my_plays(page)) == turns  # no card was played that the test did not choose
+    rounds = page.evaluate("window.__events.filter(e => e.kind === 'round_over').length")
+    print(
+        f"\n{turns} turns tapped ({moved} with a change of mind) over {rounds} rounds in {time.monotonic() - started:.0f} s; {figures}"
+    )
+
+
+def test_tapping_an_illegal_card_plays_nothing(server: str, phone: Any) -> None:
+    page = open_table(phone, server, rounds=1)
+    rng = random.Random(7)
+    checked = 0
+    while next_step(page) != "over":
+        if page.locator("[data-testid=hand].my-turn [data-legal=true]").count() == 0:
+            continue
+        legal, illegal = legal_and_illegal(page)
+        if illegal:
+            card = rng.choice(illegal)
+            hand = page.evaluate(HAND)
+            sent = sent_plays(page)
+            for aim in ("face", "strip"):
+                for _ in range(2):  # twice: a second tap does not play an illegal card either
+                    spot = where(page, card)
+                    assert spot["hitFace"] == card and spot["hitStrip"] == card, (card, spot)
+                    page.touchscreen.tap(*spot[aim])
+                    assert sent_plays(page) == sent
+                    assert (
+                        page.get_attribute(f"[data-testid=hand] [data-card='{card}']", "data-selected")
+                        is None
+                    )
+            page.wait_for_selector("#toast.show:has-text('You cannot play')")
+            assert page.evaluate(HAND) == hand
+            assert page.locator("[data-testid=hand].my-turn").count() == 1
+            checked += 1
+        tap_to_play(page, rng.choice(legal), "face")
+    assert checked >= 3, checked
+
+
+BOXES = """() => Object.fromEntries(
+  [['topbar', '.topbar'], ['header', '.table-top'], ['felt', '[data-testid=felt]'],
+   ['turn', '[data-testid=turn-line]'], ['hand', '[data-testid=hand]']].map(([k, s]) => {
+    const r = document.querySelector(s).getBoundingClientRect();
+    return [k, [r.left, r.top, r.width, r.height]]; }))"""
+
+
+def test_nothing_moves_during_a_round(server: str, phone: Any) -> None:
+    page = open_table(phone, server, rounds=1)
+    rng = random.Random(3)
+    samples: list[dict[str, list[float]]] = []
+    last_trick_states: set[bool] = set()
+    while next_step(page) != "over":
+        if page.locator("[data-testid=hand].my-turn [data-legal=true]").count() == 0:
+            continue
+        # The header has every button from the first card on; "Last trick" is usable after a trick.
+        last_trick_states.add(page.locator("[data-testid=last-trick-btn]:not([disabled])").count() == 1)
+        assert page.locator("[data-testid=scores-btn]").count() == 1
+        assert page.locator("[data-testid=hint-btn]:not([disabled])").count() == 1
+        samples.append(page.evaluate(BOXES))
+        # Every card is reached where it shows, and only there.
+        for c in page.evaluate(HAND):
+            spot = where(page, c)
+            assert spot["hitFace"] == c and spot["hitStrip"] == c, (c, spot)
+            assert spot["hitStripEnd"] == c and spot["hitNextStart"] == spot["next"], (c, spot)
+        legal, _ = legal_and_illegal(page)
+        tap_to_play(page, rng.choice(legal), "strip")
+        samples.append(page.evaluate(BOXES))
+    assert len(samples) == 26
+    assert last_trick_states == {False, True}
+    first = samples[0]
+    for s in samples:
+        for k, box in s.items():
+            assert all(abs(a - b) <= 1 for a, b in zip(box, first[k], strict=True)), (k, box, first[k])
+    assert first["header"][3] <= 44  # one line
+
+
+def test_one_tap_setting_plays_at_once(server: str, phone: Any) -> None:
+    phone.add_init_script("localStorage.setItem('callbreak.settings', JSON.stringify({oneTap: true}))")
+    page = open_table(phone, server, rounds=1)
+    rng = random.Random(5)
+    played = 0
+    while played < 4 and next_step(page) != "over":
+        if page.locator("[data-testid=hand].my-turn [data-legal=true]").count() == 0:
+            continue
+        card = rng.choice(legal_and_illegal(page)[0])
+        before, sent = len(my_plays(page)), sent_plays(page)
+        spot = where(page, card)
+        page.touchscreen.tap(*spot["face" if played % 2 else "strip"])
+        assert sent_plays(page) == sent + 1  # the one tap played it
+        page.wait_for_function(
+            f"window.__events.filter(e => e.kind === 'play' && e.seat === 0).length > {before}"
+        )
+        assert my_plays(page)[-1] == card
+        played += 1
+    assert played == 4
+
+
+AFTER_ME = """(() => {
+  const e = window.__events.filter(x => x.kind === 'call' || x.kind === 'play' || x.kind === 'trick');
+  for (let i = 0; i + 1 < e.length; i++) {
+    if (e[i].seat === 0 && e[i].kind !== 'trick' && e[i + 1].kind === e[i].kind) return e[i + 1].seat;
+  }
+  return null;
+})()"""
+
+
+@pytest.mark.parametrize(("direction", "side"), [("clockwise", "left"), ("counterclockwise", "right")])
+def test_the_next_player_sits_where_the_rules_say(server: str, phone: Any, direction: str, side: str) -> None:
+    page = open_table(phone, server, rounds=1, direction=direction)
+    page.wait_for_selector("[data-testid=seat-bottom]")
+    assert page.get_attribute("[data-testid=seat-bottom]", "data-seat") == "0"
+    # Whoever acts right after you (in a call or in a trick, as the server orders them) sits on
+    # your left at a clockwise table and on your right at a counterclockwise one.
+    for _ in range(20):
+        if page.evaluate(AFTER_ME) is not None:
+            break
+        if next_step(page) == "play":
+            play_card(page, legal_and_illegal(page)[0][0], tap=True)
+        page.wait_for_function(f"{AFTER_ME} !== null || !!document.querySelector('{NEXT}')")
+    after_me = page.evaluate(AFTER_ME)
+    assert after_me in (1, 3)
+    assert page.get_attribute(f"[data-testid=seat-{side}]", "data-seat") == str(after_me)
+    assert page.get_attribute("[data-testid=seat-top]", "data-seat") == "2"

@@ -13,7 +13,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMANDS = ("play", "serve", "score", "replay", "arena", "bot")
+COMMANDS = ("play", "serve", "score", "replay", "arena", "bot", "warmup")
 
 
 def build_parser() -> argparse.ArgumentParser:

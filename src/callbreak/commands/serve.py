@@ -32,6 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from ..bots.warmup import KERNEL
     from ..server.app import create_app
     from ..server.config import ServerConfig
 
@@ -50,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(cfg)
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"Callbreak is being served at http://{shown}:{args.port}/  (database: {cfg.db})", flush=True)
+    KERNEL.start(_say)  # hard seats and hints answer at the medium level until it is ready
     uvicorn.run(
         app,
         host=args.host,
@@ -61,6 +63,10 @@ def run(args: argparse.Namespace) -> int:
         access_log=False,
     )
     return 0
+
+
+def _say(message: str) -> None:
+    print(message, flush=True)
 
 
 def _raise_open_files_limit() -> None:

@@ -74,15 +74,16 @@ class Warmup:
     """The kernel's readiness in this process, and the background work that brings it.
 
     ``ready`` turns true once every entry point is loaded here; ``start`` (at most
-    once) begins the work and reports its progress through ``report``."""
+    once) begins the work; progress goes to ``report`` (default: stderr)."""
 
-    def __init__(self) -> None:
+    def __init__(self, report: Report | None = None) -> None:
         self._ready = threading.Event()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._proc: subprocess.Popen[bytes] | None = None
-        self._report: Report = _stderr
+        self._report: Report = report or _stderr
         self._quick: dict[str, int] = {}
+        self._stopped = False
         self.seconds: float | None = None
         self.error: str | None = None
 
@@ -111,8 +112,10 @@ class Warmup:
             return True
 
     def stop(self) -> None:
-        """End the helper process if it still runs (at exit)."""
-        proc = self._proc
+        """End the helper process if it still runs, and the warm-up with it (at exit)."""
+        with self._lock:
+            self._stopped = True
+            proc = self._proc
         if proc is not None and proc.poll() is None:
             proc.kill()
             proc.wait()
@@ -133,8 +136,13 @@ class Warmup:
         self._report(f"warming up the hard bot's kernel in the background… (numba cache: {choice.path}; {choice.why})")
         try:
             cmd = [sys.executable, "-m", "callbreak.bots.warmup", "--parent", str(os.getpid())]
-            self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            with self._lock:
+                if self._stopped:
+                    return
+                self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
             out, _ = self._proc.communicate()
+            if self._stopped:
+                return
             if self._proc.returncode != 0:
                 tail = out.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
                 self._report(f"the warm-up process failed ({self._proc.returncode}: {tail[0]}); compiling here instead")

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from . import __version__
 
-COMMANDS = ("play", "serve", "score", "replay", "arena", "bot")
+COMMANDS = ("play", "serve", "score", "replay", "arena", "bot", "warmup")
 
 
 def build_parser() -> argparse.ArgumentParser:

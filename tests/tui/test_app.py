@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Callable
 
@@ -351,7 +352,11 @@ async def test_call_picker_shows_the_bots_hint() -> None:
     hints = pytest.importorskip("callbreak.bots.hints")
     game = LocalGame(ONE_ROUND, seed=3, bots="random", delay=0, trick_pause=0)
     app = CallbreakApp(game)  # the real callbreak.bots.hints.hint
-    assert app.hint_fn is hints.hint
+    from callbreak.bots.warmup import KERNEL
+
+    # the real hint, answering at the medium level while the hard kernel warms up
+    assert isinstance(app.hint_fn, functools.partial)
+    assert app.hint_fn.func is hints.hint and app.hint_fn.keywords == {"until_ready": KERNEL}
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(pilot, app, lambda: waiting_for_human(app) and "suggested" in screen_text(app, "prompt"))
         want = hints.hint(game.match.view(0))

@@ -104,8 +104,9 @@ def serve_help() -> str:
     return r.stdout
 
 
-def start_server(port: int, db: str, log_path: str) -> subprocess.Popen[bytes]:
-    """Start ``callbreak serve`` with fast bots and timers; return once it listens."""
+def start_server(port: int, db: str, log_path: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """Start ``callbreak serve`` with fast bots and timers (and ``env``, default
+    this process's environment); return once it listens."""
     helptext = serve_help()
     if "--port" not in helptext:
         pytest.fail("`callbreak serve` is not available")
@@ -121,7 +122,7 @@ def start_server(port: int, db: str, log_path: str) -> subprocess.Popen[bytes]:
         if opt in helptext:
             cmd += [opt, val]
     with open(log_path, "a") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     deadline = time.time() + 30
     while time.time() < deadline:
         if proc.poll() is not None:

@@ -70,9 +70,10 @@ class Bot:
 
 
 class Hint:
-    """A suggestion for a human: a call with its chance of being made, or a card."""
+    """A suggestion for a human: a call with its chance of being made, or a card;
+    ``level``: the bot level that answered (``"hard"`` or ``"medium"``)."""
 
-    __slots__ = ("call", "card", "chance", "reason")
+    __slots__ = ("call", "card", "chance", "level", "reason")
 
     def __init__(
         self,
@@ -80,7 +81,9 @@ class Hint:
         chance: float | None = None,
         card: Card | None = None,
         reason: str = "",
+        level: str = "medium",
     ) -> None:
+        self.level = level
         self.call = call
         self.chance = chance
         self.card = card
@@ -92,7 +95,8 @@ class Hint:
             "chance": None if self.chance is None else round(self.chance, 3),
             "card": None if self.card is None else str(self.card),
             "reason": self.reason,
+            "level": self.level,
         }
 
     def __repr__(self) -> str:
-        return f"Hint(call={self.call}, chance={self.chance}, card={self.card}, reason={self.reason!r})"
+        return f"Hint(call={self.call}, chance={self.chance}, card={self.card}, reason={self.reason!r}, level={self.level!r})"

@@ -13,15 +13,21 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..round import SeatView
 from .base import Hint
 from .calling import best_call, trick_distribution
 from .knowledge import Knowledge
 from .medium import choose_card
 
+if TYPE_CHECKING:
+    from .warmup import Warmup
+
 __all__ = ["hint"]
 
 HINT_ITERATIONS = 3000
+QUICK = "quick hint while the strong hint warms up"
 
 
 def _seed_of(view: SeatView) -> int:
@@ -32,13 +38,17 @@ def _seed_of(view: SeatView) -> int:
     return (h * 1_000_003 + len(view.played) * 7919 + view.seat) % (1 << 40)
 
 
-def hint(view: SeatView, level: str = "hard") -> Hint:
+def hint(view: SeatView, level: str = "hard", until_ready: Warmup | None = None) -> Hint:
     """The suggestion for the seat of ``view`` when it is its turn.
 
     In the calling phase: the call of highest expected value under the rules
     in force and its estimated chance of being made.  In play: a legal card
     and a short reason.  ``level`` is ``"hard"`` (search) or ``"medium"``
-    (rules of thumb, instant).  Raises ValueError when the seat has no turn.
+    (rules of thumb, instant); ``level`` of the hint says which answered.
+
+    Serving only, ``until_ready``: while that warm-up of the hard level's kernel
+    (`callbreak.bots.warmup`) is not ready, a hard card hint answers at once from
+    the medium level and says so.  Raises ValueError when the seat has no turn.
     """
     if level not in ("hard", "medium"):
         raise ValueError(f"hint level must be 'hard' or 'medium', not {level!r}")
@@ -50,10 +60,14 @@ def hint(view: SeatView, level: str = "hard") -> Hint:
             call=call,
             chance=chance,
             reason=f"this hand should take about {mean:.1f} tricks; {chance:.0%} chance to make {call}",
+            level=level,  # both levels call by the same model (no kernel)
         )
     if view.phase == "playing" and view.legal_cards:
         k = Knowledge.from_view(view)
         card, why = choose_card(view, k)
+        if level == "hard" and until_ready is not None and not until_ready.ready:
+            until_ready.quick("a card hint")
+            return Hint(card=card, reason=f"{why} ({QUICK})", level="medium")
         if level == "hard" and len(view.legal_cards) > 1:
             from .hard import HardBot
 
@@ -61,5 +75,5 @@ def hint(view: SeatView, level: str = "hard") -> Hint:
             if best != card:
                 why = f"playing out the deals you could be facing, {best} does better than {card}"
                 card = best
-        return Hint(card=card, reason=why)
+        return Hint(card=card, reason=why, level=level)
     raise ValueError(f"seat {view.seat} has nothing to do now (phase {view.phase!r}, to act {view.to_act})")

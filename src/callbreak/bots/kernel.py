@@ -34,6 +34,10 @@ import numba
 import numpy as np
 
 from ..rules import Ruleset
+from .cachedir import configure_cache
+
+#: where numba keeps the compiled functions: chosen before any is decorated
+CACHE = configure_cache()
 
 __all__ = [
     "legal_mask",

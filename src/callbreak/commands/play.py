@@ -109,8 +109,24 @@ def run(args: argparse.Namespace) -> int:
     )
     setup = args.bots is None and args.rules is None and not args.set
     app = CallbreakApp(options=options, setup=setup)
+    later = _warm_up()
     result = app.run()
+    for line in later[1:]:  # what the warm-up said while the table had the screen
+        print(line)
     return int(result or 0)
+
+
+def _warm_up() -> list[str]:
+    """Start compiling the hard level's kernel in the background (hints use it
+    too); say so now, keep its later messages for after the game."""
+    from ..bots.cachedir import configure_cache
+    from ..bots.warmup import KERNEL
+
+    choice = configure_cache()
+    print(f"warming up the hard bot's kernel in the background… (numba cache: {choice.path}; {choice.why})")
+    later: list[str] = []
+    KERNEL.start(later.append)
+    return later
 
 
 def _run_online(args: argparse.Namespace) -> int:
@@ -125,10 +141,13 @@ def _run_online(args: argparse.Namespace) -> int:
 
     game = OnlineGame(target, name=args.name or "")
     app = CallbreakApp(game)
+    later = _warm_up()  # hints are computed here
     result = app.run()
     if game.fatal:
         print(f"callbreak play: {game.fatal}", file=sys.stderr)
         return 1
+    for line in later[1:]:
+        print(line)
     if game.seat_url:
         print(f"Your seat: {game.seat_url}  (callbreak play --join '{game.seat_url}' takes it back)")
     return int(result or 0)

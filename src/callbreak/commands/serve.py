@@ -32,6 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from ..bots.warmup import KERNEL
     from ..server.app import create_app
     from ..server.config import ServerConfig
 
@@ -50,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(cfg)
     for line in served_at(args.host, args.port, cfg.db):
         print(line, flush=True)
+    KERNEL.start(_say)  # hard seats and hints answer at the medium level until it is ready
     uvicorn.run(
         app,
         host=args.host,
@@ -88,6 +90,10 @@ def served_at(host: str, port: int, db: str) -> list[str]:
     if host in ("127.0.0.1", "localhost", "::1"):
         lines.append("  only this device can open it: to play with friends on your network, serve with --host 0.0.0.0")
     return lines
+
+
+def _say(message: str) -> None:
+    print(message, flush=True)
 
 
 def _raise_open_files_limit() -> None:

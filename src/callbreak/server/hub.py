@@ -24,6 +24,7 @@ from typing import Any
 import orjson
 
 from ..bots import LEVELS, Bot, levels, make_bot
+from ..bots.warmup import KERNEL, serving_bot
 from ..cards import Card
 from ..round import SeatView
 from ..rules import Ruleset
@@ -70,9 +71,11 @@ def now_ms() -> int:
 
 
 def table_bot(level: str, seed: int) -> Bot:
-    """A bot of ``level``, or a ``random`` one when that level is not available yet."""
+    """A bot of ``level``, or a ``random`` one when that level is not available yet.
+    A hard bot answers from the medium level until its kernel is ready
+    (`callbreak.bots.warmup.serving_bot`): a served table never waits for a compile."""
     try:
-        return make_bot(level, seed)
+        return serving_bot(level, seed)
     except ValueError:
         return make_bot("random", seed)
 
@@ -893,7 +896,8 @@ class Hub:
         result: Any = None
         if fn is not None:
             try:
-                result = await asyncio.to_thread(fn, view)
+                KERNEL.start()
+                result = await asyncio.to_thread(fn, view, until_ready=KERNEL)
             except Exception:
                 log.exception("hint failed")
                 result = None
@@ -903,7 +907,7 @@ class Hub:
             data = dict(result)
         else:
             choice = await asyncio.to_thread(_safe_act, table_bot(st.meta.bots, v), view)
-            data = {"call": None, "chance": None, "card": None, "reason": ""}
+            data = {"call": None, "chance": None, "card": None, "reason": "", "level": st.meta.bots}
             if isinstance(choice, Card):
                 data["card"] = str(choice)
             elif isinstance(choice, int):

@@ -7,6 +7,7 @@ shows the rules and keys; ``Ctrl+Q`` quits.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, Markdown, Select, Static
 
 from ..bots import LEVELS, levels
+from ..bots.warmup import KERNEL
 from ..cards import Card
 from ..errors import IllegalAction
 from ..rules import FIELD_HELP, PRESETS, Ruleset
@@ -100,7 +102,9 @@ def load_hint() -> HintFn | None:
     except ImportError:
         return None
     fn = getattr(hints, "hint", None)
-    return fn if callable(fn) else None
+    if not callable(fn):
+        return None
+    return functools.partial(fn, until_ready=KERNEL)  # a quick hint while the kernel warms up
 
 
 @dataclass
@@ -124,6 +128,7 @@ class LocalOptions:
             name=self.name or "You",
             delay=self.delay,
             trick_pause=self.trick_pause,
+            until_ready=None if self.seed is not None else KERNEL,  # a seed replays exactly
         )
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from ..bots import Bot, make_bot
+from ..bots.warmup import Warmup, serving_bot
 from ..cards import Card
 from ..errors import IllegalAction
 from ..match import Match
@@ -262,6 +263,9 @@ class LocalGame(Game):
     come from the match seed, so the same ``seed`` replays the same deals and
     the same bot choices.  ``delay`` is the pause (seconds) before each bot
     action; ``trick_pause`` the extra pause after a trick is complete.
+    ``until_ready``: a hard bot plays at the medium level until that warm-up
+    of its kernel is ready (`callbreak.bots.warmup.serving_bot`; not for
+    replays of a seed).
     """
 
     rules: Ruleset = field(default_factory=Ruleset)
@@ -271,6 +275,7 @@ class LocalGame(Game):
     delay: float = 0.6
     trick_pause: float = 0.9
     seat: int = 0
+    until_ready: Warmup | None = None
     match: Match = field(init=False)
     levels: list[str] = field(init=False)
     _bots: dict[int, Bot] = field(init=False)
@@ -291,6 +296,8 @@ class LocalGame(Game):
         self.levels = []
         for i, level in enumerate(wanted):
             bot, got = bot_or_fallback(level, self.match.seed * 4 + i + 1)
+            if self.until_ready is not None:  # no seed asked for: never wait for the kernel
+                bot = serving_bot(got, self.match.seed * 4 + i + 1, self.until_ready)
             self._bots[i + 1] = bot
             self.levels.append(got)
 

@@ -1,0 +1,106 @@
+"""Where numba keeps the compiled kernel: a directory this user can write to.
+
+numba caches a ``cache=True`` function in the ``__pycache__`` next to its
+source, and silently elsewhere when that is not writable (a non-editable
+install into a system ``site-packages``).  `choose_cache_dir` makes that
+choice explicit, `configure_cache` applies it before the kernel is compiled
+(`callbreak.bots.kernel` calls it at import), and the warm-up says on the
+console which directory is used.
+
+Order: ``CALLBREAK_NUMBA_CACHE_DIR`` (set by the caller, e.g. a test that
+needs an empty cache), else ``NUMBA_CACHE_DIR`` (numba's own setting), else the
+source tree's ``__pycache__`` when writable, else the user cache directory
+(``$XDG_CACHE_HOME/callbreak/numba``, default ``~/.cache/callbreak/numba``).
+
+>>> import tempfile
+>>> d = tempfile.mkdtemp()
+>>> choose_cache_dir(d, {"HOME": "/home/asha"}).path == os.path.join(d, "__pycache__")
+True
+>>> choose_cache_dir(d, {"CALLBREAK_NUMBA_CACHE_DIR": "/tmp/x"}).why
+'CALLBREAK_NUMBA_CACHE_DIR'
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["CacheChoice", "choose_cache_dir", "configure_cache", "user_cache_dir", "writable"]
+
+ENV = "CALLBREAK_NUMBA_CACHE_DIR"
+SOURCE_DIR = str(Path(__file__).resolve().parent)
+
+
+@dataclass(frozen=True)
+class CacheChoice:
+    """The directory numba caches the kernel in, why, and whether numba must be told
+    (``explicit``: False when it is numba's own default, the source ``__pycache__``)."""
+
+    path: str
+    why: str
+    explicit: bool
+
+
+def writable(directory: str) -> bool:
+    """Whether ``directory`` exists (or can be made) and a file can be written in it
+    (numba's own test: a temporary file)."""
+    try:
+        os.makedirs(directory, exist_ok=True)
+        tempfile.TemporaryFile(dir=directory).close()
+    except OSError:
+        return False
+    return True
+
+
+def user_cache_dir(env: Mapping[str, str]) -> str:
+    """``$XDG_CACHE_HOME/callbreak/numba``, default ``~/.cache/callbreak/numba``.
+
+    >>> user_cache_dir({"XDG_CACHE_HOME": "/c", "HOME": "/h"})
+    '/c/callbreak/numba'
+    >>> user_cache_dir({"HOME": "/h"})
+    '/h/.cache/callbreak/numba'
+    """
+    base = env.get("XDG_CACHE_HOME") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "callbreak", "numba")
+
+
+def choose_cache_dir(source_dir: str = SOURCE_DIR, env: Mapping[str, str] | None = None) -> CacheChoice:
+    """The cache directory for the kernel whose source is in ``source_dir``."""
+    env = os.environ if env is None else env
+    skipped: list[str] = []
+    for name in (ENV, "NUMBA_CACHE_DIR"):
+        if env.get(name):
+            if writable(env[name]):
+                return CacheChoice(env[name], name, True)
+            skipped.append(f"{name}={env[name]}")
+    in_tree = os.path.join(source_dir, "__pycache__")
+    if not skipped and writable(in_tree):
+        return CacheChoice(in_tree, "next to the source", False)
+    skipped.append(in_tree)
+    return CacheChoice(user_cache_dir(env), f"not writable: {', '.join(skipped)}", True)
+
+
+_applied: CacheChoice | None = None
+
+
+def configure_cache() -> CacheChoice:
+    """Choose the cache directory (once per process) and tell numba about it.
+
+    Must run before the kernel's functions are decorated: numba picks a cache
+    location when ``njit(cache=True)`` wraps a function.  Child processes inherit
+    the choice through ``NUMBA_CACHE_DIR``."""
+    global _applied
+    if _applied is not None:
+        return _applied
+    choice = choose_cache_dir()
+    if choice.explicit:
+        os.environ["NUMBA_CACHE_DIR"] = choice.path
+        numba = sys.modules.get("numba")
+        if numba is not None:  # already imported: its config has read the environment
+            numba.config.CACHE_DIR = choice.path
+    _applied = choice
+    return choice

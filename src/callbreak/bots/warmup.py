@@ -1,0 +1,237 @@
+"""Compiling the hard bot's kernel ahead, so that no player waits for it.
+
+The kernel (`callbreak.bots.kernel`) is compiled by numba on first use and
+cached on disk (`callbreak.bots.cachedir`); a cold compile takes 30 s to
+minutes.  `Warmup.start` prepares it in the background: a helper process
+(``python -m callbreak.bots.warmup``) compiles every entry point the bots use
+and writes the cache, which this process then loads in a background thread (a
+compile here would hold the interpreter for long stretches and stall a
+server's event loop).  ``callbreak serve`` and ``callbreak play`` start it;
+``callbreak warmup`` compiles in the foreground (install scripts, images).
+
+Serving only: until the kernel is ready, a hard seat (`UntilReady`) and a hint
+(`callbreak.bots.hints.hint` with ``until_ready``) answer at once from the
+medium level and say so.  A plain `HardBot` (arena, replays, benchmarks) never
+looks at readiness: it compiles and waits, so a seed always replays the same.
+
+>>> w = Warmup()
+>>> w.ready, w.started
+(False, False)
+>>> bot = UntilReady(make_bot("random", 1), make_bot("medium", 1), w)
+>>> bot.name
+'random'
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+from ..cards import Card
+from ..round import SeatView
+from . import make_bot
+from .base import Bot
+
+__all__ = ["ENTRY_POINTS", "KERNEL", "UntilReady", "Warmup", "exercise", "main", "serving_bot"]
+
+#: the kernel functions the hard bot and the hints call from Python
+ENTRY_POINTS = ("sample_deals", "mismatches", "refine", "search", "call_search")
+
+Report = Callable[[str], None]
+
+
+def exercise() -> tuple[int, int]:
+    """Call every kernel entry point with the argument types the bots pass: one
+    seeded round of four hard bots at a small budget.  Returns (signatures
+    compiled here, signatures loaded from the cache) over the entry points;
+    raises RuntimeError if an entry point was not reached."""
+    from ..match import Match
+    from ..rules import Ruleset
+    from . import kernel
+    from .hard import HardBot
+
+    m = Match(Ruleset.preset("quick", rounds=1), seed=1)
+    bots = [HardBot(seed=s, iterations=200, call_deals=20) for s in range(4)]
+    while (seat := m.to_act) is not None:
+        m.act(bots[seat].act(m.view(seat)))
+    compiled = loaded = 0
+    for name in ENTRY_POINTS:
+        d = getattr(kernel, name)
+        if not d.signatures:
+            raise RuntimeError(f"the warm-up did not reach kernel.{name}")
+        loaded += sum(d.stats.cache_hits.values())
+        compiled += sum(d.stats.cache_misses.values())
+    return compiled, loaded
+
+
+class Warmup:
+    """The kernel's readiness in this process, and the background work that brings it.
+
+    ``ready`` turns true once every entry point is loaded here; ``start`` (at most
+    once) begins the work; progress goes to ``report`` (default: stderr)."""
+
+    def __init__(self, report: Report | None = None) -> None:
+        self._ready = threading.Event()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._report: Report = report or _stderr
+        self._quick: dict[str, int] = {}
+        self._stopped = False
+        self.seconds: float | None = None
+        self.error: str | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set()
+
+    @property
+    def started(self) -> bool:
+        return self._thread is not None
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until ready (or ``timeout`` seconds); whether it is ready."""
+        return self._ready.wait(timeout)
+
+    def start(self, report: Report | None = None) -> bool:
+        """Begin the warm-up in the background unless it has begun; True if it begins now."""
+        with self._lock:
+            if report is not None:
+                self._report = report
+            if self._thread is not None:
+                return False
+            self._thread = threading.Thread(target=self._run, name="kernel-warmup", daemon=True)
+            atexit.register(self.stop)
+            self._thread.start()
+            return True
+
+    def stop(self) -> None:
+        """End the helper process if it still runs, and the warm-up with it (at exit)."""
+        with self._lock:
+            self._stopped = True
+            proc = self._proc
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+    def quick(self, what: str) -> None:
+        """Note an answer given at the medium level because the kernel is not ready
+        (the first of each kind goes to the console, the count with "ready")."""
+        with self._lock:
+            n = self._quick[what] = self._quick.get(what, 0) + 1
+        if n == 1:
+            self._report(f"{what} answered at the medium level: the hard bot's kernel is still warming up")
+
+    def _run(self) -> None:
+        from .cachedir import configure_cache
+
+        t0 = time.monotonic()
+        choice = configure_cache()
+        self._report(f"warming up the hard bot's kernel in the background… (numba cache: {choice.path}; {choice.why})")
+        try:
+            cmd = [sys.executable, "-m", "callbreak.bots.warmup", "--parent", str(os.getpid())]
+            with self._lock:
+                if self._stopped:
+                    return
+                self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            out, _ = self._proc.communicate()
+            if self._stopped:
+                return
+            if self._proc.returncode != 0:
+                tail = out.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
+                self._report(f"the warm-up process failed ({self._proc.returncode}: {tail[0]}); compiling here instead")
+            t1 = time.monotonic()
+            compiled, _ = exercise()
+        except Exception as e:  # the serving fallback stays on: hard seats and hints play at the medium level
+            self.error = f"{type(e).__name__}: {e}"
+            self._report(f"the hard bot's kernel could not be prepared ({self.error}); hard seats and hints stay at the medium level")
+            return
+        t2 = time.monotonic()
+        self.seconds = t2 - t0
+        self._ready.set()
+        how = f"compiled here in {t2 - t1:.1f} s" if compiled else f"cache loaded here in {t2 - t1:.1f} s"
+        quick = ", ".join(f"{n} {what}" for what, n in self._quick.items())
+        self._report(
+            f"the hard bot's kernel is ready in {self.seconds:.1f} s ({how}"
+            + (f"; answered at the medium level meanwhile: {quick}" if quick else "")
+            + ")"
+        )
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+#: the kernel's readiness in this process (serving code consults it)
+KERNEL = Warmup()
+
+
+class UntilReady(Bot):
+    """Serving only: ``strong`` once ``warmup`` is ready; until then ``quick``,
+    which answers at once (each such answer is noted on ``warmup``)."""
+
+    def __init__(self, strong: Bot, quick: Bot, warmup: Warmup) -> None:
+        super().__init__(strong.seed)
+        self.name = strong.name
+        self.strong = strong
+        self.quick = quick
+        self.warmup = warmup
+
+    def act(self, view: SeatView) -> int | Card:
+        if self.warmup.ready:
+            return self.strong.act(view)
+        self.warmup.quick(f"a {self.name} seat's {'call' if view.phase == 'calling' else 'card'}")
+        return self.quick.act(view)
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.strong.reset(seed)
+        self.quick.reset(seed)
+
+
+def serving_bot(level: str, seed: int | None, warmup: Warmup = KERNEL) -> Bot:
+    """`make_bot` for a served table: a hard seat answers from the medium level
+    until ``warmup`` is ready (and starts it).  Never for seeded runs."""
+    bot = make_bot(level, seed)
+    if bot.name != "hard":
+        return bot
+    warmup.start()
+    return UntilReady(bot, make_bot("medium", seed), warmup)
+
+
+def _exit_with(parent: int) -> None:
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(1)  # the process we compile for is gone: stop using the CPU
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Compile the kernel into its cache in this process (``callbreak warmup``,
+    and the helper process of `Warmup`)."""
+    p = argparse.ArgumentParser(prog="python -m callbreak.bots.warmup", description=main.__doc__)
+    p.add_argument("--parent", type=int, default=None, help="stop when this process is gone")
+    args = p.parse_args(argv)
+    if args.parent is not None:
+        threading.Thread(target=_exit_with, args=(args.parent,), daemon=True).start()
+    from .cachedir import configure_cache
+
+    choice = configure_cache()
+    print(f"compiling the hard bot's kernel… (numba cache: {choice.path}; {choice.why})", flush=True)
+    t0 = time.monotonic()
+    compiled, loaded = exercise()
+    print(
+        f"ready in {time.monotonic() - t0:.1f} s ({compiled} compiled, {loaded} loaded from the cache)",
+        flush=True,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,10 +1,9 @@
 // Home (play now, play with friends, join) and the join page.
-import { h, clear, fill, api, load, save, toast, copyText, navigate, presetRules, rulesSummary, DEFAULT_RULES } from "./util.js";
+import { h, clear, fill, api, load, save, toast, copyText, navigate, presetRules, rulesSummary, DEFAULT_RULES, PRESET_LIST, fieldClass } from "./util.js";
 import { rememberSeat, tokenFor, myName, setMyName } from "./seats.js";
 
 const PREFS = "callbreak.prefs";
 const LEVELS = [["easy", "Easy"], ["medium", "Medium"], ["hard", "Hard"], ["random", "Random (beginner)"]];
-const PRESET_LIST = [["standard", "Standard (5 rounds)"], ["quick", "Quick (3 rounds)"], ["pagat", "Pagat's Call Bridge"], ["bhoos", "Bhoos (calls up to 8)"]];
 
 function prefs() {
   return { bots: "medium", preset: "standard", ...load(PREFS, {}) };
@@ -16,7 +15,7 @@ function select(id, options, value, attrs = {}) {
 }
 
 function labelled(id, text, control) {
-  return h("label", { class: "field", for: id }, h("span", null, text), control);
+  return h("label", { class: fieldClass(control), for: id }, h("span", null, text), control);
 }
 
 /** Create a table and go to it. */

@@ -97,5 +97,8 @@ def test_the_lobby_names_the_preset_and_the_bots_level(server: str, phone: Any) 
     assert page.inner_text("[data-testid=lobby-rules]").startswith("Quick rules · 3 rounds")
     assert page.inner_text("[data-testid=lobby-seat-0]") == "Asha (you)"
     for seat in (1, 2, 3):
-        assert page.inner_text(f"[data-testid=lobby-seat-{seat}]") == "empty seat · an easy bot if nobody sits here"
+        assert (
+            page.inner_text(f"[data-testid=lobby-seat-{seat}]")
+            == "empty seat · an easy bot if nobody sits here"
+        )
     assert "easy bots" in page.inner_text("[data-testid=start-btn]")

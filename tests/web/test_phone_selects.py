@@ -54,5 +54,11 @@ def test_calculator_presets_are_named_as_on_the_home_page(static_url: str, phone
     page.goto(static_url + "/calculator")
     page.wait_for_selector("[data-testid=calc-preset]")
     labels = page.locator("[data-testid=calc-preset] option").all_inner_texts()
-    assert labels == ["Standard (5 rounds)", "Quick (3 rounds)", "Pagat's Call Bridge", "Bhoos (calls up to 8)", "Custom"]
+    assert labels == [
+        "Standard (5 rounds)",
+        "Quick (3 rounds)",
+        "Pagat's Call Bridge",
+        "Bhoos (calls up to 8)",
+        "Custom",
+    ]
     assert page.evaluate(CUT_OFF) == []

@@ -12,10 +12,11 @@ import { rememberSeat } from "./seats.js";
  * won and dealer, and no cards in hand — so the summary and the table behind it agree.
  */
 export function behindSummary(table, state) {
-  if (!table || !state || table.status !== "between_rounds" || !state.last_round) return state;
+  if (!table || !state || table.status !== "between_rounds" || !state.last_round || state.finished_round) return state;
   const lr = state.last_round;
   return {
     ...state,
+    finished_round: true,
     round_number: lr.round,
     sudden_death: state.rounds !== null && state.rounds !== undefined && lr.round > state.rounds,
     next_sudden_death: state.sudden_death,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from callbreak import Match, Ruleset
+from callbreak.bots.names import NAMES
 from callbreak.server.table import TableMeta, TableState
 
 from .conftest import Client, Server, play_until, two_players
@@ -33,7 +34,12 @@ async def test_rematch_seats_the_same_people_with_new_tokens(server: Server) -> 
     await na.connect()
     await nb.connect()
     await na.wait(lambda c: c.info is not None and c.info["status"] == "playing")
-    assert [s["name"] for s in na.info["seats"]] == ["Asha", "Bot 2", "Bimal", "Bot 4"]  # type: ignore[index]
+    seats = na.info["seats"]  # type: ignore[index]
+    names = [s["name"] for s in seats]
+    assert names[0] == "Asha" and names[2] == "Bimal"
+    # the bots are named by the shared rule: two different names from the list
+    assert names[1] in NAMES and names[3] in NAMES and names[1] != names[3]
+    assert [s["level"] for s in seats] == [None, na.info["bots"], None, na.info["bots"]]  # type: ignore[index]
     # old tokens are not valid at the new table
     bad = Client(server, ra["table"], made["token"])
     await bad.connect()

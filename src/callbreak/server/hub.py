@@ -215,9 +215,8 @@ class LiveTable:
             "status": st.status,
             "host": st.meta.host,
             "seats": [
-                {
-                    "name": s.name,
-                    "kind": s.kind,
+                st.seat_record(i)
+                | {
                     "connected": self.connected[i] > 0 if s.kind == "human" else s.kind == "bot",
                     "autoplay": st.autoplay[i] is not None,
                     "ready": st.ready[i],

@@ -35,6 +35,7 @@ from typing import Any
 
 import orjson
 
+from ..bots.names import bot_names
 from ..cards import Card, cards_of
 from ..errors import IllegalAction
 from ..match import Match
@@ -152,10 +153,6 @@ def _seat_arg(entry: dict[str, Any]) -> int:
     return seat
 
 
-def bot_name(seat: int) -> str:
-    return f"Bot {seat + 1}"
-
-
 class TableState:
     """The state of one table: lobby seats, the `Match`, events and flags."""
 
@@ -243,15 +240,26 @@ class TableState:
         self._need(LOBBY)
         if not self.humans():
             raise TableError("no_players", "nobody is seated")
+        # empty seats get bots, named by the shared rule (from the table's seed, never a person's name)
+        names = bot_names([s.name if s.kind == "human" else None for s in self.seats], self.meta.seed)
         for i, s in enumerate(self.seats):
             if s.kind == "empty":
-                self.seats[i] = Seat(bot_name(i), "bot")
+                self.seats[i] = Seat(names[i], "bot")
         self.match = Match(self.meta.rules, self.meta.seed, players=[s.name for s in self.seats])
         self.status = PLAYING
         return [
-            {"kind": "start", "seats": [{"name": s.name, "kind": s.kind} for s in self.seats]},
+            {"kind": "start", "seats": [self.seat_record(i) for i in range(4)]},
             self._deal_event(),
         ]
+
+    def seat_level(self, seat: int) -> str | None:
+        """A bot seat's level (the table's ``bots``); None for a person or an empty seat."""
+        return self.meta.bots if self.seats[seat].kind == "bot" else None
+
+    def seat_record(self, seat: int) -> dict[str, Any]:
+        """What everyone may know of a seat: ``{"name", "kind", "level"}``."""
+        s = self.seats[seat]
+        return {"name": s.name, "kind": s.kind, "level": self.seat_level(seat)}
 
     def _deal_event(self) -> dict[str, Any]:
         m = self.match
@@ -421,11 +429,14 @@ class TableState:
             d["legal_calls"] = []
             d["legal_cards"] = []
         d["round_points"] = [[str(p) for p in pts] for pts in m.round_points]
+        d["round_calls"] = [list(r.calls) for r in m.rounds]
+        d["round_tricks"] = [list(r.tricks_won) for r in m.rounds]
         d["places"] = m.places if m.is_over else None
         if m.rounds:
             last = m.rounds[-1]
             d["last_round"] = {
                 "round": len(m.rounds),
+                "dealer": last.dealer,
                 "calls": list(last.calls),
                 "tricks_won": list(last.tricks_won),
                 "points": [str(p) for p in m.round_points[-1]],

@@ -6,7 +6,7 @@ client of an online table of ``callbreak serve``.
 
 >>> from callbreak.tui import LocalGame
 >>> LocalGame(seed=1, bots="random").model().names[1:]
-('Aarav', 'Bina', 'Chandra')
+('Suman', 'Tanvir', 'Laxmi')
 """
 
 from __future__ import annotations

@@ -21,12 +21,14 @@ True
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from ..bots import Bot, make_bot
+from ..bots.names import bot_names, level_name
 from ..bots.warmup import Warmup, serving_bot
 from ..cards import Card
 from ..errors import IllegalAction
@@ -35,7 +37,6 @@ from ..round import PlayAction, SeatView, Trick
 from ..rules import Ruleset
 
 __all__ = [
-    "BOT_NAMES",
     "Game",
     "LocalGame",
     "RoundSummary",
@@ -47,8 +48,6 @@ __all__ = [
     "sort_hand",
     "suit_order",
 ]
-
-BOT_NAMES = ("Aarav", "Bina", "Chandra")
 
 
 @dataclass(frozen=True)
@@ -289,9 +288,11 @@ class LocalGame(Game):
         wanted = [self.bots] * 3 if isinstance(self.bots, str) else list(self.bots)
         if len(wanted) != 3:
             raise ValueError("three bot levels, one per bot seat")
-        names = [self.name or "You", *BOT_NAMES]
+        if self.seed is None:
+            self.seed = random.SystemRandom().randrange(2**63)
+        # the bots' names follow the web tables' rule (callbreak.bots.names), from the match seed
+        names = bot_names([self.name or "You", None, None, None], self.seed)
         self.match = Match(self.rules, self.seed, players=names)
-        self.seed = self.match.seed
         self._bots = {}
         self.levels = []
         for i, level in enumerate(wanted):
@@ -342,7 +343,7 @@ class LocalGame(Game):
 
     @property
     def bot_labels(self) -> tuple[str, str, str]:
-        a, b, c = (f"bot · {lv}" for lv in self.levels)
+        a, b, c = (f"bot · {level_name(lv)}" for lv in self.levels)
         return a, b, c
 
     # --- acting ---------------------------------------------------------------

@@ -27,6 +27,7 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from ..bots.names import level_name
 from ..cards import Card
 from ..errors import IllegalAction
 from ..round import SeatView, Trick
@@ -208,7 +209,8 @@ class OnlineGame(Game):
             s = seats[i] if i < len(seats) else {}
             kind = s.get("kind", "empty")
             if kind == "bot":
-                label = f"bot · {level}" if level else "bot"
+                lv = str(s.get("level") or level)
+                label = f"bot · {level_name(lv)}" if lv else "bot"
             elif kind == "human":
                 label = "you" if i == self.seat else "player"
                 if s.get("autoplay"):

@@ -1,6 +1,6 @@
 // The single-page app: a router on location.pathname.  Each page lives in its own
 // module, loaded on first use, and renders into <main id="app">.
-import { h, clear, fill } from "./util.js";
+import { h, fill } from "./util.js";
 
 const ROUTES = [
   [/^\/$/, "home", async (m) => (await import("./home.js")).renderHome],

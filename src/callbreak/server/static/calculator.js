@@ -1,7 +1,7 @@
 // The score calculator for games played with real cards: four names, a preset or
 // custom scoring rules, up to 20 rounds (plus sudden-death rounds), kept in
 // localStorage and exportable as a JSON sheet.
-import { h, clear, fill, load, save, download, copyText, toast, presetRules, PRESETS } from "./util.js";
+import { h, clear, fill, load, save, download, copyText, toast, presetRules, PRESETS, PRESET_LIST, fieldClass } from "./util.js";
 import { fmt, ordinal, sheetState } from "./scoring.js";
 
 const KEY = "callbreak.calc";
@@ -171,7 +171,7 @@ export function renderCalculator(root) {
     clear(rulesBox);
     const r = sheet.rules;
     const preset = h("select", { id: "calc-preset", "data-testid": "calc-preset" },
-      ...["standard", "quick", "pagat", "bhoos", "custom"].map((p) => h("option", { value: p, selected: p === sheet.preset }, p)));
+      ...[...PRESET_LIST, ["custom", "Custom"]].map(([p, label]) => h("option", { value: p, selected: p === sheet.preset }, label)));
     preset.addEventListener("change", () => {
       if (preset.value === "custom") { sheet.preset = "custom"; persist(); drawRules(); return; }
       setRules(sheetRules(presetRules(preset.value)), preset.value);
@@ -189,7 +189,7 @@ export function renderCalculator(root) {
         else next[name] = v;
         setRules(next, "custom");
       });
-      return h("label", { class: "field", for: control.id }, h("span", null, label), control);
+      return h("label", { class: fieldClass(control), for: control.id }, h("span", null, label), control);
     };
     const custom = h("details", { class: "rules-fields", open: sheet.preset === "custom" },
       h("summary", null, "Scoring rules"),

@@ -1,10 +1,10 @@
 // Home (play now, play with friends, join) and the join page.
-import { h, clear, fill, api, load, save, toast, copyText, navigate, presetRules, rulesSummary, DEFAULT_RULES } from "./util.js";
+import { h, fill, api, load, save, toast, navigate, presetRules, rulesSummary, PRESET_LIST, fieldClass } from "./util.js";
 import { rememberSeat, tokenFor, myName, setMyName } from "./seats.js";
+import { botLabel } from "./avatars.js";
 
 const PREFS = "callbreak.prefs";
 const LEVELS = [["easy", "Easy"], ["medium", "Medium"], ["hard", "Hard"], ["random", "Random (beginner)"]];
-const PRESET_LIST = [["standard", "Standard (5 rounds)"], ["quick", "Quick (3 rounds)"], ["pagat", "Pagat's Call Bridge"], ["bhoos", "Bhoos (calls up to 8)"]];
 
 function prefs() {
   return { bots: "medium", preset: "standard", ...load(PREFS, {}) };
@@ -16,7 +16,7 @@ function select(id, options, value, attrs = {}) {
 }
 
 function labelled(id, text, control) {
-  return h("label", { class: "field", for: id }, h("span", null, text), control);
+  return h("label", { class: fieldClass(control), for: id }, h("span", null, text), control);
 }
 
 /** Create a table and go to it. */
@@ -213,7 +213,7 @@ export function renderJoin(root, code) {
     },
       h("h2", null, "Who is at the table"),
       info.rules ? h("p", { class: "hint", "data-testid": "join-rules" }, rulesSummary(info.rules), " · ", h("a", { href: "/rules", "data-link": true }, "how to play")) : null,
-      h("ol", { class: "seat-list" }, ...seats.map((s) => h("li", null, s && s.kind !== "empty" && s.name ? `${s.name}${s.kind === "bot" ? " (bot)" : ""}` : "empty seat"))),
+      h("ol", { class: "seat-list" }, ...seats.map((s) => h("li", null, s && s.kind !== "empty" && s.name ? `${s.name}${s.kind === "bot" ? ` (${botLabel(s, info.bots)})` : ""}` : "empty seat"))),
       ...(started ? [
         h("p", { "data-testid": "join-closed" }, info.status === "over" ? "This match is over." : info.status === "expired" ? "This table expired before it started." : "This table has already started: its seats are taken."),
         info.status === "expired" ? null : h("div", { class: "row" }, h("a", { class: "btn primary big", href: `/watch/${info.table}`, "data-link": true }, info.status === "over" ? "See the result" : "Watch the game")),

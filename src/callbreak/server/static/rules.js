@@ -1,7 +1,7 @@
 // The rules page: the game, the strict play rules with drawn examples, scoring
 // with the worked examples (computed by the same code as the calculator), every
 // variant and preset.
-import { h, clear, fill, cardEl, presetRules, SUIT_SYMBOL } from "./util.js";
+import { h, fill, cardEl, presetRules, SUIT_SYMBOL } from "./util.js";
 import { fmt, scoreTenths } from "./scoring.js";
 
 const who = ["Left", "Across", "Right", "You"];

@@ -1,8 +1,10 @@
 // The table: a seat's (or a spectator's) live view over one WebSocket.
-import { h, clear, fill, cardEl, cardName, sortHand, toast, copyText, api, navigate, rulesSummary, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
-import { fmt, parseTenths, ordinal } from "./scoring.js";
+import { h, clear, fill, cardEl, cardName, toast, placeToast, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
 import { tokenFor, seatRecord, rememberSeat, updateRecord } from "./seats.js";
 import { createHand } from "./hand.js";
+import { behindSummary, drawDialogs } from "./dialogs.js";
+import { renderLobby } from "./lobby.js";
+import { avatarOf, seatBadges, botLabel } from "./avatars.js";
 
 const HOLD_MS = 900;      // a finished trick stays in the middle this long
 const COLLECT_MS = 350;   // then flies to its winner
@@ -152,13 +154,15 @@ function mountTable(root, id, token) {
     if (!conn.send(obj)) { toast("Not connected yet: try again in a moment."); return false; }
     return true;
   };
+  const dialogCtx = { S, id, token, spectator, me, shortName, send, closeDialog: (opener) => closeDialog(opener) };
+  const lobbyCtx = { S, id, spectator, record, send };
 
   // ---- messages ----
   function onMessage(msg) {
     if (typeof msg.server_time === "number") S.offset = msg.server_time - Date.now();
     switch (msg.type) {
       case "snapshot":
-        S.v = msg.v; S.table = msg.table; S.state = msg.state; S.held = null; S.pending = null; S.autos = new Set();
+        S.v = msg.v; S.table = msg.table; S.state = behindSummary(msg.table, msg.state); S.held = null; S.pending = null; S.autos = new Set();
         render();
         break;
       case "event": {
@@ -166,14 +170,14 @@ function mountTable(root, id, token) {
         if (msg.v > S.v + 1) { conn.resync(); return; }
         S.v = msg.v;
         const prevState = S.state;
-        S.table = msg.table; S.state = msg.state;
+        S.table = msg.table; S.state = behindSummary(msg.table, msg.state);
         onEvent(msg.event || {}, prevState);
         render();
         break;
       }
       case "synced":
       case "table":
-        if (msg.table) { S.table = msg.table; render(); }
+        if (msg.table) { S.table = msg.table; S.state = behindSummary(S.table, S.state); render(); }
         break;
       case "hint":
         if (typeof msg.v === "number" && msg.v !== S.v) break; // stale: the game moved on
@@ -261,6 +265,7 @@ function mountTable(root, id, token) {
       return;
     }
     if (!S.table) { fill(felt, h("div", { class: "center-msg" }, "Connecting…")); return; }
+    felt.toggleAttribute("data-toast-anchor", S.table.status !== "lobby");
     renderTop();
     renderFelt();
     page.classList.toggle("calling", myTurn("calling"));
@@ -268,6 +273,7 @@ function mountTable(root, id, token) {
     renderHand();
     renderTurnLine();
     renderDialogs();
+    placeToast();
     maybeAskHint();
   }
 
@@ -345,7 +351,7 @@ function mountTable(root, id, token) {
         h("a", { href: "/", "data-link": true, style: { color: "#ffd27a" } }, "Start a new one")));
       return;
     }
-    if (t.status === "lobby" || !st) { felt.append(renderLobby()); return; }
+    if (t.status === "lobby" || !st) { felt.append(renderLobby(lobbyCtx)); return; }
     for (let s = 0; s < 4; s++) felt.append(renderSeat(s));
     felt.append(renderTrick());
     const mine = spectator ? null : felt.querySelector(`.played.fresh[data-seat="${me()}"]`);
@@ -361,14 +367,10 @@ function mountTable(root, id, token) {
     const call = st.calls ? st.calls[s] : null;
     const won = st.tricks_won ? st.tricks_won[s] : 0;
     const meta = call === null || call === undefined ? (st.phase === "calling" ? (acting ? "calling…" : "—") : "—") : `call ${call}${pos === "left" || pos === "right" ? "\n" : ", "}won ${won}`;
-    const initial = (seat.name || "?").trim().charAt(0).toUpperCase() || "?";
-    const avatar = h("div", { class: "avatar" }, initial, acting && t.deadline ? ring(s) : null,
+    const avatar = avatarOf(seat, s, acting && t.deadline ? ring(s) : null,
       st.dealer === s ? h("span", { class: "dealer", title: "dealer", "aria-label": "dealer" }, "D") : null);
-    const badges = [];
-    if (seat.kind === "bot") badges.push(h("span", { class: "badge" }, "bot"));
-    if (seat.kind === "human" && seat.connected === false) badges.push(h("span", { class: "badge off" }, "offline"));
-    if (seat.autoplay) badges.push(h("span", { class: "badge" }, "auto"));
-    const label = `${seatName(s)}: ${call === null || call === undefined ? "no call yet" : `called ${call}, won ${won}`}${acting ? ", to act" : ""}`;
+    const badges = seatBadges(seat, s, t.bots);
+    const label = `${seatName(s)}${seat.kind === "bot" ? ` (${botLabel(seat, t.bots)})` : ""}: ${call === null || call === undefined ? "no call yet" : `called ${call}, won ${won}`}${acting ? ", to act" : ""}`;
     return h("div", { class: `seat seat-${pos}${acting ? " acting" : ""}`, "data-testid": `seat-${pos}`, dataset: { seat: s }, "aria-label": label, role: "group" },
       avatar,
       h("div", null,
@@ -385,33 +387,17 @@ function mountTable(root, id, token) {
     for (const [seat, card] of cards) {
       const fresh = S.fresh && S.fresh.card === card && Date.now() - S.fresh.at < 200;
       area.append(h("div", { class: `played pos-${position(seat)}${held && held.winner === seat ? " winner" : ""}${fresh ? " fresh" : ""}`, dataset: { seat } },
-        cardEl(card, { small: true, cls: (held ? held.autos : S.autos).has(card) ? "auto" : "" }),
+        autoMark(cardEl(card, { small: true, cls: (held ? held.autos : S.autos).has(card) ? "auto" : "" })),
         h("span", { class: "who" }, shortName(seat))));
     }
     if (held) area.dataset.winner = String(held.winner);
     return area;
   }
 
-  function renderLobby() {
-    const t = S.table;
-    const rec = seatRecord(id) || record;
-    const code = t.invite || (rec && rec.invite);
-    const link = code ? `${location.origin}/join/${code}` : null;
-    const isHost = !spectator && t.you === t.host;
-    const box = h("div", { class: "lobby center-msg", "data-testid": "lobby", style: { position: "static", transform: "none", maxWidth: "none", margin: "10px" } },
-      h("h2", null, "Waiting for players"),
-      h("p", { "data-testid": "lobby-rules" }, rulesSummary(t.rules || {}), " · ", h("a", { href: "/rules", "data-link": true, style: { color: "#ffd27a" } }, "how to play")),
-      h("ol", null, ...t.seats.map((s, i) => h("li", { "data-testid": `lobby-seat-${i}` }, s && s.name ? `${s.name}${s.kind === "bot" ? " (bot)" : ""}${i === t.you ? " (you)" : ""}` : "empty seat"))));
-    if (link) {
-      const input = h("input", { value: link, readonly: true, "data-testid": "invite-link", "aria-label": "Invite link", onfocus: (e) => e.target.select() });
-      box.append(h("p", null, "Send this link to your friends:"), h("div", { class: "share-box" }, input,
-        h("button", { class: "btn", type: "button", "data-testid": "copy-invite", onclick: () => copyText(link) }, "Copy"),
-        navigator.share ? h("button", { class: "btn", type: "button", onclick: () => navigator.share({ title: "Callbreak", text: "Join my Callbreak table", url: link }).catch(() => {}) }, "Share") : null));
-    }
-    if (isHost) box.append(h("button", { class: "btn primary", type: "button", "data-testid": "start-btn", onclick: () => send({ type: "start" }) }, "Start: empty seats get bots"));
-    else box.append(h("p", null, "Waiting for the host to start."));
-    box.append(h("p", { class: "hint", style: { color: "inherit" } }, "Watch link: ", h("a", { href: `/watch/${id}`, "data-link": true, style: { color: "#ffd27a" } }, `${location.origin}/watch/${id}`)));
-    return box;
+  // A card played for a seat (timer, forced, away) is marked, at full contrast, and says so.
+  function autoMark(el) {
+    if (el.classList.contains("auto")) el.setAttribute("aria-label", `${el.getAttribute("aria-label")}, played automatically`);
+    return el;
   }
 
   function myTurn(phase) {
@@ -531,35 +517,10 @@ function mountTable(root, id, token) {
   function renderDialogs() {
     const active = document.activeElement;
     const key = active && active !== dialogs && dialogs.contains(active) ? (active.dataset.testid || active.textContent) : null;
-    drawDialogs();
+    drawDialogs(dialogs, dialogCtx);
     if (key === null) return;
     const again = [...dialogs.querySelectorAll("a[href], button")].find((e) => (e.dataset.testid || e.textContent) === key);
     if (again) again.focus({ preventScroll: true });
-  }
-
-  function drawDialogs() {
-    clear(dialogs);
-    const t = S.table, st = S.state;
-    if (!t || !st) return;
-    if (S.dialog === "last" && st.tricks && st.tricks.length) {
-      const tr = st.tricks[st.tricks.length - 1];
-      dialogs.append(modal("Last trick", "last-trick", [
-        h("div", { class: "example" }, ...tr.cards.map((c, k) => {
-          const seat = (tr.leader + k) % 4;
-          return h("figure", null, cardEl(c, { small: true, cls: seat === tr.winner ? "win" : "" }), h("figcaption", null, shortName(seat)));
-        })),
-        h("p", null, `${shortName(tr.winner)} won it.`)], () => closeDialog("last-trick-btn")));
-      return;
-    }
-    if (S.dialog === "scores") {
-      dialogs.append(modal("Scores", "scores", [scoreTable()], () => closeDialog("scores-btn")));
-      return;
-    }
-    if (t.status === "over" && st.places && S.showFinal) {
-      dialogs.append(finalDialog());
-      return;
-    }
-    if (t.status === "between_rounds" && st.last_round) dialogs.append(roundDialog());
   }
 
   function closeDialog(opener) {
@@ -567,97 +528,6 @@ function mountTable(root, id, token) {
     renderDialogs();
     const b = top.querySelector(`[data-testid=${opener}]`);
     if (b) b.focus();
-  }
-
-  function modal(title, testid, body, onClose, extra) {
-    const closeBtn = h("button", { class: "btn", type: "button", onclick: onClose, "data-testid": `${testid}-close` }, "Close");
-    const dlg = h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": `${testid}-title`, "data-testid": testid },
-      h("h2", { id: `${testid}-title` }, title), ...body, h("div", { class: "row wrap" }, ...(extra || []), onClose ? closeBtn : null));
-    const ov = h("div", { class: "overlay", onclick: (e) => { if (e.target === ov && onClose) onClose(); } }, dlg);
-    dlg.addEventListener("keydown", (e) => {
-      if (e.key === "Escape" && onClose) { e.preventDefault(); onClose(); return; }
-      if (e.key !== "Tab") return;
-      // Keep the keyboard inside the dialog while it is open.
-      const stops = [...dlg.querySelectorAll("a[href], button:not([disabled])")];
-      if (!stops.length) return;
-      const first = stops[0], last = stops[stops.length - 1];
-      if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
-      else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
-    });
-    // Move the focus into the dialog (also when a button behind it opened it), unless it is already there.
-    setTimeout(() => {
-      if (!dlg.isConnected || dlg.contains(document.activeElement)) return;
-      const b = dlg.querySelector(".btn.primary") || (onClose ? closeBtn : dlg.querySelector("a[href], button"));
-      if (b) b.focus();
-    }, 0);
-    return ov;
-  }
-
-  function scoreTable() {
-    const t = S.table, st = S.state;
-    const rows = (st.round_points || []).map((pts, k) => h("tr", null, h("th", { scope: "row" }, String(k + 1)), ...pts.map((p) => h("td", null, p))));
-    return h("div", { class: "sheet-wrap" }, h("table", { class: "scoreboard", "data-testid": "scoreboard" },
-      h("thead", null, h("tr", null, h("th", { scope: "col" }, "Round"), ...t.seats.map((_, s) => h("th", { scope: "col" }, shortName(s))))),
-      h("tbody", null, ...rows,
-        st.calls && st.phase !== "over" && t.status === "playing" ? h("tr", null, h("th", { scope: "row" }, "Now"),
-          ...st.calls.map((c, s) => h("td", null, c === null ? "—" : `${st.tricks_won[s]} / ${c}`))) : null),
-      h("tfoot", null, h("tr", null, h("th", { scope: "row" }, "Total"), ...(st.totals || ["0.0", "0.0", "0.0", "0.0"]).map((x, s) => h("td", { "data-testid": `score-total-${s}` }, x))))));
-  }
-
-  function roundDialog() {
-    const t = S.table, st = S.state, lr = st.last_round;
-    const ready = t.seats.map((s) => !!(s && s.ready));
-    const iAmReady = me() >= 0 && ready[me()];
-    const rows = [0, 1, 2, 3].map((s) => h("tr", null, h("th", { scope: "row" }, shortName(s)),
-      h("td", null, String(lr.calls[s])), h("td", null, String(lr.tricks_won[s])),
-      h("td", { "data-testid": `round-points-${s}` }, lr.points[s]), h("td", null, st.totals ? st.totals[s] : "")));
-    const body = [
-      h("table", { class: "scoreboard" }, h("thead", null, h("tr", null, ...["", "Call", "Won", "Points", "Total"].map((x) => h("th", { scope: "col" }, x)))), h("tbody", null, ...rows)),
-      t.deadline ? h("p", { class: "hint" }, "Next round in ", h("span", { class: "next-secs" }, ""), " seconds, or when everyone is ready.") : null,
-      st.sudden_death ? h("p", { "data-testid": "sudden-death-next" }, h("strong", null, "Tied at the top: the next round is a sudden-death round.")) : null,
-    ];
-    const extra = [];
-    if (!spectator) {
-      extra.push(iAmReady
-        ? h("span", null, "Waiting for the others…")
-        : h("button", { class: "btn primary", type: "button", "data-testid": "ready-btn", onclick: () => send({ type: "ready" }) }, "Next round"));
-    }
-    if (!spectator && t.rules.rounds === null && t.you === t.host) {
-      extra.push(h("button", { class: "btn", type: "button", "data-testid": "end-btn", onclick: () => send({ type: "end" }) }, "End the match"));
-    }
-    return modal(`Round ${lr.round} summary`, "round-summary", body, null, extra);
-  }
-
-  function finalDialog() {
-    const t = S.table, st = S.state;
-    const order = [0, 1, 2, 3].sort((a, b) => st.places[a] - st.places[b] || parseTenths(st.totals[b]) - parseTenths(st.totals[a]));
-    const list = h("ol", { class: "places", "data-testid": "final-places" }, ...order.map((s) =>
-      h("li", { class: `p${st.places[s]}${s === me() ? " me" : ""}`, dataset: { seat: s, place: st.places[s] } },
-        h("span", null, `${ordinal(st.places[s])} · ${shortName(s)}`), h("span", null, st.totals[s]))));
-    const mine = me();
-    const verdict = mine >= 0 ? (st.places[mine] === 1 ? "You won!" : `You came ${ordinal(st.places[mine])}.`) : "";
-    const extra = [];
-    if (!spectator) {
-      if (S.rematch) {
-        extra.push(h("a", { class: "btn primary", href: `/t/${S.rematch.table}`, "data-link": true, "data-testid": "join-rematch" }, "Join the rematch"));
-      } else {
-        extra.push(h("button", {
-          class: "btn primary", type: "button", "data-testid": "rematch-btn",
-          onclick: async (e) => {
-            e.target.disabled = true;
-            try {
-              const res = await api("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token });
-              rememberSeat({ table: res.table, seat: res.seat, token: res.token, invite: res.invite || null, host: true });
-              navigate(`/t/${res.table}`);
-            } catch (err) { toast(err.message); e.target.disabled = false; }
-          },
-        }, "Rematch"));
-      }
-    }
-    extra.push(h("a", { class: "btn", href: `/api/tables/${encodeURIComponent(id)}/history?format=text`, download: `callbreak-${id}.txt`, "data-testid": "download-history" }, "Hand history"));
-    extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(id)}`, "data-link": true }, "Replay"));
-    extra.push(h("a", { class: "btn", href: "/", "data-link": true }, "Home"));
-    return modal("Final places", "final", [h("p", null, h("strong", null, verdict)), list], () => { S.showFinal = false; closeDialog("results-btn"); }, extra);
   }
 
   return () => {

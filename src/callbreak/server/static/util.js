@@ -91,6 +91,12 @@ export function sortHand(cards, trump = "S") {
   });
 }
 
+/** "field wide" for a menu whose longest choice would not fit half a phone's width (it spans the grid). */
+export function fieldClass(control) {
+  const long = control && control.tagName === "SELECT" && [...control.options].some((o) => o.text.length > 13);
+  return long ? "field wide" : "field";
+}
+
 // --- storage ----------------------------------------------------------------
 export function load(key, fallback) {
   try {
@@ -130,11 +136,61 @@ export async function api(method, path, body) {
 }
 
 // --- feedback ---------------------------------------------------------------
+// A toast is a short message that covers no control: it lets taps through (pointer-events: none,
+// but for its own close button) and sits, of the places below, the first that covers no visible
+// button, link or field: the bottom of the element marked data-toast-anchor (the table's felt),
+// the bottom of the screen, under the top bar, the middle.
 let toastTimer = 0;
+const CONTROLS = "button, a[href], input, select, textarea, [role=button], [tabindex='0']";
+
+function toastParts(el) {
+  let text = el.querySelector(".toast-text");
+  if (!text) {
+    text = h("span", { class: "toast-text" });
+    const close = h("button", { class: "toast-close", type: "button", "aria-label": "Dismiss", "data-testid": "toast-close" }, "×");
+    close.addEventListener("click", () => { clearTimeout(toastTimer); el.classList.remove("show"); });
+    fill(el, text, close);
+  }
+  return text;
+}
+
+function overlaps(a, b) {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+/** The top (px, viewport) for a toast of `height` × `width`. */
+export function toastTop(height, width) {
+  const vh = window.innerHeight, vw = window.innerWidth;
+  const left = (vw - width) / 2, right = left + width;
+  const tops = [];
+  const anchor = document.querySelector("[data-toast-anchor]");
+  if (anchor) {
+    const r = anchor.getBoundingClientRect();
+    if (r.height > height + 20 && r.bottom > 0 && r.bottom <= vh) tops.push(r.bottom - height - 14);
+  }
+  tops.push(vh - height - 16, 52, (vh - height) / 2);
+  const controls = [...document.querySelectorAll(CONTROLS)]
+    .filter((c) => !c.closest("#toast"))
+    .map((c) => c.getBoundingClientRect())
+    .filter((r) => r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < vh);
+  for (const top of tops) {
+    const box = { left, right, top, bottom: top + height };
+    if (!controls.some((r) => overlaps(box, r))) return Math.round(top);
+  }
+  return Math.round(tops[0]);
+}
+
+/** Place the toast again (the page calls it after it redraws: what it covers may have moved). */
+export function placeToast() {
+  const el = document.getElementById("toast");
+  if (el && el.querySelector(".toast-text")) el.style.top = `${toastTop(el.offsetHeight, el.offsetWidth)}px`;
+}
+
 export function toast(message, ms = 3500) {
   const el = document.getElementById("toast");
   if (!el) return;
-  el.textContent = message;
+  toastParts(el).textContent = message;
+  placeToast();
   el.classList.add("show");
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => el.classList.remove("show"), ms);
@@ -183,6 +239,9 @@ export const DEFAULT_RULES = {
   direction: "clockwise", card_seconds: 15, call_seconds: 30, autoplay_forced: true,
 };
 
+/** The presets as people read them (home page, calculator). */
+export const PRESET_LIST = [["standard", "Standard (5 rounds)"], ["quick", "Quick (3 rounds)"], ["pagat", "Pagat's Call Bridge"], ["bhoos", "Bhoos (calls up to 8)"]];
+
 export function presetRules(name) {
   return { ...DEFAULT_RULES, ...(PRESETS[name] || {}) };
 }
@@ -196,10 +255,13 @@ export function presetName(rules, fields = Object.keys(DEFAULT_RULES)) {
   return "custom";
 }
 
-/** A table's rules in one line for the people about to sit down: "pagat rules · no fixed end · 15 s a card". */
+/** A table's rules in one line for the people about to sit down: "Pagat rules · no fixed end · 15 s a card". */
 export function rulesSummary(r) {
-  const skip = new Set(["rounds", "card_seconds", "call_seconds"]);
-  const name = presetName(r, Object.keys(DEFAULT_RULES).filter((f) => !skip.has(f)));
+  // The preset these rules are, rounds included (quick = standard in 3 rounds), else the one they
+  // are with another number of rounds; the timers are said apart.
+  const timers = new Set(["card_seconds", "call_seconds"]);
+  const exact = presetName(r, Object.keys(DEFAULT_RULES).filter((f) => !timers.has(f)));
+  const name = exact !== "custom" ? exact : presetName(r, Object.keys(DEFAULT_RULES).filter((f) => !timers.has(f) && f !== "rounds"));
   const parts = [name === "custom" ? "custom rules" : `${name[0].toUpperCase()}${name.slice(1)} rules`];
   parts.push(r.rounds === null || r.rounds === undefined ? "no fixed end" : `${r.rounds} round${r.rounds === 1 ? "" : "s"}`);
   parts.push(r.card_seconds === null || r.card_seconds === undefined ? "no turn timer" : `${r.card_seconds} s a card`);

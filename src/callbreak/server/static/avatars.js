@@ -1,0 +1,61 @@
+// Who sits in a seat, at a glance: a person's initial, or a bot's robot face on its own colour,
+// with the bot's level ("medium bot") under its name.
+import { h } from "./util.js";
+
+/** How a bot level reads on screen (callbreak.bots.names.LEVEL_NAMES). */
+export const LEVEL_NAMES = { random: "beginner", easy: "easy", medium: "medium", hard: "hard" };
+
+export function levelName(level) {
+  return LEVEL_NAMES[level] || String(level || "");
+}
+
+/** "medium bot" for a bot seat (its own level, else the table's), "" for anyone else. */
+export function botLabel(seat, tableBots) {
+  if (!seat || seat.kind !== "bot") return "";
+  const level = seat.level || tableBots;
+  return level ? `${levelName(level)} bot` : "bot";
+}
+
+const BOT_COLOURS = ["#3b5bdb", "#9c36b5", "#c2410c", "#0b7285"];
+const SVG = "http://www.w3.org/2000/svg";
+
+function robot() {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", "robot");
+  svg.setAttribute("aria-hidden", "true");
+  const parts = [
+    ["line", { x1: 12, y1: 2.5, x2: 12, y2: 6, stroke: "currentColor", "stroke-width": 1.6 }],
+    ["circle", { cx: 12, cy: 2.5, r: 1.4, fill: "currentColor" }],
+    ["rect", { x: 4.5, y: 6, width: 15, height: 12, rx: 3.5, fill: "currentColor" }],
+    ["circle", { cx: 9, cy: 11.5, r: 1.8, class: "eye" }],
+    ["circle", { cx: 15, cy: 11.5, r: 1.8, class: "eye" }],
+    ["rect", { x: 8.5, y: 14.6, width: 7, height: 1.4, rx: 0.7, class: "eye" }],
+    ["rect", { x: 2.2, y: 10, width: 2.3, height: 4, rx: 1, fill: "currentColor" }],
+    ["rect", { x: 19.5, y: 10, width: 2.3, height: 4, rx: 1, fill: "currentColor" }],
+  ];
+  for (const [tag, attrs] of parts) {
+    const el = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+    svg.appendChild(el);
+  }
+  return svg;
+}
+
+/** The seat's avatar: a bot's robot on a coloured disc, a person's initial. `extra`: ring, dealer chip. */
+export function avatarOf(seat, index, ...extra) {
+  if (seat && seat.kind === "bot") {
+    return h("div", { class: "avatar bot", "data-testid": `avatar-${index}`, style: { background: BOT_COLOURS[index % 4] } }, robot(), ...extra);
+  }
+  const initial = ((seat && seat.name) || "?").trim().charAt(0).toUpperCase() || "?";
+  return h("div", { class: "avatar", "data-testid": `avatar-${index}` }, initial, ...extra);
+}
+
+/** The small labels under a seat's name: a bot's level, offline, auto. */
+export function seatBadges(seat, index, tableBots) {
+  const badges = [];
+  if (seat.kind === "bot") badges.push(h("span", { class: "badge level", "data-testid": `seat-level-${index}` }, botLabel(seat, tableBots)));
+  if (seat.kind === "human" && seat.connected === false) badges.push(h("span", { class: "badge off" }, "offline"));
+  if (seat.autoplay) badges.push(h("span", { class: "badge" }, "auto"));
+  return badges;
+}

@@ -1,0 +1,184 @@
+// The table's dialogs: round summary, final places (with the whole score sheet), scores, last trick.
+// They draw from the table page's context `ctx`:
+//   { S, id, token, spectator, me(), shortName(s), send(msg), closeDialog(openerTestid) }
+import { h, clear, cardEl, toast, api, navigate } from "./util.js";
+import { parseTenths, ordinal } from "./scoring.js";
+import { rememberSeat } from "./seats.js";
+
+/**
+ * What the table shows behind the round summary: the round that just finished.
+ * Between rounds the server's state is already the next deal's (the new hand, the next round's
+ * number); until that deal starts, the page shows the finished round — its number, calls, tricks
+ * won and dealer, and no cards in hand — so the summary and the table behind it agree.
+ */
+export function behindSummary(table, state) {
+  if (!table || !state || table.status !== "between_rounds" || !state.last_round || state.finished_round) return state;
+  const lr = state.last_round;
+  return {
+    ...state,
+    finished_round: true,
+    round_number: lr.round,
+    sudden_death: state.rounds !== null && state.rounds !== undefined && lr.round > state.rounds,
+    next_sudden_death: state.sudden_death,
+    dealer: lr.dealer === undefined ? null : lr.dealer,
+    phase: "over",
+    to_act: null,
+    hand: [],
+    hand_sizes: [0, 0, 0, 0],
+    calls: lr.calls,
+    tricks_won: lr.tricks_won,
+    trick: [],
+    tricks: [],
+    legal_calls: [],
+    legal_cards: [],
+  };
+}
+
+/** A modal dialog: focus moves into it and stays there; Escape or Close calls onClose. */
+export function modal(title, testid, body, onClose, extra) {
+  const closeBtn = h("button", { class: "btn", type: "button", onclick: onClose, "data-testid": `${testid}-close` }, "Close");
+  const dlg = h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": `${testid}-title`, "data-testid": testid },
+    h("h2", { id: `${testid}-title` }, title), ...body, h("div", { class: "row wrap" }, ...(extra || []), onClose ? closeBtn : null));
+  const ov = h("div", { class: "overlay", onclick: (e) => { if (e.target === ov && onClose) onClose(); } }, dlg);
+  dlg.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && onClose) { e.preventDefault(); onClose(); return; }
+    if (e.key !== "Tab") return;
+    // Keep the keyboard inside the dialog while it is open.
+    const stops = [...dlg.querySelectorAll("a[href], button:not([disabled])")];
+    if (!stops.length) return;
+    const first = stops[0], last = stops[stops.length - 1];
+    if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
+    else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
+  });
+  // Move the focus into the dialog (also when a button behind it opened it), unless it is already there.
+  setTimeout(() => {
+    if (!dlg.isConnected || dlg.contains(document.activeElement)) return;
+    const b = dlg.querySelector(".btn.primary") || (onClose ? closeBtn : dlg.querySelector("a[href], button"));
+    if (b) b.focus();
+  }, 0);
+  return ov;
+}
+
+/** Draw the dialog the table wants now (if any) into `box`. */
+export function drawDialogs(box, ctx) {
+  clear(box);
+  const { S } = ctx;
+  const t = S.table, st = S.state;
+  if (!t || !st) return;
+  if (S.dialog === "last" && st.tricks && st.tricks.length) {
+    box.append(lastTrickDialog(ctx));
+    return;
+  }
+  if (S.dialog === "scores") {
+    box.append(modal("Scores", "scores", [scoreSheet(ctx, "scoreboard")], () => ctx.closeDialog("scores-btn")));
+    return;
+  }
+  if (t.status === "over" && st.places && S.showFinal) {
+    box.append(finalDialog(ctx));
+    return;
+  }
+  if (t.status === "between_rounds" && st.last_round) box.append(roundDialog(ctx));
+}
+
+function lastTrickDialog(ctx) {
+  const st = ctx.S.state;
+  const tr = st.tricks[st.tricks.length - 1];
+  return modal("Last trick", "last-trick", [
+    h("div", { class: "example" }, ...tr.cards.map((c, k) => {
+      const seat = (tr.leader + k) % 4;
+      return h("figure", null, cardEl(c, { small: true, cls: seat === tr.winner ? "win" : "" }), h("figcaption", null, ctx.shortName(seat)));
+    })),
+    h("p", null, `${ctx.shortName(tr.winner)} won it.`)], () => ctx.closeDialog("last-trick-btn"));
+}
+
+/**
+ * The score sheet: a row per finished round, a column per player; each cell the call and the
+ * tricks won ("3/4") over the points; then the round being played ("Now") and the totals.
+ */
+export function scoreSheet(ctx, testid) {
+  const t = ctx.S.table, st = ctx.S.state;
+  const pts = st.round_points || [];
+  const calls = st.round_calls || [];
+  const won = st.round_tricks || [];
+  const fixed = st.rounds === null || st.rounds === undefined ? Infinity : st.rounds;
+  const rows = pts.map((row, k) => h("tr", { class: k + 1 > fixed ? "sudden" : "", dataset: { round: k + 1 } },
+    h("th", { scope: "row" }, String(k + 1), k + 1 > fixed ? h("span", { class: "tag" }, " SD") : null),
+    ...row.map((p, s) => {
+      const c = calls[k] ? calls[k][s] : null, w = won[k] ? won[k][s] : null;
+      return h("td", { "data-testid": `${testid}-cell-${k + 1}-${s}`, "aria-label": `${ctx.shortName(s)}, round ${k + 1}: called ${c}, won ${w}, ${p} points` },
+        h("span", { class: "ct" }, c === null ? "" : `${c}/${w}`),
+        h("span", { class: `pts${p.startsWith("-") ? " neg" : ""}` }, p));
+    })));
+  const now = st.calls && st.phase !== "over" && t.status === "playing"
+    ? h("tr", null, h("th", { scope: "row" }, "Now"),
+      ...st.calls.map((c, s) => h("td", null, h("span", { class: "ct" }, c === null ? "—" : `${c}/${st.tricks_won[s]}`))))
+    : null;
+  return h("div", { class: "sheet-wrap" },
+    h("table", { class: "sheet scoreboard", "data-testid": testid },
+      h("caption", { class: "hint" }, "Each round: call/tricks won, then points."),
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, "Round"), ...t.seats.map((_, s) => h("th", { scope: "col" }, ctx.shortName(s))))),
+      h("tbody", null, ...rows, now),
+      h("tfoot", null, h("tr", null, h("th", { scope: "row" }, "Total"),
+        ...(st.totals || ["0.0", "0.0", "0.0", "0.0"]).map((x, s) => h("td", { "data-testid": `${testid === "scoreboard" ? "score" : testid}-total-${s}` }, x))))));
+}
+
+function roundDialog(ctx) {
+  const { S, spectator, me, shortName, send } = ctx;
+  const t = S.table, st = S.state, lr = st.last_round;
+  const ready = t.seats.map((s) => !!(s && s.ready));
+  const iAmReady = me() >= 0 && ready[me()];
+  const rows = [0, 1, 2, 3].map((s) => h("tr", null, h("th", { scope: "row" }, shortName(s)),
+    h("td", null, String(lr.calls[s])), h("td", null, String(lr.tricks_won[s])),
+    h("td", { "data-testid": `round-points-${s}` }, lr.points[s]), h("td", null, st.totals ? st.totals[s] : "")));
+  const nextSudden = st.next_sudden_death === undefined ? st.sudden_death : st.next_sudden_death;
+  const body = [
+    h("table", { class: "scoreboard" }, h("thead", null, h("tr", null, ...["", "Call", "Won", "Points", "Total"].map((x) => h("th", { scope: "col" }, x)))), h("tbody", null, ...rows)),
+    t.deadline ? h("p", { class: "hint" }, "Next round in ", h("span", { class: "next-secs" }, ""), " seconds, or when everyone is ready.") : null,
+    nextSudden ? h("p", { "data-testid": "sudden-death-next" }, h("strong", null, "Tied at the top: the next round is a sudden-death round.")) : null,
+  ];
+  const extra = [];
+  if (!spectator) {
+    extra.push(iAmReady
+      ? h("span", null, "Waiting for the others…")
+      : h("button", { class: "btn primary", type: "button", "data-testid": "ready-btn", onclick: () => send({ type: "ready" }) }, "Next round"));
+  }
+  if (!spectator && t.rules.rounds === null && t.you === t.host) {
+    extra.push(h("button", { class: "btn", type: "button", "data-testid": "end-btn", onclick: () => send({ type: "end" }) }, "End the match"));
+  }
+  return modal(`Round ${lr.round} summary`, "round-summary", body, null, extra);
+}
+
+function finalDialog(ctx) {
+  const { S, id, token, spectator, me, shortName } = ctx;
+  const st = S.state;
+  const order = [0, 1, 2, 3].sort((a, b) => st.places[a] - st.places[b] || parseTenths(st.totals[b]) - parseTenths(st.totals[a]));
+  const list = h("ol", { class: "places", "data-testid": "final-places" }, ...order.map((s) =>
+    h("li", { class: `p${st.places[s]}${s === me() ? " me" : ""}`, dataset: { seat: s, place: st.places[s] } },
+      h("span", null, `${ordinal(st.places[s])} · ${shortName(s)}`), h("span", null, st.totals[s]))));
+  const mine = me();
+  const verdict = mine >= 0 ? (st.places[mine] === 1 ? "You won!" : `You came ${ordinal(st.places[mine])}.`) : "";
+  const extra = [];
+  if (!spectator) {
+    if (S.rematch) {
+      extra.push(h("a", { class: "btn primary", href: `/t/${S.rematch.table}`, "data-link": true, "data-testid": "join-rematch" }, "Join the rematch"));
+    } else {
+      extra.push(h("button", {
+        class: "btn primary", type: "button", "data-testid": "rematch-btn",
+        onclick: async (e) => {
+          e.target.disabled = true;
+          try {
+            const res = await api("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token });
+            rememberSeat({ table: res.table, seat: res.seat, token: res.token, invite: res.invite || null, host: true });
+            navigate(`/t/${res.table}`);
+          } catch (err) { toast(err.message); e.target.disabled = false; }
+        },
+      }, "Rematch"));
+    }
+  }
+  extra.push(h("a", { class: "btn", href: `/api/tables/${encodeURIComponent(id)}/history?format=text`, download: `callbreak-${id}.txt`, "data-testid": "download-history" }, "Hand history"));
+  extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(id)}`, "data-link": true }, "Replay"));
+  extra.push(h("a", { class: "btn", href: "/", "data-link": true }, "Home"));
+  return modal("Final places", "final", [h("p", null, h("strong", null, verdict)), list,
+    h("h3", null, "Score sheet"), scoreSheet(ctx, "final-sheet")],
+  () => { S.showFinal = false; ctx.closeDialog("results-btn"); }, extra);
+}

@@ -1,0 +1,91 @@
+// A table's lobby: who sits where, the invite (share sheet, copy, WhatsApp / SMS), the host's Start.
+// ctx: { S, id, spectator, record, send } from the table page.
+import { h, copyText, rulesSummary } from "./util.js";
+import { seatRecord } from "./seats.js";
+import { levelName } from "./avatars.js";
+
+const INVITE_TEXT = "Join my Callbreak table";
+
+/** Whether a host name is this machine only (a friend's phone cannot open a link to it). */
+export function isLoopbackHost(hostname) {
+  const host = String(hostname || "").toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || host === "0:0:0:0:0:0:0:1"
+    || host === "0.0.0.0" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** The warning for an invite link that names this machine (null when the link is fine). */
+export function localLinkWarning(link) {
+  let url;
+  try { url = new URL(link); } catch { return null; }
+  if (!isLoopbackHost(url.hostname)) return null;
+  return {
+    host: url.hostname,
+    text: `This link names this computer (${url.hostname}): a friend's phone or computer cannot open it.`,
+    how: "To play with friends on your network, start the server with",
+    command: "callbreak serve --host 0.0.0.0",
+    then: ", open this page at the computer's network address (such as http://192.168.1.20:8000) and send the link from there.",
+  };
+}
+
+/** Share links for browsers without a share sheet (navigator.share is missing on plain http). */
+export function shareLinks(link) {
+  const msg = `${INVITE_TEXT}: ${link}`;
+  return {
+    whatsapp: `https://wa.me/?text=${encodeURIComponent(msg)}`,
+    sms: `sms:?&body=${encodeURIComponent(msg)}`,
+  };
+}
+
+function inviteBox(link) {
+  const input = h("input", { value: link, readonly: true, "data-testid": "invite-link", "aria-label": "Invite link", onfocus: (e) => e.target.select() });
+  const box = h("div", { class: "invite", "data-testid": "invite" });
+  const warn = localLinkWarning(link);
+  if (warn) {
+    box.append(h("div", { class: "local-warning", role: "note", "data-testid": "invite-local-warning" },
+      h("p", null, h("strong", null, warn.text)),
+      h("p", null, warn.how, " ", h("code", null, warn.command), warn.then)));
+  }
+  box.append(h("p", null, "Send this link to your friends:"), h("div", { class: "share-box" }, input));
+  const copy = (primary) => h("button", { class: `btn${primary ? " primary" : ""}`, type: "button", "data-testid": "copy-invite", onclick: () => copyText(link) }, "Copy link");
+  const actions = h("div", { class: "row wrap invite-actions" });
+  if (typeof navigator.share === "function") {
+    actions.append(h("button", {
+      class: "btn primary", type: "button", "data-testid": "share-invite",
+      onclick: () => { navigator.share({ title: "Callbreak", text: INVITE_TEXT, url: link }).catch(() => {}); },
+    }, "Share invite…"), copy(false));
+  } else {
+    const links = shareLinks(link);
+    actions.append(copy(true),
+      h("a", { class: "btn", href: links.whatsapp, target: "_blank", rel: "noopener", "data-testid": "share-whatsapp" }, "WhatsApp"),
+      h("a", { class: "btn", href: links.sms, "data-testid": "share-sms" }, "SMS"));
+  }
+  box.append(actions);
+  return box;
+}
+
+function seatLine(s, i, t) {
+  if (s && s.name) {
+    const who = s.kind === "bot" ? ` (${levelName(s.level || t.bots)} bot)` : "";
+    return `${s.name}${who}${i === t.you ? " (you)" : ""}`;
+  }
+  const level = levelName(t.bots);
+  return `empty seat · ${/^[aeiou]/i.test(level) ? "an" : "a"} ${level} bot if nobody sits here`;
+}
+
+export function renderLobby(ctx) {
+  const { S, id, spectator, record, send } = ctx;
+  const t = S.table;
+  const rec = seatRecord(id) || record;
+  const code = t.invite || (rec && rec.invite);
+  const link = code ? `${location.origin}/join/${code}` : null;
+  const isHost = !spectator && t.you === t.host;
+  const box = h("div", { class: "lobby center-msg", "data-testid": "lobby", style: { position: "static", transform: "none", maxWidth: "none", margin: "10px" } },
+    h("h2", null, "Waiting for players"),
+    h("p", { "data-testid": "lobby-rules" }, rulesSummary(t.rules || {}), " · ", h("a", { href: "/rules", "data-link": true, style: { color: "#ffd27a" } }, "how to play")),
+    h("ol", null, ...t.seats.map((s, i) => h("li", { "data-testid": `lobby-seat-${i}` }, seatLine(s, i, t)))));
+  if (link) box.append(inviteBox(link));
+  if (isHost) box.append(h("button", { class: "btn primary", type: "button", "data-testid": "start-btn", onclick: () => send({ type: "start" }) }, `Start: empty seats get ${levelName(t.bots)} bots`));
+  else box.append(h("p", null, "Waiting for the host to start."));
+  box.append(h("p", { class: "hint", style: { color: "inherit" } }, "Watch link: ", h("a", { href: `/watch/${id}`, "data-link": true, style: { color: "#ffd27a" } }, `${location.origin}/watch/${id}`)));
+  return box;
+}

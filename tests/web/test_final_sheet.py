@@ -1,0 +1,132 @@
+"""A whole two-round match on a phone against bots: the round summary and the table behind it agree,
+"Final places" carries the whole score sheet, and the bots have names, robot avatars and a level.
+
+One match is played for the module (it takes a while on a busy machine); each test checks one thing
+of it.  While it is played, a MutationObserver records what the page shows whenever a round summary
+is open, so the check does not race the (short) pause between rounds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from callbreak.bots.names import NAMES
+
+from .helpers import create_table, play_to_end
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+
+RECORD_SUMMARIES = """
+window.__samples = [];
+new MutationObserver(() => {
+  const dlg = document.querySelector("[data-testid=round-summary]");
+  if (!dlg || window.__samples.length > 3000) return;
+  const info = document.querySelector("[data-testid=round-info]");
+  const rows = [...dlg.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent));
+  window.__samples.push({
+    title: dlg.querySelector("h2").textContent,
+    info: info ? info.textContent : null,
+    cards: document.querySelectorAll("[data-testid=hand] [data-card]").length,
+    rows,
+    metas: [0, 1, 2, 3].map((s) => { const m = document.querySelector(`[data-testid=seat-meta-${s}]`); return m ? m.textContent : null; }),
+  });
+}).observe(document, { subtree: true, childList: true, characterData: true });
+"""
+
+
+@pytest.fixture(scope="module")
+def finished(server: str, browser: Any) -> Iterator[tuple[Any, str]]:
+    ctx = browser.new_context(**PHONE)
+    ctx.add_init_script(RECORD_SUMMARIES)
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    table = create_table(page, server, preset="quick", rounds="2", bots="random", name="Bikash")
+    page.click("[data-testid=start-btn]")
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    play_to_end([page], limit_s=240)
+    page.wait_for_selector("[data-testid=final]")
+    yield page, table
+    ctx.close()
+
+
+def history(server: str, table: str) -> dict[str, Any]:
+    hist: dict[str, Any] = httpx.get(f"{server}/api/tables/{table}/history?format=json").json()
+    hist["played"] = [d for d in hist["deals"] if "points" in d]  # not the redealt ones
+    return hist
+
+
+def test_the_round_summary_sits_over_the_round_it_sums_up(finished: tuple[Any, str]) -> None:
+    page, _ = finished
+    samples = page.evaluate("window.__samples")
+    assert samples, "no round summary was seen"
+    assert {s["title"] for s in samples} == {"Round 1 summary"}
+    for s in samples:
+        # the header still says round 1, and the next hand is not dealt on screen yet
+        assert s["info"].startswith("Round 1 of 2"), s
+        assert s["cards"] == 0, s
+        # the seats show the calls and tricks the summary lists
+        for seat, (call, won, *_rest) in enumerate(s["rows"]):
+            meta = " ".join(s["metas"][seat].split())
+            assert f"call {call}" in meta and f"won {won}" in meta, (seat, meta, s["rows"])
+    # and once the summary is gone, round 2 is dealt
+    assert page.locator("[data-testid=round-summary]").count() == 0
+
+
+def test_final_places_carry_the_whole_score_sheet(finished: tuple[Any, str], server: str) -> None:
+    page, table = finished
+    hist = history(server, table)
+    assert len(hist["played"]) == 2
+    dialog = page.locator("[data-testid=final]")
+    assert dialog.locator("[data-testid=final-places] li").count() == 4
+    sheet = dialog.locator("[data-testid=final-sheet]")
+    assert sheet.is_visible()
+    heads = sheet.locator("thead th").all_inner_texts()
+    assert heads[0] == "Round" and heads[1] == "You" and len(heads) == 5
+    assert heads[2:] == hist["players"][1:]
+    for k, deal in enumerate(hist["played"], 1):
+        for s in range(4):
+            cell = sheet.locator(f"[data-testid=final-sheet-cell-{k}-{s}]")
+            assert cell.locator(".ct").inner_text() == f"{deal['calls'][s]}/{deal['tricks_won'][s]}"
+            assert cell.locator(".pts").inner_text() == deal["points"][s]
+    for s in range(4):
+        assert sheet.locator(f"[data-testid=final-sheet-total-{s}]").inner_text() == hist["totals"][s]
+    # the sheet fits the phone: no sideways scrolling inside the dialog
+    assert page.evaluate(
+        "(() => { const w = document.querySelector('[data-testid=final] .sheet-wrap');"
+        " return w.scrollWidth <= w.clientWidth; })()"
+    )
+
+
+def own_text(avatar: Any) -> str:
+    """The avatar's own text (not the dealer's chip in it)."""
+    return str(
+        avatar.evaluate(
+            "e => [...e.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('')"
+        )
+    )
+
+
+def test_bots_have_names_robot_avatars_and_their_level(finished: tuple[Any, str], server: str) -> None:
+    page, table = finished
+    names = [page.inner_text(f"[data-testid=felt] .seat[data-seat='{s}'] .name") for s in range(4)]
+    assert names[0] == "You"
+    bots = names[1:]
+    assert len(set(bots)) == 3 and all(n in NAMES for n in bots) and "Bikash" not in bots
+    assert bots == history(server, table)["players"][1:]
+    # a person shows an initial; a bot a robot face on a coloured disc, and its level
+    human = page.locator("[data-testid=avatar-0]")
+    assert own_text(human) == "B" and "bot" not in (human.get_attribute("class") or "")
+    for s in (1, 2, 3):
+        avatar = page.locator(f"[data-testid=avatar-{s}]")
+        assert "bot" in (avatar.get_attribute("class") or "")
+        assert avatar.locator("svg.robot").count() == 1 and own_text(avatar) == ""
+        assert page.inner_text(f"[data-testid=seat-level-{s}]") == "beginner bot"
+    colours = {
+        page.eval_on_selector(f"[data-testid=avatar-{s}]", "e => getComputedStyle(e).backgroundColor")
+        for s in range(4)
+    }
+    assert len(colours) == 4

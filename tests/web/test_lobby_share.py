@@ -1,0 +1,104 @@
+"""The lobby on a phone: the invite goes through the share sheet (or Copy / WhatsApp / SMS without
+one), a link that names this machine says so, and the lobby names the preset and the bots' level."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from .helpers import create_table
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+
+# Chromium on Linux has no navigator.share: a recording one stands in for the system share sheet.
+RECORDING_SHARE = """
+window.__shared = [];
+Object.defineProperty(navigator, "share", {
+  configurable: true,
+  value: (data) => { window.__shared.push(data); return Promise.resolve(); },
+});
+"""
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(**PHONE)
+    yield ctx
+    ctx.close()
+
+
+def lobby(ctx: Any, server: str, **options: str) -> Any:
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    create_table(page, server, **options)
+    page.wait_for_selector("[data-testid=lobby]")
+    return page
+
+
+def test_the_share_sheet_gets_the_invite_link(server: str, phone: Any) -> None:
+    phone.add_init_script(RECORDING_SHARE)
+    page = lobby(phone, server)
+    link = page.input_value("[data-testid=invite-link]")
+    assert "/join/" in link
+    share = page.locator("[data-testid=share-invite]")
+    assert "primary" in (share.get_attribute("class") or "")
+    assert page.locator("[data-testid=copy-invite]").is_visible()  # Copy stays, as the second choice
+    assert page.locator("[data-testid=share-whatsapp]").count() == 0
+    share.tap()
+    page.wait_for_function("window.__shared.length === 1")
+    shared = page.evaluate("window.__shared")
+    assert shared == [{"title": "Callbreak", "text": "Join my Callbreak table", "url": link}]
+
+
+def test_without_a_share_sheet_copy_whatsapp_and_sms_are_offered(server: str, phone: Any) -> None:
+    phone.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    page = lobby(phone, server)
+    assert page.evaluate("typeof navigator.share") == "undefined"
+    assert page.locator("[data-testid=share-invite]").count() == 0
+    link = page.input_value("[data-testid=invite-link]")
+    copy = page.locator("[data-testid=copy-invite]")
+    assert "primary" in (copy.get_attribute("class") or "")
+    wa = page.get_attribute("[data-testid=share-whatsapp]", "href") or ""
+    sms = page.get_attribute("[data-testid=share-sms]", "href") or ""
+    assert wa == "https://wa.me/?text=" + quote(f"Join my Callbreak table: {link}", safe="")
+    assert sms.startswith("sms:") and quote(link, safe="") in sms
+    copy.tap()
+    page.wait_for_function("document.querySelector('#toast.show .toast-text').textContent === 'Copied.'")
+    assert page.evaluate("navigator.clipboard.readText()") == link
+
+
+def test_a_link_to_this_machine_says_how_to_serve_on_the_network(server: str, phone: Any) -> None:
+    assert "127.0.0.1" in server  # the fixture serves on the loopback address, as `callbreak serve` does
+    page = lobby(phone, server)
+    warning = page.locator("[data-testid=invite-local-warning]")
+    assert warning.is_visible()
+    text = warning.inner_text()
+    assert "127.0.0.1" in text and "cannot open it" in text
+    assert "callbreak serve --host 0.0.0.0" in text and "network address" in text
+    # the rule itself, on the module the lobby uses: only links to this machine are warned about
+    verdicts = page.evaluate(
+        """async () => {
+          const m = await import("/static/lobby.js");
+          const urls = ["http://127.0.0.1:8000/join/a", "http://localhost:8000/join/a", "http://[::1]:8000/join/a",
+            "http://127.0.3.4/join/a", "http://0.0.0.0:8000/join/a", "http://LOCALHOST./join/a",
+            "http://192.168.1.20:8000/join/a", "http://10.0.0.5/join/a", "https://cards.example.org/join/a",
+            "http://127.example.org/join/a"];
+          return urls.map((u) => m.localLinkWarning(u) !== null);
+        }"""
+    )
+    assert verdicts == [True, True, True, True, True, True, False, False, False, False]
+
+
+def test_the_lobby_names_the_preset_and_the_bots_level(server: str, phone: Any) -> None:
+    page = lobby(phone, server, preset="quick", bots="easy")
+    assert page.inner_text("[data-testid=lobby-rules]").startswith("Quick rules · 3 rounds")
+    assert page.inner_text("[data-testid=lobby-seat-0]") == "Asha (you)"
+    for seat in (1, 2, 3):
+        assert (
+            page.inner_text(f"[data-testid=lobby-seat-{seat}]")
+            == "empty seat · an easy bot if nobody sits here"
+        )
+    assert "easy bots" in page.inner_text("[data-testid=start-btn]")

@@ -1,0 +1,96 @@
+"""When the timer plays for you on a phone: the message covers no control (found on a phone: it sat
+over Round / Trump / Scores / Hint for seconds) and lets taps through, and the card played for you
+is shown at full contrast with a clear "auto" mark."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .helpers import create_table
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+
+# The visible controls the toast's box overlaps (it should be none), and what a tap at its middle hits.
+COVERED = """() => {
+  const t = document.getElementById("toast").getBoundingClientRect();
+  const hit = (r) => r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom;
+  const covered = [...document.querySelectorAll("button, a[href], input, select, [role=button]")]
+    .filter((c) => !c.closest("#toast"))
+    .filter((c) => { const r = c.getBoundingClientRect(); return r.width > 0 && r.height > 0 && hit(r); })
+    .map((c) => c.dataset.testid || c.dataset.card || c.dataset.call || c.textContent);
+  const under = document.elementFromPoint((t.left + t.right) / 2, (t.top + t.bottom) / 2);
+  const top = document.querySelector(".table-top").getBoundingClientRect();
+  return { covered, tapReachesToast: !!(under && under.closest("#toast")), overTopBar: t.top < top.bottom,
+           width: t.width, height: t.height };
+}"""
+
+AUTO_CARD = """() => {
+  const el = document.querySelector("[data-testid=trick] .played[data-seat='0'] .card.auto");
+  if (!el) return null;
+  const cs = getComputedStyle(el);
+  return { card: el.dataset.card, opacity: cs.opacity, filter: cs.filter, shadow: cs.boxShadow,
+           mark: getComputedStyle(el, "::after").content, label: el.getAttribute("aria-label") };
+}"""
+
+
+def luminance(rgb: str) -> float:
+    parts = [int(x) / 255 for x in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3]]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in parts]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def check_toast(page: Any, text: str) -> None:
+    page.wait_for_function(
+        "t => document.querySelector('#toast .toast-text') && document.querySelector('#toast .toast-text').textContent.includes(t)",
+        arg=text,
+        timeout=45_000,
+    )
+    where = page.evaluate(COVERED)
+    assert where["covered"] == [], where
+    assert not where["overTopBar"], where
+    assert not where["tapReachesToast"], "a tap on the toast should reach the table under it"
+    assert where["width"] <= 390 and where["height"] < 120, where
+    # readable: at least 14 px, light text on a dark box (contrast at least 7:1)
+    style = page.eval_on_selector(
+        "#toast",
+        "e => { const c = getComputedStyle(e); return [c.color, c.backgroundColor, c.fontSize, c.pointerEvents]; }",
+    )
+    fg, bg, size, pointer = style
+    assert float(size.rstrip("px")) >= 14 and pointer == "none"
+    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+    assert (hi + 0.05) / (lo + 0.05) >= 7
+
+
+def test_timeout_messages_cover_no_control_and_the_auto_card_is_marked(server: str, browser: Any) -> None:
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    create_table(
+        page, server, preset="quick", rounds="1", bots="random", card_seconds="10", call_seconds="10"
+    )
+    page.click("[data-testid=start-btn]")
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    # We do nothing: the call timer runs out first, then the card timer.
+    check_toast(page, "Time ran out: you called")
+    found = page.wait_for_function(AUTO_CARD, timeout=45_000).json_value()
+    assert found["opacity"] == "1" and found["filter"] == "none", found
+    assert "rgb(29, 78, 216)" in found["shadow"] and found["mark"] == '"auto"', found
+    assert found["label"].endswith("played automatically"), found
+    check_toast(page, "was played for you")
+    # the toast's own close button takes taps and closes it (done in one go: the toast goes by itself
+    # after a few seconds); a new toast comes from typing a card that is not in the hand
+    steps = page.evaluate(
+        """() => {
+          const hand = new Set([...document.querySelectorAll("[data-testid=hand] [data-card]")].map((e) => e.dataset.card));
+          const card = ["2S", "2H", "2D", "2C", "3S", "3H", "3D", "3C"].find((c) => !hand.has(c));
+          for (const k of [card[0], card[1].toLowerCase()]) document.dispatchEvent(new KeyboardEvent("keydown", { key: k }));
+          const el = document.getElementById("toast"), close = el.querySelector(".toast-close");
+          const shown = el.classList.contains("show") + ":" + el.querySelector(".toast-text").textContent;
+          const takesTaps = getComputedStyle(close).pointerEvents;
+          close.click();
+          return [shown, takesTaps, el.classList.contains("show")];
+        }"""
+    )
+    assert steps[0].startswith("true:The ") and steps[0].endswith("is not in your hand."), steps
+    assert steps[1] == "auto" and steps[2] is False, steps
+    ctx.close()

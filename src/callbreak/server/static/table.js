@@ -2,6 +2,7 @@
 import { h, clear, fill, cardEl, cardName, sortHand, toast, copyText, api, navigate, rulesSummary, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
 import { fmt, parseTenths, ordinal } from "./scoring.js";
 import { tokenFor, seatRecord, rememberSeat, updateRecord } from "./seats.js";
+import { tableFeedback } from "./feedback.js";
 
 const HOLD_MS = 900;      // a finished trick stays in the middle this long
 const COLLECT_MS = 350;   // then flies to its winner
@@ -189,6 +190,7 @@ function mountTable(root, id, token) {
 
   function onEvent(ev, prevState) {
     const mine = me();
+    tableFeedback(ev, prevState, S.state, S.table);
     switch (ev.kind) {
       case "play":
         if (ev.seat === mine) S.pending = null;

@@ -80,7 +80,9 @@ def test_manifest_is_valid_and_its_icons_exist(server: str, phone: Any) -> None:
     assert m["name"] == "Callbreak" and m["short_name"] == "Callbreak"
     assert (m["start_url"], m["scope"], m["display"]) == ("/", "/", "standalone")
     # The colours are the page's: the top bar (theme) and the page background (splash screen).
-    assert m["theme_color"] == rgb_hex(page.evaluate("getComputedStyle(document.querySelector('.topbar')).backgroundColor"))
+    assert m["theme_color"] == rgb_hex(
+        page.evaluate("getComputedStyle(document.querySelector('.topbar')).backgroundColor")
+    )
     assert m["theme_color"] == page.evaluate("document.querySelector('meta[name=theme-color]').content")
     assert m["background_color"] == rgb_hex(page.evaluate("getComputedStyle(document.body).backgroundColor"))
     pngs: dict[tuple[str, str], tuple[int, int]] = {}
@@ -122,9 +124,18 @@ def test_service_worker_controls_the_page_and_caches_the_shell(server: str, phon
     cached = page.evaluate(
         f"caches.open('callbreak-{build}').then(c => c.keys()).then(rs => rs.map(r => new URL(r.url).pathname))"
     )
-    for path in ("/", "/rules", "/calculator", "/matches", "/static/app.js", "/static/table.js",
-                 "/static/style.css", "/static/settings.js", "/static/manifest.webmanifest",
-                 "/static/icons/icon-192.png"):
+    for path in (
+        "/",
+        "/rules",
+        "/calculator",
+        "/matches",
+        "/static/app.js",
+        "/static/table.js",
+        "/static/style.css",
+        "/static/settings.js",
+        "/static/manifest.webmanifest",
+        "/static/icons/icon-192.png",
+    ):
         assert path in cached, path
     assert not [p for p in cached if p.startswith(("/api/", "/ws/"))], cached
 
@@ -213,33 +224,32 @@ def set_switches(page: Any, **want: bool) -> None:
     page.wait_for_selector("[data-testid=settings]", state="detached")
 
 
-def play_one_round(page: Any) -> list[list[Any]]:
-    """Play now against random bots; call and play like a person until the first round is over."""
+WON = "() => __log.some(e => e[0] === 'event' && e[1] === 'trick' && e[2] === e[3])"
+
+
+def play_until_a_trick_won(page: Any) -> list[list[Any]]:
+    """Play now against random bots; call and play like a person (the first enabled call, the first
+    legal card, "Next round") until we have won a trick.  Returns the log."""
     page.select_option("#now-bots", "random")
     page.tap("[data-testid=play-now]")
     page.wait_for_selector("[data-testid=hand] [data-card]")
-    over = "() => __log.some(e => e[0] === 'event' && e[1] === 'round_over')"
-    for _ in range(400):
-        if page.evaluate(over):
-            break
+    actionable = (
+        "[data-call]:not([disabled]), [data-testid=hand].my-turn [data-legal=true], [data-testid=ready-btn]"
+    )
+    for _ in range(1000):
+        if page.evaluate(WON):
+            return list(page.evaluate("__log"))
+        assert not page.locator("[data-testid=final-places]").count(), "a whole match without a trick won"
         with contextlib.suppress(Exception):  # the page moved on between the look and the tap
-            calls = page.locator("[data-call]:not([disabled])")
-            if calls.count():
-                calls.first.tap(timeout=2000)
-                continue
-            legal = page.locator("[data-testid=hand].my-turn [data-legal=true]")
-            if legal.count():
-                legal.first.tap(timeout=2000)
+            target = page.locator(actionable)
+            if target.count():
+                target.first.tap(timeout=2000)
                 continue
         with contextlib.suppress(Exception):
             page.wait_for_function(
-                f"""() => ({over})() || document.querySelector(
-                  "[data-call]:not([disabled]), [data-testid=hand].my-turn [data-legal=true]")""",
-                timeout=5000,
+                f"() => ({WON})() || document.querySelector({json.dumps(actionable)})", timeout=5000
             )
-    else:
-        raise AssertionError("the round did not end")
-    return list(page.evaluate("__log"))
+    raise AssertionError("no trick won in time")
 
 
 def test_sound_and_vibration_on_your_turn_and_a_trick_won(server: str, phone: Any) -> None:
@@ -251,7 +261,7 @@ def test_sound_and_vibration_on_your_turn_and_a_trick_won(server: str, phone: An
     # Turning sound on plays it once (vibration is on by default here: it was not turned on).
     assert page.evaluate("__log.filter(e => e[0] !== 'audio')") == [["tone", 660]]
     page.evaluate("__log.length = 0")
-    log = play_one_round(page)
+    log = play_until_a_trick_won(page)
     # Split the log at each event: what the page did in answer to it.
     answers: list[tuple[list[Any], list[Any]]] = []
     for e in log:
@@ -271,7 +281,7 @@ def test_sound_and_vibration_on_your_turn_and_a_trick_won(server: str, phone: An
             assert did == [["tone", 660], ["vibrate", TURN]], did
             assert to_act == you
             turns += 1
-    assert won >= 1, "no trick won in a whole round (random bots): cannot check the trick's cue"
+    assert won == 1  # the log ends with the trick won
     assert turns >= 1
 
 
@@ -281,9 +291,9 @@ def test_with_sound_and_vibration_off_nothing_plays(server: str, phone: Any) -> 
     page.goto(server + "/")
     page.wait_for_selector("[data-testid=play-now]")
     set_switches(page, oneTap=True, sound=False, vibrate=False)
-    log = play_one_round(page)
+    log = play_until_a_trick_won(page)
     events = [e for e in log if e[0] == "event"]
-    assert any(e[1] == "trick" and e[2] == e[3] for e in events), "no trick won in a whole round"
+    assert any(e[1] == "trick" and e[2] == e[3] for e in events)
     assert any(e[4] == e[3] for e in events), "never our turn"
     assert [e for e in log if e[0] != "event"] == []  # no tone, no vibration, no AudioContext at all
 

@@ -48,6 +48,21 @@ class _Static(http.server.SimpleHTTPRequestHandler):
     def __init__(self, *a: Any, **kw: Any) -> None:
         super().__init__(*a, directory=str(STATIC), **kw)
 
+    def do_GET(self) -> None:
+        if self.path.split("?", 1)[0] == "/sw.js":
+            from callbreak.server.pwa import SW_HEADERS, service_worker
+
+            body = service_worker(STATIC).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/javascript; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            for k, v in SW_HEADERS.items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
+
     def translate_path(self, path: str) -> str:
         path = path.split("?", 1)[0].split("#", 1)[0]
         if path.startswith("/static/"):

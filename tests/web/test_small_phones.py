@@ -18,6 +18,9 @@ def test_pages_fit_320_and_360_wide(static_url: str, browser: Any) -> None:
                 "document.querySelector('.topbar nav a:last-child').getBoundingClientRect().right"
             )
             assert right <= width, (width, path, right)
+            # The settings button too, on the same line.
+            gear = page.locator("[data-testid=settings-btn]").bounding_box()
+            assert gear["x"] + gear["width"] <= width and gear["y"] < 10, (width, path, gear)
         ctx.close()
 
 

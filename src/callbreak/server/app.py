@@ -23,6 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..rules import Ruleset
 from .config import ServerConfig
 from .hub import Hub
+from .pwa import SW_HEADERS, service_worker
 from .table import TableError
 
 __all__ = ["STATIC", "create_app"]
@@ -99,6 +100,14 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         if index.is_file():
             return FileResponse(index, media_type="text/html")
         return HTMLResponse(PLACEHOLDER)
+
+    # Built once: the static files do not change while the server runs.
+    worker = service_worker(STATIC) if (STATIC / "sw.js").is_file() else None
+
+    async def sw(request: Request) -> Response:
+        if worker is None:
+            return Response("the web client is not installed", status_code=404, media_type="text/plain")
+        return Response(worker, media_type="text/javascript", headers=SW_HEADERS)
 
     async def healthz(request: Request) -> Response:
         conns = sum(len(c) for t in the_hub.tables.values() for c in t.conns.values())
@@ -258,6 +267,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
     ]
     routes += [
         Route("/healthz", healthz),
+        Route("/sw.js", sw),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{id}", table_info),
         Route("/api/tables/{id}/start", start, methods=["POST"]),

@@ -1,6 +1,7 @@
 // The single-page app: a router on location.pathname.  Each page lives in its own
 // module, loaded on first use, and renders into <main id="app">.
 import { h, fill } from "./util.js";
+import { initSettings } from "./settings.js";
 
 const ROUTES = [
   [/^\/$/, "home", async (m) => (await import("./home.js")).renderHome],
@@ -19,6 +20,21 @@ const TITLES = {
   matches: "Past matches · Callbreak", replay: "Replay · Callbreak",
 };
 
+// Pages that live on the server's data: offline (the page itself came from the service worker's
+// cache) they say so, and open by themselves when the connection is back.
+const NEEDS_SERVER = new Set(["table", "watch", "join", "replay"]);
+
+function offline(root) {
+  fill(root, h("div", { class: "page", "data-testid": "offline" },
+    h("h1", null, "You are offline"),
+    h("p", null, "A table needs the connection to the server. It opens by itself when you are back online."),
+    h("p", null, h("a", { class: "btn", href: "/rules", "data-link": true }, "Read the rules"), " ",
+      h("a", { class: "btn", href: "/calculator", "data-link": true }, "Score calculator"))));
+  const back = () => route();
+  window.addEventListener("online", back);
+  return () => window.removeEventListener("online", back);
+}
+
 let cleanup = null;
 let seq = 0;
 
@@ -35,6 +51,10 @@ async function route() {
     for (const a of document.querySelectorAll(".topbar nav a")) {
       if (a.getAttribute("href") === path) a.setAttribute("aria-current", "page");
       else a.removeAttribute("aria-current");
+    }
+    if (NEEDS_SERVER.has(name) && !navigator.onLine) {
+      cleanup = offline(root);
+      return;
     }
     try {
       const render = await loader(m);
@@ -63,4 +83,11 @@ document.addEventListener("click", (e) => {
 });
 
 window.addEventListener("popstate", route);
+initSettings();
 route();
+
+// The service worker (/sw.js) keeps the pages and their files for offline use.  Without it
+// (an old browser, or a page not served over https or from localhost) everything works online.
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch((e) => console.warn("No offline support:", e));
+}

@@ -5,6 +5,7 @@ import { createHand } from "./hand.js";
 import { behindSummary, drawDialogs } from "./dialogs.js";
 import { renderLobby } from "./lobby.js";
 import { avatarOf, seatBadges, botLabel } from "./avatars.js";
+import { tableFeedback } from "./feedback.js";
 
 const HOLD_MS = 900;      // a finished trick stays in the middle this long
 const COLLECT_MS = 350;   // then flies to its winner
@@ -202,6 +203,7 @@ function mountTable(root, id, token) {
 
   function onEvent(ev, prevState) {
     const mine = me();
+    tableFeedback(ev, prevState, S.state, S.table);
     switch (ev.kind) {
       case "play":
         if (ev.seat === mine) S.pending = null;

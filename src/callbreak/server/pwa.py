@@ -1,0 +1,62 @@
+"""The installable web app: the service worker's source, versioned by the static files.
+
+The worker (``static/sw.js``) is served at ``/sw.js`` so that its scope is the whole site.  The
+server puts two constants in front of it: ``BUILD``, a hash of the package version and of every
+static file, and ``PRECACHE``, the URLs of the app shell (the SPA's pages and every static file).
+A release that changes any file changes ``BUILD``, so browsers install the new worker, which fills a
+new cache and deletes the old ones.
+
+>>> js = service_worker()
+>>> js.startswith('const BUILD = "') and '"/static/app.js"' in js and '"/rules"' in js
+True
+>>> service_worker() == js   # the same files give the same worker, byte for byte
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from .. import __version__
+
+__all__ = ["PAGES", "SW_HEADERS", "build_id", "precache", "service_worker"]
+
+STATIC = Path(__file__).parent / "static"
+# The SPA's pages a person may open offline; each is index.html.  Any other page offline falls
+# back to the cached "/" (the router then shows that a table needs the server).
+PAGES = ("/", "/rules", "/calculator", "/matches")
+_SKIP = {"sw.js", "index.html"}  # the worker itself; index.html is cached under the pages' URLs
+SW_HEADERS = {"Cache-Control": "no-cache"}  # the browser asks for a new worker on every visit
+
+
+def _files(static: Path) -> list[Path]:
+    return sorted(
+        p
+        for p in static.rglob("*")
+        if p.is_file() and not p.name.startswith(".") and "__pycache__" not in p.parts
+    )
+
+
+def build_id(static: Path = STATIC) -> str:
+    """A short hash of the package version and of every static file's name and bytes."""
+    h = hashlib.sha256(__version__.encode())
+    for p in _files(static):
+        h.update(b"\0" + p.relative_to(static).as_posix().encode() + b"\0")
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def precache(static: Path = STATIC) -> list[str]:
+    """The URLs the worker stores at install: the pages, then every static file."""
+    files = [f"/static/{p.relative_to(static).as_posix()}" for p in _files(static) if p.name not in _SKIP]
+    return [*PAGES, *files]
+
+
+def service_worker(static: Path = STATIC) -> str:
+    """The worker's JavaScript as served at ``/sw.js``."""
+    head = (
+        f"const BUILD = {json.dumps(build_id(static))};\nconst PRECACHE = {json.dumps(precache(static))};\n"
+    )
+    return head + (static / "sw.js").read_text(encoding="utf-8")

@@ -1,0 +1,94 @@
+// Settings kept on this device (localStorage "callbreak.settings", a JSON object) and the
+// dialog behind the top bar's gear button, on every page.
+//   oneTap   play a card with one tap (the hand reads it); default off
+//   sound    a short tone on your turn and on a trick you win; default off
+//   vibrate  a short vibration at the same moments; default on where the device can vibrate
+//            (navigator.vibrate exists), else off and not offered
+import { h, load, save } from "./util.js";
+
+export const SETTINGS_KEY = "callbreak.settings";
+export const SETTINGS_EVENT = "callbreak:settings";
+
+/** Whether this browser can vibrate the device. */
+export const canVibrate = () => typeof navigator.vibrate === "function";
+
+function defaults() {
+  return { oneTap: false, sound: false, vibrate: canVibrate() };
+}
+
+/** Every setting, the stored value where there is a valid one, else its default. */
+export function getSettings() {
+  const stored = load(SETTINGS_KEY, {});
+  const out = defaults();
+  if (stored && typeof stored === "object") {
+    for (const k of Object.keys(out)) if (typeof stored[k] === "boolean") out[k] = stored[k];
+  }
+  if (!canVibrate()) out.vibrate = false;
+  return out;
+}
+
+/** Store one setting (a boolean) and tell the page (a "callbreak:settings" event on window). */
+export function setSetting(name, value) {
+  if (!(name in defaults())) throw new Error(`there is no setting "${name}"`);
+  if (typeof value !== "boolean") throw new TypeError(`the setting "${name}" is true or false`);
+  const next = { ...getSettings(), [name]: value };
+  save(SETTINGS_KEY, next);
+  window.dispatchEvent(new CustomEvent(SETTINGS_EVENT, { detail: next }));
+  return next;
+}
+
+const ROWS = [
+  { name: "oneTap", label: "Play a card with one tap", help: "Off: tap a card to lift it, tap it again to play it." },
+  { name: "sound", label: "Sound", help: "A short tone on your turn and when you win a trick." },
+  { name: "vibrate", label: "Vibrate", help: "A short buzz on your turn and when you win a trick.", off: "This device cannot vibrate." },
+];
+
+let dialog = null;
+
+/** Open the settings dialog (drawn afresh from the stored settings). */
+export function openSettings(opener) {
+  if (dialog) dialog.remove();
+  const now = getSettings();
+  const rows = ROWS.map((r) => {
+    const unavailable = r.name === "vibrate" && !canVibrate();
+    const input = h("input", {
+      type: "checkbox", role: "switch", id: `set-${r.name}`, "data-testid": `setting-${r.name}`,
+      checked: now[r.name], disabled: unavailable,
+      onchange: (e) => {
+        setSetting(r.name, e.target.checked);
+        if (e.target.checked) preview(r.name);
+      },
+    });
+    return h("div", { class: `setting${unavailable ? " unavailable" : ""}` },
+      input,
+      h("label", { for: `set-${r.name}` }, h("span", null, r.label), h("small", null, unavailable ? r.off : r.help)));
+  });
+  const done = h("button", { class: "btn primary", type: "button", "data-testid": "settings-close", onclick: () => dialog.close() }, "Done");
+  dialog = h("dialog", { class: "dialog settings-dialog", "aria-labelledby": "settings-title", "data-testid": "settings" },
+    h("h2", { id: "settings-title" }, "Settings"),
+    h("p", { class: "hint" }, "Kept on this device."),
+    ...rows,
+    h("div", { class: "row" }, done));
+  const box = dialog;
+  // A tap on the backdrop (outside the box) closes it, as the other dialogs do.
+  box.addEventListener("click", (e) => { if (e.target === box) box.close(); });
+  box.addEventListener("close", () => {
+    box.remove();
+    if (dialog === box) dialog = null;
+    if (opener && opener.isConnected) opener.focus();
+  });
+  document.body.append(box);
+  box.showModal();
+}
+
+// Turning sound or vibration on plays it once (this tap also lets the browser start audio).
+async function preview(name) {
+  const { cue } = await import("./feedback.js");
+  cue("turn", { [name]: true });
+}
+
+/** Wire the top bar's gear button. */
+export function initSettings() {
+  const btn = document.querySelector("[data-testid=settings-btn]");
+  if (btn) btn.addEventListener("click", () => openSettings(btn));
+}

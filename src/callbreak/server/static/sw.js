@@ -1,0 +1,65 @@
+// The service worker: the pages and their files load offline after a first visit.
+// The server serves this file at /sw.js with two constants in front of it (see pwa.py):
+//   BUILD     a hash of the package version and every static file;
+//   PRECACHE  the app shell: the SPA's pages ("/", "/rules", ...) and every file under /static/.
+// Pages: network first, the cached shell when the network fails.  Static files: from this
+// build's cache (they match the shell of the same build), the network for anything not in it.
+// /api/ and /ws/ are never cached: the table itself needs the server.
+/* global BUILD, PRECACHE */
+const CACHE = `callbreak-${BUILD}`;
+const NEVER = ["/api/", "/ws/", "/healthz", "/sw.js"];
+const NAV_TIMEOUT_MS = 6000; // a network that hangs (not failing outright) gets the cached page after this
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    // "reload": past the HTTP cache, so the new build's files are stored, not an old copy.
+    await cache.addAll(PRECACHE.map((url) => new Request(url, { cache: "reload" })));
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const key of await caches.keys()) {
+      if (key.startsWith("callbreak-") && key !== CACHE) await caches.delete(key);
+    }
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("fetch", (event) => {
+  const req = event.request;
+  if (req.method !== "GET") return;
+  const url = new URL(req.url);
+  if (url.origin !== self.location.origin || NEVER.some((p) => url.pathname.startsWith(p))) return;
+  if (req.mode === "navigate") event.respondWith(page(req, url));
+  else if (url.pathname.startsWith("/static/")) event.respondWith(asset(req));
+});
+
+async function page(req, url) {
+  try {
+    return await withTimeout(fetch(req), NAV_TIMEOUT_MS);
+  } catch (err) {
+    const cache = await caches.open(CACHE);
+    const hit = (await cache.match(url.pathname, { ignoreSearch: true })) || (await cache.match("/"));
+    if (hit) return hit;
+    throw err;
+  }
+}
+
+async function asset(req) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(req, { ignoreSearch: true });
+  if (hit) return hit;
+  const res = await fetch(req);
+  if (res.ok && res.type === "basic") await cache.put(req, res.clone());
+  return res;
+}
+
+function withTimeout(promise, ms) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the network is too slow")), ms);
+    promise.then((v) => { clearTimeout(timer); resolve(v); }, (e) => { clearTimeout(timer); reject(e); });
+  });
+}

@@ -66,7 +66,7 @@ def test_without_a_share_sheet_copy_whatsapp_and_sms_are_offered(server: str, ph
     assert wa == "https://wa.me/?text=" + quote(f"Join my Callbreak table: {link}", safe="")
     assert sms.startswith("sms:") and quote(link, safe="") in sms
     copy.tap()
-    page.wait_for_function("document.querySelector('#toast.show .toast-text').textContent === 'Copied.'")
+    page.wait_for_function("document.querySelector('#toast.show .toast-text')?.textContent === 'Copied.'")
     assert page.evaluate("navigator.clipboard.readText()") == link
 
 

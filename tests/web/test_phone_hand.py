@@ -104,18 +104,20 @@ def where(page: Any, card: str) -> dict[str, Any]:
     return dict(page.evaluate(WHERE, card))
 
 
-def next_step(page: Any) -> str:
-    """Wait for this seat's next action; do the ones that are not a card (call, next round)."""
+def next_step(page: Any, touch: bool = True) -> str:
+    """Wait for this seat's next action; do the ones that are not a card (call, next round),
+    with a tap (or a click where the screen has no touch)."""
     page.wait_for_selector(NEXT)
     if page.locator("[data-testid=final-places]").count():
         return "over"
     if page.locator("[data-testid=ready-btn]").count():
-        page.locator("[data-testid=ready-btn]").tap(timeout=3000)
+        ready = page.locator("[data-testid=ready-btn]")
+        (ready.tap if touch else ready.click)(timeout=3000)
         page.wait_for_selector("[data-testid=ready-btn]", state="detached")
         return "ready"
     calls = page.locator("[data-call]:not([disabled])")
     if calls.count():
-        calls.first.tap(timeout=3000)
+        (calls.first.tap if touch else calls.first.click)(timeout=3000)
         page.wait_for_selector("[data-call]:not([disabled])", state="detached")
         return "call"
     return "play"
@@ -225,9 +227,72 @@ BOXES = """() => Object.fromEntries(
     const r = document.querySelector(s).getBoundingClientRect();
     return [k, [r.left, r.top, r.width, r.height]]; }))"""
 
+# Samples, on every frame until stopped, the boxes of BOXES, the page's scroll height, and where
+# the call picker lies while it shows: inside the felt, clear of the other seats' names and calls
+# (a player decides a call from them) and of the hand, with buttons of at least 40×40 px.
+SAMPLER = (
+    """(() => {
+  const boxes = """
+    + BOXES
+    + """;
+  const S = window.__sampled = {boxes: {}, frames: 0, picker: 0, bad: [], scroll: 0};
+  const rect = (e) => e.getBoundingClientRect();
+  const apart = (a, b) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+  const tick = () => {
+    if (window.__stopSampling) return;
+    S.frames++;
+    for (const [k, v] of Object.entries(boxes())) (S.boxes[k] ||= {})[v.join(',')] = v;
+    const se = document.scrollingElement;
+    S.scroll = Math.max(S.scroll, se.scrollHeight - innerHeight);
+    const p = document.querySelector('[data-testid=call-picker]');
+    if (p) {
+      S.picker++;
+      const r = rect(p), f = rect(document.querySelector('[data-testid=felt]'));
+      if (r.left < f.left || r.right > f.right || r.top < f.top || r.bottom > f.bottom) S.bad.push(['outside the felt', r.top, r.bottom]);
+      for (const side of ['left', 'top', 'right']) {
+        for (const e of document.querySelectorAll(`[data-testid=seat-${side}] .name, [data-testid=seat-${side}] .meta`)) {
+          if (!apart(r, rect(e))) S.bad.push(['covers a seat', side, e.textContent]);
+        }
+      }
+      if (r.bottom > rect(document.querySelector('[data-testid=hand]')).top) S.bad.push(['covers the hand']);
+      for (const b of p.querySelectorAll('[data-call]')) {
+        const q = rect(b);
+        if (q.width < 40 || q.height < 40) S.bad.push(['small button', q.width, q.height]);
+      }
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})()"""
+)
+
+
+def start_sampling(page: Any) -> None:
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    page.evaluate(SAMPLER)
+
+
+def stop_sampling(page: Any) -> dict[str, Any]:
+    page.evaluate("window.__stopSampling = true")
+    return dict(page.evaluate("window.__sampled"))
+
+
+def assert_nothing_moved(sampled: dict[str, Any]) -> None:
+    """Every box sampled kept its place and size (within a pixel); the page never scrolled."""
+    assert sampled["frames"] > 50, sampled["frames"]
+    for k, seen in sampled["boxes"].items():
+        boxes = list(seen.values())
+        for box in boxes:
+            assert all(abs(a - b) <= 1 for a, b in zip(box, boxes[0], strict=True)), (k, boxes)
+    assert sampled["scroll"] <= 0, sampled["scroll"]
+    # The picker was on the screen while this seat called, and lay where it should.
+    assert sampled["picker"] > 0
+    assert sampled["bad"] == [], sampled["bad"][:5]
+
 
 def test_nothing_moves_during_a_round(server: str, phone: Any) -> None:
     page = open_table(phone, server, rounds=1)
+    start_sampling(page)  # from the deal: the calls are sampled too
     rng = random.Random(3)
     samples: list[dict[str, list[float]]] = []
     last_trick_states: set[bool] = set()
@@ -247,6 +312,7 @@ def test_nothing_moves_during_a_round(server: str, phone: Any) -> None:
         legal, _ = legal_and_illegal(page)
         tap_to_play(page, rng.choice(legal), "strip")
         samples.append(page.evaluate(BOXES))
+    sampled = stop_sampling(page)
     assert len(samples) == 26
     assert last_trick_states == {False, True}
     first = samples[0]
@@ -254,6 +320,35 @@ def test_nothing_moves_during_a_round(server: str, phone: Any) -> None:
         for k, box in s.items():
             assert all(abs(a - b) <= 1 for a, b in zip(box, first[k], strict=True)), (k, box, first[k])
     assert first["header"][3] <= 44  # one line
+    assert_nothing_moved(sampled)
+    assert sampled["boxes"]["felt"] and list(sampled["boxes"]["felt"].values())[0] == pytest.approx(first["felt"], abs=1)
+
+
+@pytest.mark.parametrize(
+    "screen",
+    [
+        {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True},
+        {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True},
+        {"viewport": {"width": 1100, "height": 850}},
+    ],
+    ids=["360x640", "844x390", "desktop"],
+)
+def test_nothing_moves_during_a_round_on_other_screens(server: str, browser: Any, screen: dict[str, Any]) -> None:
+    ctx = browser.new_context(**screen)
+    ctx.add_init_script(RECORDER)
+    try:
+        page = open_table(ctx, server, rounds=1, call_seconds=60)
+        start_sampling(page)
+        touch = bool(screen.get("has_touch"))
+        while next_step(page, touch) != "over":
+            legal, _ = legal_and_illegal(page)
+            if legal and page.locator("[data-testid=hand].my-turn").count():
+                play_card(page, legal[-1], tap=touch)
+                page.wait_for_selector(f"[data-testid=hand] [data-card='{legal[-1]}']", state="detached")
+        assert_nothing_moved(stop_sampling(page))
+        assert len(my_plays(page)) == 13
+    finally:
+        ctx.close()
 
 
 def test_one_tap_setting_plays_at_once(server: str, phone: Any) -> None:

@@ -104,18 +104,20 @@ def where(page: Any, card: str) -> dict[str, Any]:
     return dict(page.evaluate(WHERE, card))
 
 
-def next_step(page: Any) -> str:
-    """Wait for this seat's next action; do the ones that are not a card (call, next round)."""
+def next_step(page: Any, touch: bool = True) -> str:
+    """Wait for this seat's next action; do the ones that are not a card (call, next round),
+    with a tap (or a click where the screen has no touch)."""
     page.wait_for_selector(NEXT)
     if page.locator("[data-testid=final-places]").count():
         return "over"
     if page.locator("[data-testid=ready-btn]").count():
-        page.locator("[data-testid=ready-btn]").tap(timeout=3000)
+        ready = page.locator("[data-testid=ready-btn]")
+        (ready.tap if touch else ready.click)(timeout=3000)
         page.wait_for_selector("[data-testid=ready-btn]", state="detached")
         return "ready"
     calls = page.locator("[data-call]:not([disabled])")
     if calls.count():
-        calls.first.tap(timeout=3000)
+        (calls.first.tap if touch else calls.first.click)(timeout=3000)
         page.wait_for_selector("[data-call]:not([disabled])", state="detached")
         return "call"
     return "play"
@@ -225,9 +227,72 @@ BOXES = """() => Object.fromEntries(
     const r = document.querySelector(s).getBoundingClientRect();
     return [k, [r.left, r.top, r.width, r.height]]; }))"""
 
+# Samples, on every frame until stopped, the boxes of BOXES, the page's scroll height, and where
+# the call picker lies while it shows: inside the felt, clear of the other seats' names and calls
+# (a player decides a call from them) and of the hand, with buttons of at least 40×40 px.
+SAMPLER = (
+    """(() => {
+  const boxes = """
+    + BOXES
+    + """;
+  const S = window.__sampled = {boxes: {}, frames: 0, picker: 0, bad: [], scroll: 0};
+  const rect = (e) => e.getBoundingClientRect();
+  const apart = (a, b) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+  const tick = () => {
+    if (window.__stopSampling) return;
+    S.frames++;
+    for (const [k, v] of Object.entries(boxes())) (S.boxes[k] ||= {})[v.join(',')] = v;
+    const se = document.scrollingElement;
+    S.scroll = Math.max(S.scroll, se.scrollHeight - innerHeight);
+    const p = document.querySelector('[data-testid=call-picker]');
+    if (p) {
+      S.picker++;
+      const r = rect(p), f = rect(document.querySelector('[data-testid=felt]'));
+      if (r.left < f.left || r.right > f.right || r.top < f.top || r.bottom > f.bottom) S.bad.push(['outside the felt', r.top, r.bottom]);
+      for (const side of ['left', 'top', 'right']) {
+        for (const e of document.querySelectorAll(`[data-testid=seat-${side}] .name, [data-testid=seat-${side}] .meta`)) {
+          if (!apart(r, rect(e))) S.bad.push(['covers a seat', side, e.textContent]);
+        }
+      }
+      if (r.bottom > rect(document.querySelector('[data-testid=hand]')).top) S.bad.push(['covers the hand']);
+      for (const b of p.querySelectorAll('[data-call]')) {
+        const q = rect(b);
+        if (q.width < 40 || q.height < 40) S.bad.push(['small button', q.width, q.height]);
+      }
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})()"""
+)
+
+
+def start_sampling(page: Any) -> None:
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    page.evaluate(SAMPLER)
+
+
+def stop_sampling(page: Any) -> dict[str, Any]:
+    page.evaluate("window.__stopSampling = true")
+    return dict(page.evaluate("window.__sampled"))
+
+
+def assert_nothing_moved(sampled: dict[str, Any]) -> None:
+    """Every box sampled kept its place and size (within a pixel); the page never scrolled."""
+    assert sampled["frames"] > 50, sampled["frames"]
+    for k, seen in sampled["boxes"].items():
+        boxes = list(seen.values())
+        for box in boxes:
+            assert all(abs(a - b) <= 1 for a, b in zip(box, boxes[0], strict=True)), (k, boxes)
+    assert sampled["scroll"] <= 0, sampled["scroll"]
+    # The picker was on the screen while this seat called, and lay where it should.
+    assert sampled["picker"] > 0
+    assert sampled["bad"] == [], sampled["bad"][:5]
+
 
 def test_nothing_moves_during_a_round(server: str, phone: Any) -> None:
     page = open_table(phone, server, rounds=1)
+    start_sampling(page)  # from the deal: the calls are sampled too
     rng = random.Random(3)
     samples: list[dict[str, list[float]]] = []
     last_trick_states: set[bool] = set()
@@ -247,6 +312,7 @@ def test_nothing_moves_during_a_round(server: str, phone: Any) -> None:
         legal, _ = legal_and_illegal(page)
         tap_to_play(page, rng.choice(legal), "strip")
         samples.append(page.evaluate(BOXES))
+    sampled = stop_sampling(page)
     assert len(samples) == 26
     assert last_trick_states == {False, True}
     first = samples[0]
@@ -254,6 +320,96 @@ def test_nothing_moves_during_a_round(server: str, phone: Any) -> None:
         for k, box in s.items():
             assert all(abs(a - b) <= 1 for a, b in zip(box, first[k], strict=True)), (k, box, first[k])
     assert first["header"][3] <= 44  # one line
+    assert_nothing_moved(sampled)
+    # (the frames and the turns saw the felt at the same place)
+    assert next(iter(sampled["boxes"]["felt"].values())) == pytest.approx(first["felt"], abs=1)
+
+
+@pytest.mark.parametrize(
+    "screen",
+    [
+        {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True},
+        {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True},
+        {"viewport": {"width": 1100, "height": 850}},
+    ],
+    ids=["360x640", "844x390", "desktop"],
+)
+def test_nothing_moves_during_a_round_on_other_screens(
+    server: str, browser: Any, screen: dict[str, Any]
+) -> None:
+    ctx = browser.new_context(**screen)
+    ctx.add_init_script(RECORDER)
+    try:
+        page = open_table(ctx, server, rounds=1, call_seconds=60)
+        start_sampling(page)
+        touch = bool(screen.get("has_touch"))
+        while next_step(page, touch) != "over":
+            legal, _ = legal_and_illegal(page)
+            if legal and page.locator("[data-testid=hand].my-turn").count():
+                play_card(page, legal[-1], tap=touch)
+                page.wait_for_selector(f"[data-testid=hand] [data-card='{legal[-1]}']", state="detached")
+        assert_nothing_moved(stop_sampling(page))
+        assert len(my_plays(page)) == 13
+    finally:
+        ctx.close()
+
+
+def touch_drag(cdp: Any, start: list[float], end: list[float], steps: int = 6) -> None:
+    """A finger put down at ``start``, moved to ``end`` in ``steps`` moves, then lifted."""
+    (x0, y0), (x1, y1) = start, end
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, steps + 1):
+        point = {"x": x0 + (x1 - x0) * i / steps, "y": y0 + (y1 - y0) * i / steps}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def selected(page: Any) -> list[str]:
+    return list(page.eval_on_selector_all("[data-selected=true]", "els => els.map(e => e.dataset.card)"))
+
+
+def test_drag_a_card_up_to_play_it(server: str, phone: Any) -> None:
+    page = open_table(phone, server, rounds=1)
+    cdp = page.context.new_cdp_session(page)
+    rng = random.Random(11)
+    dragged = illegal_dragged = short = 0
+    while next_step(page) != "over":
+        if page.locator("[data-testid=hand].my-turn [data-legal=true]").count() == 0:
+            continue
+        legal, illegal = legal_and_illegal(page)
+        if illegal and illegal_dragged < 3:
+            # An illegal card dragged up and let go is not played: a toast says why, and it goes back.
+            card = rng.choice(illegal)
+            name = page.get_attribute(f"[data-testid=hand] [data-card='{card}']", "aria-label").split(" (")[0]
+            hand, sent, spot = page.evaluate(HAND), sent_plays(page), where(page, card)
+            touch_drag(cdp, spot["strip"], [spot["strip"][0], spot["strip"][1] - 120])
+            page.wait_for_selector(f"#toast.show:has-text('You cannot play the {name}')")
+            assert sent_plays(page) == sent
+            assert page.evaluate(HAND) == hand
+            assert where(page, card)["face"] == spot["face"]
+            illegal_dragged += 1
+        if not short and len(legal) > 1:
+            # A short drag up (less than 40 px) is a tap: it lifts the card and plays nothing.
+            sent, spot = sent_plays(page), where(page, legal[0])
+            touch_drag(cdp, spot["face"], [spot["face"][0] + 3, spot["face"][1] - 25])
+            assert selected(page) == [legal[0]]
+            assert sent_plays(page) == sent
+            short += 1
+        # A legal card dragged up (towards the table) is played on release, lifted first or not.
+        lifted = selected(page)
+        card = rng.choice([c for c in legal if c not in lifted] or legal)
+        before, sent, spot = len(my_plays(page)), sent_plays(page), where(page, card)
+        x, y = spot["strip"]
+        touch_drag(cdp, [x, y], [x + (195 - x) * 0.3, y - 110])
+        assert sent_plays(page) == sent + 1
+        page.wait_for_function(
+            f"window.__events.filter(e => e.kind === 'play' && e.seat === 0).length > {before}"
+        )
+        assert my_plays(page)[-1] == card
+        dragged += 1
+    assert (dragged, short) == (13, 1)
+    assert illegal_dragged >= 2, illegal_dragged
+    assert len(my_plays(page)) == 13  # nothing else was played
 
 
 def test_one_tap_setting_plays_at_once(server: str, phone: Any) -> None:

@@ -8,8 +8,11 @@
 //   left: the hand keeps its height for the whole round and no card ever changes row.
 // - Touch: a tap lifts a legal card ("tap again to play"), a second tap on it plays it; a tap on
 //   another card moves the lift; an illegal card is never played (a toast says why).  With the
-//   per-device setting `oneTap` (localStorage "callbreak.settings") one tap plays.  A mouse click
-//   and Enter/Space on a focused card play at once.
+//   per-device setting `oneTap` (localStorage "callbreak.settings") one tap plays.  A card dragged
+//   up by more than DRAG_PLAY px and let go is played (lifted first or not); a shorter drag up is a
+//   tap, and a slide sideways or back down puts the card back.  A touch is read from pointer
+//   events (the hand has `touch-action: none`), and the click it makes afterwards is ignored.
+//   A mouse click and Enter/Space on a focused card play at once.
 import { clear, cardEl, cardName, sortHand, toast, load, SUIT_NAME } from "./util.js";
 
 const SETTINGS_KEY = "callbreak.settings";
@@ -17,6 +20,9 @@ const MAX_CARDS = 13;
 const SPREAD = 0.55;   // the visible strip of a card, as a share of its width (> 0.5)
 const GAP = 4;         // between cards when they need not overlap (wide screens, few cards)
 const RATIO = 1.43;    // card height / width
+const DRAG_PLAY = 40;  // px up: a card dragged further than this and let go is played
+const TAP_SLOP = 16;   // px sideways (or down) that a touch may move and still be a tap
+const OWN_CLICK_MS = 1500;  // the click that follows a touch handled here comes within this
 
 /** This device's settings (written by the settings dialog); {} when none or unreadable. */
 export function readSettings() {
@@ -54,9 +60,12 @@ export function createHand(box, { send, announce, onCue }) {
   let key = "";            // the selection lives while this stays the same
   let lastPointer = "";
   let launched = null;     // {card, rect, at}: where the last card played left the hand
+  let drag = null;         // the touch on a card now: {id, card, x0, y0, dx, dy}
+  let touchAt = -Infinity; // when the last touch on a card began or ended (its click is ignored)
 
-  const onPointer = (e) => { lastPointer = e.pointerType || ""; };
+  const onPointer = (e) => { lastPointer = e.pointerType || ""; if (lastPointer === "mouse") touchAt = -Infinity; };
   box.addEventListener("pointerdown", onPointer, true);
+  box.addEventListener("pointerdown", onDown);
   box.addEventListener("click", onClick);
   box.addEventListener("keydown", onKey);
   const onResize = () => render(view);
@@ -73,11 +82,74 @@ export function createHand(box, { send, announce, onCue }) {
   function onClick(e) {
     const el = e.target instanceof Element ? e.target.closest(".card[data-card]") : null;
     if (!el || !box.contains(el)) return;
-    const c = el.dataset.card;
-    if (pointerKind(e) !== "touch" || readSettings().oneTap === true) { play(c); return; }
-    // Touch: lift first, play on a second tap of the same card.
+    const kind = pointerKind(e);
+    if (kind === "touch" && (drag || Date.now() - touchAt < OWN_CLICK_MS)) return;  // onUp did it
+    if (kind !== "touch") { play(el.dataset.card); return; }
+    tap(el.dataset.card);
+  }
+
+  /** A tap on `c`: lift first, play on a second tap of the same card (one tap with `oneTap`). */
+  function tap(c) {
+    if (readSettings().oneTap === true) { play(c); return; }
     if (!view || !view.playing || view.pending || !view.legal.includes(c) || selected === c) { play(c); return; }
     select(c);
+  }
+
+  // ---- touch: tap, or drag up to play ----
+  function onDown(e) {
+    if ((e.pointerType !== "touch" && e.pointerType !== "pen") || !e.isPrimary || drag) return;
+    const el = e.target instanceof Element ? e.target.closest(".card[data-card]") : null;
+    if (!el || !box.contains(el)) return;
+    touchAt = Date.now();
+    drag = { id: e.pointerId, card: el.dataset.card, x0: e.clientX, y0: e.clientY, dx: 0, dy: 0 };
+    // On the window: the card under the finger may be redrawn (a new element) while it moves.
+    window.addEventListener("pointermove", onMove);
+    window.addEventListener("pointerup", onUp);
+    window.addEventListener("pointercancel", onUp);
+  }
+
+  function onMove(e) {
+    if (!drag || e.pointerId !== drag.id) return;
+    drag.dx = e.clientX - drag.x0;
+    drag.dy = e.clientY - drag.y0;
+    showDrag();
+  }
+
+  /** Draw the dragged card where the finger has taken it (never below its place). */
+  function showDrag() {
+    const el = drag ? box.querySelector(`.card[data-card="${drag.card}"]`) : null;
+    if (!el) return;
+    const moved = Math.abs(drag.dx) > TAP_SLOP || drag.dy < -TAP_SLOP;
+    el.classList.toggle("dragging", moved);
+    el.classList.toggle("armed", -drag.dy > DRAG_PLAY);
+    el.style.translate = moved ? `${drag.dx}px ${Math.min(0, drag.dy)}px` : "";
+  }
+
+  function endDrag() {
+    window.removeEventListener("pointermove", onMove);
+    window.removeEventListener("pointerup", onUp);
+    window.removeEventListener("pointercancel", onUp);
+    touchAt = Date.now();
+    const d = drag;
+    drag = null;
+    const el = d ? box.querySelector(`.card[data-card="${d.card}"]`) : null;
+    if (el) { el.classList.remove("dragging", "armed"); el.style.translate = ""; }
+    return d;
+  }
+
+  function onUp(e) {
+    if (!drag || e.pointerId !== drag.id) return;
+    if (e.type === "pointercancel") { endDrag(); return; }
+    drag.dx = e.clientX - drag.x0;
+    drag.dy = e.clientY - drag.y0;
+    if (-drag.dy > DRAG_PLAY) {
+      const c = drag.card;
+      play(c);   // (from where it was let go: the card flies on from there)
+      endDrag();
+      return;
+    }
+    const d = endDrag();
+    if (Math.abs(d.dx) <= TAP_SLOP && d.dy <= TAP_SLOP) tap(d.card);
   }
 
   function select(c) {
@@ -143,7 +215,7 @@ export function createHand(box, { send, announce, onCue }) {
     box.style.setProperty("--hand-ch", `${ch}px`);
     box.classList.toggle("my-turn", !!(v && v.playing && !v.pending));
     box.classList.toggle("has-lifted", !!selected);
-    if (!v) { onCue(); return; }
+    if (!v) { if (drag) endDrag(); onCue(); return; }
     const hand = sortHand(v.cards, v.trump);
     const legal = new Set(v.playing ? v.legal : []);
     const n = hand.length;
@@ -169,10 +241,13 @@ export function createHand(box, { send, announce, onCue }) {
       cards[idx].tabIndex = 0;
       if (focused) cards[idx].focus({ preventScroll: true });
     }
+    if (drag && !hand.includes(drag.card)) endDrag();   // played for you meanwhile
+    else if (drag) showDrag();
     onCue();
   }
 
   function onKey(e) {
+    touchAt = -Infinity;
     const cards = [...box.querySelectorAll(".card")];
     const i = cards.indexOf(document.activeElement);
     if (i < 0) return;
@@ -190,6 +265,7 @@ export function createHand(box, { send, announce, onCue }) {
   }
 
   function destroy() {
+    if (drag) endDrag();
     window.removeEventListener("resize", onResize);
   }
 

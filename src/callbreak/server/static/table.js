@@ -99,11 +99,11 @@ function mountTable(root, id, token) {
   const top = h("div", { class: "table-top" });
   const felt = h("div", { class: "felt", "data-testid": "felt" });
   const turnLine = h("p", { class: "turn-line", "data-testid": "turn-line" });
-  const picker = h("div");
+  const picker = h("div", { class: "picker-slot" });   // laid over the felt (renderFelt puts it there)
   const handBox = h("div", { class: "hand", "data-testid": "hand", role: "group", "aria-label": "Your hand" });
   const dialogs = h("div");
   const page = h("div", { class: "table-page", "data-testid": spectator ? "spectator" : "table" },
-    top, felt, turnLine, picker, spectator ? null : handBox, dialogs, live, banner);
+    top, felt, turnLine, spectator ? null : handBox, dialogs, live, banner);
   fill(root, page);
   const hand = createHand(handBox, {
     send: (c) => {
@@ -270,7 +270,6 @@ function mountTable(root, id, token) {
     felt.toggleAttribute("data-toast-anchor", S.table.status !== "lobby");
     renderTop();
     renderFelt();
-    page.classList.toggle("calling", myTurn("calling"));
     renderPicker();
     renderHand();
     renderTurnLine();
@@ -341,8 +340,12 @@ function mountTable(root, id, token) {
     const frac = Math.max(0, Math.min(1, left / total));
     bar.setAttribute("stroke-dashoffset", String(100.53 * (1 - frac)));
     bar.classList.toggle("low", left < 5000);
+    const secs = `${Math.max(0, Math.ceil(left / 1000))}s`;
     const label = felt.querySelector(".seat.acting .secs");
-    if (label) label.textContent = ` · ${Math.max(0, Math.ceil(left / 1000))}s`;
+    if (label) label.textContent = ` · ${secs}`;
+    // While the call picker covers your seat, its heading shows your time.
+    const yours = felt.querySelector(".call-picker .secs");
+    if (yours) { yours.textContent = secs; yours.classList.toggle("low", left < 5000); }
   }
 
   function renderFelt() {
@@ -356,6 +359,7 @@ function mountTable(root, id, token) {
     if (t.status === "lobby" || !st) { felt.append(renderLobby(lobbyCtx)); return; }
     for (let s = 0; s < 4; s++) felt.append(renderSeat(s));
     felt.append(renderTrick());
+    felt.append(picker);   // over the lower part of the felt: the trick is empty while calling
     const mine = spectator ? null : felt.querySelector(`.played.fresh[data-seat="${me()}"]`);
     if (mine) hand.launch(mine);   // your card flies from the hand into the trick
     tickRings();
@@ -417,6 +421,7 @@ function mountTable(root, id, token) {
   }
 
   function renderPicker() {
+    const had = picker.contains(document.activeElement) ? document.activeElement.dataset.call : undefined;
     clear(picker);
     if (!myTurn("calling")) return;
     const st = S.state;
@@ -434,7 +439,11 @@ function mountTable(root, id, token) {
       hl.title = hint.reason || "";
     } else hl.append("Thinking of a suggestion…");
     picker.append(h("section", { class: "call-picker", "data-testid": "call-picker", "aria-labelledby": "call-h" },
-      h("h2", { id: "call-h" }, "How many tricks will you win?"), grid, hl));
+      h("h2", { id: "call-h" }, "How many tricks will you win?",
+        S.table.deadline ? h("span", { class: "secs", "aria-hidden": "true" }, "") : null), grid, hl));
+    tickRings();
+    const again = had === undefined ? null : picker.querySelector(`[data-call="${had}"]`);
+    if (again) again.focus({ preventScroll: true });
   }
 
   function renderHand() {

@@ -69,7 +69,11 @@ def create_table(page: Any, base: str, **options: str) -> str:
     page.goto(base + "/")
     page.fill("[data-testid=my-name]", options.pop("name", "Asha"))
     for field, value in options.items():
-        page.select_option(f"#f-{field.replace('_', '-')}", value)
+        # the main fields' ids use hyphens (f-card-seconds), the "More rules" ones the rule's name
+        select = page.locator(f"#f-{field.replace('_', '-')}, [id='f-{field}']")
+        if not select.is_visible():  # one of the rules under "More rules": open it, as a person would
+            page.click("details.rules-fields > summary")
+        select.select_option(value)
     page.click("[data-testid=create-table]")
     page.wait_for_url("**/t/*")
     return str(page.url.rsplit("/", 1)[1])

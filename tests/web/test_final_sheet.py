@@ -44,7 +44,10 @@ def finished(server: str, browser: Any) -> Iterator[tuple[Any, str]]:
     ctx.add_init_script(RECORD_SUMMARIES)
     page = ctx.new_page()
     page.set_default_timeout(15_000)
-    table = create_table(page, server, preset="quick", rounds="2", bots="random", name="Bikash")
+    # tie_break=share: exactly two rounds (a tie at the top would add a sudden-death round)
+    table = create_table(
+        page, server, preset="quick", rounds="2", tie_break="share", bots="random", name="Bikash"
+    )
     page.click("[data-testid=start-btn]")
     page.wait_for_selector("[data-testid=hand] [data-card]")
     play_to_end([page], limit_s=240)

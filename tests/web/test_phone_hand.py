@@ -64,7 +64,13 @@ NEXT = (
     "[data-call]:not([disabled]), [data-testid=hand].my-turn [data-legal=true], "
     "[data-testid=ready-btn], [data-testid=final-places]"
 )
-FAST = {"preset": "standard", "card_seconds": None, "call_seconds": None, "autoplay_forced": False}
+FAST = {
+    "preset": "standard",
+    "card_seconds": None,
+    "call_seconds": None,
+    "autoplay_forced": False,
+    "tie_break": "share",  # a tie at the top adds no sudden-death round: rounds=1 is one round
+}
 
 
 @pytest.fixture

@@ -8,14 +8,14 @@
 //   left: the hand keeps its height for the whole round and no card ever changes row.
 // - Touch: a tap lifts a legal card ("tap again to play"), a second tap on it plays it; a tap on
 //   another card moves the lift; an illegal card is never played (a toast says why).  With the
-//   per-device setting `oneTap` (localStorage "callbreak.settings") one tap plays.  A card dragged
+//   per-device setting `oneTap` (settings.js) one tap plays.  A card dragged
 //   up by more than DRAG_PLAY px and let go is played (lifted first or not); a shorter drag up is a
 //   tap, and a slide sideways or back down puts the card back.  A touch is read from pointer
 //   events (the hand has `touch-action: none`), and the click it makes afterwards is ignored.
 //   A mouse click and Enter/Space on a focused card play at once.
-import { clear, cardEl, cardName, sortHand, toast, load, SUIT_NAME } from "./util.js";
+import { clear, cardEl, cardName, sortHand, toast, SUIT_NAME } from "./util.js";
+import { getSettings } from "./settings.js";
 
-const SETTINGS_KEY = "callbreak.settings";
 const MAX_CARDS = 13;
 const SPREAD = 0.55;   // the visible strip of a card, as a share of its width (> 0.5)
 const GAP = 4;         // between cards when they need not overlap (wide screens, few cards)
@@ -23,12 +23,6 @@ const RATIO = 1.43;    // card height / width
 const DRAG_PLAY = 40;  // px up: a card dragged further than this and let go is played
 const TAP_SLOP = 16;   // px sideways (or down) that a touch may move and still be a tap
 const OWN_CLICK_MS = 1500;  // the click that follows a touch handled here comes within this
-
-/** This device's settings (written by the settings dialog); {} when none or unreadable. */
-export function readSettings() {
-  const s = load(SETTINGS_KEY, {});
-  return s && typeof s === "object" && !Array.isArray(s) ? s : {};
-}
 
 /** Card width and height for a hand `width` px wide, no wider than `maxW`. */
 export function cardSize(width, maxW) {
@@ -90,7 +84,7 @@ export function createHand(box, { send, announce, onCue }) {
 
   /** A tap on `c`: lift first, play on a second tap of the same card (one tap with `oneTap`). */
   function tap(c) {
-    if (readSettings().oneTap === true) { play(c); return; }
+    if (getSettings().oneTap) { play(c); return; }
     if (!view || !view.playing || view.pending || !view.legal.includes(c) || selected === c) { play(c); return; }
     select(c);
   }

@@ -11,7 +11,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from ..bots import Bot, make_bot
+from ..bots import Bot
 from ..bots.warmup import serving_bot
 from ..cards import Card
 from ..round import SeatView
@@ -29,13 +29,10 @@ INLINE_LEVELS = {"random"}
 
 
 def table_bot(level: str, seed: int) -> Bot:
-    """A bot of ``level``, or a ``random`` one when that level is not available yet.
+    """A bot of ``level`` (ValueError for an unknown one: tables are created with a known level).
     A hard bot answers from the medium level until its kernel is ready
     (`callbreak.bots.warmup.serving_bot`): a served table never waits for a compile."""
-    try:
-        return serving_bot(level, seed)
-    except ValueError:
-        return make_bot("random", seed)
+    return serving_bot(level, seed)
 
 
 def safe_act(bot: Bot, view: SeatView) -> int | Card | None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from ..bots import LEVELS, levels
+from ..bots import levels
 from ..rules import Ruleset
 from .broker import Broker, LocalBroker, channel
 from .config import ServerConfig
@@ -127,6 +127,8 @@ class Hub:
         if loaded is None:
             return None
         meta, entries = loaded
+        if meta.bots not in levels():  # created with a known level: a stored table is wrong, not random
+            raise ValueError(f"table {table_id} names an unknown bot level {meta.bots!r}")
         state = TableState(meta)
         for e in entries:
             state.apply(e)
@@ -169,8 +171,8 @@ class Hub:
         host: int = 0,
     ) -> tuple[LiveTable, dict[int, str]]:
         """A new table with its players seated (and started with ``play_now``); their tokens."""
-        if bots not in LEVELS and bots not in levels():
-            raise TableError("bad_bots", f"unknown bot level {bots!r} (levels: {', '.join(LEVELS)})")
+        if bots not in levels():
+            raise TableError("bad_bots", f"unknown bot level {bots!r} (levels: {', '.join(levels())})")
         for _ in range(5):
             tid = secrets.token_urlsafe(6)
             if self.store.load(tid) is None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from callbreak import Match, Ruleset, notation
 from callbreak.bots.names import NAMES
 from callbreak.server.table import TableMeta, TableState
@@ -78,8 +76,7 @@ async def test_a_lobby_nobody_starts_expires(make_server) -> None:  # type: igno
     made = server.create(name="Lonely")
     a = Client(server, made["table"], made["token"])
     await a.connect()
-    await a.wait(lambda c: c.info is not None and c.info["status"] == "expired", timeout=5)
-    await asyncio.sleep(0.2)
+    await a.wait(lambda c: c.info is not None and c.info["status"] == "expired", timeout=10)
     r = server.post(f"/api/join/{made['invite']}", {"name": "Late"})
     assert r.status_code == 409
     await a.close()

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..bots import Bot
 from ..bots.warmup import serving_bot
 from ..cards import Card
-from ..round import SeatView
-from .table import lowest_call, lowest_card
+from ..round import SeatView, lowest_action
 
 if TYPE_CHECKING:
     from .live import LiveTable
@@ -54,15 +53,11 @@ class Autopilot:
         self._tasks: set[asyncio.Task[None]] = set()
 
     def auto(self, v: int, seat: int, reason: str) -> None:
+        """The seat's turn ran out (``timeout``) or it has one legal card (``forced``)."""
         st = self.table.state
         if st.v != v or st.to_act != seat or st.match is None:
             return
-        rnd = st.match.round
-        if rnd.phase == "calling":
-            entry: dict[str, Any] = {"t": "call", "seat": seat, "call": lowest_call(rnd.legal_calls()), "auto": reason}
-        else:
-            card = lowest_card(rnd.legal_cards(), st.meta.rules.trump_index)
-            entry = {"t": "play", "seat": seat, "card": str(card), "auto": reason}
+        entry = _entry(seat, lowest_action(st.match.view(seat)), reason)
         if not self.table.try_submit(entry):
             return
         if reason == "timeout":
@@ -98,18 +93,11 @@ class Autopilot:
         if st.v != v or st.to_act != seat or st.match is None:
             return
         auto = "autoplay" if st.seats[seat].kind == "human" else None
-        rnd = st.match.round
-        entry: dict[str, Any]
-        if rnd.phase == "calling":
-            n = choice if isinstance(choice, int) and not isinstance(choice, Card) else None
-            if n not in rnd.legal_calls():
-                n = lowest_call(rnd.legal_calls())
-            entry = {"t": "call", "seat": seat, "call": n, "auto": auto}
-        else:
-            legal = rnd.legal_cards()
-            card = choice if isinstance(choice, Card) and choice in legal else lowest_card(legal, rnd.rules.trump_index)
-            entry = {"t": "play", "seat": seat, "card": str(card), "auto": auto}
-        self.table.try_submit(entry)
+        view = st.match.view(seat)
+        legal = view.legal_calls if view.phase == "calling" else view.legal_cards
+        if choice is None or choice not in legal or isinstance(choice, Card) != (view.phase == "playing"):
+            choice = lowest_action(view)
+        self.table.try_submit(_entry(seat, choice, auto))
 
     def human_acts(self, seat: int) -> None:
         """The player acted: the count of expiries in a row starts again."""
@@ -118,3 +106,10 @@ class Autopilot:
     def close(self) -> None:
         for task in list(self._tasks):
             task.cancel()
+
+
+def _entry(seat: int, action: int | Card, auto: str | None) -> dict[str, Any]:
+    """The log entry of a call or a card played for ``seat``."""
+    if isinstance(action, Card):
+        return {"t": "play", "seat": seat, "card": str(action), "auto": auto}
+    return {"t": "call", "seat": seat, "call": action, "auto": auto}

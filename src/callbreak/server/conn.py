@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from .clock import Clock
 from .config import ServerConfig
 from .ratelimit import Bucket
 
@@ -24,16 +25,17 @@ class Conn:
         seat: int,
         send: Callable[[str], Awaitable[None]],
         config: ServerConfig,
+        clock: Clock,
     ) -> None:
         self.table = table
         self.seat = seat
         self._send = send
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.bucket = Bucket(config.msg_rate, config.msg_burst)
+        self.bucket = Bucket(config.msg_rate, config.msg_burst, clock.monotonic)
         self.limit = config.send_queue
         self.unsubscribe: Callable[[], None] | None = None
         self.closed = False
-        self.last_error = 0.0
+        self.last_error = float("-inf")
 
     def push(self, payload: str) -> None:
         if self.closed:

@@ -5,12 +5,9 @@ creates, joins, starts and rematches tables, sweeps expired and idle ones, and
 dispatches each WebSocket message of a `Conn` (see `conn`) to its table.
 """
 
-import asyncio
-import contextlib
 import gc
 import logging
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,11 +16,12 @@ import orjson
 from ..bots import levels
 from ..rules import Ruleset
 from .broker import Broker, LocalBroker, channel
+from .clock import Clock, Handle, LoopClock
 from .config import ServerConfig
 from .conn import Conn
 from .hinting import hint_message
 from .history import history
-from .live import LiveTable, dumps, now_ms
+from .live import LiveTable, dumps
 from .ratelimit import Bucket
 from .store import SQLiteStore, Store
 from .table import (
@@ -54,15 +52,21 @@ class Hub:
     """All the tables of this process, their storage and their fan-out."""
 
     def __init__(
-        self, config: ServerConfig, store: Store | None = None, broker: Broker | None = None
+        self,
+        config: ServerConfig,
+        store: Store | None = None,
+        broker: Broker | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.config = config
+        #: every timer, deadline and rate limit reads this clock (tests drive a `ManualClock`)
+        self.clock: Clock = clock if clock is not None else LoopClock()
         self.store: Store = store if store is not None else SQLiteStore(config.db, config.sync)
         self.broker: Broker = broker if broker is not None else LocalBroker()
         self.tables: dict[str, LiveTable] = {}
-        self._sweeper: asyncio.Task[None] | None = None
+        self._sweeper: Handle | None = None
         self.create_buckets: dict[str, Bucket] = {}
-        self._last_gc = time.monotonic()
+        self._last_gc = self.clock.monotonic()
 
     # --- lifecycle ----------------------------------------------------------------------
     async def startup(self) -> None:
@@ -78,32 +82,30 @@ class Hub:
             gc.freeze()
             g0, g1, _ = gc.get_threshold()
             gc.set_threshold(g0, g1, 1_000_000_000)
-        self._last_gc = time.monotonic()
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        self._last_gc = self.clock.monotonic()
+        self._sweeper = self.clock.call_later(self.config.sweep_every, self._sweep_tick)
 
     async def shutdown(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+            self._sweeper = None
         for t in list(self.tables.values()):
             t.close()
         self.tables.clear()
         self.store.close()
 
-    async def _sweep_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.config.sweep_every)
-            try:
-                self.sweep()
-            except Exception:
-                log.exception("sweep failed")
+    def _sweep_tick(self) -> None:
+        self._sweeper = self.clock.call_later(self.config.sweep_every, self._sweep_tick)
+        try:
+            self.sweep()
+        except Exception:  # the next sweep still comes
+            log.exception("sweep failed")
 
     def sweep(self, now: float | None = None) -> None:
         """Expire lobbies nobody started; drop idle finished tables from memory."""
-        now = time.time() if now is None else now
-        if self.config.gc_every > 0 and time.monotonic() - self._last_gc > self.config.gc_every:
-            self._last_gc = time.monotonic()
+        now = self.clock.time() if now is None else now
+        if self.config.gc_every > 0 and self.clock.monotonic() - self._last_gc > self.config.gc_every:
+            self._last_gc = self.clock.monotonic()
             gc.collect()
         for tid, t in list(self.tables.items()):
             st = t.state
@@ -157,7 +159,7 @@ class Hub:
         if b is None:
             if len(self.create_buckets) > 100_000:
                 self.create_buckets.clear()
-            b = self.create_buckets[ip] = Bucket(self.config.create_rate, self.config.create_burst)
+            b = self.create_buckets[ip] = Bucket(self.config.create_rate, self.config.create_burst, self.clock.monotonic)
         return b.take()
 
     def create_table(
@@ -183,7 +185,7 @@ class Hub:
             rules=rules,
             bots=bots,
             seed=secrets.randbits(62),
-            created=time.time(),
+            created=self.clock.time(),
             host=host,
             parent=parent,
         )
@@ -296,7 +298,7 @@ class Hub:
     def open(self, table_id: str, token: str | None, send: Callable[[str], Awaitable[None]]) -> Conn:
         t = self._require(table_id)
         seat = -1 if not token else self.seat_for(t, token)
-        return Conn(t, seat, send, self.config)
+        return Conn(t, seat, send, self.config, self.clock)
 
     def close(self, conn: Conn) -> None:
         if conn.unsubscribe is not None:
@@ -314,7 +316,7 @@ class Hub:
     async def on_message(self, conn: Conn, raw: str | bytes | None) -> None:
         """Handle one client message; every refusal is an ``error`` message, nothing else."""
         if not conn.bucket.take():
-            now = time.monotonic()
+            now = self.clock.monotonic()
             if now - conn.last_error > 1.0:
                 conn.last_error = now
                 self.error(conn, "rate_limited", "too many messages; slow down")
@@ -360,7 +362,7 @@ class Hub:
                 conn.unsubscribe = self.broker.subscribe(channel(t.id, seat), conn.push)
             return
         if kind == "ping":
-            conn.push(dumps({"type": "pong", "server_time": now_ms(), "ref": ref}))
+            conn.push(dumps({"type": "pong", "server_time": self.clock.now_ms(), "ref": ref}))
             return
         if not isinstance(kind, str) or kind not in _SEAT_MESSAGES:
             raise TableError("bad_type", f"unknown message type {str(kind)[:32]!r}")

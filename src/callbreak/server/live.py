@@ -9,15 +9,14 @@ the grace period), and pauses while no player is connected.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from .autopilot import Autopilot
 from .broker import channel
+from .clock import Clock, Handle
 from .config import ServerConfig
 from .conn import Conn
 from .table import BETWEEN, PLAYING, TableError, TableState
@@ -25,7 +24,7 @@ from .table import BETWEEN, PLAYING, TableError, TableState
 if TYPE_CHECKING:
     from .hub import Hub
 
-__all__ = ["LiveTable", "dumps", "now_ms"]
+__all__ = ["LiveTable", "dumps"]
 
 log = logging.getLogger("callbreak.server")
 
@@ -33,11 +32,6 @@ log = logging.getLogger("callbreak.server")
 def dumps(obj: Any) -> str:
     """JSON text (orjson)."""
     return orjson.dumps(obj).decode()
-
-
-def now_ms() -> int:
-    """Wall-clock time in milliseconds."""
-    return int(time.time() * 1000)
 
 
 class LiveTable:
@@ -51,17 +45,21 @@ class LiveTable:
         self.connected = [0, 0, 0, 0]
         self.deadline: float | None = None
         self.between_deadline: float | None = None
-        self._handle: asyncio.Handle | None = None
+        self._handle: Handle | None = None
         self._turn_key: tuple[int, int, int, int] | None = None
         self._turn_deadline: float | None = None
-        self._grace: list[asyncio.TimerHandle | None] = [None, None, None, None]
+        self._grace: list[Handle | None] = [None, None, None, None]
         self.autopilot = Autopilot(self)
-        self.last_seen = time.time()
+        self.last_seen = self.clock.time()
         self._rules_dict = state.meta.rules.to_dict()
 
     @property
     def id(self) -> str:
         return self.state.id
+
+    @property
+    def clock(self) -> Clock:
+        return self.hub.clock
 
     @property
     def config(self) -> ServerConfig:
@@ -129,7 +127,7 @@ class LiveTable:
 
     def publish(self, events: list[dict[str, Any]]) -> None:
         st = self.state
-        t = now_ms()
+        t = self.clock.now_ms()
         audiences = self._audiences()
         states = st.states_json(audiences)
         for seat in audiences:
@@ -145,7 +143,7 @@ class LiveTable:
 
     def publish_table(self) -> None:
         """Tell everyone of a change outside the log (connections, deadlines)."""
-        t = now_ms()
+        t = self.clock.now_ms()
         for seat in self._audiences():
             self.hub.broker.publish(
                 channel(self.id, seat),
@@ -155,7 +153,7 @@ class LiveTable:
     def snapshot(self, seat: int) -> str:
         st = self.state
         return (
-            f'{{"type":"snapshot","v":{st.v},"server_time":{now_ms()},'
+            f'{{"type":"snapshot","v":{st.v},"server_time":{self.clock.now_ms()},'
             f'"table":{dumps(self.table_info(seat))},"state":{dumps(st.state(seat))}}}'
         )
 
@@ -170,7 +168,7 @@ class LiveTable:
             or st.v - since > self.config.catchup_max
         ):
             return [self.snapshot(seat)]
-        t = now_ms()
+        t = self.clock.now_ms()
         table = dumps(self.table_info(seat))
         out: list[str] = []
         if since < st.v:
@@ -196,7 +194,7 @@ class LiveTable:
     def attach(self, conn: Conn) -> None:
         was_active = self.active()
         self.conns[conn.seat].add(conn)
-        self.last_seen = time.time()
+        self.last_seen = self.clock.time()
         seat = conn.seat
         if seat >= 0:
             self.connected[seat] += 1
@@ -215,7 +213,7 @@ class LiveTable:
         if conn not in self.conns[conn.seat]:
             return
         self.conns[conn.seat].discard(conn)
-        self.last_seen = time.time()
+        self.last_seen = self.clock.time()
         seat = conn.seat
         if seat >= 0:
             self.connected[seat] -= 1
@@ -224,8 +222,7 @@ class LiveTable:
                 and self.state.status in (PLAYING, BETWEEN)
                 and self.state.seats[seat].kind == "human"
             ):
-                loop = asyncio.get_running_loop()
-                self._grace[seat] = loop.call_later(self.config.grace, self._grace_over, seat)
+                self._grace[seat] = self.clock.call_later(self.config.grace, self._grace_over, seat)
             if not self.active():
                 self.freeze()
             elif self.state.status == BETWEEN:
@@ -259,7 +256,6 @@ class LiveTable:
         if not self.active():
             return
         cfg = self.config
-        loop = asyncio.get_running_loop()
         if st.status == PLAYING:
             m = st.match
             seat = st.to_act
@@ -267,13 +263,13 @@ class LiveTable:
                 return
             v = st.v
             if st.seats[seat].kind == "bot" or st.autoplay[seat]:
-                self._handle = loop.call_later(cfg.bot_delay, self.autopilot.bot_turn, v, seat)
+                self._handle = self.clock.call_later(cfg.bot_delay, self.autopilot.bot_turn, v, seat)
                 return
             rnd = m.round
             rules = st.meta.rules
             if rnd.phase == "playing" and rules.autoplay_forced and rnd.legal_mask().bit_count() == 1:
-                self.deadline = time.time() + cfg.forced_delay
-                self._handle = loop.call_later(cfg.forced_delay, self.autopilot.auto, v, seat, "forced")
+                self.deadline = self.clock.time() + cfg.forced_delay
+                self._handle = self.clock.call_later(cfg.forced_delay, self.autopilot.auto, v, seat, "forced")
                 return
             secs = rules.card_seconds if rnd.phase == "playing" else rules.call_seconds
             if secs:
@@ -281,21 +277,21 @@ class LiveTable:
                 key = (m.round_number, len(m.redeals), len(rnd), seat)
                 if key != self._turn_key or self._turn_deadline is None:
                     self._turn_key = key
-                    self._turn_deadline = time.time() + secs * cfg.time_scale
+                    self._turn_deadline = self.clock.time() + secs * cfg.time_scale
                 self.deadline = self._turn_deadline
-                delay = max(0.0, self._turn_deadline - time.time())
-                self._handle = loop.call_later(delay, self.autopilot.auto, v, seat, "timeout")
+                delay = max(0.0, self._turn_deadline - self.clock.time())
+                self._handle = self.clock.call_later(delay, self.autopilot.auto, v, seat, "timeout")
         elif st.status == BETWEEN:
             # every player not replaced by a bot, connected or not: the delay bounds the wait
             waiting = [s for s in st.humans() if not st.autoplay[s] and not st.ready[s]]
             if not waiting:
-                self._handle = loop.call_soon(self._next_round, st.v)
+                self._handle = self.clock.call_later(0, self._next_round, st.v)
                 return
             if self.between_deadline is None:
-                self.between_deadline = time.time() + cfg.between_rounds
+                self.between_deadline = self.clock.time() + cfg.between_rounds
             self.deadline = self.between_deadline
-            delay = max(0.0, self.between_deadline - time.time())
-            self._handle = loop.call_later(delay, self._next_round, st.v)
+            delay = max(0.0, self.between_deadline - self.clock.time())
+            self._handle = self.clock.call_later(delay, self._next_round, st.v)
 
     def _next_round(self, v: int) -> None:
         if self.state.v == v and self.state.status == BETWEEN:

@@ -48,6 +48,8 @@ __all__ = [
     "Round",
     "SeatView",
     "Trick",
+    "lowest_action",
+    "lowest_card",
 ]
 
 CALLING = "calling"
@@ -208,6 +210,40 @@ class SeatView:
             "rounds": self.rounds,
             "sudden_death": self.sudden_death,
         }
+
+
+def lowest_card(cards: Iterable[Card], trump: int) -> Card:
+    """The lowest legal card, the one a turn timer plays (the server, the remote client's
+    fallback, the terminal all use this one): the lowest-ranked card that is not a trump,
+    among equal ranks the first suit in S, H, D, C order; a trump only when all are trumps.
+
+    >>> str(lowest_card([Card.parse("2S"), Card.parse("5H"), Card.parse("3D")], trump=0))
+    '3D'
+    >>> str(lowest_card([Card.parse("9S"), Card.parse("4S")], trump=0))
+    '4S'
+    >>> str(lowest_card([Card.parse("3C"), Card.parse("3H")], trump=0))
+    '3H'
+    """
+    return min(cards, key=lambda c: (c.suit_index == trump, c.rank, c.suit_index))
+
+
+def lowest_action(view: SeatView) -> int | Card:
+    """What a seat does when its turn runs out or its bot fails: the lowest legal call,
+    or the `lowest_card` of its legal cards.  ValueError when the seat has nothing to do.
+
+    >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1), dealer=3)
+    >>> lowest_action(rnd.view(0))
+    1
+    >>> for n in (3, 3, 3, 3): _ = rnd.call(n)
+    >>> v = rnd.view(rnd.to_act)
+    >>> lowest_action(v) == lowest_card(v.legal_cards, v.rules.trump_index)
+    True
+    """
+    if view.phase == CALLING and view.legal_calls:
+        return min(view.legal_calls)
+    if view.phase == PLAYING and view.legal_cards:
+        return lowest_card(view.legal_cards, view.rules.trump_index)
+    raise ValueError(f"seat {view.seat} has nothing to do now (phase {view.phase!r})")
 
 
 # Caches for the hot path: the cards of one suit's 13-bit chunk of a mask, and the

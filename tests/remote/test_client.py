@@ -25,7 +25,10 @@ def test_fallback_is_the_lowest_call_or_lowest_card() -> None:
     v = m.view(m.to_act)  # type: ignore[arg-type]
     low = fallback_action(v)
     assert isinstance(low, Card) and low in v.legal_cards
-    assert all(low.rank <= c.rank for c in v.legal_cards)
+    # the same lowest card as the online turn timer: the lowest non-trump, a trump only when all are
+    trump = v.rules.trump_index
+    plain = [c for c in v.legal_cards if c.suit_index != trump]
+    assert low == (min(plain, key=lambda c: (c.rank, c.suit_index)) if plain else min(v.legal_cards, key=lambda c: c.rank))
 
 
 def _arena_with(url: str, budget: float = 1.5) -> Any:

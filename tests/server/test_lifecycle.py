@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-
-from callbreak import Match, Ruleset
+from callbreak import Match, Ruleset, notation
 from callbreak.bots.names import NAMES
 from callbreak.server.table import TableMeta, TableState
 
@@ -65,15 +63,10 @@ async def test_history_downloads_replay_to_the_same_result(server: Server) -> No
     assert m.is_over and m.places == a.state["places"]  # type: ignore[index]
     text = server.get(f"/api/tables/{made['table']}/history?format=text")
     assert text.status_code == 200 and "attachment" in text.headers["content-disposition"]
-    try:
-        from callbreak import notation
-    except ImportError:
-        notation = None  # type: ignore[assignment]
-    if notation is not None and hasattr(notation, "loads"):
-        again = notation.loads(text.text)
-        assert [str(t) for t in again.totals] == log["totals"]
+    again = notation.loads(text.text)
+    assert [str(t) for t in again.totals] == log["totals"] and again.places == m.places
     js = server.get(f"/api/tables/{made['table']}/history?format=json")
-    assert js.status_code == 200 and js.json()
+    assert js.status_code == 200 and notation.from_json(js.text).places == m.places
     assert server.get(f"/api/tables/{made['table']}/history?format=xml").status_code == 400
     await a.close()
 
@@ -83,8 +76,7 @@ async def test_a_lobby_nobody_starts_expires(make_server) -> None:  # type: igno
     made = server.create(name="Lonely")
     a = Client(server, made["table"], made["token"])
     await a.connect()
-    await a.wait(lambda c: c.info is not None and c.info["status"] == "expired", timeout=5)
-    await asyncio.sleep(0.2)
+    await a.wait(lambda c: c.info is not None and c.info["status"] == "expired", timeout=10)
     r = server.post(f"/api/join/{made['invite']}", {"name": "Late"})
     assert r.status_code == 409
     await a.close()

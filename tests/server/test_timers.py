@@ -1,4 +1,7 @@
-"""Turn timers, autoplay after two expiries or a disconnection, forced cards, ready between rounds."""
+"""Turn timers and ready between rounds over the wire, on a real server process.
+
+Each waits for conditions, never for time; the exact timings (forced cards, grace,
+kept deadlines, rate limits) are in ``test_clock.py`` on a clock the test drives."""
 
 from __future__ import annotations
 
@@ -39,49 +42,6 @@ async def test_expiry_plays_lowest_then_a_bot_takes_over_until_the_player_acts(s
     await a.close()
 
 
-async def test_lowest_card_on_expiry_and_forced_last_card(make_server) -> None:  # type: ignore[no-untyped-def]
-    server: Server = make_server({"CALLBREAK_TIME_SCALE": "0.1"})  # all timers ten times faster
-    rules = {"preset": "quick", "rounds": 1, "card_seconds": 2.5}
-    made = server.create(rules=rules, bots="random", name="Slow", play_now=True)
-    a = Client(server, made["table"], made["token"])
-    await a.connect()
-    await play_until(
-        [a],
-        lambda: a.my_turn() and a.state is not None and a.state["phase"] == "playing" and len(a.state["legal_cards"]) > 1,
-        leave_forced=True,
-    )
-    legal = list(a.state["legal_cards"])  # type: ignore[index]
-    assert a.info is not None and a.info["deadline"] - time.time() * 1000 <= 250
-    trump = "S"
-    before = len(_events(a, "play"))
-    await a.wait(lambda c: any(e["seat"] == 0 for e in _events(c, "play")[before:]), timeout=5)
-    played = next(e for e in _events(a, "play")[before:] if e["seat"] == 0)
-    ranks = "23456789TJQKA"
-    want = min(legal, key=lambda c: (c[1] == trump, ranks.index(c[0]), "SHDC".index(c[1])))
-    assert played["card"] == want and played["reason"] == "timeout"
-    # play on by hand; the 13th card (a single legal card) is played for us as "forced"
-    await play_until([a], lambda: a.info is not None and a.info["status"] == "over", timeout=30, leave_forced=True)
-    assert any(e["seat"] == 0 and e["reason"] == "forced" for e in _events(a, "play"))
-    await a.close()
-
-
-async def test_disconnected_player_is_replaced_after_grace_and_gets_the_seat_back(make_server) -> None:  # type: ignore[no-untyped-def]
-    server: Server = make_server({"CALLBREAK_GRACE": "0.3"})
-    made, joined, a, b, _ = await two_players(server, {"preset": "quick", "rounds": 1}, ("Stay", "Go"))
-    await b.wait(lambda c: c.state is not None)
-    await b.close()
-    await a.wait(lambda c: c.info is not None and not c.info["seats"][1]["connected"], timeout=5)
-    await play_until([a], lambda: any(e["seat"] == 1 and e["on"] for e in _events(a, "autoplay")), timeout=10)
-    assert next(e for e in _events(a, "autoplay") if e["seat"] == 1)["reason"] == "disconnected"
-    await play_until([a], lambda: any(e["seat"] == 1 and e["reason"] == "autoplay" for e in _events(a, "play") + _events(a, "call")), timeout=10)
-    b2 = Client(server, made["table"], joined["token"])
-    await b2.connect(since=0)
-    await a.wait(lambda c: any(e["seat"] == 1 and not e["on"] for e in _events(c, "autoplay")), timeout=5)
-    await b2.wait(lambda c: c.info is not None and not c.info["seats"][1]["autoplay"])
-    await a.close()
-    await b2.close()
-
-
 async def test_next_round_as_soon_as_every_player_is_ready(make_server) -> None:  # type: ignore[no-untyped-def]
     server: Server = make_server({"CALLBREAK_BETWEEN_ROUNDS": "60"})
     _, _, a, b, _ = await two_players(server, {"preset": "quick", "rounds": 2})
@@ -107,15 +67,3 @@ async def _act_error(c: Client, msg: dict) -> dict:  # type: ignore[type-arg]
     await c.send(msg)
     await c.wait(lambda x: any(m["type"] == "error" for m in x.messages[start:]))
     return next(m for m in c.messages[start:] if m["type"] == "error")
-
-
-async def test_a_turn_keeps_its_deadline_when_something_else_happens(make_server) -> None:  # type: ignore[no-untyped-def]
-    server: Server = make_server({"CALLBREAK_GRACE": "0.2"})
-    rules = {"preset": "quick", "rounds": 1, "call_seconds": 5, "card_seconds": 5}
-    _, _, a, b, _ = await two_players(server, rules)
-    await play_until([a, b], lambda: a.my_turn() and a.info is not None and a.info["deadline"] is not None)
-    deadline = a.info["deadline"]  # type: ignore[index]
-    await b.close()  # b goes; after the grace a bot takes b's seat: an event while it is a's turn
-    await a.wait(lambda c: any(m["type"] == "event" and m["event"]["kind"] == "autoplay" for m in c.messages))
-    assert a.my_turn() and a.info is not None and a.info["deadline"] == deadline
-    await a.close()

@@ -21,21 +21,13 @@ def register_level(name: str, factory: Callable[[int | None], Bot]) -> None:
 
 
 def _load_levels() -> None:
-    # Levels beyond random live in their own modules; import those that exist.
-    import importlib
+    # Levels beyond random live in their own modules, imported when first asked for.
+    from .easy import EasyBot
+    from .hard import HardBot
+    from .medium import MediumBot
 
-    for mod, cls, name in (
-        ("callbreak.bots.easy", "EasyBot", "easy"),
-        ("callbreak.bots.medium", "MediumBot", "medium"),
-        ("callbreak.bots.hard", "HardBot", "hard"),
-    ):
-        try:
-            m = importlib.import_module(mod)
-        except ModuleNotFoundError as e:
-            if e.name != mod:
-                raise
-            continue
-        _FACTORIES.setdefault(name, getattr(m, cls))
+    for name, factory in (("easy", EasyBot), ("medium", MediumBot), ("hard", HardBot)):
+        _FACTORIES.setdefault(name, factory)
 
 
 def levels() -> list[str]:

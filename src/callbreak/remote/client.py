@@ -18,7 +18,7 @@ import httpx
 
 from ..bots import Bot, make_bot
 from ..cards import Card
-from ..round import SeatView
+from ..round import SeatView, lowest_action
 from .codec import DEFAULT_IDS, parse_response, view_to_request
 
 __all__ = ["Fault", "RemoteBot", "fallback_action", "resolve_bot"]
@@ -37,18 +37,15 @@ class Fault:
 
 
 def fallback_action(view: SeatView) -> int | Card:
-    """What a seat does when its bot fails: the lowest call, or the lowest legal card
-    (lowest rank; among equal ranks a plain suit before trump).
+    """What a seat does when its bot fails: `callbreak.round.lowest_action`, the same
+    lowest legal call or card as the online tables' turn timer.
 
     >>> from callbreak import Match
     >>> m = Match(seed=1)
     >>> fallback_action(m.view(m.to_act))
     1
     """
-    if view.phase == "calling":
-        return min(view.legal_calls)
-    trump = view.rules.trump_index
-    return min(view.legal_cards, key=lambda c: (c.rank, c.suit_index == trump, c.suit_index))
+    return lowest_action(view)
 
 
 class RemoteBot(Bot):

@@ -2,8 +2,11 @@
 
 The pieces, lowest first: `table` (a table's pure state, rebuilt from its
 append-only log), `store` (the `Store` interface, `SQLiteStore`), `broker`
-(the `Broker` fan-out interface, `LocalBroker`), `hub` (timers, bots,
-connections) and `app` (HTTP and WebSocket routes).  The protocol is in
+(the `Broker` fan-out interface, `LocalBroker`), `ratelimit` (token buckets),
+`conn` (one WebSocket and its send queue), `autopilot` (bots and the timers'
+automatic actions), `live` (a table in play: commit, publish, its timers),
+`hinting` and `history` (hints and hand histories), `hub` (the registry of
+tables and the dispatch of messages) and `app` (HTTP and WebSocket routes).  The protocol is in
 ``docs/protocol.md``.
 """
 

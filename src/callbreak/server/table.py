@@ -49,8 +49,6 @@ __all__ = [
     "TableMeta",
     "TableState",
     "clean_name",
-    "lowest_call",
-    "lowest_card",
 ]
 
 NAME_MAX = 24
@@ -81,23 +79,6 @@ def clean_name(name: object, default: str = "Player") -> str:
     )
     text = " ".join(kept.split())[:NAME_MAX].strip()
     return text or default
-
-
-def lowest_card(cards: list[Card] | tuple[Card, ...], trump: int) -> Card:
-    """The card autoplay plays: the lowest-ranked non-trump; a trump only when all are trumps.
-
-    >>> from callbreak import Card
-    >>> str(lowest_card([Card.parse("2S"), Card.parse("5H"), Card.parse("3D")], trump=0))
-    '3D'
-    """
-    return min(cards, key=lambda c: (c.suit_index == trump, c.rank, c.suit_index))
-
-
-def lowest_call(calls: list[int] | tuple[int, ...]) -> int:
-    """>>> lowest_call([3, 2, 5])
-    2
-    """
-    return min(calls)
 
 
 @dataclass

@@ -1,0 +1,115 @@
+"""Who acts for a seat no person is acting for: bots, and the turn timers' lowest action.
+
+A bot seat, or a player's seat on autoplay, is played by the table's bot level
+(off the event loop unless the level is instant).  A turn timer that runs out
+plays the lowest legal call or card; two expiries in a row put the seat on autoplay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from ..bots import Bot
+from ..bots.warmup import serving_bot
+from ..cards import Card
+from ..round import SeatView, lowest_action
+
+if TYPE_CHECKING:
+    from .live import LiveTable
+
+__all__ = ["INLINE_LEVELS", "Autopilot", "safe_act", "table_bot"]
+
+log = logging.getLogger("callbreak.server")
+
+#: bot levels cheap enough to run on the event loop itself
+INLINE_LEVELS = {"random"}
+
+
+def table_bot(level: str, seed: int) -> Bot:
+    """A bot of ``level`` (ValueError for an unknown one: tables are created with a known level).
+    A hard bot answers from the medium level until its kernel is ready
+    (`callbreak.bots.warmup.serving_bot`): a served table never waits for a compile."""
+    return serving_bot(level, seed)
+
+
+def safe_act(bot: Bot, view: SeatView) -> int | Card | None:
+    """The bot's choice; None (logged) when it fails."""
+    try:
+        return bot.act(view)
+    except Exception:
+        log.exception("bot %r failed", bot)
+        return None
+
+
+class Autopilot:
+    """The bots and the timers' automatic actions of one `LiveTable`."""
+
+    def __init__(self, table: LiveTable) -> None:
+        self.table = table
+        self.expiries = [0, 0, 0, 0]
+        self._bots: dict[int, Bot] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def auto(self, v: int, seat: int, reason: str) -> None:
+        """The seat's turn ran out (``timeout``) or it has one legal card (``forced``)."""
+        st = self.table.state
+        if st.v != v or st.to_act != seat or st.match is None:
+            return
+        entry = _entry(seat, lowest_action(st.match.view(seat)), reason)
+        if not self.table.try_submit(entry):
+            return
+        if reason == "timeout":
+            self.expiries[seat] += 1
+            if self.expiries[seat] >= 2 and not st.autoplay[seat]:
+                self.table.try_submit({"t": "autoplay", "seat": seat, "on": True, "reason": "timeout"})
+
+    def bot(self, seat: int) -> Bot:
+        b = self._bots.get(seat)
+        if b is None:
+            b = self._bots[seat] = table_bot(self.table.state.meta.bots, self.table.state.meta.seed * 4 + seat)
+        return b
+
+    def bot_turn(self, v: int, seat: int) -> None:
+        st = self.table.state
+        if st.v != v or st.to_act != seat or st.match is None:
+            return
+        view = st.match.view(seat)
+        bot = self.bot(seat)
+        if st.meta.bots in INLINE_LEVELS or bot.name in INLINE_LEVELS:
+            self._bot_done(v, seat, safe_act(bot, view))
+            return
+        task = asyncio.get_running_loop().create_task(self._bot_thread(v, seat, bot, view))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _bot_thread(self, v: int, seat: int, bot: Bot, view: SeatView) -> None:
+        choice = await asyncio.to_thread(safe_act, bot, view)
+        self._bot_done(v, seat, choice)
+
+    def _bot_done(self, v: int, seat: int, choice: int | Card | None) -> None:
+        st = self.table.state
+        if st.v != v or st.to_act != seat or st.match is None:
+            return
+        auto = "autoplay" if st.seats[seat].kind == "human" else None
+        view = st.match.view(seat)
+        legal = view.legal_calls if view.phase == "calling" else view.legal_cards
+        if choice is None or choice not in legal or isinstance(choice, Card) != (view.phase == "playing"):
+            choice = lowest_action(view)
+        self.table.try_submit(_entry(seat, choice, auto))
+
+    def human_acts(self, seat: int) -> None:
+        """The player acted: the count of expiries in a row starts again."""
+        self.expiries[seat] = 0
+
+    def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+
+
+def _entry(seat: int, action: int | Card, auto: str | None) -> dict[str, Any]:
+    """The log entry of a call or a card played for ``seat``."""
+    if isinstance(action, Card):
+        return {"t": "play", "seat": seat, "card": str(action), "auto": auto}
+    return {"t": "call", "seat": seat, "call": action, "auto": auto}

@@ -1,0 +1,42 @@
+"""A finished match's hand history, in the formats the server offers for download.
+
+``text`` and ``json`` are `callbreak.notation`'s formats (the one copy of each);
+``log`` is the server's own action log, from which ``Match(rules, seed, dealer)``
+replays the match exactly.
+"""
+
+from __future__ import annotations
+
+from .. import notation
+from .live import dumps
+from .table import FINISHED, TableError, TableState
+
+__all__ = ["FORMATS", "history"]
+
+FORMATS = ("text", "json", "log")
+
+
+def history(st: TableState, fmt: str) -> tuple[str, str]:
+    """(media type, text) of a finished match's hand history; `TableError` before its end
+    or for an unknown format."""
+    if fmt not in FORMATS:
+        raise TableError("bad_format", "format is text, json or log")
+    if st.status != FINISHED or st.match is None:
+        raise TableError("not_over", "the hand history is ready once the match is over")
+    m = st.match
+    if fmt == "text":
+        return "text/plain; charset=utf-8", notation.dumps(m)
+    if fmt == "json":
+        return "application/json", notation.to_json(m)
+    return "application/json", dumps(
+        {
+            "table": st.id,
+            "rules": st.meta.rules.to_dict(),
+            "seed": m.seed,
+            "dealer": m.first_dealer,
+            "players": m.players,
+            "actions": st.actions(),
+            "totals": [str(p) for p in m.totals],
+            "places": m.places,
+        }
+    )

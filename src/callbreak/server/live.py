@@ -1,0 +1,315 @@
+"""A table in play in this process: it commits, publishes, and keeps the table's clock.
+
+A `LiveTable` wraps a pure `TableState` and does what needs a clock: it commits
+each accepted entry to the `Store` *before* publishing the events it caused on
+the `Broker`, runs the turn timers (its `Autopilot` plays the lowest legal card
+or call on expiry, and a bot after two expiries in a row or a disconnection past
+the grace period), and pauses while no player is connected.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from .autopilot import Autopilot
+from .broker import channel
+from .clock import Clock, Handle
+from .config import ServerConfig
+from .conn import Conn
+from .table import BETWEEN, PLAYING, TableError, TableState
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+__all__ = ["LiveTable", "dumps"]
+
+log = logging.getLogger("callbreak.server")
+
+
+def dumps(obj: Any) -> str:
+    """JSON text (orjson)."""
+    return orjson.dumps(obj).decode()
+
+
+class LiveTable:
+    """A table in play in this process."""
+
+    def __init__(self, hub: Hub, state: TableState, entries: list[dict[str, Any]]) -> None:
+        self.hub = hub
+        self.state = state
+        self.log = entries
+        self.conns: dict[int, set[Conn]] = {s: set() for s in (-1, 0, 1, 2, 3)}
+        self.connected = [0, 0, 0, 0]
+        self.deadline: float | None = None
+        self.between_deadline: float | None = None
+        self._handle: Handle | None = None
+        self._turn_key: tuple[int, int, int, int] | None = None
+        self._turn_deadline: float | None = None
+        self._grace: list[Handle | None] = [None, None, None, None]
+        self.autopilot = Autopilot(self)
+        self.last_seen = self.clock.time()
+        self._rules_dict = state.meta.rules.to_dict()
+
+    @property
+    def id(self) -> str:
+        return self.state.id
+
+    @property
+    def clock(self) -> Clock:
+        return self.hub.clock
+
+    @property
+    def config(self) -> ServerConfig:
+        return self.hub.config
+
+    # --- committing -------------------------------------------------------------------
+    def submit(self, entry: dict[str, Any], tokens: tuple[tuple[str, int], ...] = ()) -> list[dict[str, Any]]:
+        """Apply, commit, then publish.  `TableError` when refused (nothing changes)."""
+        st = self.state
+        before = st.status
+        events = st.apply(entry)
+        if not events:
+            return events
+        try:
+            self.hub.store.append(
+                st.id, st.entries - 1, entry, tokens, st.status if st.status != before else None
+            )
+        except Exception:
+            log.exception("table %s: could not commit; reloading it", st.id)
+            self.hub.reload(self)
+            raise TableError("internal", "the server could not save that; try again") from None
+        self.log.append(entry)
+        self.schedule()
+        self.publish(events)
+        return events
+
+    def try_submit(self, entry: dict[str, Any]) -> bool:
+        try:
+            self.submit(entry)
+        except TableError as e:
+            log.warning("table %s: %s refused: %s", self.id, entry.get("t"), e)
+            return False
+        return True
+
+    # --- messages ---------------------------------------------------------------------
+    def table_info(self, seat: int) -> dict[str, Any]:
+        st = self.state
+        return {
+            "id": st.id,
+            "status": st.status,
+            "host": st.meta.host,
+            "seats": [
+                st.seat_record(i)
+                | {
+                    "connected": self.connected[i] > 0 if s.kind == "human" else s.kind == "bot",
+                    "autoplay": st.autoplay[i] is not None,
+                    "ready": st.ready[i],
+                }
+                for i, s in enumerate(st.seats)
+            ],
+            "you": seat,
+            "rules": self._rules_dict,
+            "bots": st.meta.bots,
+            "deadline": None if self.deadline is None else int(self.deadline * 1000),
+            "to_act": st.to_act,
+            "v": st.v,
+            "spectators": len(self.conns[-1]),
+            "invite": st.meta.invite if seat >= 0 else None,
+            "rematch": st.rematch,
+        }
+
+    def _audiences(self) -> list[int]:
+        broker = self.hub.broker
+        return [s for s in (0, 1, 2, 3, -1) if broker.subscribers(channel(self.id, s))]
+
+    def publish(self, events: list[dict[str, Any]]) -> None:
+        st = self.state
+        t = self.clock.now_ms()
+        audiences = self._audiences()
+        states = st.states_json(audiences)
+        for seat in audiences:
+            table = dumps(self.table_info(seat))
+            state = states[seat]
+            ch = channel(self.id, seat)
+            for e in events:
+                self.hub.broker.publish(
+                    ch,
+                    f'{{"type":"event","v":{e["v"]},"server_time":{t},"event":{dumps(e)},'
+                    f'"table":{table},"state":{state}}}',
+                )
+
+    def publish_table(self) -> None:
+        """Tell everyone of a change outside the log (connections, deadlines)."""
+        t = self.clock.now_ms()
+        for seat in self._audiences():
+            self.hub.broker.publish(
+                channel(self.id, seat),
+                f'{{"type":"table","v":{self.state.v},"server_time":{t},"table":{dumps(self.table_info(seat))}}}',
+            )
+
+    def snapshot(self, seat: int) -> str:
+        st = self.state
+        return (
+            f'{{"type":"snapshot","v":{st.v},"server_time":{self.clock.now_ms()},'
+            f'"table":{dumps(self.table_info(seat))},"state":{dumps(st.state(seat))}}}'
+        )
+
+    def catch_up(self, seat: int, since: object) -> list[str]:
+        """What a client that last saw version ``since`` needs: the events it missed, or a snapshot."""
+        st = self.state
+        if (
+            not isinstance(since, int)
+            or isinstance(since, bool)
+            or since <= 0
+            or since > st.v
+            or st.v - since > self.config.catchup_max
+        ):
+            return [self.snapshot(seat)]
+        t = self.clock.now_ms()
+        table = dumps(self.table_info(seat))
+        out: list[str] = []
+        if since < st.v:
+            replay = TableState(st.meta)
+            for entry in self.log:
+                fresh = [e for e in replay.apply(entry) if e["v"] > since]
+                if fresh:
+                    state = dumps(replay.state(seat))
+                    for e in fresh:
+                        out.append(
+                            f'{{"type":"event","v":{e["v"]},"server_time":{t},"event":{dumps(e)},'
+                            f'"table":{table},"state":{state}}}'
+                        )
+        out.append(f'{{"type":"synced","v":{st.v},"server_time":{t},"table":{table}}}')
+        return out
+
+    # --- connections -------------------------------------------------------------------
+    def active(self) -> bool:
+        """Whether any player is connected; with none the table waits for them."""
+        st = self.state
+        return any(self.connected[i] for i in st.humans())
+
+    def attach(self, conn: Conn) -> None:
+        was_active = self.active()
+        self.conns[conn.seat].add(conn)
+        self.last_seen = self.clock.time()
+        seat = conn.seat
+        if seat >= 0:
+            self.connected[seat] += 1
+            if self.connected[seat] == 1:
+                g = self._grace[seat]
+                if g is not None:
+                    g.cancel()
+                    self._grace[seat] = None
+                if self.state.autoplay[seat] == "disconnected":
+                    self.try_submit({"t": "autoplay", "seat": seat, "on": False})
+        if not was_active and self.active():
+            self.schedule()
+        self.publish_table()
+
+    def detach(self, conn: Conn) -> None:
+        if conn not in self.conns[conn.seat]:
+            return
+        self.conns[conn.seat].discard(conn)
+        self.last_seen = self.clock.time()
+        seat = conn.seat
+        if seat >= 0:
+            self.connected[seat] -= 1
+            if (
+                self.connected[seat] == 0
+                and self.state.status in (PLAYING, BETWEEN)
+                and self.state.seats[seat].kind == "human"
+            ):
+                self._grace[seat] = self.clock.call_later(self.config.grace, self._grace_over, seat)
+            if not self.active():
+                self.freeze()
+            elif self.state.status == BETWEEN:
+                self.schedule()
+        self.publish_table()
+
+    def _grace_over(self, seat: int) -> None:
+        self._grace[seat] = None
+        if self.connected[seat] == 0 and self.active() and self.state.status in (PLAYING, BETWEEN):
+            self.try_submit({"t": "autoplay", "seat": seat, "on": True, "reason": "disconnected"})
+
+    # --- the clock ---------------------------------------------------------------------
+    def pause(self) -> None:
+        """Stop the clock (until the next `schedule`)."""
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+        self.deadline = None
+
+    def freeze(self) -> None:
+        """Nobody is here: stop, and give the seat to act a full timer when someone is back."""
+        self.pause()
+        self._turn_deadline = None
+
+    def schedule(self) -> None:
+        """Arrange what happens next: a bot's move, a timer, the next round."""
+        self.pause()
+        st = self.state
+        if st.status != BETWEEN:
+            self.between_deadline = None
+        if not self.active():
+            return
+        cfg = self.config
+        if st.status == PLAYING:
+            m = st.match
+            seat = st.to_act
+            if m is None or seat is None:
+                return
+            v = st.v
+            if st.seats[seat].kind == "bot" or st.autoplay[seat]:
+                self._handle = self.clock.call_later(cfg.bot_delay, self.autopilot.bot_turn, v, seat)
+                return
+            rnd = m.round
+            rules = st.meta.rules
+            if rnd.phase == "playing" and rules.autoplay_forced and rnd.legal_mask().bit_count() == 1:
+                self.deadline = self.clock.time() + cfg.forced_delay
+                self._handle = self.clock.call_later(cfg.forced_delay, self.autopilot.auto, v, seat, "forced")
+                return
+            secs = rules.card_seconds if rnd.phase == "playing" else rules.call_seconds
+            if secs:
+                # the same turn keeps its deadline when something else happens meanwhile
+                key = (m.round_number, len(m.redeals), len(rnd), seat)
+                if key != self._turn_key or self._turn_deadline is None:
+                    self._turn_key = key
+                    self._turn_deadline = self.clock.time() + secs * cfg.time_scale
+                self.deadline = self._turn_deadline
+                delay = max(0.0, self._turn_deadline - self.clock.time())
+                self._handle = self.clock.call_later(delay, self.autopilot.auto, v, seat, "timeout")
+        elif st.status == BETWEEN:
+            # every player not replaced by a bot, connected or not: the delay bounds the wait
+            waiting = [s for s in st.humans() if not st.autoplay[s] and not st.ready[s]]
+            if not waiting:
+                self._handle = self.clock.call_later(0, self._next_round, st.v)
+                return
+            if self.between_deadline is None:
+                self.between_deadline = self.clock.time() + cfg.between_rounds
+            self.deadline = self.between_deadline
+            delay = max(0.0, self.between_deadline - self.clock.time())
+            self._handle = self.clock.call_later(delay, self._next_round, st.v)
+
+    def _next_round(self, v: int) -> None:
+        if self.state.v == v and self.state.status == BETWEEN:
+            self.try_submit({"t": "next"})
+
+    def human_acts(self, seat: int) -> None:
+        """The player is back in charge of the seat."""
+        self.autopilot.human_acts(seat)
+        if self.state.autoplay[seat]:
+            self.try_submit({"t": "autoplay", "seat": seat, "on": False})
+
+    def close(self) -> None:
+        self.pause()
+        for i, g in enumerate(self._grace):
+            if g is not None:
+                g.cancel()
+                self._grace[i] = None
+        self.autopilot.close()
+        for conns in self.conns.values():
+            for c in list(conns):
+                c.close()

@@ -1,0 +1,97 @@
+"""The server's `Hub` in this process on a `ManualClock`: timers run when a test moves time.
+
+Real tables, real SQLite, the real message handling and broker; only time is the
+test's.  A `Seat` is a connection whose outgoing queue the test reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from callbreak.server.clock import ManualClock
+from callbreak.server.config import ServerConfig
+from callbreak.server.hub import Hub
+
+#: the production delays (seconds): with a manual clock there is no need to shorten them
+CONFIG = {
+    "bot_delay": 0.7,
+    "forced_delay": 0.6,
+    "grace": 20.0,
+    "between_rounds": 10.0,
+    "create_rate": 0.0,
+    "msg_rate": 0.0,
+    "gc_every": 0.0,
+}
+
+
+async def start_hub(db: Path, **overrides: Any) -> tuple[Hub, ManualClock]:
+    clock = ManualClock()
+    hub = Hub(ServerConfig(db=str(db), **(CONFIG | overrides)), clock=clock)
+    await hub.startup()
+    return hub, clock
+
+
+@pytest.fixture
+async def hub_clock(tmp_path: Path) -> AsyncIterator[tuple[Hub, ManualClock]]:
+    hub, clock = await start_hub(tmp_path / "callbreak.db")
+    yield hub, clock
+    await hub.shutdown()
+
+
+class Seat:
+    """One connection to a table (``token`` None: a spectator), read by the test."""
+
+    def __init__(self, hub: Hub, table: str, token: str | None = None) -> None:
+        self.hub = hub
+        self.conn = hub.open(table, token, self._never)
+        self.messages: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.info: dict[str, Any] | None = None
+
+    async def _never(self, payload: str) -> None:
+        raise AssertionError("the test reads the queue; no writer runs")
+
+    def read(self) -> list[dict[str, Any]]:
+        """The messages queued since the last read."""
+        new: list[dict[str, Any]] = []
+        q = self.conn.queue
+        while not q.empty():
+            raw = q.get_nowait()
+            if raw is None:
+                break
+            msg = orjson.loads(raw)
+            new.append(msg)
+            if "state" in msg:
+                self.state = msg["state"]
+            if isinstance(msg.get("table"), dict):
+                self.info = msg["table"]
+        self.messages += new
+        return new
+
+    async def send(self, msg: dict[str, Any] | str) -> list[dict[str, Any]]:
+        await self.hub.on_message(self.conn, msg if isinstance(msg, str) else orjson.dumps(msg).decode())
+        return self.read()
+
+    async def hello(self, since: int = 0) -> list[dict[str, Any]]:
+        return await self.send({"type": "hello", "since": since})
+
+    def leave(self) -> None:
+        self.hub.close(self.conn)
+
+    def events(self, kind: str) -> list[dict[str, Any]]:
+        self.read()
+        return [m["event"] for m in self.messages if m["type"] == "event" and m["event"]["kind"] == kind]
+
+    def my_turn(self) -> bool:
+        self.read()
+        return (
+            self.info is not None
+            and self.info["status"] == "playing"
+            and self.state is not None
+            and self.state["to_act"] == self.conn.seat
+        )

@@ -1,0 +1,253 @@
+"""Timers on a clock the test drives: turn expiry, autoplay, forced cards, grace, between rounds,
+lobby expiry and rate limits, each to the exact second, with nothing racing a real timer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from callbreak import Card, Ruleset
+from callbreak.remote.client import fallback_action
+from callbreak.round import lowest_action
+from callbreak.server.clock import ManualClock
+from callbreak.server.hub import Hub
+
+from .inprocess import Seat, hub_clock, start_hub
+
+__all__ = ["hub_clock"]  # the fixture
+
+RULES = Ruleset.from_dict({"preset": "quick", "rounds": 3, "call_seconds": 30, "card_seconds": 15})
+
+
+async def run_until(clock: ManualClock, done: Callable[[], bool], players: tuple[Seat, ...] = (), limit: float = 3600) -> None:
+    """Move time on in small steps (players act on their turns, first legal action) until ``done()``."""
+    end = clock.monotonic() + limit
+    while not done():
+        assert clock.monotonic() < end, "not done in time"
+        for p in players:
+            if p.my_turn() and p.state is not None:
+                s = p.state
+                await p.send({"type": "call", "call": s["legal_calls"][0]} if s["phase"] == "calling" else {"type": "play", "card": s["legal_cards"][0]})
+        clock.advance(0.1)
+
+
+async def play_for(clock: ManualClock, seconds: float, players: tuple[Seat, ...]) -> None:
+    """Move time on by exactly ``seconds`` in steps of 0.1 s, players acting on their turns."""
+    for _ in range(round(seconds * 10)):
+        for p in players:
+            if p.my_turn() and p.state is not None:
+                s = p.state
+                await p.send({"type": "call", "call": s["legal_calls"][0]} if s["phase"] == "calling" else {"type": "play", "card": s["legal_cards"][0]})
+        clock.advance(0.1)
+
+
+def left(p: Seat, clock: ManualClock) -> float:
+    """Seconds to the deadline ``p`` was told of."""
+    assert p.info is not None and p.info["deadline"] is not None
+    return (p.info["deadline"] - clock.now_ms()) / 1000
+
+
+def solo(hub: Hub, rules: Ruleset = RULES) -> tuple[str, str]:
+    t, tokens = hub.create_table(rules, "random", "Solo", play_now=True)
+    return t.id, tokens[0]
+
+
+def mine(p: Seat, kind: str, seat: int = 0) -> list[dict[str, Any]]:
+    return [e for e in p.events(kind) if e["seat"] == seat]
+
+
+async def test_a_turn_expires_exactly_on_time_with_the_lowest_call_then_card_then_a_bot_takes_over(
+    hub_clock: tuple[Hub, ManualClock],
+) -> None:
+    hub, clock = hub_clock
+    table, token = solo(hub)
+    a = Seat(hub, table, token)
+    await a.hello()
+    await run_until(clock, a.my_turn)
+    assert a.info is not None and abs(a.info["deadline"] - (clock.now_ms() + 30_000)) <= 1
+    legal = list(a.state["legal_calls"])  # type: ignore[index]
+    clock.advance(29.9)
+    assert mine(a, "call") == []
+    clock.advance(0.1)
+    (call,) = mine(a, "call")
+    assert call["call"] == min(legal) and call["auto"] and call["reason"] == "timeout"
+    # the next turn (a card) expires too: the lowest legal card, and a bot takes the seat
+    await run_until(
+        clock,
+        lambda: a.my_turn() and a.state is not None and a.state["phase"] == "playing" and len(a.state["legal_cards"]) > 1,
+    )
+    hand = [Card.parse(c) for c in a.state["legal_cards"]]  # type: ignore[index]
+    n = len(mine(a, "play"))  # a single legal card may have been played for us ("forced")
+    clock.advance(14.9)
+    assert len(mine(a, "play")) == n
+    clock.advance(0.1)
+    play = mine(a, "play")[n]
+    assert play["reason"] == "timeout" and play["card"] == str(lowest_action_of(hand))
+    (on,) = mine(a, "autoplay")
+    assert on["on"] and on["reason"] == "timeout" and a.info["seats"][0]["autoplay"]
+    # the bot plays the seat after the bot delay, no timer
+    await run_until(clock, lambda: a.my_turn())
+    clock.advance(0.7)
+    assert len(mine(a, "play")) == n + 2 and mine(a, "play")[-1]["reason"] == "autoplay"
+    # acting again gives the seat back
+    await a.send({"type": "back"})
+    assert [e["on"] for e in mine(a, "autoplay")] == [True, False] and not a.info["seats"][0]["autoplay"]
+
+
+def lowest_action_of(hand: list[Card]) -> Card:
+    trump = RULES.trump_index
+    plain = [c for c in hand if c.suit_index != trump]
+    return min(plain, key=lambda c: (c.rank, c.suit_index)) if plain else min(hand, key=lambda c: c.rank)
+
+
+async def test_the_timer_the_remote_fallback_and_the_shared_definition_play_the_same_lowest_card(
+    hub_clock: tuple[Hub, ManualClock],
+) -> None:
+    hub, clock = hub_clock
+    table, token = solo(hub, RULES.replace(rounds=1, autoplay_forced=False))
+    live = hub.get(table)
+    assert live is not None
+    a = Seat(hub, table, token)
+    await a.hello()
+    checked = 0
+    while live.state.status == "playing":
+        await run_until(clock, lambda: a.my_turn() or live.state.status != "playing")
+        if live.state.status != "playing":
+            break
+        m = live.state.match
+        assert m is not None
+        view = m.view(0)
+        want = lowest_action(view)
+        assert fallback_action(view) == want
+        clock.advance(30 if view.phase == "calling" else 15)  # the turn runs out, no later
+        done = (mine(a, "call") + mine(a, "play"))[-1]
+        assert done["reason"] == "timeout"
+        assert (done["card"] if "card" in done else done["call"]) == (str(want) if isinstance(want, Card) else want)
+        checked += 1
+        await a.send({"type": "back"})  # in charge again: the next expiry is a first one
+    assert checked == 14  # the call and 13 cards
+
+
+async def test_a_single_legal_card_is_played_after_the_forced_delay(hub_clock: tuple[Hub, ManualClock]) -> None:
+    hub, clock = hub_clock
+    table, token = solo(hub, RULES.replace(rounds=1))
+    a = Seat(hub, table, token)
+    await a.hello()
+    forced = lambda: a.my_turn() and a.state is not None and len(a.state["legal_cards"]) == 1  # noqa: E731
+    # play by hand until a turn with a single legal card (the last trick always is one)
+    while not forced():
+        await play_for(clock, 0.1, (a,))
+    assert 0 < left(a, clock) <= 0.6
+    card = a.state["legal_cards"][0]  # type: ignore[index]
+    clock.advance(left(a, clock) - 0.01)
+    assert not any(e["card"] == card for e in mine(a, "play"))
+    clock.advance(0.02)  # the deadline sent is in whole milliseconds
+    last = mine(a, "play")[-1]
+    assert last["card"] == card and last["reason"] == "forced" and last["auto"]
+
+
+async def test_a_disconnected_player_is_replaced_after_the_grace_and_gets_the_seat_back(
+    hub_clock: tuple[Hub, ManualClock],
+) -> None:
+    hub, clock = hub_clock
+    t, tokens = hub.create_table(RULES, "random", "Stay", seats=[(0, "Stay"), (1, "Go")], play_now=True)
+    a, b = Seat(hub, t.id, tokens[0]), Seat(hub, t.id, tokens[1])
+    await a.hello()
+    await b.hello()
+    b.leave()
+    a.read()
+    assert a.info is not None and not a.info["seats"][1]["connected"]
+    await play_for(clock, 19.9, (a,))
+    assert mine(a, "autoplay", 1) == []
+    await play_for(clock, 0.1, (a,))
+    assert mine(a, "autoplay", 1)[0]["reason"] == "disconnected"
+    await run_until(clock, lambda: any(e["reason"] == "autoplay" for e in mine(a, "call", 1) + mine(a, "play", 1)), (a,))
+    b2 = Seat(hub, t.id, tokens[1])
+    await b2.hello()
+    assert [e["on"] for e in mine(a, "autoplay", 1)] == [True, False]
+    assert b2.info is not None and not b2.info["seats"][1]["autoplay"]
+
+
+async def test_a_turn_keeps_its_deadline_when_something_else_happens(hub_clock: tuple[Hub, ManualClock]) -> None:
+    hub, clock = hub_clock
+    t, tokens = hub.create_table(RULES, "random", "A", seats=[(0, "A"), (1, "B")], play_now=True)
+    a, b = Seat(hub, t.id, tokens[0]), Seat(hub, t.id, tokens[1])
+    await a.hello()
+    await b.hello()
+    await run_until(clock, a.my_turn, (b,))
+    assert a.info is not None
+    deadline = a.info["deadline"]
+    clock.advance(1.0)
+    b.leave()  # b goes; after the grace a bot takes b's seat: an event while it is a's turn
+    clock.advance(20.0)
+    assert mine(a, "autoplay", 1) != [] and a.my_turn() and a.info["deadline"] == deadline
+
+
+async def test_between_rounds_the_next_deal_waits_for_ready_or_the_delay(hub_clock: tuple[Hub, ManualClock]) -> None:
+    hub, clock = hub_clock
+    t, tokens = hub.create_table(RULES, "random", "A", seats=[(0, "A"), (1, "B")], play_now=True)
+    a, b = Seat(hub, t.id, tokens[0]), Seat(hub, t.id, tokens[1])
+    await a.hello()
+    await b.hello()
+    await run_until(clock, lambda: a.info is not None and a.info["status"] == "between_rounds", (a, b))
+    assert 9.5 < left(a, clock) <= 10.0
+    await a.send({"type": "ready"})
+    clock.advance(left(a, clock) - 0.01)
+    a.read()
+    b.read()
+    assert a.info["status"] == "between_rounds" and b.info is not None and b.info["seats"][0]["ready"]
+    clock.advance(0.02)  # b never pressed ready: the delay bounds the wait
+    a.read()
+    assert a.info["status"] == "playing" and a.events("deal")[-1]["round"] == 2
+    # both ready: the next deal at once
+    await run_until(clock, lambda: a.info is not None and a.info["status"] == "between_rounds", (a, b))
+    await a.send({"type": "ready"})
+    await b.send({"type": "ready"})
+    clock.advance(0)
+    a.read()
+    assert a.info["status"] == "playing" and a.events("deal")[-1]["round"] == 3
+
+
+async def test_a_lobby_nobody_starts_expires_at_the_first_sweep_after_its_time(tmp_path: Path) -> None:
+    hub, clock = await start_hub(tmp_path / "db", lobby_ttl=60.0, sweep_every=15.0)
+    try:
+        t, tokens = hub.create_table(RULES, "random", "Lonely")
+        a = Seat(hub, t.id, tokens[0])
+        await a.hello()
+        clock.advance(60.0)  # sweeps at 15, 30, 45, 60: not yet past the time to live
+        assert a.info is not None and a.info["status"] == "lobby"
+        clock.advance(15.0)
+        a.read()
+        assert a.info["status"] == "expired" and a.events("expired") != []
+    finally:
+        await hub.shutdown()
+
+
+async def test_messages_are_rate_limited_per_connection_exactly(tmp_path: Path) -> None:
+    hub, clock = await start_hub(tmp_path / "db", msg_rate=5.0, msg_burst=10)
+    try:
+        t, tokens = hub.create_table(RULES, "random", "Fast")
+        a = Seat(hub, t.id, tokens[0])
+        got = [m for _ in range(40) for m in await a.send({"type": "ping"})]
+        assert sum(m["type"] == "pong" for m in got) == 10
+        assert [m["code"] for m in got if m["type"] == "error"] == ["rate_limited"]  # one notice a second
+        clock.advance(1.0)
+        got = [m for _ in range(40) for m in await a.send({"type": "ping"})]
+        assert sum(m["type"] == "pong" for m in got) == 5
+    finally:
+        await hub.shutdown()
+
+
+async def test_an_unknown_bot_level_is_refused_and_nothing_is_made(hub_clock: tuple[Hub, ManualClock]) -> None:
+    from callbreak.server.table import TableError
+
+    hub, _ = hub_clock
+    before = list(hub.store.unfinished())
+    try:
+        hub.create_table(RULES, "godlike", "X")
+    except TableError as e:
+        assert e.code == "bad_bots" and "godlike" in e.message and "medium" in e.message
+    else:
+        raise AssertionError("an unknown level was accepted")
+    assert list(hub.store.unfinished()) == before and hub.tables == {}

@@ -39,7 +39,9 @@ a neighbour that does clearly better replaces it.
 
 The work per decision is bounded by ``iterations`` playouts (and
 ``call_deals`` deals for a call), so a seed gives the same decisions on any
-machine; ``time_limit`` (seconds) is only a safety cap.
+machine.  ``time_limit`` (seconds) is a safety cap for serving only (a served
+table, a hint, the tournament server): it is None by default, since a wall-clock
+cap would make a seeded run depend on the machine's load.
 
 >>> from callbreak import Match, Ruleset
 >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
@@ -75,7 +77,7 @@ from .calling import (
 from .knowledge import Knowledge
 from .medium import choose_card
 
-__all__ = ["HardBot", "search_values"]
+__all__ = ["SERVING_TIME_LIMIT", "HardBot", "search_values"]
 
 CALL_SD = 1.1  # spread of a call around the model's estimate, for weighting deals
 CALL_BIAS = 0.4  # bots call a little under their mean potential
@@ -341,13 +343,17 @@ def public_cannot(view: SeatView, k: Knowledge) -> list[int]:
     return [other.cannot[s] if s == view.seat else k.cannot[s] for s in range(4)]
 
 
+#: the wall-clock cap per card decision where a person is waiting (a served hard seat, a hint)
+SERVING_TIME_LIMIT = 0.08
+
+
 class HardBot(Bot):
     """Determinized search with match-outcome values.
 
     ``iterations``: the budget per card decision, in full-round playouts (split
     over the legal cards; later in a round, shorter playouts buy more deals),
     at most ``max_deals`` deals; ``time_limit``: a wall-clock cap in seconds,
-    checked between chunks of deals; ``rollouts`` per deal; ``eps``: percent
+    checked between chunks of deals (None, the default: no cap; serving sets one); ``rollouts`` per deal; ``eps``: percent
     of random cards in playouts; ``oversample``: deals drawn per deal kept when
     weighting by the calls; ``margin``: how many standard errors a card (or
     call) must beat the medium level's choice by; ``call_deals``: deals played
@@ -385,7 +391,7 @@ class HardBot(Bot):
         self,
         seed: int | None = None,
         iterations: int = 12000,
-        time_limit: float = 0.08,
+        time_limit: float | None = None,
         rollouts: int = 1,
         eps: int = 4,
         oversample: int = 2,
@@ -564,7 +570,7 @@ class HardBot(Bot):
                     self.sd_scale,
                 )
             )
-            if time.perf_counter() - t0 > self.time_limit:
+            if self.time_limit is not None and time.perf_counter() - t0 > self.time_limit:
                 break  # the safety cap: keep what has been searched
         table = np.vstack(parts)
         means = table.mean(axis=0)

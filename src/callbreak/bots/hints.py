@@ -69,9 +69,11 @@ def hint(view: SeatView, level: str = "hard", until_ready: Warmup | None = None)
             until_ready.quick("a card hint")
             return Hint(card=card, reason=f"{why} ({QUICK})", level="medium")
         if level == "hard" and len(view.legal_cards) > 1:
-            from .hard import HardBot
+            from .hard import SERVING_TIME_LIMIT, HardBot
 
-            best, _ = HardBot(seed=_seed_of(view), iterations=HINT_ITERATIONS).choose(view)
+            best, _ = HardBot(
+                seed=_seed_of(view), iterations=HINT_ITERATIONS, time_limit=SERVING_TIME_LIMIT
+            ).choose(view)
             if best != card:
                 why = f"playing out the deals you could be facing, {best} does better than {card}"
                 card = best

@@ -197,10 +197,22 @@ class UntilReady(Bot):
 
 def serving_bot(level: str, seed: int | None, warmup: Warmup = KERNEL) -> Bot:
     """`make_bot` for a served table: a hard seat answers from the medium level
-    until ``warmup`` is ready (and starts it).  Never for seeded runs."""
+    until ``warmup`` is ready (and starts it), and its search has a wall-clock cap
+    (`HardBot`'s own default has none).  Never for seeded runs.
+
+    >>> w = Warmup()
+    >>> w.start = lambda report=None: False   # this example starts no helper process
+    >>> bot = serving_bot("hard", 1, w)
+    >>> bot.strong.time_limit, make_bot("hard", 1).time_limit
+    (0.08, None)
+    """
     bot = make_bot(level, seed)
     if bot.name != "hard":
         return bot
+    from .hard import SERVING_TIME_LIMIT, HardBot
+
+    if isinstance(bot, HardBot):
+        bot.time_limit = SERVING_TIME_LIMIT  # a person is waiting: a wall-clock cap (never in seeded runs)
     warmup.start()
     return UntilReady(bot, make_bot("medium", seed), warmup)
 

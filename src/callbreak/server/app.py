@@ -86,6 +86,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
     """
     cfg = config or ServerConfig.from_env()
     the_hub = hub or Hub(cfg)
+    static = Path(cfg.static) if cfg.static else STATIC
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -96,13 +97,13 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
             await the_hub.shutdown()
 
     async def page(request: Request) -> Response:
-        index = STATIC / "index.html"
+        index = static / "index.html"
         if index.is_file():
             return FileResponse(index, media_type="text/html")
         return HTMLResponse(PLACEHOLDER)
 
     # Built once: the static files do not change while the server runs.
-    worker = service_worker(STATIC) if (STATIC / "sw.js").is_file() else None
+    worker = service_worker(static) if (static / "sw.js").is_file() else None
 
     async def sw(request: Request) -> Response:
         if worker is None:
@@ -277,7 +278,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         Route("/api/join/{code}", join, methods=["POST"]),
         Route("/api/matches", matches),
         WebSocketRoute("/ws/{id}", ws),
-        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+        Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = the_hub

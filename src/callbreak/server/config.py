@@ -63,6 +63,9 @@ class ServerConfig:
     gc_every: float = 300.0
     #: SQLite ``synchronous``: "normal" survives a killed process (WAL); "full" also a power cut
     sync: str = "normal"
+    #: the web client's files: empty for the package's own (``server/static``), or a directory with
+    #: the same layout (a customised client; the tests serve a copy to play a new release)
+    static: str = ""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> ServerConfig:

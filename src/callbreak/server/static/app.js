@@ -38,10 +38,31 @@ function offline(root) {
 let cleanup = null;
 let seq = 0;
 
+// A new release's service worker takes over an open page (skipWaiting + claim, sw.js): the modules
+// this page holds are the old build's, and a module imported from then on would be the new build's.
+// So once that happens the next page is loaded whole (a full navigation), never mixed; and a page
+// module that fails to load (a mixed build, or a file gone) reloads the page once.
+let stale = false;
+if ("serviceWorker" in navigator) {
+  const controlled = !!navigator.serviceWorker.controller;
+  navigator.serviceWorker.addEventListener("controllerchange", () => { if (controlled) stale = true; });
+}
+const RELOADED = "callbreak.reloaded";
+
+function reloadOnce(path) {
+  try {
+    if (sessionStorage.getItem(RELOADED) === path) return false;
+    sessionStorage.setItem(RELOADED, path);
+  } catch { return false; }
+  location.reload();
+  return true;
+}
+
 async function route() {
   const root = document.getElementById("app");
   const path = location.pathname;
   const my = ++seq;
+  if (stale) { location.assign(location.href); return; }
   if (cleanup) { try { cleanup(); } catch { /* ignore */ } cleanup = null; }
   for (const [re, name, loader] of ROUTES) {
     const m = re.exec(path);
@@ -60,8 +81,10 @@ async function route() {
       const render = await loader(m);
       if (my !== seq) return;
       cleanup = render(root, decodeURIComponent(m[1] || "")) || null;
+      try { sessionStorage.removeItem(RELOADED); } catch { /* storage disabled */ }
     } catch (e) {
       console.error(e);
+      if (my === seq && reloadOnce(path)) return;
       fill(root, h("div", { class: "page" }, h("h1", null, "Something went wrong"), h("p", null, String(e.message || e))));
     }
     return;

@@ -66,6 +66,13 @@ def test_a_read_only_source_dir_sends_the_cache_to_the_user_cache_dir() -> None:
     assert f"not writable: {ro}/__pycache__" == got["why"]
 
 
+def test_a_read_only_user_cache_dir_too_sends_the_cache_to_the_temp_dir() -> None:
+    ro, xdg = read_only_dir(), read_only_dir()
+    got = run_child(CHOOSE.format(d=ro, xdg=xdg), {})
+    assert got["path"] == os.path.join(tempfile.gettempdir(), f"callbreak-numba-{os.getuid()}")
+    assert got["why"] == f"not writable: {ro}/__pycache__, {os.path.join(xdg, 'callbreak', 'numba')}"
+
+
 def test_a_writable_source_dir_keeps_numbas_own_place() -> None:
     src, xdg = tempfile.mkdtemp(prefix="cb-src-"), tempfile.mkdtemp(prefix="cb-xdg-")
     got = run_child(CHOOSE.format(d=src, xdg=xdg), {})

@@ -266,6 +266,18 @@ SAMPLER = (
         if (q.width < 40 || q.height < 40) S.bad.push(['small button', q.width, q.height]);
       }
     }
+    // A card settled on the trick (not flying in or out) covers no seat's name, call or badge.
+    for (const c of document.querySelectorAll('[data-testid=trick] .played .card')) {
+      const moving = c.closest('[data-testid=trick]').className.includes('collect')
+        || c.closest('.played').getAnimations().length || c.getAnimations().length;
+      if (moving) continue;
+      for (const e of document.querySelectorAll('.seat .name, .seat .meta, .seat .badge')) {
+        const a = rect(c), b = rect(e);
+        const ix = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+        const iy = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (ix > 1 && iy > 1) S.bad.push(['a trick card covers a seat', c.dataset.card, e.textContent]);
+      }
+    }
     requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);

@@ -10,7 +10,8 @@ console which directory is used.
 Order: ``CALLBREAK_NUMBA_CACHE_DIR`` (set by the caller, e.g. a test that
 needs an empty cache), else ``NUMBA_CACHE_DIR`` (numba's own setting), else the
 source tree's ``__pycache__`` when writable, else the user cache directory
-(``$XDG_CACHE_HOME/callbreak/numba``, default ``~/.cache/callbreak/numba``).
+(``$XDG_CACHE_HOME/callbreak/numba``, default ``~/.cache/callbreak/numba``) when
+writable, else ``callbreak-numba-UID`` in the temporary directory.
 
 >>> import tempfile
 >>> d = tempfile.mkdtemp()
@@ -81,7 +82,13 @@ def choose_cache_dir(source_dir: str = SOURCE_DIR, env: Mapping[str, str] | None
     if not skipped and writable(in_tree):
         return CacheChoice(in_tree, "next to the source", False)
     skipped.append(in_tree)
-    return CacheChoice(user_cache_dir(env), f"not writable: {', '.join(skipped)}", True)
+    user = user_cache_dir(env)
+    if writable(user):
+        return CacheChoice(user, f"not writable: {', '.join(skipped)}", True)
+    skipped.append(user)
+    # a read-only home too (a locked-down service account): a directory of this user's in /tmp
+    scratch = os.path.join(tempfile.gettempdir(), f"callbreak-numba-{os.getuid()}")
+    return CacheChoice(scratch, f"not writable: {', '.join(skipped)}", True)
 
 
 _applied: CacheChoice | None = None

@@ -75,7 +75,7 @@ def hint(view: SeatView, level: str = "hard", until_ready: Warmup | None = None)
                 seed=_seed_of(view), iterations=HINT_ITERATIONS, time_limit=SERVING_TIME_LIMIT
             ).choose(view)
             if best != card:
-                why = f"playing out the deals you could be facing, {best} does better than {card}"
+                why = f"playing out the deals you could be facing, {best.symbol} does better than {card.symbol}"
                 card = best
         return Hint(card=card, reason=why, level=level)
     raise ValueError(f"seat {view.seat} has nothing to do now (phase {view.phase!r}, to act {view.to_act})")

@@ -144,8 +144,12 @@ class Warmup:
             if self._stopped:
                 return
             if self._proc.returncode != 0:
+                # Compiling here would hold the interpreter for minutes and stall every table:
+                # hard seats and hints stay at the medium level instead.
                 tail = out.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
-                self._report(f"the warm-up process failed ({self._proc.returncode}: {tail[0]}); compiling here instead")
+                self.error = f"the warm-up process failed ({self._proc.returncode}: {tail[0]})"
+                self._report(f"{self.error}; hard seats and hints stay at the medium level")
+                return
             t1 = time.monotonic()
             compiled, _ = exercise()
         except Exception as e:  # the serving fallback stays on: hard seats and hints play at the medium level

@@ -73,6 +73,8 @@ export function drawDialogs(box, ctx) {
     box.append(modal("Scores", "scores", [scoreSheet(ctx, "scoreboard")], () => ctx.closeDialog("scores-btn")));
     return;
   }
+  // The round's last trick stays on the table (then flies to its winner) before a summary covers it.
+  if (S.held) return;
   if (t.status === "over" && st.places && S.showFinal) {
     box.append(finalDialog(ctx));
     return;

@@ -238,7 +238,8 @@ function mountTable(root, id, token) {
         announce(`${shortName(ev.winner)} won the trick.`);
         break;
       case "deal":
-        S.hint = null; S.hintFor = null; S.held = null;
+        // (a held trick is the last round's last one: it stays on the table until collected)
+        S.hint = null; S.hintFor = null;
         announce(`Round ${ev.round}${ev.sudden_death ? ", a sudden-death round" : ""}: new cards.`);
         break;
       case "redeal":
@@ -267,7 +268,9 @@ function mountTable(root, id, token) {
       return;
     }
     if (!S.table) { fill(felt, h("div", { class: "center-msg" }, "Connecting…")); return; }
-    felt.toggleAttribute("data-toast-anchor", S.table.status !== "lobby");
+    // toasts: over the turn line, else at the bottom of the felt (util.js toastTop)
+    if (S.table.status !== "lobby") { turnLine.dataset.toastAnchor = "center"; felt.dataset.toastAnchor = "bottom"; }
+    else { delete turnLine.dataset.toastAnchor; delete felt.dataset.toastAnchor; }
     renderTop();
     renderFelt();
     renderPicker();
@@ -377,7 +380,7 @@ function mountTable(root, id, token) {
       st.dealer === s ? h("span", { class: "dealer", title: "dealer", "aria-label": "dealer" }, "D") : null);
     const badges = seatBadges(seat, s, t.bots);
     const label = `${seatName(s)}${seat.kind === "bot" ? ` (${botLabel(seat, t.bots)})` : ""}: ${call === null || call === undefined ? "no call yet" : `called ${call}, won ${won}`}${acting ? ", to act" : ""}`;
-    return h("div", { class: `seat seat-${pos}${acting ? " acting" : ""}`, "data-testid": `seat-${pos}`, dataset: { seat: s }, "aria-label": label, role: "group" },
+    return h("div", { class: `seat seat-${pos}${acting ? " acting" : ""}`, "data-testid": `seat-${pos}`, "data-toast-avoid": true, dataset: { seat: s }, "aria-label": label, role: "group" },
       avatar,
       h("div", null,
         h("div", { class: "name" }, pos === "bottom" && !spectator ? "You" : (seat.name || `Seat ${s + 1}`)),
@@ -392,7 +395,7 @@ function mountTable(root, id, token) {
     const area = h("div", { class: `trick-area${held && held.phase === "collect" ? ` collect-${position(held.winner)}` : ""}`, "data-testid": "trick", role: "group", "aria-label": "Cards on the table" });
     for (const [seat, card] of cards) {
       const fresh = S.fresh && S.fresh.card === card && Date.now() - S.fresh.at < 200;
-      area.append(h("div", { class: `played pos-${position(seat)}${held && held.winner === seat ? " winner" : ""}${fresh ? " fresh" : ""}`, dataset: { seat } },
+      area.append(h("div", { class: `played pos-${position(seat)}${held && held.winner === seat ? " winner" : ""}${fresh ? " fresh" : ""}`, "data-toast-avoid": true, dataset: { seat } },
         autoMark(cardEl(card, { small: true, cls: (held ? held.autos : S.autos).has(card) ? "auto" : "" })),
         h("span", { class: "who" }, shortName(seat))));
     }
@@ -510,11 +513,14 @@ function mountTable(root, id, token) {
     const cue = mine && st.phase === "playing" && !S.pending ? (spectator ? "" : hand.cue()) : "";
     if (cue) text = cue;
     else if (mine && st.phase === "playing" && !S.pending && S.hint && S.hint.card) {
-      text = `Hint: the ${cardName(S.hint.card)}${S.hint.reason ? ` (${S.hint.reason})` : ""}.`;
-      fill(turnLine, h("span", { class: "card-hint", "data-testid": "card-hint" }, text));
-      turnLine.title = text;
+      // The card on the first line; the reason on one line below it (cut short with an ellipsis
+      // when long: the whole of it is in the title and is read out).
+      const what = `Hint: the ${cardName(S.hint.card)}.`, why = S.hint.reason || "";
+      fill(turnLine, h("span", { class: "card-hint", "data-testid": "card-hint" },
+        h("span", { class: "what" }, what), why ? h("span", { class: "why" }, why) : null));
+      turnLine.title = why ? `${what} ${why}` : what;
       turnLine.classList.add("mine");
-      announce(text);
+      announce(why ? `${what} ${why}.` : what);
       return;
     }
     turnLine.textContent = text;

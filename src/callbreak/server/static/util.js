@@ -137,9 +137,11 @@ export async function api(method, path, body) {
 
 // --- feedback ---------------------------------------------------------------
 // A toast is a short message that covers no control: it lets taps through (pointer-events: none,
-// but for its own close button) and sits, of the places below, the first that covers no visible
-// button, link or field: the bottom of the element marked data-toast-anchor (the table's felt),
-// the bottom of the screen, under the top bar, the middle.
+// but for its own close button).  Its place is the first of these that covers no visible button,
+// link or field, nor anything marked data-toast-avoid (the cards on the table, the seats): over an
+// element marked data-toast-anchor="center" (the table's turn line: a toast is the news of the
+// moment), at the bottom of one marked "bottom" (the felt), the bottom of the screen, under the top
+// bar, the middle; failing that, the first that covers no control; failing that, the first.
 let toastTimer = 0;
 const CONTROLS = "button, a[href], input, select, textarea, [role=button], [tabindex='0']";
 
@@ -158,24 +160,29 @@ function overlaps(a, b) {
   return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 }
 
+const boxesOf = (selector, vh) => [...document.querySelectorAll(selector)]
+  .filter((c) => !c.closest("#toast"))
+  .map((c) => c.getBoundingClientRect())
+  .filter((r) => r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < vh);
+
 /** The top (px, viewport) for a toast of `height` × `width`. */
 export function toastTop(height, width) {
   const vh = window.innerHeight, vw = window.innerWidth;
   const left = (vw - width) / 2, right = left + width;
   const tops = [];
-  const anchor = document.querySelector("[data-toast-anchor]");
-  if (anchor) {
+  for (const anchor of document.querySelectorAll("[data-toast-anchor]")) {
     const r = anchor.getBoundingClientRect();
-    if (r.height > height + 20 && r.bottom > 0 && r.bottom <= vh) tops.push(r.bottom - height - 14);
+    if (r.height <= 0 || r.bottom <= 0 || r.top >= vh) continue;
+    tops.push(anchor.dataset.toastAnchor === "bottom" ? r.bottom - height - 14 : r.top + (r.height - height) / 2);
   }
   tops.push(vh - height - 16, 52, (vh - height) / 2);
-  const controls = [...document.querySelectorAll(CONTROLS)]
-    .filter((c) => !c.closest("#toast"))
-    .map((c) => c.getBoundingClientRect())
-    .filter((r) => r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < vh);
-  for (const top of tops) {
-    const box = { left, right, top, bottom: top + height };
-    if (!controls.some((r) => overlaps(box, r))) return Math.round(top);
+  const controls = boxesOf(CONTROLS, vh);
+  const avoid = [...controls, ...boxesOf("[data-toast-avoid]", vh)];
+  for (const keepClear of [avoid, controls]) {
+    for (const top of tops) {
+      const box = { left, right, top, bottom: top + height };
+      if (!keepClear.some((r) => overlaps(box, r))) return Math.round(top);
+    }
   }
   return Math.round(tops[0]);
 }

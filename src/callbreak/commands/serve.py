@@ -35,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from ..bots.warmup import KERNEL
     from ..server.app import create_app
     from ..server.config import ServerConfig
+    from ..server.sockets import header_timeout_protocol
 
     cfg = ServerConfig.from_env(
         db=args.db,
@@ -57,6 +58,9 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        http=header_timeout_protocol(cfg.header_timeout, cfg.max_header),
+        h11_max_incomplete_event_size=cfg.max_header,
+        timeout_keep_alive=cfg.keep_alive,
         ws_max_size=max(65536, cfg.max_message * 4),
         ws_ping_interval=20,
         ws_ping_timeout=20,

@@ -66,6 +66,12 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         self._sweeper: Handle | None = None
         self.create_buckets: dict[str, Bucket] = {}
+        #: open WebSockets per client address (an address leaves the map with its last socket)
+        self.sockets_per_ip: dict[str, int] = {}
+        #: connections that have not sent their ``hello`` yet: the timer that closes them
+        self.awaiting_hello: dict[Conn, Handle] = {}
+        #: connections closed for never sending ``hello`` (until their socket is closed)
+        self.no_hello: set[Conn] = set()
         self._last_gc = self.clock.monotonic()
 
     # --- lifecycle ----------------------------------------------------------------------
@@ -295,12 +301,46 @@ class Hub:
         return out
 
     # --- WebSocket messages ---------------------------------------------------------------
+    def admit(self, ip: str) -> None:
+        """Count a new WebSocket from ``ip``; `TableError` ``too_many_connections`` over the cap.
+        Each admitted socket is `release`d when it closes."""
+        n = self.sockets_per_ip.get(ip, 0)
+        cap = self.config.max_sockets_per_ip
+        if cap and n >= cap:
+            raise TableError("too_many_connections", f"at most {cap} connections at once from one address")
+        self.sockets_per_ip[ip] = n + 1
+
+    def release(self, ip: str) -> None:
+        n = self.sockets_per_ip.get(ip, 0) - 1
+        if n > 0:
+            self.sockets_per_ip[ip] = n
+        else:
+            self.sockets_per_ip.pop(ip, None)
+
     def open(self, table_id: str, token: str | None, send: Callable[[str], Awaitable[None]]) -> Conn:
         t = self._require(table_id)
         seat = -1 if not token else self.seat_for(t, token)
-        return Conn(t, seat, send, self.config, self.clock)
+        conn = Conn(t, seat, send, self.config, self.clock)
+        if self.config.hello_timeout > 0:
+            self.awaiting_hello[conn] = self.clock.call_later(self.config.hello_timeout, self._hello_overdue, conn)
+        return conn
+
+    def _hello_overdue(self, conn: Conn) -> None:
+        if self.awaiting_hello.pop(conn, None) is None or conn.closed:
+            return
+        self.error(conn, "no_hello", f"send hello within {self.config.hello_timeout:g} s of connecting")
+        self.no_hello.add(conn)
+        conn.close()
+
+    def close_code(self, conn: Conn) -> int:
+        """The WebSocket close code for ``conn``: 4408 if it never said hello, else 1000."""
+        return 4408 if conn in self.no_hello else 1000
 
     def close(self, conn: Conn) -> None:
+        h = self.awaiting_hello.pop(conn, None)
+        if h is not None:
+            h.cancel()
+        self.no_hello.discard(conn)
         if conn.unsubscribe is not None:
             conn.unsubscribe()
             conn.unsubscribe = None
@@ -347,6 +387,9 @@ class Hub:
         t = conn.table
         seat = conn.seat
         if kind == "hello":
+            h = self.awaiting_hello.pop(conn, None)
+            if h is not None:
+                h.cancel()
             # all in one step of the event loop: attach (which may start the timers), then
             # the catch-up, then the live feed, so nothing is missed or sent twice
             if conn.unsubscribe is None:

@@ -19,7 +19,7 @@ from .broker import Broker, LocalBroker, channel
 from .clock import Clock, Handle, LoopClock
 from .config import ServerConfig
 from .conn import Conn
-from .hinting import hint_message
+from .hinting import Hints
 from .history import history
 from .live import LiveTable, dumps
 from .ratelimit import Bucket
@@ -73,6 +73,8 @@ class Hub:
         #: connections closed for never sending ``hello`` (until their socket is closed)
         self.no_hello: set[Conn] = set()
         self._last_gc = self.clock.monotonic()
+        #: hints, cached per seat and decision, in their own thread pool
+        self.hints = Hints(config.hint_workers, config.hint_queue)
 
     # --- lifecycle ----------------------------------------------------------------------
     async def startup(self) -> None:
@@ -98,6 +100,7 @@ class Hub:
         for t in list(self.tables.values()):
             t.close()
         self.tables.clear()
+        self.hints.close()
         self.store.close()
 
     def _sweep_tick(self) -> None:
@@ -123,6 +126,7 @@ class Hub:
             ):
                 t.close()
                 del self.tables[tid]
+                self.hints.forget(tid)
 
     # --- tables ----------------------------------------------------------------------
     def get(self, table_id: str) -> LiveTable | None:
@@ -148,6 +152,7 @@ class Hub:
         conns = [c for cs in table.conns.values() for c in cs]
         table.close()
         self.tables.pop(table.id, None)
+        self.hints.forget(table.id)
         fresh = self.get(table.id)
         if fresh is None:
             return
@@ -440,7 +445,7 @@ class Hub:
             new, s, tok = self.rematch(t.id, t.state.seats[seat].token)
             conn.push(dumps({"type": "rematch", "table": new.id, "token": tok, "seat": s, "ref": ref}))
         elif kind == "hint":
-            conn.push(await hint_message(t, seat, ref))
+            conn.push(await self.hints.message(t, seat, ref))
 
 
 _SEAT_MESSAGES = {"call", "play", "ready", "back", "leave", "start", "end", "rematch", "hint"}

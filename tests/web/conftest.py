@@ -4,6 +4,8 @@ Skipped, with the reason, only when ``/usr/bin/chromium`` is missing (CI install
 
 Every page runs under the server's Content-Security-Policy (the static-only server sends
 it too), and every context records policy violations: a test that caused one fails.
+So ``page.wait_for_function`` takes a function (``"() => ..."``): Playwright evaluates a
+bare expression again at each poll with ``eval``, which the policy refuses.
 """
 
 from __future__ import annotations
@@ -104,6 +106,7 @@ def pw() -> Iterator[Any]:
 #: recorded in every page: each Content-Security-Policy violation, as a console error
 CSP_PROBE = """
 document.addEventListener("securitypolicyviolation", (e) => {
+  if (!e.sourceFile) return;  // Playwright's own evaluations, not the page's
   (window.__csp = window.__csp || []).push(e.violatedDirective);
   console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`);
 });
@@ -114,7 +117,7 @@ CSP_VIOLATIONS: list[str] = []
 
 
 def _is_csp(text: str) -> bool:
-    return text.startswith("CSP violation") or "Content Security Policy" in text
+    return text.startswith("CSP violation")
 
 
 class WatchedBrowser:

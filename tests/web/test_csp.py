@@ -27,7 +27,7 @@ def test_every_page_works_under_the_csp_without_a_violation(server: str, browser
         page.goto(server + "/")
         page.wait_for_selector("[data-testid=play-now]")
         # the service worker registers and controls the page; the manifest loads
-        page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=20_000)
+        page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=20_000)
         assert page.evaluate("fetch('/static/manifest.webmanifest').then(r => r.json()).then(m => m.name)")
         # a table: play the first turns
         page.select_option("#now-bots", "random")
@@ -58,16 +58,17 @@ def test_the_policy_is_in_force(server: str, browser: Any) -> None:
     ctx = browser.unwatched.new_context()
     try:
         page = ctx.new_page()
-        from .conftest import CSP_PROBE
-
-        page.add_init_script(CSP_PROBE)
+        page.add_init_script(
+            """document.addEventListener("securitypolicyviolation",
+                 (e) => (window.__csp = window.__csp || []).push(e.violatedDirective));"""
+        )
         page.goto(server + "/rules")
         page.wait_for_selector("[data-testid=score-example]")
         page.evaluate("""() => {
             const s = document.createElement('script'); s.textContent = 'window.__inline = 1'; document.body.append(s);
             const st = document.createElement('style'); st.textContent = 'body { display: none }'; document.head.append(st);
         }""")
-        page.wait_for_function("(window.__csp || []).length >= 2")
+        page.wait_for_function("() => (window.__csp || []).length >= 2")
         assert page.evaluate("window.__inline") is None
         assert sorted(set(page.evaluate("window.__csp"))) == ["script-src-elem", "style-src-elem"]
         assert page.locator("body").is_visible()

@@ -5,7 +5,6 @@ creates, joins, starts and rematches tables, sweeps expired and idle ones, and
 dispatches each WebSocket message of a `Conn` (see `conn`) to its table.
 """
 
-import gc
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -25,9 +24,12 @@ from .live import LiveTable, dumps
 from .ratelimit import Bucket
 from .store import SQLiteStore, Store
 from .table import (
+    ABANDONED,
+    BETWEEN,
     EXPIRED,
     FINISHED,
     LOBBY,
+    PLAYING,
     TableError,
     TableMeta,
     TableState,
@@ -61,7 +63,7 @@ class Hub:
         self.config = config
         #: every timer, deadline and rate limit reads this clock (tests drive a `ManualClock`)
         self.clock: Clock = clock if clock is not None else LoopClock()
-        self.store: Store = store if store is not None else SQLiteStore(config.db, config.sync)
+        self.store: Store = store if store is not None else SQLiteStore(config.db, config.sync, now=self.clock.time)
         self.broker: Broker = broker if broker is not None else LocalBroker()
         self.tables: dict[str, LiveTable] = {}
         self._sweeper: Handle | None = None
@@ -72,25 +74,14 @@ class Hub:
         self.awaiting_hello: dict[Conn, Handle] = {}
         #: connections closed for never sending ``hello`` (until their socket is closed)
         self.no_hello: set[Conn] = set()
-        self._last_gc = self.clock.monotonic()
         #: hints, cached per seat and decision, in their own thread pool
         self.hints = Hints(config.hint_workers, config.hint_queue)
 
     # --- lifecycle ----------------------------------------------------------------------
     async def startup(self) -> None:
-        for tid in self.store.unfinished():
-            try:
-                self.get(tid)
-            except Exception:
-                log.exception("table %s could not be rebuilt", tid)
-        if self.config.gc_every > 0:
-            # the tables loaded so far stay: leave them out of every collection, and run the
-            # full (oldest-generation) collection on our schedule instead of Python's
-            gc.collect()
-            gc.freeze()
-            g0, g1, _ = gc.get_threshold()
-            gc.set_threshold(g0, g1, 1_000_000_000)
-        self._last_gc = self.clock.monotonic()
+        """Start the sweeper.  No stored table is loaded: each is rebuilt from its log when it
+        is first asked for (a player's reconnect, a page, an invite), so a start costs nothing
+        per stored table; the sweeper expires or abandons the ones nobody asks for."""
         self._sweeper = self.clock.call_later(self.config.sweep_every, self._sweep_tick)
 
     async def shutdown(self) -> None:
@@ -111,22 +102,44 @@ class Hub:
             log.exception("sweep failed")
 
     def sweep(self, now: float | None = None) -> None:
-        """Expire lobbies nobody started; drop idle finished tables from memory."""
+        """Expire lobbies nobody started; abandon unfinished tables no player came back to;
+        drop idle finished tables from memory; then the same for stored tables not loaded
+        (a bounded number per sweep)."""
         now = self.clock.time() if now is None else now
-        if self.config.gc_every > 0 and self.clock.monotonic() - self._last_gc > self.config.gc_every:
-            self._last_gc = self.clock.monotonic()
-            gc.collect()
+        cfg = self.config
         for tid, t in list(self.tables.items()):
             st = t.state
-            if st.status == LOBBY and now - st.meta.created > self.config.lobby_ttl:
+            if st.status == LOBBY and now - st.meta.created > cfg.lobby_ttl:
                 t.try_submit({"t": "expire"})
-            idle = not any(t.conns.values())
-            if idle and now - t.last_seen > self.config.unload_after and (
-                st.status in (FINISHED, EXPIRED) or not t.active()
+            elif (
+                st.status in (PLAYING, BETWEEN)
+                and cfg.abandon_after > 0
+                and not t.active()
+                and now - t.last_seen > cfg.abandon_after
             ):
-                t.close()
-                del self.tables[tid]
-                self.hints.forget(tid)
+                t.try_submit({"t": "abandon"})
+            idle = not any(t.conns.values())
+            if idle and (
+                st.status == ABANDONED
+                or (now - t.last_seen > cfg.unload_after and (st.status in (FINISHED, EXPIRED) or not t.active()))
+            ):
+                self._unload(tid)
+        idle_before = now - cfg.abandon_after if cfg.abandon_after > 0 else float("-inf")
+        for tid in self.store.stale(now - cfg.lobby_ttl, idle_before, _SWEEP_BATCH):
+            if tid in self.tables:
+                continue
+            t = self.get(tid)
+            if t is None:
+                continue
+            t.try_submit({"t": "expire" if t.state.status == LOBBY else "abandon"})
+            if not any(t.conns.values()):
+                self._unload(tid)
+
+    def _unload(self, tid: str) -> None:
+        t = self.tables.pop(tid, None)
+        if t is not None:
+            t.close()
+        self.hints.forget(tid)
 
     # --- tables ----------------------------------------------------------------------
     def get(self, table_id: str) -> LiveTable | None:
@@ -447,5 +460,8 @@ class Hub:
         elif kind == "hint":
             conn.push(await self.hints.message(t, seat, ref))
 
+
+#: stored tables expired or abandoned per sweep, at most (each is loaded to be closed)
+_SWEEP_BATCH = 20
 
 _SEAT_MESSAGES = {"call", "play", "ready", "back", "leave", "start", "end", "rematch", "hint"}

@@ -115,7 +115,7 @@ async def test_a_bot_is_not_delayed_by_a_backlog_of_hints(tmp_path: Path) -> Non
                 assert s is not None
                 await host.send({"type": "call", "call": s["legal_calls"][0]})
             n = len(bot_moves())
-            await settle(clock, lambda: len(bot_moves()) > n or host.my_turn())
+            await settle(clock, lambda n=n: len(bot_moves()) > n or host.my_turn())
         assert hub.hints.pending() == 3 and not busy.done() and not any(w.done() for w in waiting)
         # the hints come once the pool is free
         gate.set()

@@ -128,11 +128,11 @@ class Hub:
         for tid in self.store.stale(now - cfg.lobby_ttl, idle_before, _SWEEP_BATCH):
             if tid in self.tables:
                 continue
-            t = self.get(tid)
-            if t is None:
+            stored = self.get(tid)
+            if stored is None:
                 continue
-            t.try_submit({"t": "expire" if t.state.status == LOBBY else "abandon"})
-            if not any(t.conns.values()):
+            stored.try_submit({"t": "expire" if stored.state.status == LOBBY else "abandon"})
+            if not any(stored.conns.values()):
                 self._unload(tid)
 
     def _unload(self, tid: str) -> None:

@@ -1,6 +1,11 @@
 """Browser tests: Playwright (sync API) driving Debian's Chromium against a real server.
 
 Skipped, with the reason, only when ``/usr/bin/chromium`` is missing (CI installs it).
+
+Every page runs under the server's Content-Security-Policy (the static-only server sends
+it too), and every context records policy violations: a test that caused one fails.
+So ``page.wait_for_function`` takes a function (``"() => ..."``): Playwright evaluates a
+bare expression again at each poll with ``eval``, which the policy refuses.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from callbreak.server.headers import SECURITY_HEADERS
 
 CHROMIUM = "/usr/bin/chromium"
 STATIC = Path(__file__).resolve().parents[2] / "src" / "callbreak" / "server" / "static"
@@ -47,6 +54,11 @@ class _Static(http.server.SimpleHTTPRequestHandler):
 
     def __init__(self, *a: Any, **kw: Any) -> None:
         super().__init__(*a, directory=str(STATIC), **kw)
+
+    def end_headers(self) -> None:
+        for k, v in SECURITY_HEADERS.items():
+            self.send_header(k, v)
+        super().end_headers()
 
     def do_GET(self) -> None:
         if self.path.split("?", 1)[0] == "/sw.js":
@@ -91,11 +103,57 @@ def pw() -> Iterator[Any]:
         yield p
 
 
+#: recorded in every page: each Content-Security-Policy violation, as a console error
+CSP_PROBE = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  if (!e.sourceFile) return;  // Playwright's own evaluations, not the page's
+  (window.__csp = window.__csp || []).push(e.violatedDirective);
+  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`);
+});
+"""
+
+#: the CSP violations (and Chromium's own "Refused to ..." reports) seen by the current test
+CSP_VIOLATIONS: list[str] = []
+
+
+def _is_csp(text: str) -> bool:
+    return text.startswith("CSP violation")
+
+
+class WatchedBrowser:
+    """The browser, whose every new context records CSP violations in `CSP_VIOLATIONS`."""
+
+    def __init__(self, real: Any) -> None:
+        self._real = real
+
+    def new_context(self, **kw: Any) -> Any:
+        ctx = self._real.new_context(**kw)
+        ctx.add_init_script(CSP_PROBE)
+        ctx.on("console", lambda m: CSP_VIOLATIONS.append(m.text) if m.type == "error" and _is_csp(m.text) else None)
+        return ctx
+
+    @property
+    def unwatched(self) -> Any:
+        """The browser itself (for a test that provokes violations on purpose)."""
+        return self._real
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
 @pytest.fixture(scope="session")
 def browser(pw: Any) -> Iterator[Any]:
     b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-    yield b
+    yield WatchedBrowser(b)
     b.close()
+
+
+@pytest.fixture(autouse=True)
+def no_csp_violations() -> Iterator[None]:
+    """Every browser test fails on a Content-Security-Policy violation."""
+    CSP_VIOLATIONS.clear()
+    yield
+    assert CSP_VIOLATIONS == [], CSP_VIOLATIONS
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ def _to_my_turn_mid_trick(page: Any) -> None:
             page.wait_for_selector("[data-testid=hint-line]:not(:has-text('Thinking'))", timeout=5000)
             page.locator("[data-call].suggested, [data-call]:not([disabled])").first.click()
             continue
-        page.wait_for_function("!document.querySelector('[data-testid=trick][data-winner]')")
+        page.wait_for_function("() => !document.querySelector('[data-testid=trick][data-winner]')")
         if page.locator("[data-testid=trick] .played").count() >= 2:
             return
         page.locator("[data-testid=hand].my-turn [data-legal=true]").last.click()

@@ -26,6 +26,6 @@ def test_scores_dialog_takes_the_focus_keeps_it_and_escape_closes_it(server: str
     # our call, by a click that does not move the focus (as a bot's move would not)
     page.evaluate("document.querySelector('[data-call]:not([disabled])').click()")
     page.wait_for_function(
-        "document.querySelector('[data-testid=scores-btn]') !== window.__bar", timeout=10000
+        "() => document.querySelector('[data-testid=scores-btn]') !== window.__bar", timeout=10000
     )
     assert page.evaluate("document.activeElement.dataset.testid") == "scores-btn"

@@ -48,7 +48,7 @@ def test_the_share_sheet_gets_the_invite_link(server: str, phone: Any) -> None:
     assert page.locator("[data-testid=copy-invite]").is_visible()  # Copy stays, as the second choice
     assert page.locator("[data-testid=share-whatsapp]").count() == 0
     share.tap()
-    page.wait_for_function("window.__shared.length === 1")
+    page.wait_for_function("() => window.__shared.length === 1")
     shared = page.evaluate("window.__shared")
     assert shared == [{"title": "Callbreak", "text": "Join my Callbreak table", "url": link}]
 
@@ -66,7 +66,7 @@ def test_without_a_share_sheet_copy_whatsapp_and_sms_are_offered(server: str, ph
     assert wa == "https://wa.me/?text=" + quote(f"Join my Callbreak table: {link}", safe="")
     assert sms.startswith("sms:") and quote(link, safe="") in sms
     copy.tap()
-    page.wait_for_function("document.querySelector('#toast.show .toast-text')?.textContent === 'Copied.'")
+    page.wait_for_function("() => document.querySelector('#toast.show .toast-text')?.textContent === 'Copied.'")
     assert page.evaluate("navigator.clipboard.readText()") == link
 
 

@@ -76,7 +76,7 @@ def test_phone_play_now(server: str, browser: Any) -> None:
     # (no animation running): one row, a card is covered only by the next card, and the strip
     # that shows holds the centre of the card's face (more than half its width).
     page.wait_for_function(
-        "[...document.querySelectorAll('[data-testid=hand] [data-card]')]"
+        "() => [...document.querySelectorAll('[data-testid=hand] [data-card]')]"
         ".every(e => e.getAnimations({subtree: true}).length === 0)"
     )
     # The hand is rebuilt on every change of the table (the bots call meanwhile): wait for a
@@ -88,7 +88,7 @@ def test_phone_play_now(server: str, browser: Any) -> None:
              return [Math.min(r.right, next) - r.left, r.height, r.right, r.width]; })"""
     tappable = "b => b.length === 13 && b.every(([v, h, right, w]) => v >= 26 && v > w / 2 && h >= 70 && right <= 390)"
     with contextlib.suppress(Exception):  # (on a timeout the assertions below say what was wrong)
-        page.wait_for_function(f"({tappable})(({measure})())", timeout=10_000)
+        page.wait_for_function(f"() => ({tappable})(({measure})())", timeout=10_000)
     boxes = page.evaluate(measure)
     assert len(boxes) == 13
     for visible_w, height, right, width in boxes:

@@ -106,7 +106,7 @@ def sent_plays(page: Any) -> int:
 
 
 def where(page: Any, card: str) -> dict[str, Any]:
-    page.wait_for_function(SETTLED)
+    page.wait_for_function(f"() => {SETTLED}")
     return dict(page.evaluate(WHERE, card))
 
 
@@ -151,7 +151,7 @@ def tap_to_play(page: Any, card: str, aim: str) -> None:
     page.touchscreen.tap(*spot[aim])
     assert sent_plays(page) == sent + 1
     page.wait_for_function(
-        f"window.__events.filter(e => e.kind === 'play' && e.seat === 0).length > {before}"
+        f"() => window.__events.filter(e => e.kind === 'play' && e.seat === 0).length > {before}"
     )
     assert my_plays(page)[-1] == card
 
@@ -421,7 +421,7 @@ def test_drag_a_card_up_to_play_it(server: str, phone: Any) -> None:
         touch_drag(cdp, [x, y], [x + (195 - x) * 0.3, y - 110])
         assert sent_plays(page) == sent + 1
         page.wait_for_function(
-            f"window.__events.filter(e => e.kind === 'play' && e.seat === 0).length > {before}"
+            f"() => window.__events.filter(e => e.kind === 'play' && e.seat === 0).length > {before}"
         )
         assert my_plays(page)[-1] == card
         dragged += 1
@@ -444,7 +444,7 @@ def test_one_tap_setting_plays_at_once(server: str, phone: Any) -> None:
         page.touchscreen.tap(*spot["face" if played % 2 else "strip"])
         assert sent_plays(page) == sent + 1  # the one tap played it
         page.wait_for_function(
-            f"window.__events.filter(e => e.kind === 'play' && e.seat === 0).length > {before}"
+            f"() => window.__events.filter(e => e.kind === 'play' && e.seat === 0).length > {before}"
         )
         assert my_plays(page)[-1] == card
         played += 1
@@ -472,7 +472,7 @@ def test_the_next_player_sits_where_the_rules_say(server: str, phone: Any, direc
             break
         if next_step(page) == "play":
             play_card(page, legal_and_illegal(page)[0][0], tap=True)
-        page.wait_for_function(f"{AFTER_ME} !== null || !!document.querySelector('{NEXT}')")
+        page.wait_for_function(f"() => {AFTER_ME} !== null || !!document.querySelector('{NEXT}')")
     after_me = page.evaluate(AFTER_ME)
     assert after_me in (1, 3)
     assert page.get_attribute(f"[data-testid=seat-{side}]", "data-seat") == str(after_me)

@@ -108,7 +108,7 @@ def test_service_worker_controls_the_page_and_caches_the_shell(server: str, phon
     page = new_page(phone)
     page.goto(server + "/matches")  # a page that asks the API (for the past matches)
     page.wait_for_selector("[data-testid=match-list]")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     assert page.evaluate("navigator.serviceWorker.controller.scriptURL") == server + "/sw.js"
     assert page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)") == server + "/"
     res = page.request.get(server + "/sw.js")
@@ -156,7 +156,7 @@ def test_pages_load_offline_after_a_first_visit(own_server: tuple[str, Any], pho
     page = new_page(phone)
     page.goto(base + "/")
     page.wait_for_selector("[data-testid=play-now]")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     # Offline, and the server gone too: whatever loads now comes from the worker's cache.
     stop_server(proc)
     phone.set_offline(True)

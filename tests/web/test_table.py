@@ -112,7 +112,7 @@ def test_reload_mid_trick_restores_the_same_state(server: str, page: Any, browse
         if page.locator("[data-call]:not([disabled])").count():
             page.locator("[data-call]:not([disabled])").first.click()
             continue
-        page.wait_for_function("!document.querySelector('[data-testid=trick][data-winner]')")
+        page.wait_for_function("() => !document.querySelector('[data-testid=trick][data-winner]')")
         if (
             page.locator("[data-testid=trick] .played").count() > 0
             and page.locator("[data-testid=hand] [data-legal=true]").count() > 1

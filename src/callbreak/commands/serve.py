@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["register", "run", "served_at"]
+__all__ = ["register", "run", "served_at", "tune_gc"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -35,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from ..bots.warmup import KERNEL
     from ..server.app import create_app
     from ..server.config import ServerConfig
+    from ..server.sockets import header_timeout_protocol
 
     cfg = ServerConfig.from_env(
         db=args.db,
@@ -49,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     )
     _raise_open_files_limit()
     app = create_app(cfg)
+    tune_gc(cfg.gc_every)
     for line in served_at(args.host, args.port, cfg.db):
         print(line, flush=True)
     KERNEL.start(_say)  # hard seats and hints answer at the medium level until it is ready
@@ -57,6 +59,9 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        http=header_timeout_protocol(cfg.header_timeout, cfg.max_header),
+        h11_max_incomplete_event_size=cfg.max_header,
+        timeout_keep_alive=cfg.keep_alive,
         ws_max_size=max(65536, cfg.max_message * 4),
         ws_ping_interval=20,
         ws_ping_timeout=20,
@@ -90,6 +95,31 @@ def served_at(host: str, port: int, db: str) -> list[str]:
     if host in ("127.0.0.1", "localhost", "::1"):
         lines.append("  only this device can open it: to play with friends on your network, serve with --host 0.0.0.0")
     return lines
+
+
+def tune_gc(every: float) -> None:
+    """Process-wide: full (oldest-generation) garbage collections every ``every`` seconds,
+    in a thread of their own, instead of when Python's counters say (0: Python's way).
+
+    What is loaded by now (modules, the app) is left out of every collection (`gc.freeze`);
+    a full collection of a large heap stalls every table for tens of milliseconds.
+    """
+    import gc
+    import threading
+
+    if every <= 0:
+        return
+    gc.collect()
+    gc.freeze()
+    g0, g1, _ = gc.get_threshold()
+    gc.set_threshold(g0, g1, 1_000_000_000)
+    stop = threading.Event()
+
+    def collect() -> None:
+        while not stop.wait(every):
+            gc.collect()
+
+    threading.Thread(target=collect, name="callbreak-gc", daemon=True).start()
 
 
 def _say(message: str) -> None:

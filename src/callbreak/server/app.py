@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -22,6 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import Ruleset
 from .config import ServerConfig
+from .headers import SecurityHeaders
 from .hub import Hub
 from .pwa import SW_HEADERS, service_worker
 from .table import TableError
@@ -221,18 +223,32 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
 
     async def ws(websocket: WebSocket) -> None:
         await websocket.accept()
+        ip = _client_ip(websocket)
+        try:
+            the_hub.admit(ip)
+        except TableError as e:
+            await websocket.send_text(orjson.dumps({"type": "error", "code": e.code, "message": e.message}).decode())
+            await websocket.close(code=4429)
+            return
+        try:
+            await _serve_socket(websocket)
+        finally:
+            the_hub.release(ip)
+
+    async def _serve_socket(websocket: WebSocket) -> None:
         try:
             conn = the_hub.open(websocket.path_params["id"], websocket.query_params.get("token"), websocket.send_text)
         except TableError as e:
             await websocket.send_text(orjson.dumps({"type": "error", "code": e.code, "message": e.message}).decode())
             await websocket.close(code=4404 if e.code == "no_table" else 4403)
             return
+
         async def write() -> None:
             try:
                 await conn.writer()
             finally:
                 with contextlib.suppress(Exception):
-                    await websocket.close()
+                    await websocket.close(code=the_hub.close_code(conn))
 
         writer = asyncio.get_running_loop().create_task(write())
         try:
@@ -280,6 +296,6 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         WebSocketRoute("/ws/{id}", ws),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.hub = the_hub
     return app

@@ -61,6 +61,25 @@ class ServerConfig:
     #: full garbage collections: Python's own (0), or one every this many seconds; a full
     #: collection of a large heap stalls every table for tens of milliseconds
     gc_every: float = 300.0
+    #: HTTP: seconds a client may take to send a request head (from the socket's opening,
+    #: or the end of the previous response) before the socket is closed (slowloris)
+    header_timeout: float = 10.0
+    #: HTTP: seconds an idle keep-alive connection is kept open
+    keep_alive: int = 5
+    #: HTTP: largest request head (request line and headers, bytes); larger ones get 400
+    max_header: int = 16384
+    #: WebSocket: seconds a new connection has to send its ``hello`` before it is closed
+    hello_timeout: float = 10.0
+    #: WebSocket connections at once from one client address (0: no limit)
+    max_sockets_per_ip: int = 64
+    #: spectators arriving or leaving are told to the table at most this often (seconds)
+    presence_every: float = 1.0
+    #: threads computing hints (bots have their own); hints waiting or running at once
+    hint_workers: int = 1
+    hint_queue: int = 16
+    #: an unfinished table no player has been connected to for this long is abandoned
+    #: (its log stays in the store; it is no longer loaded or resumed)
+    abandon_after: float = 3600.0
     #: SQLite ``synchronous``: "normal" survives a killed process (WAL); "full" also a power cut
     sync: str = "normal"
     #: the web client's files: empty for the package's own (``server/static``), or a directory with
@@ -108,5 +127,7 @@ class ServerConfig:
                 raise ValueError(f"{f.name} must not be negative")
         if self.sync not in ("normal", "full", "off"):
             raise ValueError(f"sync must be normal, full or off, not {self.sync!r}")
+        if self.hint_workers < 1:
+            raise ValueError("hint_workers must be at least 1")
         if self.max_message < 64:
             raise ValueError("max_message must be at least 64 bytes")

@@ -1,29 +1,109 @@
-"""Hints for the seat to act, computed off the event loop."""
+"""Hints for the seat to act: one computation per seat and decision, in their own pool.
+
+A hint is a hard search (thousands of playouts).  `Hints` works each one out once per
+(table, seat, version): a repeated request gets the cached answer or joins the one in
+progress.  The work runs in a small thread pool of its own (``hint_workers`` threads),
+so bots, which think in the default pool, never wait behind hints; at most
+``hint_queue`` hints wait or run at once (more are refused with ``rate_limited``); and a
+hint whose decision is gone before its turn in the pool comes is skipped, not computed.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 from ..bots import Hint
 from ..bots.hints import hint
 from ..bots.warmup import KERNEL
+from ..round import SeatView
 from .live import LiveTable, dumps
 from .table import TableError
 
-__all__ = ["hint_message"]
+__all__ = ["Hints"]
+
+_GONE = "the turn moved on before the hint was ready"
 
 
-async def hint_message(t: LiveTable, seat: int, ref: object) -> str:
-    """The ``hint`` message for ``seat``, whose turn it is (`TableError` otherwise).
+class Hints:
+    """The hints of every table of a hub: a cache per seat, a bounded pool of work."""
 
-    The hard level answers (from the medium level, and saying so, while its kernel
-    warms up); a failure is the caller's to report, never a made-up hint.
-    """
-    st = t.state
-    if st.to_act != seat or st.match is None:
-        raise TableError("not_your_turn", "a hint is for your turn")
-    v = st.v
-    view = st.match.view(seat)
-    KERNEL.start()
-    result: Hint = await asyncio.to_thread(hint, view, until_ready=KERNEL)
-    return dumps({**result.to_dict(), "type": "hint", "v": v, "ref": ref})
+    def __init__(self, workers: int = 1, queue: int = 16) -> None:
+        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="callbreak-hint")
+        self.queue = queue
+        #: (table, seat) -> (version, the hint of that decision, done or in progress)
+        self._cache: dict[tuple[str, int], tuple[int, asyncio.Future[Hint | None]]] = {}
+        self._pending = 0
+        self._lock = threading.Lock()
+        #: how many hints were actually worked out (tests and benchmarks read it)
+        self.computed = 0
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    def pending(self) -> int:
+        """Hints waiting for the pool or being worked out."""
+        return self._pending
+
+    async def message(self, t: LiveTable, seat: int, ref: object) -> str:
+        """The ``hint`` message for ``seat``, whose turn it is (`TableError` otherwise).
+
+        The hard level answers (from the medium level, and saying so, while its kernel
+        warms up); a failure is the caller's to report, never a made-up hint.
+        """
+        v = t.state.v
+        result = await self.hint(t, seat)
+        return dumps({**result.to_dict(), "type": "hint", "v": v, "ref": ref})
+
+    async def hint(self, t: LiveTable, seat: int) -> Hint:
+        st = t.state
+        if st.to_act != seat or st.match is None:
+            raise TableError("not_your_turn", "a hint is for your turn")
+        key = (t.id, seat)
+        cached = self._cache.get(key)
+        if cached is not None and cached[0] == st.v:
+            fut = cached[1]
+        else:
+            if cached is not None:
+                cached[1].cancel()  # an older decision's hint: not started, it never will be
+            if self._pending >= self.queue:
+                raise TableError("rate_limited", "many hints are being worked out; ask again in a moment")
+            view = st.match.view(seat)
+            KERNEL.start()
+            fut = asyncio.get_running_loop().run_in_executor(self.executor, self._work, t, st.v, view)
+            self._pending += 1
+            fut.add_done_callback(self._done)
+            self._cache[key] = (st.v, fut)
+        try:
+            result = await asyncio.shield(fut)
+        except asyncio.CancelledError:
+            if fut.cancelled():
+                raise TableError("not_your_turn", _GONE) from None
+            raise
+        if result is None:
+            raise TableError("not_your_turn", _GONE)
+        return result
+
+    def _done(self, fut: asyncio.Future[Hint | None]) -> None:
+        self._pending -= 1
+
+    def _work(self, t: LiveTable, v: int, view: SeatView) -> Hint | None:
+        if t.state.v != v:  # the seat has acted (or the table moved on): nobody needs it
+            return None
+        with self._lock:
+            self.computed += 1
+        return hint(view, until_ready=KERNEL)
+
+    def forget(self, table_id: str) -> None:
+        """Drop a table's hints (it is unloaded)."""
+        for seat in range(4):
+            cached = self._cache.pop((table_id, seat), None)
+            if cached is not None:
+                cached[1].cancel()
+
+    def close(self) -> None:
+        for _, fut in self._cache.values():
+            fut.cancel()
+        self._cache.clear()
+        self.executor.shutdown(wait=False, cancel_futures=True)

@@ -5,7 +5,6 @@ creates, joins, starts and rematches tables, sweeps expired and idle ones, and
 dispatches each WebSocket message of a `Conn` (see `conn`) to its table.
 """
 
-import gc
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -19,15 +18,18 @@ from .broker import Broker, LocalBroker, channel
 from .clock import Clock, Handle, LoopClock
 from .config import ServerConfig
 from .conn import Conn
-from .hinting import hint_message
+from .hinting import Hints
 from .history import history
 from .live import LiveTable, dumps
 from .ratelimit import Bucket
 from .store import SQLiteStore, Store
 from .table import (
+    ABANDONED,
+    BETWEEN,
     EXPIRED,
     FINISHED,
     LOBBY,
+    PLAYING,
     TableError,
     TableMeta,
     TableState,
@@ -61,28 +63,25 @@ class Hub:
         self.config = config
         #: every timer, deadline and rate limit reads this clock (tests drive a `ManualClock`)
         self.clock: Clock = clock if clock is not None else LoopClock()
-        self.store: Store = store if store is not None else SQLiteStore(config.db, config.sync)
+        self.store: Store = store if store is not None else SQLiteStore(config.db, config.sync, now=self.clock.time)
         self.broker: Broker = broker if broker is not None else LocalBroker()
         self.tables: dict[str, LiveTable] = {}
         self._sweeper: Handle | None = None
         self.create_buckets: dict[str, Bucket] = {}
-        self._last_gc = self.clock.monotonic()
+        #: open WebSockets per client address (an address leaves the map with its last socket)
+        self.sockets_per_ip: dict[str, int] = {}
+        #: connections that have not sent their ``hello`` yet: the timer that closes them
+        self.awaiting_hello: dict[Conn, Handle] = {}
+        #: connections closed for never sending ``hello`` (until their socket is closed)
+        self.no_hello: set[Conn] = set()
+        #: hints, cached per seat and decision, in their own thread pool
+        self.hints = Hints(config.hint_workers, config.hint_queue)
 
     # --- lifecycle ----------------------------------------------------------------------
     async def startup(self) -> None:
-        for tid in self.store.unfinished():
-            try:
-                self.get(tid)
-            except Exception:
-                log.exception("table %s could not be rebuilt", tid)
-        if self.config.gc_every > 0:
-            # the tables loaded so far stay: leave them out of every collection, and run the
-            # full (oldest-generation) collection on our schedule instead of Python's
-            gc.collect()
-            gc.freeze()
-            g0, g1, _ = gc.get_threshold()
-            gc.set_threshold(g0, g1, 1_000_000_000)
-        self._last_gc = self.clock.monotonic()
+        """Start the sweeper.  No stored table is loaded: each is rebuilt from its log when it
+        is first asked for (a player's reconnect, a page, an invite), so a start costs nothing
+        per stored table; the sweeper expires or abandons the ones nobody asks for."""
         self._sweeper = self.clock.call_later(self.config.sweep_every, self._sweep_tick)
 
     async def shutdown(self) -> None:
@@ -92,6 +91,7 @@ class Hub:
         for t in list(self.tables.values()):
             t.close()
         self.tables.clear()
+        self.hints.close()
         self.store.close()
 
     def _sweep_tick(self) -> None:
@@ -102,21 +102,44 @@ class Hub:
             log.exception("sweep failed")
 
     def sweep(self, now: float | None = None) -> None:
-        """Expire lobbies nobody started; drop idle finished tables from memory."""
+        """Expire lobbies nobody started; abandon unfinished tables no player came back to;
+        drop idle finished tables from memory; then the same for stored tables not loaded
+        (a bounded number per sweep)."""
         now = self.clock.time() if now is None else now
-        if self.config.gc_every > 0 and self.clock.monotonic() - self._last_gc > self.config.gc_every:
-            self._last_gc = self.clock.monotonic()
-            gc.collect()
+        cfg = self.config
         for tid, t in list(self.tables.items()):
             st = t.state
-            if st.status == LOBBY and now - st.meta.created > self.config.lobby_ttl:
+            if st.status == LOBBY and now - st.meta.created > cfg.lobby_ttl:
                 t.try_submit({"t": "expire"})
-            idle = not any(t.conns.values())
-            if idle and now - t.last_seen > self.config.unload_after and (
-                st.status in (FINISHED, EXPIRED) or not t.active()
+            elif (
+                st.status in (PLAYING, BETWEEN)
+                and cfg.abandon_after > 0
+                and not t.active()
+                and now - t.last_seen > cfg.abandon_after
             ):
-                t.close()
-                del self.tables[tid]
+                t.try_submit({"t": "abandon"})
+            idle = not any(t.conns.values())
+            if idle and (
+                st.status == ABANDONED
+                or (now - t.last_seen > cfg.unload_after and (st.status in (FINISHED, EXPIRED) or not t.active()))
+            ):
+                self._unload(tid)
+        idle_before = now - cfg.abandon_after if cfg.abandon_after > 0 else float("-inf")
+        for tid in self.store.stale(now - cfg.lobby_ttl, idle_before, _SWEEP_BATCH):
+            if tid in self.tables:
+                continue
+            stored = self.get(tid)
+            if stored is None:
+                continue
+            stored.try_submit({"t": "expire" if stored.state.status == LOBBY else "abandon"})
+            if not any(stored.conns.values()):
+                self._unload(tid)
+
+    def _unload(self, tid: str) -> None:
+        t = self.tables.pop(tid, None)
+        if t is not None:
+            t.close()
+        self.hints.forget(tid)
 
     # --- tables ----------------------------------------------------------------------
     def get(self, table_id: str) -> LiveTable | None:
@@ -142,6 +165,7 @@ class Hub:
         conns = [c for cs in table.conns.values() for c in cs]
         table.close()
         self.tables.pop(table.id, None)
+        self.hints.forget(table.id)
         fresh = self.get(table.id)
         if fresh is None:
             return
@@ -295,12 +319,46 @@ class Hub:
         return out
 
     # --- WebSocket messages ---------------------------------------------------------------
+    def admit(self, ip: str) -> None:
+        """Count a new WebSocket from ``ip``; `TableError` ``too_many_connections`` over the cap.
+        Each admitted socket is `release`d when it closes."""
+        n = self.sockets_per_ip.get(ip, 0)
+        cap = self.config.max_sockets_per_ip
+        if cap and n >= cap:
+            raise TableError("too_many_connections", f"at most {cap} connections at once from one address")
+        self.sockets_per_ip[ip] = n + 1
+
+    def release(self, ip: str) -> None:
+        n = self.sockets_per_ip.get(ip, 0) - 1
+        if n > 0:
+            self.sockets_per_ip[ip] = n
+        else:
+            self.sockets_per_ip.pop(ip, None)
+
     def open(self, table_id: str, token: str | None, send: Callable[[str], Awaitable[None]]) -> Conn:
         t = self._require(table_id)
         seat = -1 if not token else self.seat_for(t, token)
-        return Conn(t, seat, send, self.config, self.clock)
+        conn = Conn(t, seat, send, self.config, self.clock)
+        if self.config.hello_timeout > 0:
+            self.awaiting_hello[conn] = self.clock.call_later(self.config.hello_timeout, self._hello_overdue, conn)
+        return conn
+
+    def _hello_overdue(self, conn: Conn) -> None:
+        if self.awaiting_hello.pop(conn, None) is None or conn.closed:
+            return
+        self.error(conn, "no_hello", f"send hello within {self.config.hello_timeout:g} s of connecting")
+        self.no_hello.add(conn)
+        conn.close()
+
+    def close_code(self, conn: Conn) -> int:
+        """The WebSocket close code for ``conn``: 4408 if it never said hello, else 1000."""
+        return 4408 if conn in self.no_hello else 1000
 
     def close(self, conn: Conn) -> None:
+        h = self.awaiting_hello.pop(conn, None)
+        if h is not None:
+            h.cancel()
+        self.no_hello.discard(conn)
         if conn.unsubscribe is not None:
             conn.unsubscribe()
             conn.unsubscribe = None
@@ -347,6 +405,9 @@ class Hub:
         t = conn.table
         seat = conn.seat
         if kind == "hello":
+            h = self.awaiting_hello.pop(conn, None)
+            if h is not None:
+                h.cancel()
             # all in one step of the event loop: attach (which may start the timers), then
             # the catch-up, then the live feed, so nothing is missed or sent twice
             if conn.unsubscribe is None:
@@ -397,7 +458,10 @@ class Hub:
             new, s, tok = self.rematch(t.id, t.state.seats[seat].token)
             conn.push(dumps({"type": "rematch", "table": new.id, "token": tok, "seat": s, "ref": ref}))
         elif kind == "hint":
-            conn.push(await hint_message(t, seat, ref))
+            conn.push(await self.hints.message(t, seat, ref))
 
+
+#: stored tables expired or abandoned per sweep, at most (each is loaded to be closed)
+_SWEEP_BATCH = 20
 
 _SEAT_MESSAGES = {"call", "play", "ready", "back", "leave", "start", "end", "rematch", "hint"}

@@ -49,6 +49,10 @@ class LiveTable:
         self._turn_key: tuple[int, int, int, int] | None = None
         self._turn_deadline: float | None = None
         self._grace: list[Handle | None] = [None, None, None, None]
+        #: spectators come and go in numbers: the count is told at most every
+        #: ``presence_every`` seconds, and only when it changed
+        self._presence: Handle | None = None
+        self._told_spectators = 0
         self.autopilot = Autopilot(self)
         self.last_seen = self.clock.time()
         self._rules_dict = state.meta.rules.to_dict()
@@ -130,6 +134,7 @@ class LiveTable:
         t = self.clock.now_ms()
         audiences = self._audiences()
         states = st.states_json(audiences)
+        self._told_spectators = len(self.conns[-1])
         for seat in audiences:
             table = dumps(self.table_info(seat))
             state = states[seat]
@@ -144,6 +149,7 @@ class LiveTable:
     def publish_table(self) -> None:
         """Tell everyone of a change outside the log (connections, deadlines)."""
         t = self.clock.now_ms()
+        self._told_spectators = len(self.conns[-1])
         for seat in self._audiences():
             self.hub.broker.publish(
                 channel(self.id, seat),
@@ -207,7 +213,7 @@ class LiveTable:
                     self.try_submit({"t": "autoplay", "seat": seat, "on": False})
         if not was_active and self.active():
             self.schedule()
-        self.publish_table()
+        self._presence_changed(seat)
 
     def detach(self, conn: Conn) -> None:
         if conn not in self.conns[conn.seat]:
@@ -227,7 +233,20 @@ class LiveTable:
                 self.freeze()
             elif self.state.status == BETWEEN:
                 self.schedule()
-        self.publish_table()
+        self._presence_changed(seat)
+
+    def _presence_changed(self, seat: int) -> None:
+        """A player's connection is told at once; spectators' comings and goings as a count,
+        at most once every ``presence_every`` seconds (never a message to all per arrival)."""
+        if seat >= 0:
+            self.publish_table()
+        elif self._presence is None:
+            self._presence = self.clock.call_later(self.config.presence_every, self._tell_presence)
+
+    def _tell_presence(self) -> None:
+        self._presence = None
+        if len(self.conns[-1]) != self._told_spectators:
+            self.publish_table()
 
     def _grace_over(self, seat: int) -> None:
         self._grace[seat] = None
@@ -305,6 +324,9 @@ class LiveTable:
 
     def close(self) -> None:
         self.pause()
+        if self._presence is not None:
+            self._presence.cancel()
+            self._presence = None
         for i, g in enumerate(self._grace):
             if g is not None:
                 g.cancel()

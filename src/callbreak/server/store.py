@@ -34,7 +34,7 @@ import contextlib
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import orjson
@@ -80,6 +80,13 @@ class Store(Protocol):
     def unfinished(self) -> list[str]:
         """Ids of tables in the lobby or being played."""
 
+    def status(self, table_id: str) -> str | None:
+        """The stored status of a table (None: no such table)."""
+
+    def stale(self, lobby_before: float, idle_before: float, limit: int) -> list[str]:
+        """Up to ``limit`` ids of tables in the lobby created before ``lobby_before``, and of
+        tables being played whose last entry is older than ``idle_before`` (oldest first)."""
+
     def close(self) -> None: ...
 
 
@@ -113,8 +120,16 @@ _UNFINISHED = ("lobby", "playing", "between_rounds")
 class SQLiteStore:
     """`Store` on one SQLite file in WAL mode."""
 
-    def __init__(self, path: str, sync: str = "normal", checkpoint_every: float = 1.0) -> None:
+    def __init__(
+        self,
+        path: str,
+        sync: str = "normal",
+        checkpoint_every: float = 1.0,
+        now: Callable[[], float] = time.time,
+    ) -> None:
         self.path = path
+        #: the time stamped on each entry (the hub passes its clock's)
+        self.now = now
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute(f"PRAGMA synchronous={sync.upper()}")
@@ -149,7 +164,7 @@ class SQLiteStore:
         tokens: Sequence[tuple[str, int]],
         status: str,
     ) -> None:
-        now = time.time()
+        now = self.now()
         db = self.db
         db.execute("BEGIN")
         try:
@@ -178,7 +193,7 @@ class SQLiteStore:
         tokens: Sequence[tuple[str, int]],
         status: str | None,
     ) -> None:
-        now = time.time()
+        now = self.now()
         db = self.db
         db.execute("BEGIN")
         try:
@@ -218,6 +233,21 @@ class SQLiteStore:
         marks = ",".join("?" * len(_UNFINISHED))
         rows = self.db.execute(
             f"SELECT id FROM tables WHERE status IN ({marks}) ORDER BY created", _UNFINISHED
+        ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def status(self, table_id: str) -> str | None:
+        row = self.db.execute("SELECT status FROM tables WHERE id=?", (table_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def stale(self, lobby_before: float, idle_before: float, limit: int) -> list[str]:
+        rows = self.db.execute(
+            "SELECT id FROM tables WHERE status='lobby' AND created < ? "
+            "UNION ALL "
+            "SELECT id FROM tables t WHERE status IN ('playing', 'between_rounds') AND "
+            "(SELECT ts FROM log WHERE table_id=t.id ORDER BY seq DESC LIMIT 1) < ? "
+            "LIMIT ?",
+            (lobby_before, idle_before, limit),
         ).fetchall()
         return [str(r[0]) for r in rows]
 

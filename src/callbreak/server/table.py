@@ -43,6 +43,7 @@ from ..round import OVER, REDEAL, Round
 from ..rules import Ruleset
 
 __all__ = [
+    "ABANDONED",
     "NAME_MAX",
     "Seat",
     "TableError",
@@ -53,6 +54,8 @@ __all__ = [
 
 NAME_MAX = 24
 LOBBY, PLAYING, BETWEEN, FINISHED, EXPIRED = "lobby", "playing", "between_rounds", "over", "expired"
+#: an unfinished table that no player came back to (`ServerConfig.abandon_after`)
+ABANDONED = "abandoned"
 
 
 class TableError(ValueError):
@@ -393,6 +396,11 @@ class TableState:
         self.rematch = table
         return [{"kind": "rematch", "table": table}]
 
+    def _a_abandon(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+        self._need(PLAYING, BETWEEN)
+        self.status = ABANDONED
+        return [{"kind": "abandoned"}]
+
     def _a_expire(self, e: dict[str, Any]) -> list[dict[str, Any]]:
         self._need(LOBBY)
         self.status = EXPIRED
@@ -405,7 +413,7 @@ class TableState:
         if m is None:
             return None
         d = m.view(seat).to_dict()
-        if self.status == BETWEEN:
+        if self.status in (BETWEEN, ABANDONED):
             d["to_act"] = None
             d["legal_calls"] = []
             d["legal_cards"] = []
@@ -450,7 +458,7 @@ class TableState:
             if s < 0:
                 tail = {"seat": -1, "hand": [], "legal_calls": [], "legal_cards": []}
             else:
-                mine = not m.is_over and self.status != BETWEEN and rnd.to_act == s
+                mine = not m.is_over and self.status not in (BETWEEN, ABANDONED) and rnd.to_act == s
                 tail = {
                     "seat": s,
                     "hand": [str(c) for c in cards_of(rnd.hand_masks[s])],
@@ -483,4 +491,5 @@ _HANDLERS = {
     "autoplay": TableState._a_autoplay,
     "rematch": TableState._a_rematch,
     "expire": TableState._a_expire,
+    "abandon": TableState._a_abandon,
 }

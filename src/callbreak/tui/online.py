@@ -274,6 +274,8 @@ class OnlineGame(Game):
             waiting = "Between rounds: waiting for the other players to be ready…"
         elif status == "expired":
             waiting = "This table has expired."
+        elif status == "abandoned":
+            waiting = "This match was abandoned: no player came back to it."
         note = []
         if self.table_id:
             note.append(f"table {self.table_id}")

@@ -359,6 +359,11 @@ function mountTable(root, id, token) {
         h("a", { href: "/", "data-link": true, style: { color: "#ffd27a" } }, "Start a new one")));
       return;
     }
+    if (t.status === "abandoned") {
+      felt.append(h("div", { class: "center-msg", "data-testid": "abandoned" }, "This match was abandoned: no player came back to it. ",
+        h("a", { href: "/", "data-link": true, style: { color: "#ffd27a" } }, "Start a new one")));
+      return;
+    }
     if (t.status === "lobby" || !st) { felt.append(renderLobby(lobbyCtx)); return; }
     for (let s = 0; s < 4; s++) felt.append(renderSeat(s));
     felt.append(renderTrick());

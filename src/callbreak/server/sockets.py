@@ -1,0 +1,81 @@
+"""Time-outs for HTTP sockets that never finish a request (slowloris).
+
+uvicorn bounds an idle keep-alive connection (``timeout_keep_alive``) and the size
+of an unfinished request head (``h11_max_incomplete_event_size``), but not the time
+a client may take to send that head: a socket that sends half a header line, or
+nothing at all, is held for ever.  `header_timeout_protocol` gives uvicorn's h11
+protocol that time-out: a connection whose request head is not complete within
+``seconds`` of its opening (or of the end of its previous response) is closed; and a
+head larger than the limit is refused even when it arrives in one piece.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+__all__ = ["header_timeout_protocol"]
+
+
+class _HeaderTimeoutH11(H11Protocol):
+    header_timeout = 10.0
+    max_header = 16384
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._head_bytes = 0
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._head_bytes = 0
+        self._head_timer = self.loop.call_later(self.header_timeout, self._head_overdue)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_overdue(self) -> None:
+        self._head_timer = None
+        # still waiting for (the rest of) a request head: nobody is served by this socket
+        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            self.transport.close()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self.conn.their_state is h11.IDLE:
+            # h11 bounds only a head that arrives in pieces; this bounds one that arrives whole
+            end = data.find(b"\r\n\r\n")
+            self._head_bytes += len(data) if end < 0 else end
+            if self._head_bytes > self.max_header:
+                self._disarm()
+                self.send_400_response("Request head too large")
+                return
+        super().data_received(data)
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self.conn.their_state is not h11.IDLE:  # a whole request head arrived (or an upgrade)
+            self._disarm()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()
+
+
+def header_timeout_protocol(seconds: float, max_header: int = 16384) -> type[H11Protocol]:
+    """uvicorn's h11 protocol, closing a socket whose request head takes longer than ``seconds``
+    and answering 400 to one larger than ``max_header`` bytes."""
+    return type("HeaderTimeoutH11", (_HeaderTimeoutH11,), {"header_timeout": float(seconds), "max_header": max_header})

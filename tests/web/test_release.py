@@ -59,7 +59,7 @@ def test_a_release_never_mixes_two_builds_in_one_page(browser: Any, client_copy:
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(base + "/")
         page.wait_for_selector("[data-testid=play-now]")
-        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
         first = page.evaluate("caches.keys()")
         assert len(first) == 1
         stop_server(proc)

@@ -99,6 +99,10 @@ def test_the_lobby_names_the_preset_and_the_bots_level(server: str, phone: Any) 
     for seat in (1, 2, 3):
         assert (
             page.inner_text(f"[data-testid=lobby-seat-{seat}]")
-            == "empty seat · an easy bot if nobody sits here"
+            == "empty · easy bot unless a friend sits here"
         )
     assert "easy bots" in page.inner_text("[data-testid=start-btn]")
+    # the host's Start is on the first screen of the phone, above the invite
+    start = page.locator("[data-testid=start-btn]").bounding_box()
+    assert start is not None and start["y"] + start["height"] <= 844
+    assert start["y"] < page.locator("[data-testid=invite]").bounding_box()["y"]

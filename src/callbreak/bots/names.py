@@ -7,11 +7,11 @@ takes a name a person at the table uses (compared without case, as a whole and
 by its first word), and no two bots share one.
 
 >>> bot_names(["Asha", None, "Bimal", None], seed=7)
-('Asha', 'Ishaan', 'Bimal', 'Dipak')
+('Asha', 'Chandra', 'Bimal', 'Rahul')
 >>> bot_names(["Asha", None, "Bimal", None], seed=7) == bot_names(["Asha", None, "Bimal", None], seed=7)
 True
->>> bot_names(["ishaan k", None, None, None], seed=7)  # not a second Ishaan
-('ishaan k', 'Dipak', 'Sita', 'Hari')
+>>> bot_names(["chandra k", None, None, None], seed=7)  # not a second Chandra
+('chandra k', 'Rahul', 'Ritu', 'Hari')
 """
 
 from __future__ import annotations
@@ -80,7 +80,8 @@ def bot_names(seats: Sequence[str | None], seed: int) -> tuple[str, ...]:
         if name is not None:
             taken |= _keys(name)
     order = list(NAMES)
-    random.Random(seed).shuffle(order)
+    # a stream of its own: the names say nothing of the deal drawn from the same seed
+    random.Random(f"bot names {seed}").shuffle(order)
     free = iter(n for n in order if not _keys(n) & taken)
     # 26 names, at most 3 people: 4 * 2 keys can rule out at most 8 of them
     return tuple(name if name is not None else next(free) for name in seats)

@@ -23,7 +23,7 @@ export function localLinkWarning(link) {
     text: `This link names this computer (${url.hostname}): a friend's phone or computer cannot open it.`,
     how: "To play with friends on your network, start the server with",
     command: "callbreak serve --host 0.0.0.0",
-    then: ", open this page at the computer's network address (such as http://192.168.1.20:8000) and send the link from there.",
+    then: `, open this page at the computer's network address (such as http://192.168.1.20${url.port ? `:${url.port}` : ""}) and send the link from there.`,
   };
 }
 
@@ -69,7 +69,7 @@ function seatLine(s, i, t) {
     return `${s.name}${who}${i === t.you ? " (you)" : ""}`;
   }
   const level = levelName(t.bots);
-  return `empty seat · ${/^[aeiou]/i.test(level) ? "an" : "a"} ${level} bot if nobody sits here`;
+  return `empty · ${level} bot unless a friend sits here`;
 }
 
 export function renderLobby(ctx) {
@@ -83,9 +83,10 @@ export function renderLobby(ctx) {
     h("h2", null, "Waiting for players"),
     h("p", { "data-testid": "lobby-rules" }, rulesSummary(t.rules || {}), " · ", h("a", { href: "/rules", "data-link": true, style: { color: "#ffd27a" } }, "how to play")),
     h("ol", null, ...t.seats.map((s, i) => h("li", { "data-testid": `lobby-seat-${i}` }, seatLine(s, i, t)))));
-  if (link) box.append(inviteBox(link));
+  // The host's Start comes before the invite, so that it is on the first screen of a phone.
   if (isHost) box.append(h("button", { class: "btn primary", type: "button", "data-testid": "start-btn", onclick: () => send({ type: "start" }) }, `Start: empty seats get ${levelName(t.bots)} bots`));
   else box.append(h("p", null, "Waiting for the host to start."));
+  if (link) box.append(inviteBox(link));
   box.append(h("p", { class: "hint", style: { color: "inherit" } }, "Watch link: ", h("a", { href: `/watch/${id}`, "data-link": true, style: { color: "#ffd27a" } }, `${location.origin}/watch/${id}`)));
   return box;
 }

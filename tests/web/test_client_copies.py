@@ -1,0 +1,32 @@
+"""The web client's unavoidable copies of Python tables, held to the originals.
+
+The client draws the presets' rules (home page, calculator, lobby) and the bots' level names
+without asking the server; these tests load the client's own modules in Chromium and compare.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from callbreak import PRESETS, Ruleset
+from callbreak.bots.names import LEVEL_NAMES
+
+
+def test_the_clients_presets_are_the_engines(static_url: str, page: Any) -> None:
+    page.goto(static_url + "/rules")
+    got = page.evaluate(
+        """async (names) => {
+          const m = await import("/static/util.js");
+          return Object.fromEntries(names.map((n) => [n, m.presetRules(n)]));
+        }""",
+        list(PRESETS),
+    )
+    assert set(got) == set(PRESETS)
+    for name in PRESETS:
+        assert got[name] == Ruleset.preset(name).to_dict(), name
+
+
+def test_the_clients_level_names_are_the_bots(static_url: str, page: Any) -> None:
+    page.goto(static_url + "/rules")
+    got = page.evaluate('async () => (await import("/static/avatars.js")).LEVEL_NAMES')
+    assert got == LEVEL_NAMES

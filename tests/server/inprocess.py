@@ -50,6 +50,7 @@ class Seat:
         self.hub = hub
         self.conn = hub.open(table, token, self._never)
         self.messages: list[dict[str, Any]] = []
+        self.raw: list[str] = []
         self.state: dict[str, Any] | None = None
         self.info: dict[str, Any] | None = None
 
@@ -64,6 +65,7 @@ class Seat:
             raw = q.get_nowait()
             if raw is None:
                 break
+            self.raw.append(raw)
             msg = orjson.loads(raw)
             new.append(msg)
             if "state" in msg:

@@ -58,6 +58,8 @@ class ServerConfig:
     catchup_max: int = 400
     #: messages queued for one slow connection before it is dropped
     send_queue: int = 2000
+    send_buffer: int = 262144
+    close_timeout: float = 5.0
     #: full garbage collections: Python's own (0), or one every this many seconds; a full
     #: collection of a large heap stalls every table for tens of milliseconds
     gc_every: float = 300.0

@@ -13,7 +13,9 @@ from .ratelimit import Bucket
 if TYPE_CHECKING:
     from .live import LiveTable
 
-__all__ = ["Conn"]
+__all__ = ["TOO_SLOW", "Conn"]
+
+TOO_SLOW = 4008
 
 
 class Conn:

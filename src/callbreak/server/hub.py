@@ -25,9 +25,11 @@ from .live import LiveTable, dumps
 from .ratelimit import Bucket
 from .store import SQLiteStore, Store
 from .table import (
+    BETWEEN,
     EXPIRED,
     FINISHED,
     LOBBY,
+    PLAYING,
     TableError,
     TableMeta,
     TableState,
@@ -295,7 +297,7 @@ class Hub:
         return out
 
     # --- WebSocket messages ---------------------------------------------------------------
-    def open(self, table_id: str, token: str | None, send: Callable[[str], Awaitable[None]]) -> Conn:
+    def open(self, table_id: str, token: str | None, send: Callable[[str], Awaitable[None]], close: Any = None, abort: Any = None) -> Conn:
         t = self._require(table_id)
         seat = -1 if not token else self.seat_for(t, token)
         return Conn(t, seat, send, self.config, self.clock)
@@ -323,7 +325,7 @@ class Hub:
             return
         if raw is None:
             return self.error(conn, "bad_message", "empty message")
-        if len(raw) > self.config.max_message:
+        if _size(raw) > self.config.max_message:
             return self.error(conn, "too_large", f"messages are at most {self.config.max_message} bytes")
         try:
             msg = orjson.loads(raw)
@@ -368,20 +370,24 @@ class Hub:
             raise TableError("bad_type", f"unknown message type {str(kind)[:32]!r}")
         if seat < 0:
             raise TableError("spectator", "spectators watch; they cannot act")
+        # an action is validated (and committed) first: a refused one changes nothing, not even
+        # who plays the seat; an accepted one gives the seat back to its player
         if kind == "call":
-            t.human_acts(seat)
             t.submit({"t": "call", "seat": seat, "call": msg.get("call")})
+            t.human_acts(seat)
         elif kind == "play":
-            t.human_acts(seat)
             t.submit({"t": "play", "seat": seat, "card": msg.get("card")})
-        elif kind == "ready":
             t.human_acts(seat)
+        elif kind == "ready":
             t.submit({"t": "ready", "seat": seat})
+            t.human_acts(seat)
         elif kind == "leave":
             t.submit({"t": "leave", "seat": seat})
             for c in list(t.conns[seat]):  # the seat's token no longer holds it
                 c.close()
         elif kind == "back":
+            if t.state.status not in (PLAYING, BETWEEN):
+                raise TableError("wrong_status", f"not now: the table is {t.state.status.replace('_', ' ')}")
             t.human_acts(seat)
         elif kind == "start":
             if seat != t.state.meta.host:
@@ -398,6 +404,17 @@ class Hub:
             conn.push(dumps({"type": "rematch", "table": new.id, "token": tok, "seat": s, "ref": ref}))
         elif kind == "hint":
             conn.push(await hint_message(t, seat, ref))
+
+
+def _size(raw: str | bytes) -> int:
+    """Bytes of a message as UTF-8 (a text frame's characters can take up to 4 bytes each).
+
+    >>> _size("€"), _size(b"ab"), _size("x" * 10)
+    (3, 2, 10)
+    """
+    if isinstance(raw, bytes) or raw.isascii():
+        return len(raw)
+    return len(raw.encode("utf-8", "surrogatepass"))
 
 
 _SEAT_MESSAGES = {"call", "play", "ready", "back", "leave", "start", "end", "rematch", "hint"}

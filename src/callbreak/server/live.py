@@ -52,6 +52,7 @@ class LiveTable:
         self.autopilot = Autopilot(self)
         self.last_seen = self.clock.time()
         self._rules_dict = state.meta.rules.to_dict()
+        self.catchup_work = 0
 
     @property
     def id(self) -> str:
@@ -174,6 +175,7 @@ class LiveTable:
         if since < st.v:
             replay = TableState(st.meta)
             for entry in self.log:
+                self.catchup_work += 1
                 fresh = [e for e in replay.apply(entry) if e["v"] > since]
                 if fresh:
                     state = dumps(replay.state(seat))
@@ -298,9 +300,9 @@ class LiveTable:
             self.try_submit({"t": "next"})
 
     def human_acts(self, seat: int) -> None:
-        """The player is back in charge of the seat."""
+        """The player is back in charge of the seat (while there is a match to play)."""
         self.autopilot.human_acts(seat)
-        if self.state.autoplay[seat]:
+        if self.state.autoplay[seat] and self.state.status in (PLAYING, BETWEEN):
             self.try_submit({"t": "autoplay", "seat": seat, "on": False})
 
     def close(self) -> None:

@@ -52,6 +52,7 @@ __all__ = [
 ]
 
 NAME_MAX = 24
+IDLE_ROUNDS = 3
 LOBBY, PLAYING, BETWEEN, FINISHED, EXPIRED = "lobby", "playing", "between_rounds", "over", "expired"
 
 

@@ -204,7 +204,7 @@ class _Socket:
 
 
 async def test_a_connection_past_its_byte_budget_is_dropped_and_its_stuck_socket_aborted(tmp_path: Path) -> None:
-    hub, clock = await start_hub(tmp_path / "db", send_buffer=10_000)
+    hub, _ = await start_hub(tmp_path / "db", send_buffer=10_000)
     try:
         t, tokens = hub.create_table(RULES, "random", "Slow", play_now=True)
         sock = _Socket()
@@ -223,7 +223,7 @@ async def test_a_connection_past_its_byte_budget_is_dropped_and_its_stuck_socket
         await hub.shutdown()
 
 
-async def test_a_closed_connection_flushes_then_closes_or_is_aborted_after_the_close_timeout(tmp_path: Path) -> None:
+async def test_a_closed_connection_flushes_then_closes_and_is_aborted_at_the_close_timeout(tmp_path: Path) -> None:
     hub, clock = await start_hub(tmp_path / "db")
     try:
         t, tokens = hub.create_table(RULES, "random", "Bye", play_now=True)
@@ -239,7 +239,15 @@ async def test_a_closed_connection_flushes_then_closes_or_is_aborted_after_the_c
         await asyncio.sleep(0.01)
         assert ok.sent == ["last words"] and ok.closed == (1000, "") and not ok.aborted
         assert stuck.sent == [] and not stuck.aborted
-        clock.advance(ServerConfig().close_timeout)
+        clock.advance(ServerConfig().close_timeout - 0.01)
+        assert not stuck.aborted
+        clock.advance(0.01)  # the close timeout: whatever is still open is aborted
         assert stuck.aborted
+        # a connection the peer closed first has nothing left to abort
+        peer = _Socket()
+        c = hub.open(t.id, tokens[0], peer.send, peer.close, peer.abort)
+        hub.gone(c)
+        clock.advance(ServerConfig().close_timeout)
+        assert c.closed and not peer.aborted
     finally:
         await hub.shutdown()

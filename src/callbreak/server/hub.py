@@ -18,7 +18,7 @@ from ..rules import Ruleset
 from .broker import Broker, LocalBroker, channel
 from .clock import Clock, Handle, LoopClock
 from .config import ServerConfig
-from .conn import Conn
+from .conn import Conn, nbytes
 from .hinting import hint_message
 from .history import history
 from .live import LiveTable, dumps
@@ -297,10 +297,18 @@ class Hub:
         return out
 
     # --- WebSocket messages ---------------------------------------------------------------
-    def open(self, table_id: str, token: str | None, send: Callable[[str], Awaitable[None]], close: Any = None, abort: Any = None) -> Conn:
+    def open(
+        self,
+        table_id: str,
+        token: str | None,
+        send: Callable[[str], Awaitable[None]],
+        close_socket: Callable[[int, str], Awaitable[None]] | None = None,
+        abort: Callable[[], None] | None = None,
+    ) -> Conn:
+        """A connection to a table (see `Conn` for ``send``, ``close_socket`` and ``abort``)."""
         t = self._require(table_id)
         seat = -1 if not token else self.seat_for(t, token)
-        return Conn(t, seat, send, self.config, self.clock)
+        return Conn(t, seat, send, self.config, self.clock, close_socket, abort)
 
     def close(self, conn: Conn) -> None:
         if conn.unsubscribe is not None:
@@ -308,6 +316,11 @@ class Hub:
             conn.unsubscribe = None
         conn.table.detach(conn)
         conn.close()
+
+    def gone(self, conn: Conn) -> None:
+        """The ASGI server reported ``conn``'s disconnect (see `Conn.gone`): close it."""
+        conn.gone()
+        self.close(conn)
 
     def error(self, conn: Conn, code: str, message: str, ref: object = None) -> None:
         msg: dict[str, Any] = {"type": "error", "code": code, "message": message, "v": conn.table.state.v}
@@ -353,7 +366,10 @@ class Hub:
             # the catch-up, then the live feed, so nothing is missed or sent twice
             if conn.unsubscribe is None:
                 t.attach(conn)
-            for m in t.catch_up(seat, msg.get("since")):
+            missed = t.catch_up(seat, msg.get("since"))
+            if len(missed) > 1 and sum(nbytes(m) for m in missed) > conn.limit // 2:
+                missed = [t.snapshot(seat)]  # more than its send buffer should hold: start afresh
+            for m in missed:
                 conn.push(m)
             if seat >= 0 and t.state.rematch is not None:
                 new = self.get(t.state.rematch)

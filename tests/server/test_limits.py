@@ -1,145 +1,253 @@
-"""What one client may cost a real server process: security headers on every response,
-time-outs for sockets that never finish their request or never say hello, and a cap on
-WebSockets per client address."""
+"""What a client can cost the server, in-process on a `ManualClock`: bytes, not characters; a
+refused message changes nothing; catch-up costs what was missed; an endless table nobody plays
+ends; a connection that falls behind is dropped and its socket aborted."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import socket
-import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import orjson
-import websockets
 
-from .conftest import Server
+from callbreak import Ruleset
+from callbreak.server.clock import ManualClock
+from callbreak.server.config import ServerConfig
+from callbreak.server.conn import TOO_SLOW, Conn
+from callbreak.server.hub import Hub
+from callbreak.server.table import IDLE_ROUNDS
 
+from .inprocess import Seat, hub_clock, start_hub
 
-def _closed_within(sock: socket.socket, seconds: float) -> bool:
-    """Whether the server closes ``sock`` (EOF or reset) within ``seconds``; reads whatever it sends."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        sock.settimeout(max(0.05, deadline - time.monotonic()))
-        try:
-            if sock.recv(4096) == b"":
-                return True
-        except TimeoutError:
-            continue
-        except ConnectionError:
-            return True
-    return False
+__all__ = ["hub_clock"]  # the fixture
+
+RULES = Ruleset.from_dict({"preset": "quick", "rounds": 3, "call_seconds": 30, "card_seconds": 15})
 
 
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self' ws: wss:; manifest-src 'self'; worker-src 'self'; "
-    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-)
+async def run_until(clock: ManualClock, done: Callable[[], bool], players: tuple[Seat, ...] = (), limit: float = 36000) -> None:
+    """Move time on in small steps (players act on their turns, first legal action) until ``done()``."""
+    end = clock.monotonic() + limit
+    while not done():
+        assert clock.monotonic() < end, "not done in time"
+        for p in players:
+            if p.my_turn() and p.state is not None:
+                s = p.state
+                await p.send({"type": "call", "call": s["legal_calls"][0]} if s["phase"] == "calling" else {"type": "play", "card": s["legal_cards"][0]})
+        clock.advance(0.1)
 
 
-def test_every_http_response_carries_the_security_headers(server: Server) -> None:
-    made = server.create(rules={"preset": "quick", "rounds": 1}, bots="random", name="A")
-    answers = {
-        "/": server.get("/"),
-        "/t/x": server.get(f"/t/{made['table']}"),
-        "/static/app.js": server.get("/static/app.js"),
-        "/static/style.css": server.get("/static/style.css"),
-        "/static/missing.js": server.get("/static/missing.js"),
-        "/api/tables/ID": server.get(f"/api/tables/{made['table']}"),
-        "/api/tables/none": server.get("/api/tables/nonexistent"),
-        "POST /api/tables": server.post("/api/tables", {"bots": "nobody"}),
-        "/sw.js": server.get("/sw.js"),
-        "/healthz": server.get("/healthz"),
-    }
-    assert answers["/"].status_code == 200 and answers["/api/tables/none"].status_code == 404
-    assert answers["POST /api/tables"].status_code == 400
-    for what, r in answers.items():
-        assert r.headers.get("content-security-policy") == CSP, what
-        assert r.headers.get("x-content-type-options") == "nosniff", what
-        assert r.headers.get("referrer-policy") == "same-origin", what
-    # the service worker keeps its own headers beside them
-    assert answers["/sw.js"].headers["cache-control"] == "no-cache"
+async def test_the_message_limit_counts_utf8_bytes(hub_clock: tuple[Hub, ManualClock]) -> None:
+    hub, _ = hub_clock
+    t, tokens = hub.create_table(RULES, "random", "A", play_now=True)
+    a = Seat(hub, t.id, tokens[0])
+    await a.hello()
+    # 1,400 characters, 4,200 bytes of UTF-8: over the 4,096-byte limit
+    euros = '{"type":"ping","ref":"' + "€" * 1400 + '"}'
+    assert len(euros) < 4096 < len(euros.encode())
+    (err,) = await a.send(euros)
+    assert err["type"] == "error" and err["code"] == "too_large"
+    # the same length in ASCII is read (and its over-long ref dropped)
+    (pong,) = await a.send('{"type":"ping","ref":"' + "e" * 1400 + '"}')
+    assert pong["type"] == "pong"
 
 
-def test_a_request_whose_headers_never_finish_is_closed_after_the_header_timeout(make_server) -> None:  # type: ignore[no-untyped-def]
-    server: Server = make_server({"CALLBREAK_HEADER_TIMEOUT": "1", "CALLBREAK_KEEP_ALIVE": "1"})
-    partial = socket.create_connection(("127.0.0.1", server.port))
-    partial.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
-    silent = socket.create_connection(("127.0.0.1", server.port))
-    # a socket that finished one request and then holds the connection idle
-    idle = socket.create_connection(("127.0.0.1", server.port))
-    idle.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+async def _on_autoplay(hub: Hub, clock: ManualClock, rules: Ruleset = RULES) -> tuple[Any, Seat]:
+    """A solo table whose player let two turns run out: a bot plays the seat."""
+    t, tokens = hub.create_table(rules, "random", "Away", play_now=True)
+    a = Seat(hub, t.id, tokens[0])
+    await a.hello()
+    await run_until(clock, lambda: t.state.autoplay[0] is not None)
+    return t, a
+
+
+async def test_a_refused_message_from_a_seat_on_autoplay_changes_nothing(hub_clock: tuple[Hub, ManualClock]) -> None:
+    hub, clock = hub_clock
+    t, a = await _on_autoplay(hub, clock)
+    # an out-of-turn play, a bad card, a call while cards are played: each refused, nothing changed
+    await run_until(clock, lambda: t.state.to_act not in (0, None) and t.state.match is not None and t.state.match.round.phase == "playing")
+    a.read()
+    for msg, code in (
+        ({"type": "play", "card": "AS"}, "not_your_turn"),
+        ({"type": "call", "call": 3}, "not_your_turn"),
+    ):
+        v, entries = t.state.v, len(t.log)
+        (err,) = await a.send(msg)
+        assert err["code"] == code and t.state.v == v and len(t.log) == entries
+        assert t.state.autoplay[0] == "timeout"
+    await run_until(clock, lambda: t.state.to_act == 0 and t.state.match is not None and t.state.match.round.phase == "playing")
+    a.read()
+    v, entries = t.state.v, len(t.log)
+    (err,) = await a.send({"type": "play", "card": "ZZ"})
+    assert err["code"] == "bad_card" and t.state.v == v and len(t.log) == entries and t.state.autoplay[0] == "timeout"
+    # a legal card is accepted and gives the seat back to the player (after the card)
+    card = t.state.match.view(0).legal_cards[0]  # type: ignore[union-attr]
+    await a.send({"type": "play", "card": str(card)})
+    assert t.state.autoplay[0] is None
+    kinds = [e["kind"] for e in t.state.events[v:]]
+    assert kinds[0] == "play" and "autoplay" in kinds
+
+
+async def test_a_play_after_the_match_ended_changes_nothing(hub_clock: tuple[Hub, ManualClock]) -> None:
+    hub, clock = hub_clock
+    t, a = await _on_autoplay(hub, clock, RULES.replace(rounds=1))
+    await run_until(clock, lambda: t.state.status == "over")
+    a.read()
+    v, entries = t.state.v, len(t.log)
+    for msg in ({"type": "play", "card": "AS"}, {"type": "call", "call": 2}, {"type": "back"}):
+        await a.send(msg)
+        assert t.state.v == v and len(t.log) == entries
+    assert [m["code"] for m in a.messages[-3:] if m["type"] == "error"][:2] == ["wrong_status", "wrong_status"]
+    assert t.state.autoplay[0] == "timeout"
+
+
+async def test_catch_up_costs_what_was_missed_not_the_length_of_the_log(tmp_path: Path) -> None:
+    hub, clock = await start_hub(tmp_path / "db", bot_delay=0.1, between_rounds=0.5)
     try:
-        for s in (partial, silent, idle):
-            assert _closed_within(s, 30), "the server still holds the socket"
-        # the server still answers others
-        assert server.get("/healthz").status_code == 200
+        t, tokens = hub.create_table(Ruleset.preset("pagat"), "random", "Long", play_now=True)
+        a = Seat(hub, t.id, tokens[0])
+        await a.hello()
+        work: dict[int, int] = {}
+        for target in (100, 2000):
+            await run_until(clock, lambda: t.state.v >= target and t.state.to_act == 0, (a,))  # noqa: B023
+            late = Seat(hub, t.id, tokens[0])
+            before = t.catchup_work
+            got = await late.hello(since=t.state.v - 1)
+            work[target] = t.catchup_work - before
+            a.read()
+            assert [m["type"] for m in got] == ["event", "synced"] and got[0]["v"] == t.state.v
+            assert got[0]["state"] == a.state
+            late.leave()
+        assert work[100] == work[2000] == 1
     finally:
-        for s in (partial, silent, idle):
-            s.close()
+        await hub.shutdown()
 
 
-def test_a_header_larger_than_the_limit_is_refused(server: Server) -> None:
-    s = socket.create_connection(("127.0.0.1", server.port))
+async def test_an_endless_table_nobody_plays_ends_after_idle_rounds(hub_clock: tuple[Hub, ManualClock]) -> None:
+    hub, clock = hub_clock
+    t, a = await _on_autoplay(hub, clock, Ruleset.preset("pagat"))
+    await run_until(clock, lambda: t.state.status == "over", limit=3600)
+    m = t.state.match
+    assert m is not None and len(m.rounds) >= IDLE_ROUNDS
+    over = a.events("match_over")
+    assert len(over) == 1 and over[0]["reason"] == "idle"
+    # every round it played was one the seat spent on autoplay: at most IDLE_ROUNDS (+ a tie's sudden death)
+    assert len(m.rounds) <= IDLE_ROUNDS + 3
+
+
+async def test_an_endless_table_someone_plays_goes_on(tmp_path: Path) -> None:
+    hub, clock = await start_hub(tmp_path / "db", bot_delay=0.1, between_rounds=0.5)
     try:
-        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 40_000 + b"\r\n\r\n")
-        s.settimeout(10)
-        answer = b""
-        with contextlib.suppress(ConnectionError):
-            while chunk := s.recv(4096):
-                answer += chunk
-        assert answer.startswith(b"HTTP/1.1 400") or answer.startswith(b"HTTP/1.1 431") or answer == b"", answer[:80]
-        assert b"200 OK" not in answer
+        t, tokens = hub.create_table(Ruleset.preset("pagat"), "random", "Here", play_now=True)
+        a = Seat(hub, t.id, tokens[0])
+        await a.hello()
+        m = t.state.match
+        assert m is not None
+        await run_until(clock, lambda: len(m.rounds) >= IDLE_ROUNDS + 2, (a,))
+        assert t.state.status != "over"
     finally:
-        s.close()
+        await hub.shutdown()
 
 
-async def test_a_websocket_that_never_says_hello_is_closed_with_an_error(make_server) -> None:  # type: ignore[no-untyped-def]
-    server: Server = make_server({"CALLBREAK_HELLO_TIMEOUT": "1"})
-    made = server.create(rules={"preset": "quick", "rounds": 1}, bots="random", name="A")
-    ws = await websockets.connect(f"{server.ws_base}/ws/{made['table']}?token={made['token']}")
-    got = orjson.loads(await asyncio.wait_for(ws.recv(), 30))
-    assert got["type"] == "error" and got["code"] == "no_hello", got
-    await asyncio.wait_for(ws.wait_closed(), 30)
-    assert ws.close_code == 4408
-    # one that says hello in time stays
-    ok = await websockets.connect(f"{server.ws_base}/ws/{made['table']}?token={made['token']}")
-    await ok.send(orjson.dumps({"type": "hello", "since": 0}).decode())
-    assert orjson.loads(await ok.recv())["type"] == "snapshot"
-    await ok.send(orjson.dumps({"type": "ping", "ref": "late"}).decode())
-    while (m := orjson.loads(await asyncio.wait_for(ok.recv(), 30)))["type"] != "pong":
-        pass
-    assert m["ref"] == "late"
-    await ok.close()
+async def test_states_carry_a_bounded_score_history_sent_once_in_the_snapshot(tmp_path: Path) -> None:
+    hub, clock = await start_hub(tmp_path / "db", bot_delay=0.1, between_rounds=0.5)
+    try:
+        t, tokens = hub.create_table(Ruleset.preset("pagat"), "random", "Here", play_now=True)
+        a = Seat(hub, t.id, tokens[0])
+        await a.hello()
+        m = t.state.match
+        assert m is not None
+        sizes: list[int] = []
+        for n in (1, 8):
+            await run_until(clock, lambda: len(m.rounds) >= n and t.state.to_act == 0, (a,))  # noqa: B023
+            a.read()
+            last = next(raw for raw in reversed(a.raw) if '"type":"event"' in raw)
+            sizes.append(len(last))
+        # a state no longer grows with the rounds played (one round's cards differ: a little slack)
+        assert sizes[1] < sizes[0] + 300, sizes
+        assert all("round_points" not in orjson.loads(raw).get("state", {}) for raw in a.raw if '"state":{' in raw)
+        # the score sheet: every finished round in the snapshot, each also a round_over event
+        fresh = Seat(hub, t.id, tokens[0])
+        (snap,) = await fresh.hello()
+        assert snap["type"] == "snapshot"
+        sheet = snap["sheet"]
+        assert [r["round"] for r in sheet] == list(range(1, len(m.rounds) + 1))
+        assert [r["points"] for r in sheet] == [[str(p) for p in pts] for pts in m.round_points]
+        overs = a.events("round_over")
+        assert [[r["calls"], r["tricks_won"], r["points"]] for r in sheet] == [[e["calls"], e["tricks_won"], e["points"]] for e in overs]
+    finally:
+        await hub.shutdown()
 
 
-async def test_websockets_per_address_are_capped(make_server) -> None:  # type: ignore[no-untyped-def]
-    server: Server = make_server({"CALLBREAK_MAX_SOCKETS_PER_IP": "3"})
-    made = server.create(rules={"preset": "quick", "rounds": 1}, bots="random", name="A")
-    url = f"{server.ws_base}/ws/{made['table']}"
-    held = [await websockets.connect(url) for _ in range(3)]
-    for ws in held:
-        await ws.send(orjson.dumps({"type": "hello", "since": 0}).decode())
-        assert orjson.loads(await ws.recv())["type"] == "snapshot"
-    extra = await websockets.connect(url)
-    refused = orjson.loads(await asyncio.wait_for(extra.recv(), 30))
-    assert refused["type"] == "error" and refused["code"] == "too_many_connections", refused
-    await asyncio.wait_for(extra.wait_closed(), 30)
-    assert extra.close_code == 4429
-    # one closes: the address may open another (once the server has seen the close)
-    await held.pop().close()
-    deadline = asyncio.get_running_loop().time() + 30
-    while True:
-        again = await websockets.connect(url)
-        await again.send(orjson.dumps({"type": "hello", "since": 0}).decode())
-        first = orjson.loads(await asyncio.wait_for(again.recv(), 30))
-        if first["type"] == "snapshot":
-            break
-        assert first["code"] == "too_many_connections"
-        assert asyncio.get_running_loop().time() < deadline, "the closed socket was never counted off"
-        await again.close()
-        await asyncio.sleep(0.05)
-    for ws in [*held, again]:
-        await ws.close()
-    health = server.get("/healthz").json()
-    assert health["ok"]
+# --- a connection that falls behind ------------------------------------------------------------
+
+
+class _Socket:
+    """The socket side of a `Conn`: sends that complete only when the test lets them."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed: tuple[int, str] | None = None
+        self.aborted = False
+        self.gate = asyncio.Event()
+
+    async def send(self, payload: str) -> None:
+        await self.gate.wait()
+        self.sent.append(payload)
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
+
+    def abort(self) -> None:
+        self.aborted = True
+        self.gate.set()  # an aborted transport fails or completes the send in flight
+
+
+async def test_a_connection_past_its_byte_budget_is_dropped_and_its_stuck_socket_aborted(tmp_path: Path) -> None:
+    hub, _ = await start_hub(tmp_path / "db", send_buffer=10_000)
+    try:
+        t, tokens = hub.create_table(RULES, "random", "Slow", play_now=True)
+        sock = _Socket()
+        conn = hub.open(t.id, tokens[0], sock.send, sock.close, sock.abort)
+        writer = asyncio.get_running_loop().create_task(conn.writer())
+        conn.push("x" * 4_000)
+        await asyncio.sleep(0)  # the writer takes it and is stuck sending it
+        conn.push("€" * 2_000)  # 6,000 bytes queued (2,000 characters)
+        assert not conn.closed and conn.queued_bytes == 6_000
+        conn.push("y" * 4_001)  # past 10,000 bytes queued: dropped at once
+        assert conn.closed and sock.aborted and conn.queued_bytes == 0
+        await asyncio.wait_for(writer, 5)
+        assert sock.closed == (TOO_SLOW, "too far behind: reconnect to catch up")
+        assert "€" * 2_000 not in sock.sent and "y" * 4_001 not in sock.sent
+    finally:
+        await hub.shutdown()
+
+
+async def test_a_closed_connection_flushes_then_closes_and_is_aborted_at_the_close_timeout(tmp_path: Path) -> None:
+    hub, clock = await start_hub(tmp_path / "db")
+    try:
+        t, tokens = hub.create_table(RULES, "random", "Bye", play_now=True)
+        ok, stuck = _Socket(), _Socket()
+        ok.gate.set()
+        conns: list[Conn] = []
+        for s in (ok, stuck):
+            c = hub.open(t.id, tokens[0], s.send, s.close, s.abort)
+            conns.append(c)
+            asyncio.get_running_loop().create_task(c.writer())
+            c.push("last words")
+            c.close()
+        await asyncio.sleep(0.01)
+        assert ok.sent == ["last words"] and ok.closed == (1000, "") and not ok.aborted
+        assert stuck.sent == [] and not stuck.aborted
+        clock.advance(ServerConfig().close_timeout - 0.01)
+        assert not stuck.aborted
+        clock.advance(0.01)  # the close timeout: whatever is still open is aborted
+        assert stuck.aborted
+        # a connection the peer closed first has nothing left to abort
+        peer = _Socket()
+        c = hub.open(t.id, tokens[0], peer.send, peer.close, peer.abort)
+        hub.gone(c)
+        clock.advance(ServerConfig().close_timeout)
+        assert c.closed and not peer.aborted
+    finally:
+        await hub.shutdown()

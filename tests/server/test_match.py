@@ -32,9 +32,11 @@ async def test_create_invite_join_start_play_to_the_end(server: Server) -> None:
     await play_until([a, b], lambda: a.info is not None and a.info["status"] == "over")
     await b.wait(lambda c: c.info is not None and c.info["status"] == "over")
     final = a.state
-    assert final is not None and sorted(final["places"])[0] == 1 and len(final["round_points"]) >= 1
+    assert final is not None and sorted(final["places"])[0] == 1
+    sheet = server.get(f"/api/tables/{made['table']}").json()["sheet"]  # every finished round
+    assert len(sheet) >= 1 and final["last_round"]["points"] == sheet[-1]["points"]
     kinds = [m["event"]["kind"] for m in a.messages if m["type"] == "event"]
-    assert kinds.count("play") == 52 * len(final["round_points"])
+    assert kinds.count("play") == 52 * len(sheet) and kinds.count("round_over") == len(sheet)
     assert "round_over" in kinds and kinds[-1] == "match_over"
     # versions are gapless and both saw the same public events
     va = [m["v"] for m in a.messages if m["type"] == "event"]

@@ -63,7 +63,6 @@ def sizes(hub: Hub, table: str) -> dict[str, Any]:
         "tables": len(hub.tables),
         "sockets_per_ip": dict(hub.sockets_per_ip),
         "awaiting_hello": len(hub.awaiting_hello),
-        "no_hello": len(hub.no_hello),
         "conns": {s: len(c) for s, c in t.conns.items()},
         "connected": list(t.connected),
         "subscribers": [hub.broker.subscribers(channel(table, s)) for s in (-1, 0, 1, 2, 3)],

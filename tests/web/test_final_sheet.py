@@ -133,3 +133,25 @@ def test_bots_have_names_robot_avatars_and_their_level(finished: tuple[Any, str]
         for s in range(4)
     }
     assert len(colours) == 4
+
+
+def test_a_reloaded_page_shows_every_round_from_the_snapshot(finished: tuple[Any, str], server: str) -> None:
+    # a state carries only the latest round: the whole sheet comes once, in the snapshot
+    played, table = finished
+    hist = history(server, table)
+    page = played.context.new_page()  # the same seat, opened afresh (the other tests keep theirs)
+    page.set_default_timeout(15_000)
+    page.goto(played.url)
+    dialog = page.wait_for_selector("[data-testid=final]")
+    assert dialog is not None
+    for k, deal in enumerate(hist["played"], 1):
+        for s in range(4):
+            cell = page.locator(f"[data-testid=final-sheet-cell-{k}-{s}]")
+            assert cell.locator(".ct").inner_text() == f"{deal['calls'][s]}/{deal['tricks_won'][s]}"
+            assert cell.locator(".pts").inner_text() == deal["points"][s]
+    # and the Scores button's sheet is the same
+    page.click("[data-testid=final-close]")
+    page.click("[data-testid=scores-btn]")
+    for k, deal in enumerate(hist["played"], 1):
+        assert page.locator(f"[data-testid=scoreboard-cell-{k}-0] .pts").inner_text() == deal["points"][0]
+    page.close()

@@ -27,6 +27,7 @@ from .headers import SecurityHeaders
 from .hub import Hub
 from .pwa import SW_HEADERS, service_worker
 from .table import TableError
+from .transport import ExposeAbort, abort_of
 
 __all__ = ["STATIC", "create_app"]
 
@@ -161,7 +162,12 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         if t is None:
             return _error("no_table", "there is no such table")
         return JSONResponse(
-            {"table": t.table_info(-1) | {"invite": None}, "state": t.state.state(-1), "watch_url": f"/watch/{t.id}"}
+            {
+                "table": t.table_info(-1) | {"invite": None},
+                "state": t.state.state(-1),
+                "sheet": t.state.sheet(),
+                "watch_url": f"/watch/{t.id}",
+            }
         )
 
     @guard
@@ -236,26 +242,33 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
             the_hub.release(ip)
 
     async def _serve_socket(websocket: WebSocket) -> None:
+        async def close_socket(code: int, reason: str) -> None:
+            # the peer may be gone already (or the socket aborted): then there is nothing to close
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                await websocket.close(code, reason)
+
         try:
-            conn = the_hub.open(websocket.path_params["id"], websocket.query_params.get("token"), websocket.send_text)
+            conn = the_hub.open(
+                websocket.path_params["id"],
+                websocket.query_params.get("token"),
+                websocket.send_text,
+                close_socket,
+                abort_of(websocket.scope),
+            )
         except TableError as e:
             await websocket.send_text(orjson.dumps({"type": "error", "code": e.code, "message": e.message}).decode())
             await websocket.close(code=4404 if e.code == "no_table" else 4403)
             return
-
-        async def write() -> None:
-            try:
-                await conn.writer()
-            finally:
-                with contextlib.suppress(Exception):
-                    await websocket.close(code=the_hub.close_code(conn))
-
-        writer = asyncio.get_running_loop().create_task(write())
+        writer = asyncio.get_running_loop().create_task(conn.writer())
         try:
-            while not conn.closed:
+            # read until the disconnect (the peer's close, an abort, or at once after a close of
+            # ours); a closed connection's messages are not handled
+            while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
+                if conn.closed:
+                    continue
                 data = message.get("text")
                 if data is None:
                     data = message.get("bytes")
@@ -263,11 +276,9 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            the_hub.close(conn)
-            with contextlib.suppress(Exception):
-                await writer
-            with contextlib.suppress(Exception):
-                await websocket.close()
+            the_hub.gone(conn)
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                await writer  # it ends once its queue and close frame are sent, or the socket is aborted
 
     routes: list[Any] = [
         Route(path, page)
@@ -296,6 +307,9 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         WebSocketRoute("/ws/{id}", ws),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    # ExposeAbort outermost: it sees the ASGI server's own `send` (see `transport`)
+    app = Starlette(
+        routes=routes, lifespan=lifespan, middleware=[Middleware(ExposeAbort), Middleware(SecurityHeaders)]
+    )
     app.state.hub = the_hub
     return app

@@ -54,10 +54,14 @@ class ServerConfig:
     max_message: int = 4096
     #: largest HTTP body accepted (bytes)
     max_body: int = 16384
-    #: a reconnecting client missing more events than this gets a snapshot instead
-    catchup_max: int = 400
-    #: messages queued for one slow connection before it is dropped
-    send_queue: int = 2000
+    #: events kept per table, rendered for every seat, for catch-ups: a reconnecting client
+    #: missing more (or more than the table has had since this process loaded it) gets a snapshot
+    catchup_max: int = 64
+    #: bytes (UTF-8) queued for one connection that does not keep up before it is dropped
+    #: (close code 4008; it can reconnect and catch up)
+    send_buffer: int = 262144
+    #: a closing connection that has not taken its last messages and close frame by then is aborted
+    close_timeout: float = 5.0
     #: full garbage collections: Python's own (0), or one every this many seconds; a full
     #: collection of a large heap stalls every table for tens of milliseconds
     gc_every: float = 300.0

@@ -17,7 +17,7 @@ from ..rules import Ruleset
 from .broker import Broker, LocalBroker, channel
 from .clock import Clock, Handle, LoopClock
 from .config import ServerConfig
-from .conn import Conn
+from .conn import NO_HELLO, Conn, nbytes
 from .hinting import Hints
 from .history import history
 from .live import LiveTable, dumps
@@ -72,8 +72,6 @@ class Hub:
         self.sockets_per_ip: dict[str, int] = {}
         #: connections that have not sent their ``hello`` yet: the timer that closes them
         self.awaiting_hello: dict[Conn, Handle] = {}
-        #: connections closed for never sending ``hello`` (until their socket is closed)
-        self.no_hello: set[Conn] = set()
         #: hints, cached per seat and decision, in their own thread pool
         self.hints = Hints(config.hint_workers, config.hint_queue)
 
@@ -335,10 +333,19 @@ class Hub:
         else:
             self.sockets_per_ip.pop(ip, None)
 
-    def open(self, table_id: str, token: str | None, send: Callable[[str], Awaitable[None]]) -> Conn:
+    def open(
+        self,
+        table_id: str,
+        token: str | None,
+        send: Callable[[str], Awaitable[None]],
+        close_socket: Callable[[int, str], Awaitable[None]] | None = None,
+        abort: Callable[[], None] | None = None,
+    ) -> Conn:
+        """A connection to a table (see `Conn` for ``send``, ``close_socket`` and ``abort``); it
+        must say hello within ``hello_timeout``."""
         t = self._require(table_id)
         seat = -1 if not token else self.seat_for(t, token)
-        conn = Conn(t, seat, send, self.config, self.clock)
+        conn = Conn(t, seat, send, self.config, self.clock, close_socket, abort)
         if self.config.hello_timeout > 0:
             self.awaiting_hello[conn] = self.clock.call_later(self.config.hello_timeout, self._hello_overdue, conn)
         return conn
@@ -347,23 +354,22 @@ class Hub:
         if self.awaiting_hello.pop(conn, None) is None or conn.closed:
             return
         self.error(conn, "no_hello", f"send hello within {self.config.hello_timeout:g} s of connecting")
-        self.no_hello.add(conn)
-        conn.close()
-
-    def close_code(self, conn: Conn) -> int:
-        """The WebSocket close code for ``conn``: 4408 if it never said hello, else 1000."""
-        return 4408 if conn in self.no_hello else 1000
+        conn.close(NO_HELLO, "no hello")
 
     def close(self, conn: Conn) -> None:
         h = self.awaiting_hello.pop(conn, None)
         if h is not None:
             h.cancel()
-        self.no_hello.discard(conn)
         if conn.unsubscribe is not None:
             conn.unsubscribe()
             conn.unsubscribe = None
         conn.table.detach(conn)
         conn.close()
+
+    def gone(self, conn: Conn) -> None:
+        """The ASGI server reported ``conn``'s disconnect (see `Conn.gone`): close it."""
+        conn.gone()
+        self.close(conn)
 
     def error(self, conn: Conn, code: str, message: str, ref: object = None) -> None:
         msg: dict[str, Any] = {"type": "error", "code": code, "message": message, "v": conn.table.state.v}
@@ -381,7 +387,7 @@ class Hub:
             return
         if raw is None:
             return self.error(conn, "bad_message", "empty message")
-        if len(raw) > self.config.max_message:
+        if _size(raw) > self.config.max_message:
             return self.error(conn, "too_large", f"messages are at most {self.config.max_message} bytes")
         try:
             msg = orjson.loads(raw)
@@ -412,7 +418,10 @@ class Hub:
             # the catch-up, then the live feed, so nothing is missed or sent twice
             if conn.unsubscribe is None:
                 t.attach(conn)
-            for m in t.catch_up(seat, msg.get("since")):
+            missed = t.catch_up(seat, msg.get("since"))
+            if len(missed) > 1 and sum(nbytes(m) for m in missed) > conn.limit // 2:
+                missed = [t.snapshot(seat)]  # more than its send buffer should hold: start afresh
+            for m in missed:
                 conn.push(m)
             if seat >= 0 and t.state.rematch is not None:
                 new = self.get(t.state.rematch)
@@ -429,20 +438,24 @@ class Hub:
             raise TableError("bad_type", f"unknown message type {str(kind)[:32]!r}")
         if seat < 0:
             raise TableError("spectator", "spectators watch; they cannot act")
+        # an action is validated (and committed) first: a refused one changes nothing, not even
+        # who plays the seat; an accepted one gives the seat back to its player
         if kind == "call":
-            t.human_acts(seat)
             t.submit({"t": "call", "seat": seat, "call": msg.get("call")})
+            t.human_acts(seat)
         elif kind == "play":
-            t.human_acts(seat)
             t.submit({"t": "play", "seat": seat, "card": msg.get("card")})
-        elif kind == "ready":
             t.human_acts(seat)
+        elif kind == "ready":
             t.submit({"t": "ready", "seat": seat})
+            t.human_acts(seat)
         elif kind == "leave":
             t.submit({"t": "leave", "seat": seat})
             for c in list(t.conns[seat]):  # the seat's token no longer holds it
                 c.close()
         elif kind == "back":
+            if t.state.status not in (PLAYING, BETWEEN):
+                raise TableError("wrong_status", f"not now: the table is {t.state.status.replace('_', ' ')}")
             t.human_acts(seat)
         elif kind == "start":
             if seat != t.state.meta.host:
@@ -463,5 +476,17 @@ class Hub:
 
 #: stored tables expired or abandoned per sweep, at most (each is loaded to be closed)
 _SWEEP_BATCH = 20
+
+
+def _size(raw: str | bytes) -> int:
+    """Bytes of a message as UTF-8 (a text frame's characters can take up to 4 bytes each).
+
+    >>> _size("€"), _size(b"ab"), _size("x" * 10)
+    (3, 2, 10)
+    """
+    if isinstance(raw, bytes) or raw.isascii():
+        return len(raw)
+    return len(raw.encode("utf-8", "surrogatepass"))
+
 
 _SEAT_MESSAGES = {"call", "play", "ready", "back", "leave", "start", "end", "rematch", "hint"}

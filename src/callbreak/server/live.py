@@ -19,7 +19,8 @@ from .broker import channel
 from .clock import Clock, Handle
 from .config import ServerConfig
 from .conn import Conn
-from .table import BETWEEN, PLAYING, TableError, TableState
+from .recent import AUDIENCES, Recent
+from .table import BETWEEN, IDLE_ROUNDS, PLAYING, TableError, TableState
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -56,10 +57,17 @@ class LiveTable:
         self.autopilot = Autopilot(self)
         self.last_seen = self.clock.time()
         self._rules_dict = state.meta.rules.to_dict()
+        #: the newest events, rendered for every audience, for catch-ups
+        self.recent = Recent(self.config.catchup_max)
 
     @property
     def id(self) -> str:
         return self.state.id
+
+    @property
+    def catchup_work(self) -> int:
+        """Log entries visited by catch-ups so far (it grows with what clients missed)."""
+        return self.recent.work
 
     @property
     def clock(self) -> Clock:
@@ -133,17 +141,16 @@ class LiveTable:
         st = self.state
         t = self.clock.now_ms()
         audiences = self._audiences()
-        states = st.states_json(audiences)
+        entry = self.recent.record(events, st.state_parts(list(AUDIENCES)))
         self._told_spectators = len(self.conns[-1])
         for seat in audiences:
             table = dumps(self.table_info(seat))
-            state = states[seat]
+            state = entry.state(seat)
             ch = channel(self.id, seat)
-            for e in events:
+            for v, event in entry.events:
                 self.hub.broker.publish(
                     ch,
-                    f'{{"type":"event","v":{e["v"]},"server_time":{t},"event":{dumps(e)},'
-                    f'"table":{table},"state":{state}}}',
+                    f'{{"type":"event","v":{v},"server_time":{t},"event":{event},"table":{table},"state":{state}}}',
                 )
 
     def publish_table(self) -> None:
@@ -160,34 +167,28 @@ class LiveTable:
         st = self.state
         return (
             f'{{"type":"snapshot","v":{st.v},"server_time":{self.clock.now_ms()},'
-            f'"table":{dumps(self.table_info(seat))},"state":{dumps(st.state(seat))}}}'
+            f'"table":{dumps(self.table_info(seat))},"state":{dumps(st.state(seat))},"sheet":{dumps(st.sheet())}}}'
         )
 
     def catch_up(self, seat: int, since: object) -> list[str]:
-        """What a client that last saw version ``since`` needs: the events it missed, or a snapshot."""
+        """What a client that last saw version ``since`` needs: the events it missed (each with
+        the state right after it), or a snapshot when it missed more than the recent events kept."""
         st = self.state
-        if (
-            not isinstance(since, int)
-            or isinstance(since, bool)
-            or since <= 0
-            or since > st.v
-            or st.v - since > self.config.catchup_max
-        ):
+        if not isinstance(since, int) or isinstance(since, bool) or since <= 0 or since > st.v:
+            return [self.snapshot(seat)]
+        missed = self.recent.missed(since) if since < st.v else []
+        if missed is None:
             return [self.snapshot(seat)]
         t = self.clock.now_ms()
         table = dumps(self.table_info(seat))
         out: list[str] = []
-        if since < st.v:
-            replay = TableState(st.meta)
-            for entry in self.log:
-                fresh = [e for e in replay.apply(entry) if e["v"] > since]
-                if fresh:
-                    state = dumps(replay.state(seat))
-                    for e in fresh:
-                        out.append(
-                            f'{{"type":"event","v":{e["v"]},"server_time":{t},"event":{dumps(e)},'
-                            f'"table":{table},"state":{state}}}'
-                        )
+        for entry in missed:
+            state = entry.state(seat)
+            for v, event in entry.events:
+                if v > since:
+                    out.append(
+                        f'{{"type":"event","v":{v},"server_time":{t},"event":{event},"table":{table},"state":{state}}}'
+                    )
         out.append(f'{{"type":"synced","v":{st.v},"server_time":{t},"table":{table}}}')
         return out
 
@@ -313,13 +314,20 @@ class LiveTable:
             self._handle = self.clock.call_later(delay, self._next_round, st.v)
 
     def _next_round(self, v: int) -> None:
-        if self.state.v == v and self.state.status == BETWEEN:
+        st = self.state
+        if st.v != v or st.status != BETWEEN:
+            return
+        m = st.match
+        if st.meta.rules.rounds is None and st.idle_rounds >= IDLE_ROUNDS and m is not None and m.ended_at is None:
+            # an endless table nobody is playing: it ends (a tie at the top still plays its sudden death)
+            self.try_submit({"t": "end", "reason": "idle"})
+        else:
             self.try_submit({"t": "next"})
 
     def human_acts(self, seat: int) -> None:
-        """The player is back in charge of the seat."""
+        """The player is back in charge of the seat (while there is a match to play)."""
         self.autopilot.human_acts(seat)
-        if self.state.autoplay[seat]:
+        if self.state.autoplay[seat] and self.state.status in (PLAYING, BETWEEN):
             self.try_submit({"t": "autoplay", "seat": seat, "on": False})
 
     def close(self) -> None:

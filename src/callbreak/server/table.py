@@ -44,6 +44,7 @@ from ..rules import Ruleset
 
 __all__ = [
     "ABANDONED",
+    "IDLE_ROUNDS",
     "NAME_MAX",
     "Seat",
     "TableError",
@@ -53,6 +54,9 @@ __all__ = [
 ]
 
 NAME_MAX = 24
+#: an endless table (``rules.rounds`` None) ends after this many rounds in a row at whose end
+#: every player's seat was played by a bot (autoplay): nobody is playing it
+IDLE_ROUNDS = 3
 LOBBY, PLAYING, BETWEEN, FINISHED, EXPIRED = "lobby", "playing", "between_rounds", "over", "expired"
 #: an unfinished table that no player came back to (`ServerConfig.abandon_after`)
 ABANDONED = "abandoned"
@@ -151,6 +155,8 @@ class TableState:
         self.autoplay: list[str | None] = [None, None, None, None]
         self.ready = [False, False, False, False]
         self.rematch: str | None = None
+        #: rounds in a row that ended with every player's seat on autoplay
+        self.idle_rounds = 0
 
     @property
     def id(self) -> str:
@@ -317,6 +323,8 @@ class TableState:
                 }
             )
         if rnd.phase == OVER:
+            idle = all(self.autoplay[i] is not None for i in self.humans())
+            self.idle_rounds = self.idle_rounds + 1 if idle else 0
             out.append(self._round_over(rnd, number))
             if m.is_over:
                 self.status = FINISHED
@@ -339,10 +347,10 @@ class TableState:
             "next_sudden_death": m.sudden_death,
         }
 
-    def _match_over(self) -> dict[str, Any]:
+    def _match_over(self, reason: str | None = None) -> dict[str, Any]:
         m = self.match
         assert m is not None
-        return {"kind": "match_over", "places": m.places, "totals": [str(p) for p in m.totals]}
+        return {"kind": "match_over", "places": m.places, "totals": [str(p) for p in m.totals], "reason": reason}
 
     def _a_ready(self, e: dict[str, Any]) -> list[dict[str, Any]]:
         if self.status == PLAYING:  # a late "ready" after the deal started: nothing to do
@@ -366,13 +374,16 @@ class TableState:
         self._need(BETWEEN)
         m = self.match
         assert m is not None
+        reason = e.get("reason")
+        if reason not in (None, "idle"):
+            raise TableError("bad_entry", f"an end's reason is idle or none, not {reason!r}")
         try:
             m.end()
         except IllegalAction as err:
             raise TableError("illegal", str(err)) from None
         if m.is_over:
             self.status = FINISHED
-            return [self._match_over()]
+            return [self._match_over(reason)]
         return [{"kind": "tie_break", "totals": [str(p) for p in m.totals]}]
 
     def _a_autoplay(self, e: dict[str, Any]) -> list[dict[str, Any]]:
@@ -417,9 +428,6 @@ class TableState:
             d["to_act"] = None
             d["legal_calls"] = []
             d["legal_cards"] = []
-        d["round_points"] = [[str(p) for p in pts] for pts in m.round_points]
-        d["round_calls"] = [list(r.calls) for r in m.rounds]
-        d["round_tricks"] = [list(r.tricks_won) for r in m.rounds]
         d["places"] = m.places if m.is_over else None
         if m.rounds:
             last = m.rounds[-1]
@@ -434,26 +442,38 @@ class TableState:
             d["last_round"] = None
         return d
 
-    def states_json(self, seats: list[int]) -> dict[int, str]:
-        """`state` of several seats as JSON text, sharing the work on the public part.
-
-        The same data as ``orjson.dumps(self.state(seat))`` (keys in another order).
-
-        >>> from callbreak import Ruleset
-        >>> t = TableState(TableMeta("t", "i", Ruleset(), "random", 1, 0.0))
-        >>> t.states_json([0, -1])
-        {0: 'null', -1: 'null'}
-        """
+    def sheet(self) -> list[dict[str, Any]]:
+        """The score sheet: every finished round's ``{round, dealer, calls, tricks_won, points}``
+        (the same figures as its ``round_over`` event).  Sent once, in a snapshot; a state
+        carries only the latest round (``last_round``), so it does not grow with the match."""
         m = self.match
         if m is None:
-            return {s: "null" for s in seats}
+            return []
+        return [
+            {
+                "round": i + 1,
+                "dealer": r.dealer,
+                "calls": list(r.calls),
+                "tricks_won": list(r.tricks_won),
+                "points": [str(p) for p in pts],
+            }
+            for i, (r, pts) in enumerate(zip(m.rounds, m.round_points))
+        ]
+
+    def state_parts(self, seats: list[int]) -> tuple[str, dict[int, str]] | None:
+        """`state` of several seats as JSON text in two parts: the public ``head`` (shared) and
+        each seat's ``tail`` (its hand and legal moves); ``head + "," + tail`` is a seat's whole
+        state.  None in the lobby (the state is null)."""
+        m = self.match
+        if m is None:
+            return None
         base = self.state(-1)
         assert base is not None
         for key in ("seat", "hand", "legal_calls", "legal_cards"):
             del base[key]
         head = orjson.dumps(base).decode()[:-1]
         rnd = m.round
-        out: dict[int, str] = {}
+        tails: dict[int, str] = {}
         for s in seats:
             if s < 0:
                 tail = {"seat": -1, "hand": [], "legal_calls": [], "legal_cards": []}
@@ -465,8 +485,24 @@ class TableState:
                     "legal_calls": rnd.legal_calls() if mine else [],
                     "legal_cards": [str(c) for c in rnd.legal_cards()] if mine else [],
                 }
-            out[s] = head + "," + orjson.dumps(tail).decode()[1:]
-        return out
+            tails[s] = orjson.dumps(tail).decode()[1:]
+        return head, tails
+
+    def states_json(self, seats: list[int]) -> dict[int, str]:
+        """`state` of several seats as JSON text, sharing the work on the public part.
+
+        The same data as ``orjson.dumps(self.state(seat))`` (keys in another order).
+
+        >>> from callbreak import Ruleset
+        >>> t = TableState(TableMeta("t", "i", Ruleset(), "random", 1, 0.0))
+        >>> t.states_json([0, -1])
+        {0: 'null', -1: 'null'}
+        """
+        parts = self.state_parts(seats)
+        if parts is None:
+            return {s: "null" for s in seats}
+        head, tails = parts
+        return {s: head + "," + tails[s] for s in seats}
 
     def actions(self) -> list[dict[str, Any]]:
         """The match's actions in order, as ``{"seat", "call"}`` / ``{"seat", "card"}``."""

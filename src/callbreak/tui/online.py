@@ -167,6 +167,8 @@ class OnlineGame(Game):
         self._last_trick: Trick | None = None
         self._log: list[str] = []
         self._round_rows: dict[int, tuple[tuple[int | None, ...], tuple[int | None, ...]]] = {}
+        #: each finished round's points: the snapshot's sheet, then each round_over event
+        self._round_points: dict[int, tuple[Decimal, ...]] = {}
         self._acked = 0
         self._ws: Any = None
         self._closed = False
@@ -229,14 +231,14 @@ class OnlineGame(Game):
         planned = self._rules().rounds
         totals = [Decimal(0)] * 4
         out: list[RoundSummary] = []
-        for i, pts_text in enumerate(st.get("round_points") or []):
-            pts = [Decimal(p) for p in pts_text]
+        for number in sorted(self._round_points):
+            pts = self._round_points[number]
             totals = [a + b for a, b in zip(totals, pts)]
-            calls, tricks = self._round_rows.get(i + 1, ((None,) * 4, (None,) * 4))
+            calls, tricks = self._round_rows.get(number, ((None,) * 4, (None,) * 4))
             out.append(
                 RoundSummary(
-                    number=i + 1, calls=calls, tricks=tricks, points=tuple(pts), totals=tuple(totals),
-                    sudden_death=planned is not None and i >= planned,
+                    number=number, calls=calls, tricks=tricks, points=pts, totals=tuple(totals),
+                    sudden_death=planned is not None and number > planned,
                 )
             )
         return tuple(out)
@@ -392,6 +394,7 @@ class OnlineGame(Game):
         self.error = ""
         self._last_trick = None
         self._round_rows = {}
+        self._round_points = {}
         self._acked = 0
         self._log.append("rematch: a new table")
 
@@ -510,6 +513,9 @@ class OnlineGame(Game):
                 self.v = int(msg.get("v", self.v))
                 self.state = msg.get("state")
                 self._last_trick = None
+                self._round_rows, self._round_points = {}, {}
+                for row in msg.get("sheet") or []:
+                    self._add_round(row)
                 self._from_state()
             elif kind == "synced":
                 self.v = max(self.v, int(msg.get("v", self.v)))
@@ -549,6 +555,12 @@ class OnlineGame(Game):
                 tuple(last["calls"]), tuple(last["tricks_won"]),
             )
 
+    def _add_round(self, row: dict[str, Any]) -> None:
+        """One finished round of the score sheet (a snapshot's ``sheet`` row or a ``round_over``)."""
+        number = int(row["round"])
+        self._round_rows[number] = (tuple(row["calls"]), tuple(row["tricks_won"]))
+        self._round_points[number] = tuple(Decimal(p) for p in row["points"])
+
     def _event(self, e: dict[str, Any]) -> None:
         names = self._names()
         kind = e.get("kind")
@@ -567,7 +579,7 @@ class OnlineGame(Game):
             self._last_trick = Trick(leader, cards, int(e["winner"]))  # type: ignore[arg-type]
             self._log.append(f"{who(e['winner'])} wins the trick")
         elif kind == "round_over":
-            self._round_rows[int(e["round"])] = (tuple(e["calls"]), tuple(e["tricks_won"]))
+            self._add_round(e)
             self._log.append(f"round {e['round']} is over")
         elif kind == "deal":
             self._last_trick = None

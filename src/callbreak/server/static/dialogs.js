@@ -98,10 +98,10 @@ function lastTrickDialog(ctx) {
  * tricks won ("3/4") over the points; then the round being played ("Now") and the totals.
  */
 export function scoreSheet(ctx, testid) {
-  const t = ctx.S.table, st = ctx.S.state;
-  const pts = st.round_points || [];
-  const calls = st.round_calls || [];
-  const won = st.round_tricks || [];
+  const t = ctx.S.table, st = ctx.S.state, sheet = ctx.S.sheet || [];
+  const pts = sheet.map((r) => r.points);
+  const calls = sheet.map((r) => r.calls);
+  const won = sheet.map((r) => r.tricks_won);
   const fixed = st.rounds === null || st.rounds === undefined ? Infinity : st.rounds;
   const rows = pts.map((row, k) => h("tr", { class: k + 1 > fixed ? "sudden" : "", dataset: { round: k + 1 } },
     h("th", { scope: "row" }, String(k + 1), k + 1 > fixed ? h("span", { class: "tag" }, " SD") : null),

@@ -6,6 +6,7 @@ import { behindSummary, drawDialogs } from "./dialogs.js";
 import { renderLobby } from "./lobby.js";
 import { avatarOf, seatBadges, botLabel } from "./avatars.js";
 import { tableFeedback } from "./feedback.js";
+import { sheetOf, addRound } from "./sheet.js";
 
 const HOLD_MS = 900;      // a finished trick stays in the middle this long
 const COLLECT_MS = 350;   // then flies to its winner
@@ -88,7 +89,7 @@ function mountTable(root, id, token) {
   const S = {
     table: null, state: null, v: 0, offset: 0, held: null, hint: null, hintFor: null, pending: null,
     connected: false, fatal: null, rematch: null, showFinal: true, dialog: null, ringTotals: {}, keyBuf: "",
-    lastAnnounced: "", autos: new Set(),
+    lastAnnounced: "", autos: new Set(), sheet: [],
   };
   const spectator = token === null;
   const record = spectator ? null : seatRecord(id);
@@ -164,6 +165,7 @@ function mountTable(root, id, token) {
     switch (msg.type) {
       case "snapshot":
         S.v = msg.v; S.table = msg.table; S.state = behindSummary(msg.table, msg.state); S.held = null; S.pending = null; S.autos = new Set();
+        S.sheet = sheetOf(msg);
         render();
         break;
       case "event": {
@@ -172,6 +174,7 @@ function mountTable(root, id, token) {
         S.v = msg.v;
         const prevState = S.state;
         S.table = msg.table; S.state = behindSummary(msg.table, msg.state);
+        if (msg.event && msg.event.kind === "round_over") S.sheet = addRound(S.sheet, msg.event);
         onEvent(msg.event || {}, prevState);
         render();
         break;

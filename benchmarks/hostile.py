@@ -1,0 +1,391 @@
+"""Hostile clients against `callbreak serve`: what each attack costs the server and another table.
+
+Starts a real server on 127.0.0.1 (its own SQLite file in a temporary directory), and a
+"victim" table: one scripted player (a medium-speed person: a 0.25 s think) against three
+``random`` bots, its latency measured from sending each call or card to receiving its event.
+Then for each attack it runs a quiet window and an attack window of ``--seconds`` each, and
+prints, side by side: the server's RSS at the end of the window, its CPU % over the window, and
+the victim's p50/p99 action→event latency.  Everything is bounded in count and time and stays on
+127.0.0.1.
+
+Attacks:
+- ``never-read``: 40 raw sockets that send ``hello`` with an old ``since`` at 18/s and never read.
+- ``hello-spam``: 3 connections asking for a 40-event catch-up at 18/s each (reading it all).
+- ``hint-spam``: 3 seats (each at its own table, on its turn, no timer) asking for a hint at 18/s.
+- ``spectators``: 20 loops connecting a spectator to the victim's table, hello, close (at most 3,000).
+- ``slowloris``: 300 sockets sending a header line every 5 s, never finishing, and 300 silent ones.
+
+    python benchmarks/hostile.py --seconds 15
+    python benchmarks/hostile.py --only never-read,hello-spam
+
+The attackers run in this process, beside the victim (one core's worth of asyncio).  The victim
+makes about 36 actions a window, so its "p99" is close to its worst action.
+
+Measured on the project's shared 2-core machine (15 s windows; branch faultsA: byte-bounded send
+queues, catch-up ring; hints, spectator broadcast and header time-outs as on main):
+
+| attack | RSS MiB quiet / attack | CPU % | victim p50 ms | victim p99 ms |
+|---|---|---|---|---|
+| never-read (x40) | 197 / 208 | 1 / 6 | 1.6 / 1.7 | 67 / 11 |
+| hello-spam | 208 / 208 | 1 / 11 | 1.6 / 1.3 | 3.6 / 15 |
+| hint-spam | 209 / 214 | 2 / 125 | 1.5 / 29.5 | 11 / 87 |
+| spectators | 214 / 231 | 35 / 37 | 1.8 / 1.9 | 61 / 16 |
+| slowloris | 232 / 233 | 2 / 2 | 1.9 / 1.6 | 3.7 / 8.9 |
+
+(The spectators' quiet window still ran the hint backlog.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import contextlib
+import os
+import resource
+import shutil
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import httpx
+import orjson
+import websockets
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+ATTACKS = ("never-read", "hello-spam", "hint-spam", "spectators", "slowloris")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def rss_mib(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+def frame(text: str) -> bytes:
+    """One masked client text frame."""
+    data = text.encode()
+    n = len(data)
+    head = bytes([0x81]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack("!H", n))
+    mask = os.urandom(4)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+
+
+async def raw_ws(port: int, path: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A WebSocket upgraded by hand, with a small receive buffer, that the caller may never read."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+    reader, writer = await asyncio.open_connection(sock=sock, limit=4096)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(
+        (
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    await reader.readuntil(b"\r\n\r\n")
+    return reader, writer
+
+
+class Server:
+    def __init__(self, env: dict[str, str]) -> None:
+        self.dir = tempfile.mkdtemp(prefix="cb-hostile-")
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "callbreak", "serve", "--port", str(self.port), "--db", os.path.join(self.dir, "db")],
+            env={**os.environ, **env},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        r = httpx.post(self.base + "/api/tables", json=body, timeout=30)
+        r.raise_for_status()
+        return dict(r.json())
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Player:
+    """A scripted seat that plays its turns after ``think`` seconds (first legal call or card)."""
+
+    def __init__(self, server: Server, table: str, token: str, think: float) -> None:
+        self.url = f"{server.ws}/ws/{table}?token={token}"
+        self.think = think
+        self.v = 0
+        self.state: dict[str, Any] | None = None
+        self.info: dict[str, Any] | None = None
+        self.sent_at: float | None = None
+        self.latencies: list[float] = []
+        self.ws: Any = None
+        self._turn: asyncio.Task[None] | None = None
+
+    async def run(self, stop: asyncio.Event) -> None:
+        async with websockets.connect(self.url, max_size=2**22) as ws:
+            self.ws = ws
+            await ws.send(orjson.dumps({"type": "hello", "since": self.v}).decode())
+            reader = asyncio.ensure_future(self._read(ws))
+            await stop.wait()
+            reader.cancel()
+            if self._turn is not None:
+                self._turn.cancel()
+
+    async def _read(self, ws: Any) -> None:
+        async for raw in ws:
+            msg = orjson.loads(raw)
+            if msg.get("type") in ("event", "snapshot"):
+                self.v = msg["v"]
+                self.state, self.info = msg.get("state"), msg.get("table")
+                ev = msg.get("event") or {}
+                if self.sent_at is not None and ev.get("kind") in ("call", "play") and ev.get("seat") == self.seat:
+                    self.latencies.append(time.monotonic() - self.sent_at)
+                    self.sent_at = None
+                self._maybe_act()
+
+    @property
+    def seat(self) -> int:
+        return int(self.info["you"]) if self.info else -1
+
+    def _maybe_act(self) -> None:
+        st, info = self.state, self.info
+        if not st or not info:
+            return
+        if info["status"] == "between_rounds" and not info["seats"][self.seat]["ready"]:
+            if self._turn is None or self._turn.done():
+                self._turn = asyncio.ensure_future(self.ws.send('{"type":"ready"}'))
+            return
+        if info["status"] != "playing" or st["to_act"] != self.seat or self.sent_at is not None:
+            return
+        if self._turn is None or self._turn.done():
+            self._turn = asyncio.ensure_future(self._act())
+
+    async def _act(self) -> None:
+        await asyncio.sleep(self.think)
+        st, info = self.state, self.info
+        if st is None or info is None or info["status"] != "playing" or st["to_act"] != self.seat:
+            return
+        msg = {"type": "call", "call": st["legal_calls"][0]} if st["phase"] == "calling" else {"type": "play", "card": st["legal_cards"][0]}
+        self.sent_at = time.monotonic()
+        await self.ws.send(orjson.dumps(msg).decode())
+
+
+# --- the attacks: each runs until ``stop`` is set ------------------------------------------------------
+
+
+async def never_read(server: Server, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:
+    path = f"/ws/{target['table']}"
+    hello = frame(orjson.dumps({"type": "hello", "since": since}).decode())
+    socks = await asyncio.gather(*(raw_ws(server.port, path) for _ in range(40)), return_exceptions=True)
+    writers = [w for s in socks if not isinstance(s, BaseException) for w in [s[1]]]
+    while not stop.is_set():
+        for w in writers:
+            if not w.is_closing():
+                with contextlib.suppress(OSError):
+                    w.write(hello)  # the transport buffers it: this side never blocks
+        await asyncio.sleep(1 / 18)
+    for w in writers:
+        w.transport.abort()
+
+
+async def hello_spam(server: Server, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:
+    async def one() -> None:
+        async with websockets.connect(f"{server.ws}/ws/{target['table']}", max_size=2**24) as ws:
+            async def drain() -> None:
+                async for _ in ws:
+                    pass
+
+            d = asyncio.ensure_future(drain())
+            while not stop.is_set():
+                await ws.send(orjson.dumps({"type": "hello", "since": since}).decode())
+                await asyncio.sleep(1 / 18)
+            d.cancel()
+
+    await asyncio.gather(*(one() for _ in range(3)), return_exceptions=True)
+
+
+async def hint_spam(server: Server, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:
+    async def one() -> None:
+        made = server.create(rules={"preset": "quick", "call_seconds": None, "card_seconds": None}, bots="random", name="H", play_now=True)
+        async with websockets.connect(f"{server.ws}/ws/{made['table']}?token={made['token']}", max_size=2**22) as ws:
+            state: dict[str, Any] = {}
+
+            async def read() -> None:
+                async for raw in ws:
+                    m = orjson.loads(raw)
+                    if m.get("state"):
+                        state.update(m["state"])
+
+            r = asyncio.ensure_future(read())
+            await ws.send('{"type":"hello","since":0}')
+            while not stop.is_set():
+                # a call first (hints on calls are cheap), then a card hint on every turn
+                if state.get("to_act") == 0 and state.get("phase") == "calling":
+                    await ws.send(orjson.dumps({"type": "call", "call": state["legal_calls"][0]}).decode())
+                await ws.send('{"type":"hint"}')
+                await asyncio.sleep(1 / 18)
+            r.cancel()
+
+    await asyncio.gather(*(one() for _ in range(3)), return_exceptions=True)
+
+
+async def spectators(server: Server, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:
+    budget = [3000]
+
+    async def loop() -> None:
+        while not stop.is_set() and budget[0] > 0:
+            budget[0] -= 1
+            with contextlib.suppress(Exception):
+                async with websockets.connect(f"{server.ws}/ws/{target['victim']}", max_size=2**22) as ws:
+                    await ws.send('{"type":"hello","since":0}')
+                    await ws.recv()
+
+    await asyncio.gather(*(loop() for _ in range(20)))
+
+
+async def slowloris(server: Server, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:
+    async def partial() -> asyncio.StreamWriter:
+        _, w = await asyncio.open_connection("127.0.0.1", server.port)
+        w.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        return w
+
+    async def silent() -> asyncio.StreamWriter:
+        _, w = await asyncio.open_connection("127.0.0.1", server.port)
+        return w
+
+    opened = await asyncio.gather(*(partial() for _ in range(300)), *(silent() for _ in range(300)), return_exceptions=True)
+    writers = [w for w in opened if isinstance(w, asyncio.StreamWriter)]
+    n = 0
+    while not stop.is_set():
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), 5)
+        n += 1
+        for w in writers[:300]:
+            if not w.is_closing():
+                w.write(f"X-Slow-{n}: 1\r\n".encode())
+    for w in writers:
+        w.transport.abort()
+
+
+ATTACK_FNS: dict[str, Callable[[Server, dict[str, Any], int, asyncio.Event], Awaitable[None]]] = {
+    "never-read": never_read,
+    "hello-spam": hello_spam,
+    "hint-spam": hint_spam,
+    "spectators": spectators,
+    "slowloris": slowloris,
+}
+
+
+async def window(server: Server, victim: Player, seconds: float, attack: Callable[[asyncio.Event], Awaitable[None]] | None) -> dict[str, float]:
+    """One measured window (with ``attack`` running through it, if any)."""
+    victim.latencies = []
+    cpu0, t0 = cpu_seconds(server.proc.pid), time.monotonic()
+    stop = asyncio.Event()
+    task = asyncio.ensure_future(attack(stop)) if attack else None
+    await asyncio.sleep(seconds)
+    cpu1, t1 = cpu_seconds(server.proc.pid), time.monotonic()
+    rss = rss_mib(server.proc.pid)
+    stop.set()
+    if task is not None:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(task, 30)
+    lat = sorted(victim.latencies) or [float("nan")]
+    return {
+        "rss": rss,
+        "cpu": 100 * (cpu1 - cpu0) / (t1 - t0),
+        "p50": 1000 * statistics.median(lat),
+        "p99": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))],
+        "n": len(victim.latencies),
+    }
+
+
+async def prepare_target(server: Server) -> tuple[dict[str, Any], int]:
+    """A table with a long log (a scripted player plays it fast), left by its player."""
+    made = server.create(rules={"preset": "quick", "rounds": 20}, bots="random", name="Target", play_now=True)
+    p = Player(server, made["table"], made["token"], think=0.0)
+    stop = asyncio.Event()
+    run = asyncio.ensure_future(p.run(stop))
+    deadline = time.monotonic() + 60
+    while p.v < 200 and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    stop.set()
+    await run
+    return made, p.v
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=15, help="length of each quiet and attack window")
+    ap.add_argument("--only", default=",".join(ATTACKS), help="attacks to run, comma-separated")
+    args = ap.parse_args()
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+    server = Server({"CALLBREAK_BOT_DELAY": "0.05", "CALLBREAK_CREATE_RATE": "0"})
+    try:
+        target, v = await prepare_target(server)
+        since = max(1, v - 40)
+        made = server.create(rules={"preset": "pagat"}, bots="random", name="Victim", play_now=True)
+        target["victim"] = made["table"]
+        victim = Player(server, made["table"], made["token"], think=0.25)
+        vstop = asyncio.Event()
+        vrun = asyncio.ensure_future(victim.run(vstop))
+        await asyncio.sleep(2)
+        print(f"server pid {server.proc.pid}; target table v={v} (catch-ups from v={since}); {args.seconds:g} s windows")
+        print(f"{'attack':<12} {'RSS MiB':>17} {'CPU %':>13} {'victim p50 ms':>15} {'victim p99 ms':>15} {'actions':>9}")
+        print(f"{'':<12} {'quiet / attack':>17} {'quiet / att.':>13} {'quiet / att.':>15} {'quiet / att.':>15} {'q / a':>9}")
+        for name in [a for a in args.only.split(",") if a]:
+            fn = ATTACK_FNS[name]
+            quiet = await window(server, victim, args.seconds, None)
+            hit = await window(server, victim, args.seconds, lambda stop, fn=fn: fn(server, target, since, stop))  # type: ignore[misc]
+            print(
+                f"{name:<12} {quiet['rss']:>8.0f} / {hit['rss']:<6.0f} {quiet['cpu']:>5.0f} / {hit['cpu']:<5.0f} "
+                f"{quiet['p50']:>6.1f} / {hit['p50']:<6.1f} {quiet['p99']:>6.1f} / {hit['p99']:<6.1f} "
+                f"{quiet['n']:>3.0f} / {hit['n']:<3.0f}",
+                flush=True,
+            )
+            await asyncio.sleep(3)  # let the server settle before the next quiet window
+        vstop.set()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(vrun, 10)
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,41 @@
+"""The one thing ASGI cannot ask for: drop a connection at once.
+
+ASGI can only ask for a close, and a close waits behind whatever the peer has not read: a client
+that never reads would keep its socket, and every byte queued for it, for as long as it likes.
+`ExposeAbort` (an ASGI middleware, outside Starlette's own, which wrap ``send``) finds the
+transport under a WebSocket (uvicorn's ``send`` is a method of its protocol object, which holds
+the transport) and puts its ``abort`` in the scope; `abort_of` reads it back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, MutableMapping
+from typing import Any
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+__all__ = ["ABORT", "ExposeAbort", "abort_of"]
+
+#: the scope key of a WebSocket's ``abort()``
+ABORT = "callbreak.abort"
+
+
+class ExposeAbort:
+    """ASGI middleware: a WebSocket's scope gets ``abort`` (under `ABORT`) when the server shows its transport."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            transport = getattr(getattr(send, "__self__", None), "transport", None)
+            abort = getattr(transport, "abort", None)  # asyncio's or uvloop's transport
+            if callable(abort):
+                scope = {**scope, ABORT: abort}
+        await self.app(scope, receive, send)
+
+
+def abort_of(scope: MutableMapping[str, Any]) -> Callable[[], None] | None:
+    """The connection's ``abort`` (None when the ASGI server did not show its transport)."""
+    abort = scope.get(ABORT)
+    return abort if callable(abort) else None

@@ -81,7 +81,8 @@ class Seat:
         return await self.send({"type": "hello", "since": since})
 
     def leave(self) -> None:
-        self.hub.close(self.conn)
+        """The client goes away (its socket's disconnect, as the app reports it)."""
+        self.hub.gone(self.conn)
 
     def events(self, kind: str) -> list[dict[str, Any]]:
         self.read()

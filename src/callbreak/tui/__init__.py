@@ -6,7 +6,7 @@ client of an online table of ``callbreak serve``.
 
 >>> from callbreak.tui import LocalGame
 >>> LocalGame(seed=1, bots="random").model().names[1:]
-('Suman', 'Tanvir', 'Laxmi')
+('Maya', 'Gita', 'Suman')
 """
 
 from __future__ import annotations

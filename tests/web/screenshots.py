@@ -53,6 +53,11 @@ def main() -> None:
                 page.fill("[data-testid=my-name]", "Asha")
                 page.select_option("#now-bots", "medium")
                 page.click("[data-testid=play-now]")
+                if name == "table-phone":  # the call picker, laid over the table while you call
+                    page.wait_for_selector("[data-call]:not([disabled])")
+                    page.wait_for_selector("[data-testid=hint-line]:not(:has-text('Thinking'))", timeout=5000)
+                    page.wait_for_timeout(300)
+                    page.screenshot(path=str(OUT / "table-phone-calling.png"))
                 _to_my_turn_mid_trick(page)
                 page.wait_for_timeout(300)
                 page.screenshot(path=str(OUT / f"{name}.png"))

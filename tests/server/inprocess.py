@@ -6,7 +6,7 @@ test's.  A `Seat` is a connection whose outgoing queue the test reads.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -96,3 +96,15 @@ class Seat:
             and self.state is not None
             and self.state["to_act"] == self.conn.seat
         )
+
+
+async def run_until(clock: ManualClock, done: Callable[[], bool], players: tuple[Seat, ...] = (), limit: float = 36000) -> None:
+    """Move time on in small steps (players act on their turns, first legal action) until ``done()``."""
+    end = clock.monotonic() + limit
+    while not done():
+        assert clock.monotonic() < end, "not done in time"
+        for p in players:
+            if p.my_turn() and p.state is not None:
+                s = p.state
+                await p.send({"type": "call", "call": s["legal_calls"][0]} if s["phase"] == "calling" else {"type": "play", "card": s["legal_cards"][0]})
+        clock.advance(0.1)

@@ -3,7 +3,6 @@ lobby expiry and rate limits, each to the exact second, with nothing racing a re
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,23 +12,11 @@ from callbreak.round import lowest_action
 from callbreak.server.clock import ManualClock
 from callbreak.server.hub import Hub
 
-from .inprocess import Seat, hub_clock, start_hub
+from .inprocess import Seat, hub_clock, run_until, start_hub
 
 __all__ = ["hub_clock"]  # the fixture
 
 RULES = Ruleset.from_dict({"preset": "quick", "rounds": 3, "call_seconds": 30, "card_seconds": 15})
-
-
-async def run_until(clock: ManualClock, done: Callable[[], bool], players: tuple[Seat, ...] = (), limit: float = 3600) -> None:
-    """Move time on in small steps (players act on their turns, first legal action) until ``done()``."""
-    end = clock.monotonic() + limit
-    while not done():
-        assert clock.monotonic() < end, "not done in time"
-        for p in players:
-            if p.my_turn() and p.state is not None:
-                s = p.state
-                await p.send({"type": "call", "call": s["legal_calls"][0]} if s["phase"] == "calling" else {"type": "play", "card": s["legal_cards"][0]})
-        clock.advance(0.1)
 
 
 async def play_for(clock: ManualClock, seconds: float, players: tuple[Seat, ...]) -> None:

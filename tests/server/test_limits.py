@@ -5,7 +5,6 @@ ends; a connection that falls behind is dropped and its socket aborted."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,23 +17,11 @@ from callbreak.server.conn import TOO_SLOW, Conn
 from callbreak.server.hub import Hub
 from callbreak.server.table import IDLE_ROUNDS
 
-from .inprocess import Seat, hub_clock, start_hub
+from .inprocess import Seat, hub_clock, run_until, start_hub
 
 __all__ = ["hub_clock"]  # the fixture
 
 RULES = Ruleset.from_dict({"preset": "quick", "rounds": 3, "call_seconds": 30, "card_seconds": 15})
-
-
-async def run_until(clock: ManualClock, done: Callable[[], bool], players: tuple[Seat, ...] = (), limit: float = 36000) -> None:
-    """Move time on in small steps (players act on their turns, first legal action) until ``done()``."""
-    end = clock.monotonic() + limit
-    while not done():
-        assert clock.monotonic() < end, "not done in time"
-        for p in players:
-            if p.my_turn() and p.state is not None:
-                s = p.state
-                await p.send({"type": "call", "call": s["legal_calls"][0]} if s["phase"] == "calling" else {"type": "play", "card": s["legal_cards"][0]})
-        clock.advance(0.1)
 
 
 async def test_the_message_limit_counts_utf8_bytes(hub_clock: tuple[Hub, ManualClock]) -> None:

@@ -399,7 +399,6 @@ class Redealt(_Event, tag="redeal"):
 
 class RoundOver(_Event, tag="round_over"):
     round: int
-    dealer: int
     calls: list[int | None]
     tricks_won: list[int]
     points: list[str]

@@ -34,9 +34,11 @@ async def test_the_message_limit_counts_utf8_bytes(hub_clock: tuple[Hub, ManualC
     assert len(euros) < 4096 < len(euros.encode())
     (err,) = await a.send(euros)
     assert err["type"] == "error" and err["code"] == "too_large"
-    # the same length in ASCII is read (and its over-long ref dropped)
-    (pong,) = await a.send('{"type":"ping","ref":"' + "e" * 1400 + '"}')
-    assert pong["type"] == "pong"
+    # the same length in ASCII is read: refused for its over-long ref (at most 64), not its size
+    (err,) = await a.send('{"type":"ping","ref":"' + "e" * 1400 + '"}')
+    assert err["type"] == "error" and err["code"] == "bad_message"
+    (pong,) = await a.send('{"type":"ping","ref":"' + "e" * 64 + '","pad":"' + "p" * 1400 + '"}')
+    assert pong["type"] == "pong" and pong["ref"] == "e" * 64
 
 
 async def _on_autoplay(hub: Hub, clock: ManualClock, rules: Ruleset = RULES) -> tuple[Any, Seat]:

@@ -131,7 +131,12 @@ async def test_forged_malformed_oversized_and_fuzzed_messages_change_nothing(ser
         ('"hello"', "bad_message"),
         ({"type": "dance"}, "bad_type"),
         ({"no": "type"}, "bad_type"),
-        ({"type": "call", "call": "3"}, "not_your_turn"),
+        # validated at the edge (`protocol.parse`), before the turn is looked at
+        ({"type": "call", "call": "3"}, "bad_call"),
+        ({"type": "call"}, "bad_call"),
+        ({"type": "play", "card": 7}, "bad_card"),
+        ({"type": "hello", "since": "x"}, "bad_message"),
+        ({"type": "ping", "ref": [1]}, "bad_message"),
         ("x" * 10_000, "too_large"),
         (b"\x00\x01binary", "bad_json"),
     ]

@@ -5,9 +5,10 @@ append-only log), `store` (the `Store` interface, `SQLiteStore`), `broker`
 (the `Broker` fan-out interface, `LocalBroker`), `ratelimit` (token buckets),
 `conn` (one WebSocket and its send queue), `autopilot` (bots and the timers'
 automatic actions), `live` (a table in play: commit, publish, its timers),
-`hinting` and `history` (hints and hand histories), `hub` (the registry of
+`hinting` and `history` (hints and hand histories), `protocol` (every WebSocket
+message and error code as types, validated at the edge), `hub` (the registry of
 tables and the dispatch of messages) and `app` (HTTP and WebSocket routes).  The protocol is in
-``docs/protocol.md``.
+``docs/protocol.md`` and ``docs/protocol.schema.json``.
 """
 
 from __future__ import annotations

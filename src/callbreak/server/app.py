@@ -25,6 +25,7 @@ from ..rules import Ruleset
 from .config import ServerConfig
 from .headers import SecurityHeaders
 from .hub import Hub
+from .protocol import Error, ErrorCode, encode
 from .pwa import SW_HEADERS, service_worker
 from .table import TableError
 from .transport import ExposeAbort, abort_of
@@ -233,7 +234,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         try:
             the_hub.admit(ip)
         except TableError as e:
-            await websocket.send_text(orjson.dumps({"type": "error", "code": e.code, "message": e.message}).decode())
+            await websocket.send_text(encode(Error(ErrorCode(e.code), e.message)))
             await websocket.close(code=4429)
             return
         try:
@@ -256,7 +257,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
                 abort_of(websocket.scope),
             )
         except TableError as e:
-            await websocket.send_text(orjson.dumps({"type": "error", "code": e.code, "message": e.message}).decode())
+            await websocket.send_text(encode(Error(ErrorCode(e.code), e.message)))
             await websocket.close(code=4404 if e.code == "no_table" else 4403)
             return
         writer = asyncio.get_running_loop().create_task(conn.writer())

@@ -18,7 +18,8 @@ from ..bots import Hint
 from ..bots.hints import hint
 from ..bots.warmup import KERNEL
 from ..round import SeatView
-from .live import LiveTable, dumps
+from .live import LiveTable
+from .protocol import HintMessage, encode
 from .table import TableError
 
 __all__ = ["Hints"]
@@ -46,7 +47,7 @@ class Hints:
         """Hints waiting for the pool or being worked out."""
         return self._pending
 
-    async def message(self, t: LiveTable, seat: int, ref: object) -> str:
+    async def message(self, t: LiveTable, seat: int, ref: str | int | None) -> str:
         """The ``hint`` message for ``seat``, whose turn it is (`TableError` otherwise).
 
         The hard level answers (from the medium level, and saying so, while its kernel
@@ -54,7 +55,9 @@ class Hints:
         """
         v = t.state.v
         result = await self.hint(t, seat)
-        return dumps({**result.to_dict(), "type": "hint", "v": v, "ref": ref})
+        chance = None if result.chance is None else round(result.chance, 3)
+        card = None if result.card is None else str(result.card)
+        return encode(HintMessage(v, result.call, chance, card, result.reason, result.level, ref))
 
     async def hint(self, t: LiveTable, seat: int) -> Hint:
         st = t.state

@@ -10,8 +10,6 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import orjson
-
 from ..bots import levels
 from ..rules import Ruleset
 from .broker import Broker, LocalBroker, channel
@@ -20,7 +18,28 @@ from .config import ServerConfig
 from .conn import NO_HELLO, Conn, nbytes
 from .hinting import Hints
 from .history import history
-from .live import LiveTable, dumps
+from .live import LiveTable
+from .protocol import (
+    Back,
+    Call,
+    ClientMessage,
+    End,
+    Error,
+    ErrorCode,
+    Hello,
+    Hint,
+    Leave,
+    Ping,
+    Play,
+    Pong,
+    Ready,
+    Refused,
+    Rematch,
+    RematchAsk,
+    Start,
+    encode,
+    parse,
+)
 from .ratelimit import Bucket
 from .store import SQLiteStore, Store
 from .table import (
@@ -282,9 +301,7 @@ class Hub:
         )
         old.submit({"t": "rematch", "table": new.id})
         for s, tok in tokens.items():
-            self.broker.publish(
-                channel(old.id, s), dumps({"type": "rematch", "table": new.id, "token": tok, "seat": s})
-            )
+            self.broker.publish(channel(old.id, s), encode(Rematch(new.id, tok, s)))
         return new, seat, tokens[seat]
 
     def history(self, table_id: str, fmt: str) -> tuple[str, str]:
@@ -371,14 +388,14 @@ class Hub:
         conn.gone()
         self.close(conn)
 
-    def error(self, conn: Conn, code: str, message: str, ref: object = None) -> None:
-        msg: dict[str, Any] = {"type": "error", "code": code, "message": message, "v": conn.table.state.v}
-        if ref is not None:
-            msg["ref"] = ref
-        conn.push(dumps(msg))
+    def error(self, conn: Conn, code: str, message: str, ref: str | int | None = None) -> None:
+        conn.push(encode(Error(ErrorCode(code), message, v=conn.table.state.v, ref=ref)))
 
     async def on_message(self, conn: Conn, raw: str | bytes | None) -> None:
-        """Handle one client message; every refusal is an ``error`` message, nothing else."""
+        """Handle one client message; every refusal is an ``error`` message, nothing else.
+
+        The message is validated at the edge (`protocol.parse`): one that is not a valid
+        `ClientMessage` is refused with its code before it reaches a table."""
         if not conn.bucket.take():
             now = self.clock.monotonic()
             if now - conn.last_error > 1.0:
@@ -390,27 +407,21 @@ class Hub:
         if _size(raw) > self.config.max_message:
             return self.error(conn, "too_large", f"messages are at most {self.config.max_message} bytes")
         try:
-            msg = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            return self.error(conn, "bad_json", "a message is one JSON object")
-        if not isinstance(msg, dict):
-            return self.error(conn, "bad_message", "a message is one JSON object")
-        ref = msg.get("ref")
-        if not (ref is None or (isinstance(ref, (str, int)) and not isinstance(ref, bool) and len(str(ref)) <= 64)):
-            ref = None
-        kind = msg.get("type")
+            msg = parse(raw)
+        except Refused as e:
+            return self.error(conn, e.code, e.message, e.ref)
         try:
-            await self._dispatch(conn, kind, msg, ref)
+            await self._dispatch(conn, msg)
         except TableError as e:
-            self.error(conn, e.code, e.message, ref)
+            self.error(conn, e.code, e.message, msg.ref)
         except Exception:  # a bug must cost one message, not the connection or the server
-            log.exception("table %s: message %r failed", conn.table.id, kind)
-            self.error(conn, "internal", "the server could not handle that message", ref)
+            log.exception("table %s: message %r failed", conn.table.id, msg)
+            self.error(conn, "internal", "the server could not handle that message", msg.ref)
 
-    async def _dispatch(self, conn: Conn, kind: object, msg: dict[str, Any], ref: object) -> None:
+    async def _dispatch(self, conn: Conn, msg: ClientMessage) -> None:
         t = conn.table
         seat = conn.seat
-        if kind == "hello":
+        if isinstance(msg, Hello):
             h = self.awaiting_hello.pop(conn, None)
             if h is not None:
                 h.cancel()
@@ -418,7 +429,7 @@ class Hub:
             # the catch-up, then the live feed, so nothing is missed or sent twice
             if conn.unsubscribe is None:
                 t.attach(conn)
-            missed = t.catch_up(seat, msg.get("since"))
+            missed = t.catch_up(seat, msg.since)
             if len(missed) > 1 and sum(nbytes(m) for m in missed) > conn.limit // 2:
                 missed = [t.snapshot(seat)]  # more than its send buffer should hold: start afresh
             for m in missed:
@@ -426,52 +437,50 @@ class Hub:
             if seat >= 0 and t.state.rematch is not None:
                 new = self.get(t.state.rematch)
                 if new is not None and new.state.seats[seat].kind == "human":
-                    tok = new.state.seats[seat].token
-                    conn.push(dumps({"type": "rematch", "table": new.id, "token": tok, "seat": seat}))
+                    conn.push(encode(Rematch(new.id, new.state.seats[seat].token, seat)))
             if conn.unsubscribe is None:
                 conn.unsubscribe = self.broker.subscribe(channel(t.id, seat), conn.push)
             return
-        if kind == "ping":
-            conn.push(dumps({"type": "pong", "server_time": self.clock.now_ms(), "ref": ref}))
+        if isinstance(msg, Ping):
+            conn.push(encode(Pong(self.clock.now_ms(), msg.ref)))
             return
-        if not isinstance(kind, str) or kind not in _SEAT_MESSAGES:
-            raise TableError("bad_type", f"unknown message type {str(kind)[:32]!r}")
         if seat < 0:
             raise TableError("spectator", "spectators watch; they cannot act")
         # an action is validated (and committed) first: a refused one changes nothing, not even
         # who plays the seat; an accepted one gives the seat back to its player
-        if kind == "call":
-            t.submit({"t": "call", "seat": seat, "call": msg.get("call")})
-            t.human_acts(seat)
-        elif kind == "play":
-            t.submit({"t": "play", "seat": seat, "card": msg.get("card")})
-            t.human_acts(seat)
-        elif kind == "ready":
-            t.submit({"t": "ready", "seat": seat})
-            t.human_acts(seat)
-        elif kind == "leave":
-            t.submit({"t": "leave", "seat": seat})
-            for c in list(t.conns[seat]):  # the seat's token no longer holds it
-                c.close()
-        elif kind == "back":
-            if t.state.status not in (PLAYING, BETWEEN):
-                raise TableError("wrong_status", f"not now: the table is {t.state.status.replace('_', ' ')}")
-            t.human_acts(seat)
-        elif kind == "start":
-            if seat != t.state.meta.host:
-                raise TableError("not_host", "only the host starts the table")
-            t.submit({"t": "start"})
-        elif kind == "end":
-            if seat != t.state.meta.host:
-                raise TableError("not_host", "only the host ends the match")
-            if t.state.meta.rules.rounds is not None:
-                raise TableError("illegal", "this match ends by itself after its rounds")
-            t.submit({"t": "end"})
-        elif kind == "rematch":
-            new, s, tok = self.rematch(t.id, t.state.seats[seat].token)
-            conn.push(dumps({"type": "rematch", "table": new.id, "token": tok, "seat": s, "ref": ref}))
-        elif kind == "hint":
-            conn.push(await self.hints.message(t, seat, ref))
+        match msg:
+            case Call(call=n):
+                t.submit({"t": "call", "seat": seat, "call": n})
+                t.human_acts(seat)
+            case Play(card=card):
+                t.submit({"t": "play", "seat": seat, "card": card})
+                t.human_acts(seat)
+            case Ready():
+                t.submit({"t": "ready", "seat": seat})
+                t.human_acts(seat)
+            case Leave():
+                t.submit({"t": "leave", "seat": seat})
+                for c in list(t.conns[seat]):  # the seat's token no longer holds it
+                    c.close()
+            case Back():
+                if t.state.status not in (PLAYING, BETWEEN):
+                    raise TableError("wrong_status", f"not now: the table is {t.state.status.replace('_', ' ')}")
+                t.human_acts(seat)
+            case Start():
+                if seat != t.state.meta.host:
+                    raise TableError("not_host", "only the host starts the table")
+                t.submit({"t": "start"})
+            case End():
+                if seat != t.state.meta.host:
+                    raise TableError("not_host", "only the host ends the match")
+                if t.state.meta.rules.rounds is not None:
+                    raise TableError("illegal", "this match ends by itself after its rounds")
+                t.submit({"t": "end"})
+            case RematchAsk():
+                new, s, tok = self.rematch(t.id, t.state.seats[seat].token)
+                conn.push(encode(Rematch(new.id, tok, s, ref=msg.ref)))
+            case Hint():
+                conn.push(await self.hints.message(t, seat, msg.ref))
 
 
 #: stored tables expired or abandoned per sweep, at most (each is loaded to be closed)
@@ -488,5 +497,3 @@ def _size(raw: str | bytes) -> int:
         return len(raw)
     return len(raw.encode("utf-8", "surrogatepass"))
 
-
-_SEAT_MESSAGES = {"call", "play", "ready", "back", "leave", "start", "end", "rematch", "hint"}

@@ -19,6 +19,7 @@ from .broker import channel
 from .clock import Clock, Handle
 from .config import ServerConfig
 from .conn import Conn
+from .protocol import event_frame, snapshot_frame, synced_frame, table_frame
 from .recent import AUDIENCES, Recent
 from .table import BETWEEN, IDLE_ROUNDS, PLAYING, TableError, TableState
 
@@ -148,10 +149,7 @@ class LiveTable:
             state = entry.state(seat)
             ch = channel(self.id, seat)
             for v, event in entry.events:
-                self.hub.broker.publish(
-                    ch,
-                    f'{{"type":"event","v":{v},"server_time":{t},"event":{event},"table":{table},"state":{state}}}',
-                )
+                self.hub.broker.publish(ch, event_frame(v, t, event, table, state))
 
     def publish_table(self) -> None:
         """Tell everyone of a change outside the log (connections, deadlines)."""
@@ -159,15 +157,13 @@ class LiveTable:
         self._told_spectators = len(self.conns[-1])
         for seat in self._audiences():
             self.hub.broker.publish(
-                channel(self.id, seat),
-                f'{{"type":"table","v":{self.state.v},"server_time":{t},"table":{dumps(self.table_info(seat))}}}',
+                channel(self.id, seat), table_frame(self.state.v, t, dumps(self.table_info(seat)))
             )
 
     def snapshot(self, seat: int) -> str:
         st = self.state
-        return (
-            f'{{"type":"snapshot","v":{st.v},"server_time":{self.clock.now_ms()},'
-            f'"table":{dumps(self.table_info(seat))},"state":{dumps(st.state(seat))},"sheet":{dumps(st.sheet())}}}'
+        return snapshot_frame(
+            st.v, self.clock.now_ms(), dumps(self.table_info(seat)), dumps(st.state(seat)), dumps(st.sheet())
         )
 
     def catch_up(self, seat: int, since: object) -> list[str]:
@@ -186,10 +182,8 @@ class LiveTable:
             state = entry.state(seat)
             for v, event in entry.events:
                 if v > since:
-                    out.append(
-                        f'{{"type":"event","v":{v},"server_time":{t},"event":{event},"table":{table},"state":{state}}}'
-                    )
-        out.append(f'{{"type":"synced","v":{st.v},"server_time":{t},"table":{table}}}')
+                    out.append(event_frame(v, t, event, table, state))
+        out.append(synced_frame(st.v, t, table))
         return out
 
     # --- connections -------------------------------------------------------------------

@@ -32,6 +32,7 @@ from ..cards import Card
 from ..errors import IllegalAction
 from ..round import SeatView, Trick
 from ..rules import Ruleset
+from ..server.protocol import FATAL
 from .game import Game, RoundSummary, TableModel
 
 __all__ = ["JoinTarget", "OnlineGame", "parse_join_url", "view_from_dict"]
@@ -495,7 +496,7 @@ class OnlineGame(Game):
         if kind == "error":
             code = msg.get("code")
             text = str(msg.get("message") or code)
-            if code in ("bad_token", "no_table"):
+            if code in FATAL:
                 self.fatal = text
             self.error = text
             return

@@ -10,7 +10,8 @@ import { sheetOf, addRound } from "./sheet.js";
 
 const HOLD_MS = 900;      // a finished trick stays in the middle this long
 const COLLECT_MS = 350;   // then flies to its winner
-const FATAL = new Set(["not_found", "unknown_table", "bad_token", "no_table", "expired"]);
+// the error codes after which this page cannot go on (protocol.FATAL: a test holds them equal)
+const FATAL = new Set(["bad_token", "no_table"]);
 
 /** One WebSocket with silent reconnection (exponential backoff with jitter). */
 class Connection {

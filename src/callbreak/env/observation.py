@@ -25,7 +25,8 @@ trick        260    4x52  1 for the card the seat has put on the current trick
 calls        468    4x15  one-hot: the seat's call 0..13, or index 14: not called yet
 tricks_won   528    4     tricks the seat has taken this round (0..13)
 totals       532    4     the seat's match total, in points, of the finished rounds
-round        536    1     the round number, 1-based
+                          (bounds +-1e9 in the space: never reached)
+round        536    1     the round number, 1-based (bounds 1..1e9)
 phase        537    2     one-hot: calling, playing (both 0 once the match is over)
 to_act       539    4     one-hot: the seat to act (all 0 once the match is over)
 leader       543    4     one-hot: the seat that leads the current trick
@@ -52,6 +53,7 @@ from ..round import CALLING, PLAYING, SeatView
 
 __all__ = [
     "BLOCKS",
+    "BOUND",
     "CALL_BASE",
     "HAND",
     "HIGH",
@@ -108,14 +110,17 @@ _DEALER = OFFSETS["dealer"]
 _TRUMP = OFFSETS["trump"]
 _SUDDEN = OFFSETS["sudden_death"]
 
+BOUND = 1e9
+"""The bound of the totals and the round number: far beyond any match (a round scores at most
+13 points plus a ruleset's bonus, at most 1000), finite, as Gymnasium's checker likes."""
 LOW = np.zeros(SIZE, dtype=np.float32)
 HIGH = np.ones(SIZE, dtype=np.float32)
-"""The bounds of every entry: 0..1 but for tricks won (13), totals (unbounded) and the round number."""
+"""The bounds of every entry: 0..1 but for tricks won (0..13), totals (+-`BOUND`) and the round (1..`BOUND`)."""
 HIGH[_WON : _WON + 4] = 13
-LOW[_TOTALS : _TOTALS + 4] = -np.inf
-HIGH[_TOTALS : _TOTALS + 4] = np.inf
+LOW[_TOTALS : _TOTALS + 4] = -BOUND
+HIGH[_TOTALS : _TOTALS + 4] = BOUND
 LOW[_ROUND] = 1
-HIGH[_ROUND] = np.inf
+HIGH[_ROUND] = BOUND
 
 
 def observe(view: SeatView) -> npt.NDArray[np.float32]:

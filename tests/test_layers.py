@@ -1,7 +1,9 @@
 """The package's layering, checked on the source: nothing lower imports anything higher.
 
 core (cards, rules, scoring, round, match, errors, notation, scorecalc)
-  <- bots <- remote <- arena, server <- tui <- commands, cli
+  <- bots <- remote, env <- arena, server <- tui <- commands, cli
+
+env (the reinforcement-learning environments) may use core and bots only.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ LAYER = {
     "core": 0,
     "bots": 1,
     "remote": 2,
+    "env": 2,
     "arena": 3,
     "server": 3,
     "tui": 4,
@@ -112,6 +115,17 @@ def test_core_uses_only_the_standard_library() -> None:
                 continue
             for n in names:
                 assert n.split(".")[0] in allowed, f"{path.relative_to(SRC)} imports {n}"
+
+
+def test_env_uses_only_core_and_bots() -> None:
+    bad = [
+        f"{path.relative_to(SRC)} line {line}: {name}"
+        for path in FILES
+        if path.relative_to(SRC).parts[0] == "env"
+        for line, name in imports_of(path)
+        if layer_of(name) not in ("core", "bots", "env")
+    ]
+    assert not bad, "; ".join(bad)
 
 
 def test_the_checker_sees_upward_imports() -> None:

@@ -1,0 +1,13 @@
+"""Environments for reinforcement learning on the exact engine (the ``rl`` extra).
+
+* `callbreak.env.callbreak_v0`: a PettingZoo AEC environment, four agents ``player_0..player_3``.
+* `callbreak.env.single`: a Gymnasium environment in which one seat learns against three bots.
+* `callbreak.env.openspiel`: the game registered with OpenSpiel as ``python_callbreak``.
+* `callbreak.env.observation`: the observation layout and the action numbers they all share.
+
+Every observation is made from the seat's `callbreak.SeatView` alone, and every rule is the
+engine's (`callbreak.Match`).  See docs/rl.md.  This package imports no optional dependency
+itself: each module imports the library it adapts to.
+"""
+
+from __future__ import annotations

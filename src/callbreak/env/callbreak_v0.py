@@ -1,0 +1,230 @@
+"""Callbreak as a PettingZoo AEC environment: four agents, one match per episode.
+
+>>> from callbreak.env import callbreak_v0
+>>> env = callbreak_v0.env(ruleset="quick", seed=1)
+>>> env.reset()
+>>> for agent in env.agent_iter():
+...     obs, reward, termination, truncation, info = env.last()
+...     action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
+...     env.step(action)
+>>> env.unwrapped.match.is_over, len(env.unwrapped.match.rounds)
+(True, 3)
+
+Agents ``player_0..player_3`` are the engine's seats 0..3 in order of play; the match's
+seeded shuffle draws the first dealer, so the first agent to act varies with the seed.
+The action space is ``Discrete(66)`` (0..51 cards, ``52 + n`` calls ``n``) and the
+observation a dict ``{"observation": Box(556,) float32, "action_mask": Box(66,) int8}``;
+`callbreak.env.observation` documents both.
+
+Rewards (``reward=``): ``"points"`` gives every agent its points of a round when the round
+ends (``3.0``, ``-4.0``, ``5.2``...); ``"places"`` gives them once, when the match ends:
+``+1``, ``+1/3``, ``-1/3``, ``-1`` for places 1 to 4 (tied seats share the better place).
+
+An illegal action: `raw_env` raises `ValueError` (`callbreak.IllegalAction` for an action
+the rules forbid now) and changes nothing; `env` wraps it the way PettingZoo's classic
+environments are wrapped, so an illegal action ends the episode with ``illegal_reward``
+for the agent that took it (default ``-1`` for places, ``-13`` for points: the worst round
+the standard rules allow) and 0 for the others.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..cards import Card
+from ..match import Match
+from ..round import CALLING
+from ..rules import Ruleset
+from . import observation as ob
+from .text import render_text
+
+__all__ = ["AGENTS", "PLACE_REWARD", "env", "raw_env"]
+
+AGENTS = ("player_0", "player_1", "player_2", "player_3")
+RENDER_MODES = ("ansi", "human")
+PLACE_REWARD = {1: 1.0, 2: 1 / 3, 3: -1 / 3, 4: -1.0}
+"""The reward of each place under ``reward="places"``."""
+
+Obs = dict[str, npt.NDArray[Any]]
+
+
+def ruleset_of(ruleset: Ruleset | str | None) -> Ruleset:
+    """A `Ruleset` from one, a preset's name, or None (the standard rules); it must fix the rounds."""
+    if ruleset is None:
+        rules = Ruleset()
+    elif isinstance(ruleset, str):
+        rules = Ruleset.preset(ruleset)
+    elif isinstance(ruleset, Ruleset):
+        rules = ruleset
+    else:
+        raise ValueError(f"ruleset must be a Ruleset or a preset's name, not {ruleset!r}")
+    if rules.rounds is None:
+        raise ValueError("an episode is one match: the ruleset must fix the number of rounds")
+    return rules
+
+
+def env(
+    ruleset: Ruleset | str | None = None,
+    render_mode: str | None = None,
+    reward: str = "points",
+    seed: int | None = None,
+    illegal_reward: float | None = None,
+) -> AECEnv:
+    """The environment with PettingZoo's usual wrappers (illegal action: end with a penalty)."""
+    e: AECEnv = raw_env(ruleset=ruleset, render_mode=render_mode, reward=reward, seed=seed)
+    if illegal_reward is None:
+        illegal_reward = -1.0 if reward == "places" else -13.0
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's naming
+    """The unwrapped environment; ``match`` is the engine's `Match` being played (its full
+    state, hands included: for analysis, never part of an observation)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(RENDER_MODES),
+        "name": "callbreak_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        ruleset: Ruleset | str | None = None,
+        render_mode: str | None = None,
+        reward: str = "points",
+        seed: int | None = None,
+    ) -> None:
+        EzPickle.__init__(self, ruleset, render_mode, reward, seed)
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        if reward not in ("points", "places"):
+            raise ValueError(f"reward must be 'points' or 'places', not {reward!r}")
+        self.rules = ruleset_of(ruleset)
+        self.render_mode = render_mode
+        self.reward = reward
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self._action_space = spaces.Discrete(ob.N_ACTIONS)
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(ob.LOW, ob.HIGH, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(ob.N_ACTIONS,), dtype=np.int8),
+            }
+        )
+        self.action_spaces = {a: spaces.Discrete(ob.N_ACTIONS) for a in AGENTS}
+        self.observation_spaces = {a: self._obs_space for a in AGENTS}
+        self._next_seed = seed
+        self._seeds = random.Random(seed)
+        self.match = Match(self.rules, seed=self._seeds.randrange(2**63))
+        self._begin()
+
+    # --- spaces ---------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # --- the loop ---------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new match.  ``seed`` deals it as ``Match(ruleset, seed)`` does; without one, the
+        next seed comes from the last one given (the constructor's first), so a run of resets
+        after ``reset(seed=s)`` repeats too.  ``options``: ``{"dealt": [four hands], "dealer":
+        seat}`` fixes the first deal (cards as `Card`, ints or text like ``"AS"``), as
+        `Match`'s ``dealt`` and ``dealer`` do; other keys are ignored, as Gymnasium's are."""
+        if seed is None and self._next_seed is not None:
+            seed = self._next_seed
+        self._next_seed = None
+        if seed is not None:
+            self._seeds = random.Random(seed)
+            match_seed = seed
+        else:
+            match_seed = self._seeds.randrange(2**63)
+        options = options or {}
+        dealt = options.get("dealt")
+        self.match = Match(
+            self.rules,
+            seed=match_seed,
+            dealer=options.get("dealer"),
+            dealt=None if dealt is None else [dealt],
+        )
+        self._begin()
+
+    def _begin(self) -> None:
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self._skip_agent_selection = None
+        to_act = self.match.to_act
+        assert to_act is not None
+        self.agent_selection = AGENTS[to_act]
+
+    def observe(self, agent: str) -> Obs:
+        view = self.match.view(AGENTS.index(agent))
+        return {"observation": ob.observe(view), "action_mask": ob.mask(view)}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to act: None is only for an agent whose episode is over")
+        kind, value = ob.to_engine(action)
+        m = self.match
+        rounds_before = len(m.rounds)
+        if kind == "call":
+            if m.round.phase != CALLING:
+                raise ValueError(f"{agent} must play a card (0..51) now, not call ({action})")
+            m.call(int(value))
+        else:
+            assert isinstance(value, Card)
+            m.play(value)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        if self.reward == "points" and len(m.rounds) > rounds_before:
+            for i, a in enumerate(AGENTS):
+                self.rewards[a] = float(m.round_points[-1][i])
+        if m.is_over:
+            if self.reward == "places":
+                for i, a in enumerate(AGENTS):
+                    self.rewards[a] = PLACE_REWARD[m.places[i]]
+            self.terminations = dict.fromkeys(AGENTS, True)
+            self.agent_selection = AGENTS[(AGENTS.index(agent) + 1) % 4]
+        else:
+            to_act = m.to_act
+            assert to_act is not None
+            self.agent_selection = AGENTS[to_act]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The table in text: the public state and the hand of the agent to act (``ansi``
+        returns it, ``human`` prints it)."""
+        if self.render_mode is None:
+            return None
+        text = render_text(self.match)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

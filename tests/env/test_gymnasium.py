@@ -1,0 +1,108 @@
+"""The single-agent Gymnasium environment: Gymnasium's own checker, and our promises."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from callbreak import Match, Ruleset
+from callbreak.bots import make_bot
+from callbreak.env import observation as ob
+from callbreak.env.single import ENV_ID, CallbreakEnv
+
+
+def test_gymnasium_check_env() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning either
+        check_env(gymnasium.make(ENV_ID, ruleset="quick", opponents="easy").unwrapped)
+        check_env(
+            gymnasium.make(
+                ENV_ID, ruleset="quick", opponents=("random", "easy", "medium"), seat=2, render_mode="ansi"
+            ).unwrapped
+        )
+
+
+def play(env: CallbreakEnv, seed: int) -> tuple[float, int]:
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total, steps, done = 0.0, 0, False
+    while not done:
+        assert obs.shape == (ob.SIZE,)
+        m = env.match
+        assert m.to_act == env.seat  # every observation is one at which the learner acts
+        legal = np.flatnonzero(info["action_mask"])
+        obs, reward, done, truncated, info = env.step(int(rng.choice(legal)))
+        assert not truncated
+        total += reward
+        steps += 1
+    return total, steps
+
+
+def test_points_reward_is_the_learners_total_and_every_step_is_its_turn() -> None:
+    env = CallbreakEnv(ruleset="quick", opponents="easy", seat=1)
+    total, steps = play(env, seed=4)
+    assert env.match.is_over
+    assert total == pytest.approx(float(env.match.totals[1]))
+    assert steps == 14 * len(env.match.rounds)  # one call, 13 cards a round
+
+
+def test_places_reward() -> None:
+    env = CallbreakEnv(ruleset="quick", reward="places")
+    total, _ = play(env, seed=5)
+    assert total == {1: 1.0, 2: 1 / 3, 3: -1 / 3, 4: -1.0}[env.match.places[0]]
+
+
+def test_the_same_seed_gives_the_same_match_bots_included() -> None:
+    a, b = CallbreakEnv(ruleset="quick", opponents="easy"), CallbreakEnv(ruleset="quick", opponents="easy")
+    play(a, seed=8)
+    play(b, seed=8)
+    assert a.match.actions() == b.match.actions()
+    assert a.match.round.dealt != Match(Ruleset.preset("quick"), seed=9).round.dealt
+    play(b, seed=9)
+    assert a.match.actions() != b.match.actions()
+
+
+def test_the_opponents_are_our_bots() -> None:
+    # The bots' moves in the env are what the same bots choose on the same views.
+    env = CallbreakEnv(ruleset="quick", opponents="easy", seat=0)
+    env.reset(seed=3)
+    m = env.match
+    acts = m.actions()
+    replay = Match(Ruleset.preset("quick"), seed=3)
+    bots = {s: make_bot("easy") for s in (1, 2, 3)}
+    seeds = random.Random(3)
+    for s in (1, 2, 3):
+        bots[s].reset(seed=seeds.randrange(2**62))
+    for a in acts:
+        seat = replay.to_act
+        assert seat in bots
+        assert bots[seat].act(replay.view(seat)) == a
+        replay.act(a)
+    assert replay.to_act == 0
+
+
+def test_an_illegal_action_ends_the_episode_with_the_penalty_and_changes_nothing() -> None:
+    env = CallbreakEnv(reward="places")
+    _, info = env.reset(seed=2)
+    before = env.match.state_key()
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert not info["action_mask"].any() and info["illegal_action"] == illegal
+    assert env.match.state_key() == before
+    with pytest.raises(ValueError, match="reset"):
+        env.step(ob.CALL_BASE + 3)
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="seat"):
+        CallbreakEnv(seat=4)
+    with pytest.raises(ValueError, match="opponents"):
+        CallbreakEnv(opponents=("easy", "easy"))
+    with pytest.raises(ValueError, match="unknown bot level"):
+        CallbreakEnv(opponents="grandmaster")

@@ -1,0 +1,107 @@
+"""The OpenSpiel game: OpenSpiel's own simulation checks, the engine's scores, hidden cards."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+
+import callbreak.env.openspiel  # noqa: F401  # registers python_callbreak
+from callbreak import Card, Round, Ruleset, score
+from callbreak.env import observation as ob
+from callbreak.env.openspiel import info_state_size
+
+
+def random_playout(game: pyspiel.Game, seed: int) -> pyspiel.State:
+    rng = np.random.RandomState(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def test_openspiel_random_sim_test() -> None:
+    for preset in ("standard", "bhoos"):
+        game = pyspiel.load_game("python_callbreak", {"preset": preset})
+        pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_the_game_has_the_documented_shape() -> None:
+    game = pyspiel.load_game("python_callbreak")
+    assert game.num_distinct_actions() == ob.N_ACTIONS == 66
+    assert game.max_chance_outcomes() == 52 and game.num_players() == 4
+    assert game.observation_tensor_size() == ob.SIZE
+    assert game.information_state_tensor_size() == info_state_size() == 2872
+    assert game.new_initial_state().legal_actions() == list(range(52))  # the first card dealt
+
+
+@pytest.mark.parametrize(("preset", "dealer"), [("standard", 3), ("pagat", 1), ("bhoos", 0)])
+def test_random_playouts_score_as_the_engine_does(preset: str, dealer: int) -> None:
+    rules = Ruleset.preset(preset)
+    game = pyspiel.load_game("python_callbreak", {"preset": preset, "dealer": dealer})
+    for seed in range(3):
+        state = random_playout(game, seed)
+        history = state.history()
+        deck, actions = history[:52], history[52:]
+        hands: list[list[int]] = [[], [], [], []]
+        for i, c in enumerate(deck):
+            hands[(dealer + 1 + i) % 4].append(c)
+        engine_actions: list[int | Card] = [a - 52 if a >= 52 else Card(a) for a in actions]
+        rnd = Round.from_actions(rules, hands, dealer, engine_actions)
+        assert rnd.phase == "over" and len(actions) == 56
+        calls = [c for c in rnd.calls if c is not None]
+        want = [float(score(calls[s], rnd.tricks_won[s], rules)) for s in range(4)]
+        assert state.returns() == pytest.approx(want)
+
+
+def test_what_a_player_observes_hides_the_other_hands() -> None:
+    # A resampled state deals the other seats other cards; player 0 cannot tell it apart.
+    game = pyspiel.load_game("python_callbreak")
+    rng = np.random.RandomState(4)
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.history()) < 52 + 4 + 18:
+        legal = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(int(rng.choice(legal)))
+    other = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert other.round.hands != state.round.hands
+    assert other.round.hands[0] == state.round.hands[0]
+    for get in (
+        "information_state_string",
+        "information_state_tensor",
+        "observation_string",
+        "observation_tensor",
+    ):
+        assert getattr(other, get)(0) == getattr(state, get)(0), get
+    assert other.information_state_string(1) != state.information_state_string(1)
+    text = state.information_state_string(0) + state.observation_string(0)
+    unseen = {str(c) for s in (1, 2, 3) for c in state.round.hands[s]}
+    assert not any(f" {c}" in text for c in unseen)
+
+
+def test_ismcts_plays_the_game() -> None:
+    game = pyspiel.load_game("python_callbreak")
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 20, random_state=np.random.RandomState(2))
+    rng = np.random.RandomState(0)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+    for _ in range(4):  # four calls, then the first cards
+        state.apply_action(bot.step(state))
+    for _ in range(4):
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert len(state.round.trick) == 0 and len(state.round.tricks) == 1
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(ValueError, match="dealer must be a seat"):
+        pyspiel.load_game("python_callbreak", {"dealer": 7})
+    with pytest.raises(ValueError, match="unknown preset"):
+        pyspiel.load_game("python_callbreak", {"preset": "poker"})

@@ -1,0 +1,175 @@
+"""The PettingZoo AEC environment: PettingZoo's own API and seed tests, and our promises."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from callbreak import IllegalAction, Match, Round, Ruleset
+from callbreak.env import callbreak_v0
+from callbreak.env import observation as ob
+from callbreak.env.callbreak_v0 import AGENTS, PLACE_REWARD
+
+
+def play_random(env: object, seed: int, max_steps: int = 10_000) -> dict[str, float]:
+    """Play the episode with random legal actions; the cumulative reward of each agent."""
+    rng = np.random.default_rng(seed)
+    got: dict[str, float] = dict.fromkeys(AGENTS, 0.0)
+    for n, agent in enumerate(env.agent_iter()):  # type: ignore[attr-defined]
+        obs, reward, term, trunc, _ = env.last()  # type: ignore[attr-defined]
+        got[agent] += reward
+        if term or trunc:
+            env.step(None)  # type: ignore[attr-defined]
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(rng.choice(legal)))  # type: ignore[attr-defined]
+        assert n < max_steps
+    return got
+
+
+def test_pettingzoo_api_test() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the dict observation warnings every classic env gets
+        api_test(callbreak_v0.env(ruleset="quick"), num_cycles=300)
+
+
+def test_pettingzoo_seed_test() -> None:
+    seed_test(lambda: callbreak_v0.env(ruleset="quick"), num_cycles=300)
+
+
+def test_the_same_seed_deals_the_same_cards_and_another_seed_does_not() -> None:
+    a, b = callbreak_v0.raw_env(), callbreak_v0.raw_env()
+    a.reset(seed=9)
+    b.reset(seed=9)
+    assert a.match.round.dealt == b.match.round.dealt == Match(Ruleset(), seed=9).round.dealt
+    a.reset()
+    b.reset()  # the next seed follows from the last one given
+    assert a.match.round.dealt == b.match.round.dealt
+    b.reset(seed=10)
+    assert a.match.round.dealt != b.match.round.dealt
+    c, d = callbreak_v0.raw_env(seed=4), callbreak_v0.raw_env(seed=4)
+    c.reset()
+    d.reset()
+    assert c.match.seed == d.match.seed == 4
+
+
+def test_the_action_mask_is_the_engines_legal_moves() -> None:
+    e = callbreak_v0.raw_env(ruleset=Ruleset.preset("bhoos"))
+    e.reset(seed=2)
+    seat = e.match.to_act
+    assert seat is not None
+    mask = e.observe(AGENTS[seat])["action_mask"]
+    assert list(np.flatnonzero(mask)) == [ob.CALL_BASE + n for n in range(1, 9)]  # bhoos: calls 1..8
+    others = [a for a in AGENTS if a != AGENTS[seat]]
+    assert all(not e.observe(a)["action_mask"].any() for a in others)
+    for _ in range(4):
+        e.step(ob.CALL_BASE + 2)
+    rnd = e.match.round
+    mask = e.observe(e.agent_selection)["action_mask"]
+    assert sorted(np.flatnonzero(mask)) == sorted(int(c) for c in rnd.legal_cards())
+
+
+def test_an_observation_is_made_of_the_seats_view_only() -> None:
+    # Two deals that differ by one same-suit swap between seats 1 and 2: seat 0 sees the
+    # same table as long as the same actions are taken, so its observations are equal.
+    hands = Round.deal_hands(seed=5, dealer=3)
+    h1, h2 = hands[1], hands[2]
+    suit = next(
+        s for s in range(4) if any(c.suit_index == s for c in h1) and any(c.suit_index == s for c in h2)
+    )
+    c1 = next(c for c in h1 if c.suit_index == suit)
+    c2 = next(c for c in h2 if c.suit_index == suit)
+    swapped = [list(h) for h in hands]
+    swapped[1] = sorted([c for c in h1 if c != c1] + [c2])
+    swapped[2] = sorted([c for c in h2 if c != c2] + [c1])
+    a, b = callbreak_v0.raw_env(), callbreak_v0.raw_env()
+    a.reset(seed=1, options={"dealt": hands, "dealer": 3})
+    b.reset(seed=1, options={"dealt": swapped, "dealer": 3})
+    assert not np.array_equal(a.observe("player_1")["observation"], b.observe("player_1")["observation"])
+    steps = 0
+    while a.agent_selection == b.agent_selection and not a.terminations[a.agent_selection]:
+        oa, obb = a.observe("player_0"), b.observe("player_0")
+        assert np.array_equal(oa["observation"], obb["observation"])
+        assert np.array_equal(oa["action_mask"], obb["action_mask"])
+        agent = a.agent_selection
+        both = np.flatnonzero(a.observe(agent)["action_mask"] & b.observe(agent)["action_mask"])
+        if not len(both):
+            break
+        a.step(int(both[-1]))
+        b.step(int(both[-1]))
+        steps += 1
+    assert steps >= 30  # the calls and most of the round
+
+
+def test_points_rewards_add_up_to_the_match_totals() -> None:
+    e = callbreak_v0.env(ruleset="quick")
+    e.reset(seed=11)
+    got = play_random(e, seed=11)
+    m = e.unwrapped.match
+    assert m.is_over
+    assert got == pytest.approx({a: float(t) for a, t in zip(AGENTS, m.totals)})
+
+
+def test_places_rewards_come_once_at_the_end() -> None:
+    e = callbreak_v0.env(ruleset="quick", reward="places")
+    e.reset(seed=12)
+    got = play_random(e, seed=12)
+    m = e.unwrapped.match
+    assert got == pytest.approx({a: PLACE_REWARD[p] for a, p in zip(AGENTS, m.places)})
+    assert sorted(got.values())[-1] == 1.0
+
+
+def test_an_illegal_action_raises_in_the_raw_env_and_changes_nothing() -> None:
+    e = callbreak_v0.raw_env()
+    e.reset(seed=3)
+    before = e.match.state_key()
+    with pytest.raises(IllegalAction):
+        e.step(0)  # a card during the calls
+    with pytest.raises(ValueError, match=r"0\.\.65"):
+        e.step(66)
+    with pytest.raises(IllegalAction):
+        e.step(ob.CALL_BASE + 0)  # a call of 0 is never legal
+    assert e.match.state_key() == before
+
+
+def test_an_illegal_action_ends_the_wrapped_episode_with_the_penalty() -> None:
+    e = callbreak_v0.env(reward="places")
+    e.reset(seed=3)
+    offender = e.agent_selection
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e.step(0)
+    assert all(e.terminations.values())
+    assert e.rewards[offender] == -1.0
+    assert [e.rewards[a] for a in AGENTS if a != offender] == [0, 0, 0]
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="reward"):
+        callbreak_v0.raw_env(reward="money")
+    with pytest.raises(ValueError, match="render_mode"):
+        callbreak_v0.raw_env(render_mode="rgb_array")
+    with pytest.raises(ValueError, match="rounds"):
+        callbreak_v0.raw_env(ruleset=Ruleset(rounds=None))
+    with pytest.raises(ValueError, match="deal 1"):
+        callbreak_v0.raw_env().reset(options={"dealt": [["AS"]] * 4})
+
+
+def test_render_shows_the_table_and_only_the_hand_of_the_agent_to_act() -> None:
+    e = callbreak_v0.env(render_mode="ansi")
+    e.reset(seed=6)
+    rng = random.Random(6)
+    for _ in range(6):  # the calls and two cards
+        e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
+    text = e.render()
+    m = e.unwrapped.match
+    seat = m.to_act
+    assert f"player_{seat} to play, holds: " + " ".join(str(c) for c in m.round.hands[seat]) in text
+    assert "Trick 1: " in text and "Round 1 of 5" in text
+    for other in range(4):
+        if other != seat:
+            assert " ".join(str(c) for c in m.round.hands[other][:3]) not in text

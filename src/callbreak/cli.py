@@ -3,7 +3,8 @@
 Each command module has ``register(subparsers)``, which adds its parser and sets
 ``func`` to a function taking the parsed arguments and returning an exit code.
 Command modules import their heavy dependencies inside ``func`` so that
-``callbreak --help`` stays fast.
+``callbreak --help`` stays fast and lists every command on a lean install;
+a command whose extra is missing says which to install (`callbreak.extras`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
+from .extras import MissingExtra
 
 COMMANDS = ("play", "serve", "score", "replay", "arena", "bot", "warmup")
 
@@ -39,6 +41,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return int(func(args) or 0)
+    except MissingExtra as e:  # a lean install: name the extra to add
+        print(f"callbreak {args.command}: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
 

@@ -21,6 +21,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from ..extras import need
 from .runner import MatchRecord
 
 __all__ = ["load_ratings", "update_ratings"]
@@ -38,6 +39,7 @@ def load_ratings(path: str) -> dict[str, dict[str, float]]:
 
 def update_ratings(path: str, records: Sequence[MatchRecord], specs: Sequence[str]) -> Any:
     """Rate every match of ``records`` (in order), save to ``path``, return a Rich table."""
+    need("the arena's ratings", "plot")
     from openskill.models import PlackettLuce
     from rich.table import Table
 

@@ -20,6 +20,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..extras import need
 from .runner import MatchRecord, RunResult
 from .stats import mean, mean_ci, percentile, share_interval
 
@@ -132,6 +133,7 @@ class Summary:
 
     def plot(self, path: str) -> None:
         """Draw each bot's points per match (box plot over the individual matches)."""
+        need("the arena's charts", "plot")
         import matplotlib
 
         matplotlib.use("Agg")

@@ -1,5 +1,9 @@
 """Bots, from ``random`` to ``hard``; they depend only on the engine core.
 
+``random``, ``easy`` and ``medium`` are plain Python; ``hard`` runs on a
+compiled kernel and needs the ``bots`` extra (numpy, numba), imported only
+when a hard bot is made.
+
 >>> make_bot("random", seed=1).name
 'random'
 """
@@ -8,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..extras import need
 from .base import Bot, Hint
 from .random_bot import RandomBot
 
@@ -23,11 +28,17 @@ def register_level(name: str, factory: Callable[[int | None], Bot]) -> None:
 def _load_levels() -> None:
     # Levels beyond random live in their own modules, imported when first asked for.
     from .easy import EasyBot
-    from .hard import HardBot
     from .medium import MediumBot
 
-    for name, factory in (("easy", EasyBot), ("medium", MediumBot), ("hard", HardBot)):
+    for name, factory in (("easy", EasyBot), ("medium", MediumBot), ("hard", _hard)):
         _FACTORIES.setdefault(name, factory)
+
+
+def _hard(seed: int | None) -> Bot:
+    need("the hard level", "bots")
+    from .hard import HardBot
+
+    return HardBot(seed)
 
 
 def levels() -> list[str]:
@@ -39,7 +50,11 @@ LEVELS = ("random", "easy", "medium", "hard")
 
 
 def make_bot(level: str, seed: int | None = None) -> Bot:
-    """A bot of the named level (``random``, ``easy``, ``medium``, ``hard``)."""
+    """A bot of the named level (``random``, ``easy``, ``medium``, ``hard``).
+
+    Raises ValueError for an unknown level and `callbreak.extras.MissingExtra`
+    (an ImportError) for ``hard`` where the ``bots`` extra is not installed.
+    """
     _load_levels()
     try:
         factory = _FACTORIES[level]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..extras import need
 from ..round import SeatView
 from .base import Hint
 from .calling import best_call, trick_distribution
@@ -69,6 +70,7 @@ def hint(view: SeatView, level: str = "hard", until_ready: Warmup | None = None)
             until_ready.quick("a card hint")
             return Hint(card=card, reason=f"{why} ({QUICK})", level="medium")
         if level == "hard" and len(view.legal_cards) > 1:
+            need("a hard hint", "bots")
             from .hard import SERVING_TIME_LIMIT, HardBot
 
             best, _ = HardBot(

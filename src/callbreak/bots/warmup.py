@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from ..cards import Card
+from ..extras import need
 from ..round import SeatView
 from . import make_bot
 from .base import Bot
@@ -234,6 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m callbreak.bots.warmup", description=main.__doc__)
     p.add_argument("--parent", type=int, default=None, help="stop when this process is gone")
     args = p.parse_args(argv)
+    need("compiling the hard bot's kernel", "bots")
     if args.parent is not None:
         threading.Thread(target=_exit_with, args=(args.parent,), daemon=True).start()
     from .cachedir import configure_cache

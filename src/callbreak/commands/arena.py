@@ -57,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..arena.runner import MatchRecord, run_arena, tasks_for
     from ..arena.summary import summarize
+    from ..extras import need
     from ..rules import Ruleset
 
     console = Console() if sys.stdout.isatty() else Console(width=150)
@@ -74,6 +75,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     total = len(tasks_for(args.matches, args.seed, args.duplicate))
     remote = [b for b in args.bots if b.startswith(("http://", "https://"))]
+    # say what is missing before the matches, not after them
+    if args.plot or args.ratings:
+        need("the arena's charts and ratings (--plot, --ratings)", "plot")
+    if remote:
+        need("a remote bot", "remote")
+    if any(b.strip().lower() == "hard" for b in args.bots):
+        need("the hard level", "bots")
     if remote:
         from ..remote.client import RemoteBot
 

@@ -73,6 +73,9 @@ def run_check(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
+    from ..extras import need
+
+    need("`callbreak bot check`", "remote")
     from ..arena.check import check_bot
     from ..arena.stats import percentile
     from ..rules import Ruleset

@@ -79,7 +79,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     from ..bots import LEVELS
+    from ..extras import need
     from ..rules import PRESETS, Ruleset
+
+    need("`callbreak play`", "tui")
 
     if args.join:
         return _run_online(args)

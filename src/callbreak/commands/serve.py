@@ -30,6 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..extras import need
+
+    need("`callbreak serve`", "server")
     import uvicorn
 
     from ..bots.warmup import KERNEL

@@ -14,10 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
-
 from ..bots import Bot, make_bot
 from ..cards import Card
+from ..extras import need
 from ..round import SeatView, lowest_action
 from .codec import DEFAULT_IDS, parse_response, view_to_request
 
@@ -78,6 +77,9 @@ class RemoteBot(Bot):
         self.faults: list[Fault] = []
         self.decisions = 0
         self._connect_timeout = connect_timeout
+        need("a remote bot", "remote")
+        import httpx
+
         self._client = httpx.Client(
             timeout=httpx.Timeout(time_budget + grace, connect=connect_timeout),
             limits=httpx.Limits(max_keepalive_connections=4, keepalive_expiry=60.0),
@@ -108,6 +110,8 @@ class RemoteBot(Bot):
         if left <= 0:
             self._fault("timeout", view, "no time left in the round's budget")
             return fallback
+        import httpx
+
         t0 = time.perf_counter()
         try:
             resp = self._client.post(
@@ -160,6 +164,8 @@ class RemoteBot(Bot):
 
     def hello(self, timeout: float = 2.0) -> bool:
         """Whether ``GET /hi`` answers ``{"value": "hello"}``."""
+        import httpx
+
         try:
             r = self._client.get(self.url + "/hi", timeout=timeout)
             return r.status_code == 200 and r.json() == {"value": "hello"}

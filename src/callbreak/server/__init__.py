@@ -13,6 +13,7 @@ tables and the dispatch of messages) and `app` (HTTP and WebSocket routes).  The
 
 from __future__ import annotations
 
+from ..extras import need
 from .config import ServerConfig
 
 __all__ = ["ServerConfig", "create_app"]
@@ -20,6 +21,7 @@ __all__ = ["ServerConfig", "create_app"]
 
 def create_app(config: ServerConfig | None = None) -> object:
     """The ASGI application (imported lazily so ``import callbreak.server`` stays light)."""
+    need("the web app", "server")
     from .app import create_app as _create
 
     return _create(config)

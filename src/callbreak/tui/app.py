@@ -93,18 +93,13 @@ def state_key(m: TableModel) -> tuple[Any, ...]:
     return (v.round_number, v.phase, v.calls, len(v.tricks), v.trick, v.to_act, len(m.summaries), m.over)
 
 
-def load_hint() -> HintFn | None:
-    """`callbreak.bots.hints.hint` when the bots provide it, else None."""
-    import importlib
+def load_hint() -> HintFn:
+    """`callbreak.bots.hints.hint`, answering quickly while the kernel warms up
+    (the hints module is plain Python; a hard hint itself needs the ``bots`` extra,
+    which the ``tui`` extra installs)."""
+    from ..bots.hints import hint
 
-    try:
-        hints = importlib.import_module("callbreak.bots.hints")
-    except ImportError:
-        return None
-    fn = getattr(hints, "hint", None)
-    if not callable(fn):
-        return None
-    return functools.partial(fn, until_ready=KERNEL)  # a quick hint while the kernel warms up
+    return functools.partial(hint, until_ready=KERNEL)
 
 
 @dataclass

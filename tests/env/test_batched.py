@@ -133,3 +133,22 @@ def test_bad_arguments() -> None:
         BatchedEnv(0)
     with pytest.raises(ValueError, match="opponents"):
         BatchedEnv(2, opponents="hard")
+
+
+def test_deals_do_not_depend_on_the_learners_play() -> None:
+    """Duplicate deals: two policies on one seed meet the same sequence of rounds."""
+
+    def deals(pick_last: bool) -> list[np.ndarray]:
+        env = BatchedEnv(16, seed=5)
+        out = [env.dealt.copy()]
+        for _ in range(3 * 14):
+            m = env.mask
+            acts = 65 - np.argmax(m[:, ::-1], axis=1) if pick_last else np.argmax(m, axis=1)
+            env.step(acts)
+            if env.done.any():
+                out.append(env.dealt.copy())
+        return out
+
+    a, b = deals(False), deals(True)
+    assert len(a) == len(b) == 4
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))

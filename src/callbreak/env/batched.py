@@ -8,7 +8,10 @@ the three other seats are played inside the compiled loop by a built-in policy:
 the ``easy`` level's count of sure tricks) or ``"random"`` (uniform legal calls and cards).
 Every `step` takes one action per game (seat 0's) and advances each game to seat 0's next
 decision; an episode is one round (one deal), and a game whose round ends is dealt the
-next round at once (the dealer moves on), so every row always awaits an action.
+next round at once (the dealer moves on), so every row always awaits an action.  Each game
+draws its deals and its built-in seats' choices from two generators of its own, both from
+``seed``: the same seed deals the same sequence of rounds whatever seat 0 plays (duplicate
+deals, to compare two policies on the same cards).
 
 The observation is `callbreak.env.observation`'s 556 floats from seat 0's side (totals
 0 and round 1: every episode is a round), the mask its 66 legal actions, the reward seat 0's
@@ -49,8 +52,8 @@ POLICIES = ("rule", "random")
 """The built-in policies of the seats that do not learn."""
 
 # columns of the per-game int64 state ``g``
-NT, LEADER, TN, PLAYED, DEALER, TO_ACT, PHASE, RNG, NLOG = range(9)
-G = 9
+NT, LEADER, TN, PLAYED, DEALER, TO_ACT, PHASE, RNG, NLOG, BRNG = range(10)
+G = 10
 LOG = 56  # actions in a round: 4 calls + 52 cards
 FACE = np.int64(0xF << 9)  # J Q K A of a suit
 SUITM = np.int64(0x1FFF)
@@ -238,7 +241,7 @@ def _apply(
 def _bot(i: int, g: A, hands: A, trick: A, calls: A, won: A, pubvoid: A, P: A, X: A, kind: int) -> int:
     """The built-in policy's action for the seat to act in game ``i``."""
     s = g[i, TO_ACT]
-    rng = g[i, RNG : RNG + 1]
+    rng = g[i, BRNG : BRNG + 1]
     if g[i, PHASE] == 0:
         if kind == 1:
             return 52 + X[0] + _rand(rng, X[1] - X[0] + 1)
@@ -385,10 +388,11 @@ class BatchedEnv:
         if seed is not None:
             self.seed = seed
         n = self.n
-        ss = np.random.SeedSequence(self.seed).generate_state(2 * n, dtype=np.uint32).astype(np.int64)
+        ss = np.random.SeedSequence(self.seed).generate_state(4 * n, dtype=np.uint32).astype(np.int64)
         self.g = np.zeros((n, G), dtype=np.int64)
-        self.g[:, RNG] = ((ss[0::2] << 16) ^ ss[1::2]) & 0xFFFFFFFFFFFF
-        self.g[:, DEALER] = ss[0::2] & 3
+        self.g[:, RNG] = ((ss[0::4] << 16) ^ ss[1::4]) & 0xFFFFFFFFFFFF
+        self.g[:, BRNG] = ((ss[2::4] << 16) ^ ss[3::4]) & 0xFFFFFFFFFFFF
+        self.g[:, DEALER] = ss[0::4] & 3
         self.hands = np.zeros((n, 4), dtype=np.int64)
         self.dealt = np.zeros((n, 4), dtype=np.int64)
         self.trick = np.zeros((n, 4), dtype=np.int64)

@@ -2,8 +2,8 @@
 make a policy that beats the untrained one on the same deals, by more than the noise.
 
 Measured on six training seeds before the margins were set (1,024 rounds against three rule
-players, duplicate deals): untrained 1.05 points per round, trained 1.62 to 1.93; the mean of
-the last 25 updates above that of the first 25 by 0.29 to 0.43."""
+players, duplicate deals): untrained 1.05 points per round, trained 1.96 to 2.10; the mean of
+the last 25 updates above that of the first 25 by 0.55 to 0.72."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ from callbreak.env.train import evaluate_batched, initial, train
 def test_training_beats_the_untrained_policy_on_the_same_deals(seed: int) -> None:
     result = train(updates=250, games=64, seed=seed)
     assert len(result.curve) == 250
-    assert np.mean(result.curve[-25:]) > np.mean(result.curve[:25]) + 0.15
+    assert np.mean(result.curve[-25:]) > np.mean(result.curve[:25]) + 0.35
     trained = evaluate_batched(result.theta, games=512, rounds=2, seed=99)
     untrained = evaluate_batched(initial(), games=512, rounds=2, seed=99)
-    assert trained > untrained + 0.35
+    assert trained > untrained + 0.6
 
 
 def test_training_is_deterministic() -> None:

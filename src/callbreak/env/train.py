@@ -3,14 +3,18 @@
 
 The policy is a linear softmax over the legal actions: each action gets a few features
 computed from the observation alone (`features`: for a card, its rank, whether it is a trump,
-whether it wins the trick now, whether it is the highest card of its suit still out, crossed
-with whether the seat still needs tricks for its call...; for a call, the call crossed with
-the hand's trumps, aces, kings and its count of sure tricks), and its logit is ``features . theta``.
-`train` runs REINFORCE with a baseline on `BatchedEnv` (seat 0 learns, the kernel's rule
-policy plays the other three seats), one update per batch of rounds, Adam steps.
-`evaluate` plays the policy in the engine's `Match` against any bot level, arena style:
-every seed is played four times, the policy in each seat (duplicate deals), and the mean
-points per round of the policy and of its opponents compared.
+whether it wins the trick now, whether it is the highest card of its suit still out, the
+lowest / highest legal card, the cheapest winner, crossed with whether the seat still needs
+tricks...; for a call ``k``, ``k`` times the hand's trumps, aces, kings, short suits and count
+of sure tricks, with a fixed ``-k * k / 2``: a normal curve around a learned mean), and its
+logit is ``features . theta``.  `train` runs REINFORCE on `BatchedEnv` (seat 0 learns, the
+kernel's rule policy plays the other three seats): one update per batch of rounds, each
+decision's advantage the round's points less a linear estimate from the state, Adam steps,
+the calls sampled at a temperature falling from 1 to 0.25 (wide exploration first, then the
+calls the policy would make greedily).  `evaluate` plays the policy in the engine's `Match`
+against any bot level, arena style: every seed is played four times, the policy in each
+seat (duplicate deals), and the mean points per round of the policy and of its opponents
+compared.
 
     python -m callbreak.env.train --updates 400 --games 256 --eval-seeds 50
 
@@ -244,9 +248,12 @@ def features(obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> npt.ND
 
 
 def _probs(
-    phi: npt.NDArray[np.float64], mask: npt.NDArray[np.int8], theta: npt.NDArray[np.float64]
+    phi: npt.NDArray[np.float64],
+    mask: npt.NDArray[np.int8],
+    theta: npt.NDArray[np.float64],
+    temp: npt.NDArray[np.float64] | float = 1.0,
 ) -> npt.NDArray[np.float64]:
-    logits = phi @ theta
+    logits = phi @ theta / (temp[:, None] if isinstance(temp, np.ndarray) else temp)
     logits = np.where(mask != 0, logits, -np.inf)
     logits -= logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
@@ -283,6 +290,7 @@ def train(
     ruleset: Ruleset | str | None = None,
     opponents: str = "rule",
     theta0: npt.NDArray[np.float64] | None = None,
+    call_temp: tuple[float, float] = (1.0, 0.25),
 ) -> Result:
     """REINFORCE with a baseline: every update plays one round in each of ``games`` games; each
     decision's advantage is the round's points less a linear estimate of them from the state
@@ -305,12 +313,14 @@ def train(
         episodes: list[float] = []
         while len(episodes) < games:
             phi = features(obs, mask)
-            p = _probs(phi, mask, theta)
+            calling = mask[:, ob.CALL_BASE :].any(axis=1)
+            temp = np.where(calling, call_temp[0] + (call_temp[1] - call_temp[0]) * (step - 1) / updates, 1.0)
+            p = _probs(phi, mask, theta, temp)
             u = rng.random((games, 1))
             acts = np.minimum((p.cumsum(axis=1) < u).sum(axis=1), ob.N_ACTIONS - 1)
             acts = np.where(mask[rows, acts] != 0, acts, p.argmax(axis=1))
             k = np.minimum(count, 63)
-            buf_g[rows, k] = phi[rows, acts] - np.einsum("ba,baf->bf", p, phi)
+            buf_g[rows, k] = (phi[rows, acts] - np.einsum("ba,baf->bf", p, phi)) / temp[:, None]
             buf_s[rows, k] = _state(obs)
             count += 1
             obs, mask, reward, done = env.step(acts)

@@ -10,7 +10,7 @@ import pytest
 
 from callbreak import Round, Ruleset
 from callbreak.env import observation as ob
-from callbreak.env.batched import LOG, BatchedEnv
+from callbreak.env.batched import DEALER, LOG, NLOG, REDEAL_TOTAL, REDEALS, BatchedEnv
 
 RULESETS = {
     "standard": Ruleset(),
@@ -53,8 +53,8 @@ def replay(rules: Ruleset, env: BatchedEnv) -> int:
 
 def engine_position(rules: Ruleset, env: BatchedEnv, i: int) -> Round:
     """Game ``i``'s round so far, rebuilt in the engine from its deal and its actions."""
-    rnd = Round(rules, [int(m) for m in env.dealt[i]], int(env.g[i, 4]))
-    for a in env._log[i, : int(env.g[i, 8])]:
+    rnd = Round(rules, [int(m) for m in env.dealt[i]], int(env.g[i, DEALER]))
+    for a in env._log[i, : int(env.g[i, NLOG])]:
         rnd.act(int(a) - ob.CALL_BASE if a >= ob.CALL_BASE else int(a))
     return rnd
 
@@ -67,7 +67,6 @@ def test_rounds_replay_in_the_engine(name: str, opponents: str) -> None:
     rng = np.random.default_rng(1)
     obs, mask = env.reset()
     replayed = steps = 0
-    rewards = 0.0
     while replayed < 30:
         for i in range(env.n):
             view = engine_position(rules, env, i).view(0)
@@ -76,15 +75,20 @@ def test_rounds_replay_in_the_engine(name: str, opponents: str) -> None:
             assert np.array_equal(obs[i], want), (i, np.flatnonzero(obs[i] != want))
             assert np.array_equal(mask[i], ob.mask(view))
         acts = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        before = env.g[:, REDEALS].copy()
         obs, mask, reward, done = env.step(acts)
+        for i in np.flatnonzero(env.g[:, REDEALS] != before):
+            # the engine's rule: the same dealer deals again when the calls total less
+            assert env.g[i, REDEALS] == before[i] + 1
+            assert env.g[i, REDEAL_TOTAL] < rules.min_total_calls
         n = replay(rules, env)
         assert n == int(done.sum())
         f = env.finished
         assert np.allclose(np.sort(reward[done == 1]), np.sort(f.points_tenths[:, 0] / 10))
-        rewards += float(reward.sum())
         replayed += n
         steps += 1
     assert steps >= 14
+    assert (env.g[:, REDEALS].sum() > 0) == (rules.min_total_calls > 0)
 
 
 def test_same_seed_same_games() -> None:

@@ -52,8 +52,8 @@ POLICIES = ("rule", "random")
 """The built-in policies of the seats that do not learn."""
 
 # columns of the per-game int64 state ``g``
-NT, LEADER, TN, PLAYED, DEALER, TO_ACT, PHASE, RNG, NLOG, BRNG = range(10)
-G = 10
+NT, LEADER, TN, PLAYED, DEALER, TO_ACT, PHASE, RNG, NLOG, BRNG, REDEALS, REDEAL_TOTAL = range(12)
+G = 12
 LOG = 56  # actions in a round: 4 calls + 52 cards
 FACE = np.int64(0xF << 9)  # J Q K A of a suit
 SUITM = np.int64(0x1FFF)
@@ -190,6 +190,8 @@ def _apply(
         if s == g[i, DEALER]:
             total = calls[i, 0] + calls[i, 1] + calls[i, 2] + calls[i, 3]
             if total < X[2]:  # a redeal by the same dealer: the round starts again
+                g[i, REDEALS] += 1
+                g[i, REDEAL_TOTAL] = total
                 _new_round(i, g, hands, dealt, calls, won, pby, pubvoid, P, X)
                 return 0
             g[i, PHASE] = 1

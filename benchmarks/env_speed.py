@@ -5,7 +5,9 @@ Every environment is driven the same way: a uniformly random legal action from t
 episodes back to back (resets included in the time).  A *step* is one `step` call that
 takes an action (PettingZoo's dead steps after the end are not counted); for the Gymnasium
 environment one step is the learner's action plus the three bots' actions it triggers, so
-its engine actions per second are about four times its steps.
+its engine actions per second are about four times its steps.  `BatchedEnv` steps are counted
+the same way (seat 0's action in one game plus the three built-in seats'): a call with ``n``
+games is ``n`` steps.
 
     python benchmarks/env_speed.py --seconds 3
 
@@ -65,6 +67,30 @@ def gym_speed(opponents: str, seconds: float, seed: int = 0) -> dict[str, float]
     return {"steps_per_s": steps / took, "engine_actions_per_s": actions / took, "episodes": episodes}
 
 
+def batched_speed(n: int, opponents: str, seconds: float, seed: int = 0) -> dict[str, float]:
+    """`BatchedEnv` with ``n`` games: one step is seat 0's action in one game plus the built-in
+    seats' actions it triggers, as in the Gymnasium environment; actions drawn uniformly from
+    the masks with numpy, for all games at once (the drawing is in the time)."""
+    from callbreak.env.batched import BatchedEnv
+
+    env = BatchedEnv(n, opponents=opponents, seed=seed)
+    rng = np.random.default_rng(seed)
+    _, mask = env.reset()
+    env.step(np.argmax(mask, axis=1))  # compiled (or loaded from numba's cache) before the clock starts
+    calls = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        acts = np.argmax(np.where(env.mask != 0, rng.random(env.mask.shape), -1.0), axis=1)
+        env.step(acts)
+        calls += 1
+    took = time.perf_counter() - start
+    return {
+        "steps_per_s": n * calls / took,
+        "engine_actions_per_s": 4 * n * calls / took,
+        "step_calls": calls,
+    }
+
+
 def openspiel_speed(seconds: float, seed: int = 0) -> dict[str, float]:
     import pyspiel
 
@@ -101,6 +127,10 @@ def main(argv: list[str] | None = None) -> int:
         ("CallbreakEnv (gymnasium, 3 random bots)", lambda: gym_speed("random", args.seconds)),
         ("CallbreakEnv (gymnasium, 3 easy bots)", lambda: gym_speed("easy", args.seconds)),
         ("OpenSpiel python_callbreak", lambda: openspiel_speed(args.seconds)),
+        ("BatchedEnv n=1 (random built-in seats)", lambda: batched_speed(1, "random", args.seconds)),
+        ("BatchedEnv n=256 (random built-in seats)", lambda: batched_speed(256, "random", args.seconds)),
+        ("BatchedEnv n=1024 (random built-in seats)", lambda: batched_speed(1024, "random", args.seconds)),
+        ("BatchedEnv n=1024 (rule built-in seats)", lambda: batched_speed(1024, "rule", args.seconds)),
     ]
     try:
         from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4

@@ -4,6 +4,8 @@
 * `callbreak.env.single`: a Gymnasium environment in which one seat learns against three bots.
 * `callbreak.env.openspiel`: the game registered with OpenSpiel as ``python_callbreak``.
 * `callbreak.env.observation`: the observation layout and the action numbers they all share.
+* `callbreak.env.batched`: many games stepped at once on the compiled kernel (numba).
+* `callbreak.env.train`: a small numpy-only policy trained end to end on the batched environment.
 
 Every observation is made from the seat's `callbreak.SeatView` alone, and every rule is the
 engine's (`callbreak.Match`).  See docs/rl.md.  This package imports no optional dependency

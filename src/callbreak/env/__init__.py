@@ -9,7 +9,12 @@
 
 Every observation is made from the seat's `callbreak.SeatView` alone, and every rule is the
 engine's (`callbreak.Match`).  See docs/rl.md.  This package imports no optional dependency
-itself: each module imports the library it adapts to.
+itself: each module imports the library it adapts to; without the ``rl`` extra, importing any of
+them says which extra to install (and `batched` / `train` also need ``bots``, for numba).
 """
 
 from __future__ import annotations
+
+from ..extras import need
+
+need("callbreak.env (reinforcement learning)", "rl")

@@ -71,6 +71,14 @@ def ruleset_of(ruleset: Ruleset | str | None) -> Ruleset:
     return rules
 
 
+def match_for(rules: Ruleset, seed: int, options: dict[str, Any] | None) -> Match:
+    """The match a ``reset`` starts: ``seed``, and the ``dealt`` hands (one deal: four hand
+    masks or card lists) and ``dealer`` of ``options`` where given."""
+    options = options or {}
+    dealt = options.get("dealt")
+    return Match(rules, seed=seed, dealer=options.get("dealer"), dealt=None if dealt is None else [dealt])
+
+
 def env(
     ruleset: Ruleset | str | None = None,
     render_mode: str | None = None,
@@ -153,14 +161,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's naming
             match_seed = seed
         else:
             match_seed = self._seeds.randrange(2**63)
-        options = options or {}
-        dealt = options.get("dealt")
-        self.match = Match(
-            self.rules,
-            seed=match_seed,
-            dealer=options.get("dealer"),
-            dealt=None if dealt is None else [dealt],
-        )
+        self.match = match_for(self.rules, match_seed, options)
         self._begin()
 
     def _begin(self) -> None:

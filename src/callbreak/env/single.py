@@ -40,7 +40,7 @@ from ..match import Match
 from ..round import CALLING
 from ..rules import Ruleset
 from . import observation as ob
-from .callbreak_v0 import PLACE_REWARD, ruleset_of
+from .callbreak_v0 import PLACE_REWARD, match_for, ruleset_of
 from .text import render_text
 
 __all__ = ["ENV_ID", "CallbreakEnv"]
@@ -102,14 +102,7 @@ class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
         seeds = random.Random(match_seed)
         for bot in self._bots.values():
             bot.reset(seed=seeds.randrange(2**62))
-        options = options or {}
-        dealt = options.get("dealt")
-        self.match = Match(
-            self.rules,
-            seed=match_seed,
-            dealer=options.get("dealer"),
-            dealt=None if dealt is None else [dealt],
-        )
+        self.match = match_for(self.rules, match_seed, options)
         self._ended = False
         reward = self._bots_play()
         assert reward == 0.0  # no round ends before the learner's first call

@@ -400,6 +400,8 @@ class PolicyBot(Bot):
         super().__init__(seed)
         self.theta = theta
         self._rng = random.Random(seed)
+        # load (or compile) the feature kernel now, not in the first timed decision
+        features(np.zeros((1, ob.SIZE), dtype=np.float32), np.zeros((1, ob.N_ACTIONS), dtype=np.int8))
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)

@@ -1,7 +1,9 @@
 """Play matches between any four bots and collect what happened.
 
 A seat's bot is given by a spec: a level name (``random``, ``easy``,
-``medium``, ``hard``) or the URL of an HTTP bot (`resolve_bot`).
+``medium``, ``hard``), the URL of an HTTP bot (`resolve_bot`), or
+``policy:FILE.npz``, the weights of `callbreak.env.train` saved with
+``--save`` and played greedily by its `PolicyBot` (`seat_bot`).
 
 Every match is determined by its deal seed: the match seed ``g`` deals the
 cards, and the bot in seat ``s`` is reseeded from ``(g, s)`` at the start of the
@@ -38,8 +40,29 @@ __all__ = [
     "play_match",
     "resolve_bot",
     "run_arena",
+    "seat_bot",
     "tasks_for",
 ]
+
+POLICY = "policy:"
+"""The prefix of a spec naming a trained policy's weights file."""
+
+
+def seat_bot(spec: str, seed: int | None = None, time_budget: float = 1.5) -> Bot:
+    """The bot of a seat spec: ``policy:FILE.npz`` loads the trained linear policy
+    (`callbreak.env.train.load`; a ValueError naming the file if it is missing or bad),
+    anything else is `resolve_bot`'s.  Specs stay strings, resolved in each worker."""
+    if spec.startswith(POLICY):
+        from ..extras import need
+
+        need("a trained policy (policy:FILE.npz)", "rl")
+        from ..env.train import PolicyBot, load
+
+        path = spec[len(POLICY) :]
+        if not path:
+            raise ValueError("policy: needs a file, as in policy:FILE.npz")
+        return PolicyBot(load(path), seed=seed)
+    return resolve_bot(spec, seed, time_budget)
 
 
 def derive_seed(*parts: int | str) -> int:
@@ -217,7 +240,7 @@ _W_RULES: Ruleset | None = None
 def _worker_init(specs: Sequence[str], rules_dict: dict[str, Any], time_budget: float) -> None:
     global _W_BOTS, _W_RULES
     _W_RULES = Ruleset.from_dict(rules_dict)
-    _W_BOTS = [resolve_bot(s, 0, time_budget) for s in specs]
+    _W_BOTS = [seat_bot(s, 0, time_budget) for s in specs]
 
 
 def _worker_play(task: Task) -> MatchRecord:
@@ -247,8 +270,10 @@ def run_arena(
         rules = Ruleset.preset("bhoos")
     if rules.rounds is None:
         raise ValueError("the arena needs a fixed number of rounds: give the ruleset a rounds count")
-    for s in specs:  # fail early on a bad level name
-        if not s.startswith(("http://", "https://")):
+    for s in specs:  # fail early on a bad level name or policy file
+        if s.startswith(POLICY):
+            seat_bot(s, 0)
+        elif not s.startswith(("http://", "https://")):
             make_bot(s, 0)
     tasks = tasks_for(matches, seed, duplicate)
     result = RunResult(list(specs), rules, len(tasks), seed, duplicate, time_budget, jobs)
@@ -268,7 +293,7 @@ def _iterate(
     specs: Sequence[str], rules: Ruleset, tasks: list[Task], jobs: int, time_budget: float
 ) -> Iterator[MatchRecord]:
     if jobs <= 1 or len(tasks) == 1:
-        bots = [resolve_bot(s, 0, time_budget) for s in specs]
+        bots = [seat_bot(s, 0, time_budget) for s in specs]
         try:
             for t in tasks:
                 yield play_match(bots, rules, t)

@@ -1,7 +1,8 @@
 """``callbreak arena BOT BOT BOT BOT``: matches between any four bots, with statistics.
 
-A bot is a level (``random``, ``easy``, ``medium``, ``hard``) or the URL of an HTTP
-bot speaking the Bhoos tournament protocol (``http://127.0.0.1:7001``).
+A bot is a level (``random``, ``easy``, ``medium``, ``hard``), the URL of an HTTP
+bot speaking the Bhoos tournament protocol (``http://127.0.0.1:7001``), or
+``policy:FILE.npz``, weights saved by ``python -m callbreak.env.train --save FILE.npz``.
 """
 
 from __future__ import annotations
@@ -18,10 +19,13 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         description=(
             "Play matches between four bots and report points, win share, calls and timing per bot. "
             "A bot is a level name (random, easy, medium, hard) or an http(s):// URL of a bot "
-            "speaking the Bhoos tournament protocol."
+            "speaking the Bhoos tournament protocol, or policy:FILE.npz (weights saved by "
+            "python -m callbreak.env.train --save FILE.npz, needs the rl extra)."
         ),
     )
-    p.add_argument("bots", nargs=4, metavar="BOT", help="level name or http(s):// URL, in seat order")
+    p.add_argument(
+        "bots", nargs=4, metavar="BOT", help="level name, http(s):// URL or policy:FILE.npz, in seat order"
+    )
     p.add_argument("--matches", "-n", type=int, default=20, help="matches to play (default 20)")
     p.add_argument("--rules", default="bhoos", help="ruleset preset (default bhoos)")
     p.add_argument(
@@ -80,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
         need("the arena's charts and ratings (--plot, --ratings)", "plot")
     if remote:
         need("a remote bot", "remote")
+    if any(b.startswith("policy:") for b in args.bots):
+        need("a trained policy (policy:FILE.npz)", "rl")
     if any(b.strip().lower() == "hard" for b in args.bots):
         need("the hard level", "bots")
     if remote:

@@ -16,7 +16,8 @@ against any bot level, arena style: every seed is played four times, the policy 
 seat (duplicate deals), and the mean points per round of the policy and of its opponents
 compared.
 
-    python -m callbreak.env.train --updates 400 --games 256 --eval-seeds 50
+    python -m callbreak.env.train --updates 400 --games 256 --eval-seeds 50 --save policy.npz
+    callbreak arena policy:policy.npz easy easy easy --matches 50 --duplicate --rules quick
 
 >>> theta = train(updates=3, games=16, seed=0).theta
 >>> theta.shape == (N_FEATURES,)
@@ -26,8 +27,10 @@ True
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -51,6 +54,8 @@ __all__ = [
     "evaluate_batched",
     "features",
     "initial",
+    "load",
+    "save",
     "train",
 ]
 
@@ -346,6 +351,46 @@ def train(
     return result
 
 
+def save(path: str | os.PathLike[str], theta: npt.NDArray[np.float64]) -> None:
+    """Write the policy's weights to ``path`` (``np.savez``: ``theta`` and ``n_features``)."""
+    theta = np.asarray(theta, dtype=np.float64)
+    if theta.shape != (N_FEATURES,):
+        raise ValueError(f"a policy has {N_FEATURES} weights, not shape {theta.shape}")
+    with open(path, "wb") as f:
+        np.savez(f, theta=theta, n_features=np.int64(N_FEATURES))
+
+
+def load(path: str | os.PathLike[str]) -> npt.NDArray[np.float64]:
+    """The weights `save` wrote to ``path``; a ValueError that names the file if it is
+    missing, not an ``.npz`` of `save`, or holds weights of another shape or non-finite ones.
+
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "p.npz"
+    >>> save(f, initial()); bool((load(f) == initial()).all())
+    True
+    """
+    try:
+        z = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise ValueError(f"policy file {path}: no such file") from None
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
+        raise ValueError(f"policy file {path}: not an .npz of weights ({e})") from None
+    if not isinstance(z, np.lib.npyio.NpzFile):
+        raise ValueError(f"policy file {path}: not an .npz of weights (a bare array)")
+    with z:
+        if "theta" not in z.files:
+            raise ValueError(f"policy file {path}: no 'theta' array in it (write it with --save)")
+        try:
+            theta = np.asarray(z["theta"], dtype=np.float64)
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"policy file {path}: 'theta' is not numbers ({e})") from None
+    if theta.shape != (N_FEATURES,):
+        raise ValueError(f"policy file {path}: {N_FEATURES} weights expected, found shape {theta.shape}")
+    if not np.isfinite(theta).all():
+        raise ValueError(f"policy file {path}: weights that are not finite")
+    return theta
+
+
 class PolicyBot(Bot):
     """The linear policy as a bot: the most likely legal action (ties drawn at random)."""
 
@@ -355,6 +400,8 @@ class PolicyBot(Bot):
         super().__init__(seed)
         self.theta = theta
         self._rng = random.Random(seed)
+        # load (or compile) the feature kernel now, not in the first timed decision
+        features(np.zeros((1, ob.SIZE), dtype=np.float32), np.zeros((1, ob.N_ACTIONS), dtype=np.int8))
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -427,6 +474,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=256)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--eval-seeds", type=int, default=50, help="matches per opponent, each played 4 times")
+    ap.add_argument(
+        "--save", metavar="FILE.npz", help="write the trained weights (arena spec policy:FILE.npz)"
+    )
     a = ap.parse_args(argv)
     start = time.perf_counter()
     res = train(a.updates, a.games, a.seed)
@@ -435,8 +485,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"trained {a.updates} updates x {a.games} rounds in {took:.0f} s; "
         f"points/round first 10 updates {np.mean(res.curve[:10]):.2f}, last 10 {np.mean(res.curve[-10:]):.2f}"
     )
+    if a.save:
+        save(a.save, res.theta)
+        print(f"weights written to {a.save}: callbreak arena policy:{a.save} easy easy easy --duplicate")
     seeds = range(10_000, 10_000 + a.eval_seeds)
-    for level in ("random", "easy"):
+    for level in ("random", "easy") if a.eval_seeds > 0 else ():
         for label, th in (("untrained", initial()), ("trained", res.theta)):
             mine, theirs = evaluate(th, level, seeds)
             print(f"{label:9} vs 3 {level:6}: {mine:+.2f} points/round, opponents {theirs:+.2f}")

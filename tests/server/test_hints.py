@@ -96,8 +96,8 @@ async def test_a_bot_is_not_delayed_by_a_backlog_of_hints(tmp_path: Path) -> Non
         asking = [await at_my_turn(hub, clock) for _ in range(3)]
         busy = hub.hints.executor.submit(gate.wait, 60)
         waiting = [asyncio.ensure_future(p.send({"type": "hint"})) for _, p in asking]
-        await asyncio.sleep(0.05)
-        assert hub.hints.pending() == 3 and not any(w.done() for w in waiting)
+        await until(lambda: hub.hints.pending() == 3)
+        assert not any(w.done() for w in waiting)
         # a fourth decision waits for none of them: it is refused at once
         _, late = await at_my_turn(hub, clock)
         (refused,) = [m for m in await late.send({"type": "hint", "ref": "late"}) if m["type"] == "error"]
@@ -135,7 +135,7 @@ async def test_a_hint_for_a_decision_already_gone_costs_no_work(tmp_path: Path) 
         hub.hints.executor.submit(gate.wait, 60)
         before = hub.hints.computed
         asked = asyncio.ensure_future(hub.on_message(p.conn, '{"type": "hint", "ref": 1}'))
-        await asyncio.sleep(0.05)
+        await until(lambda: hub.hints.pending() == 1)  # queued behind the busy pool
         s = p.state
         assert s is not None
         await p.send({"type": "call", "call": s["legal_calls"][0]})  # the person decides first

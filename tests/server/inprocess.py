@@ -6,6 +6,7 @@ test's.  A `Seat` is a connection whose outgoing queue the test reads.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -108,3 +109,12 @@ async def run_until(clock: ManualClock, done: Callable[[], bool], players: tuple
                 s = p.state
                 await p.send({"type": "call", "call": s["legal_calls"][0]} if s["phase"] == "calling" else {"type": "play", "card": s["legal_cards"][0]})
         clock.advance(0.1)
+
+
+async def until(done: Callable[[], bool], real_limit: float = 60.0) -> None:
+    """Wait (real time, the clock standing still) for ``done()``."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + real_limit
+    while not done():
+        assert loop.time() < end, "not done in time"
+        await asyncio.sleep(0.01)

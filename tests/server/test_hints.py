@@ -15,7 +15,7 @@ from callbreak import Ruleset
 from callbreak.server.clock import ManualClock
 from callbreak.server.hub import Hub
 
-from .inprocess import Seat, start_hub
+from .inprocess import Seat, start_hub, until
 
 RULES = Ruleset.from_dict({"preset": "quick", "rounds": 1, "call_seconds": 300, "card_seconds": 300})
 
@@ -27,15 +27,6 @@ async def settle(clock: ManualClock, done: Callable[[], bool], step: float = 0.1
     while not done():
         assert loop.time() < end, "not done in time"
         clock.advance(step)
-        await asyncio.sleep(0.01)
-
-
-async def until(done: Callable[[], bool], real_limit: float = 60.0) -> None:
-    """Wait (real time, the clock standing still) for ``done()``."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + real_limit
-    while not done():
-        assert loop.time() < end, "not done in time"
         await asyncio.sleep(0.01)
 
 

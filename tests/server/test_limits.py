@@ -17,7 +17,7 @@ from callbreak.server.conn import TOO_SLOW, Conn
 from callbreak.server.hub import Hub
 from callbreak.server.table import IDLE_ROUNDS
 
-from .inprocess import Seat, hub_clock, run_until, start_hub
+from .inprocess import Seat, hub_clock, run_until, start_hub, until
 
 __all__ = ["hub_clock"]  # the fixture
 
@@ -200,7 +200,7 @@ async def test_a_connection_past_its_byte_budget_is_dropped_and_its_stuck_socket
         conn = hub.open(t.id, tokens[0], sock.send, sock.close, sock.abort)
         writer = asyncio.get_running_loop().create_task(conn.writer())
         conn.push("x" * 4_000)
-        await asyncio.sleep(0)  # the writer takes it and is stuck sending it
+        await until(lambda: conn.queued_bytes == 0)  # the writer took it and is stuck sending it
         conn.push("€" * 2_000)  # 6,000 bytes queued (2,000 characters)
         assert not conn.closed and conn.queued_bytes == 6_000
         conn.push("y" * 4_001)  # past 10,000 bytes queued: dropped at once
@@ -225,7 +225,7 @@ async def test_a_closed_connection_flushes_then_closes_and_is_aborted_at_the_clo
             asyncio.get_running_loop().create_task(c.writer())
             c.push("last words")
             c.close()
-        await asyncio.sleep(0.01)
+        await until(lambda: ok.closed is not None)
         assert ok.sent == ["last words"] and ok.closed == (1000, "") and not ok.aborted
         assert stuck.sent == [] and not stuck.aborted
         clock.advance(ServerConfig().close_timeout - 0.01)

@@ -108,26 +108,6 @@ def test_no_upward_imports(path: Path) -> None:
     assert not bad, f"{path.relative_to(SRC)} is in layer {mine!r} but " + "; ".join(bad)
 
 
-def test_core_uses_only_the_standard_library() -> None:
-    import sys
-
-    allowed = set(sys.stdlib_module_names) | {"callbreak"}
-    for path in FILES:
-        rel = path.relative_to(SRC.parent).with_suffix("")
-        if layer_of(".".join(rel.parts)) != "core":
-            continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and not node.level:
-                names = [node.module or ""]
-            else:
-                continue
-            for n in names:
-                assert n.split(".")[0] in allowed, f"{path.relative_to(SRC)} imports {n}"
-
-
 def test_env_uses_only_core_and_bots() -> None:
     bad = [
         f"{path.relative_to(SRC)} line {line}: {name}"

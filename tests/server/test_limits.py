@@ -5,10 +5,12 @@ ends; a connection that falls behind is dropped and its socket aborted."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 
 from callbreak import Ruleset
 from callbreak.server.clock import ManualClock
@@ -90,26 +92,36 @@ async def test_a_play_after_the_match_ended_changes_nothing(hub_clock: tuple[Hub
     assert t.state.autoplay[0] == "timeout"
 
 
-async def test_catch_up_costs_what_was_missed_not_the_length_of_the_log(tmp_path: Path) -> None:
+Endless = tuple[Hub, ManualClock, Any, Seat, str]
+
+
+@pytest.fixture
+async def endless(tmp_path: Path) -> AsyncIterator[Endless]:
+    """An endless (pagat) table with fast bots whose person is connected: (hub, clock, table, seat, token)."""
     hub, clock = await start_hub(tmp_path / "db", bot_delay=0.1, between_rounds=0.5)
     try:
-        t, tokens = hub.create_table(Ruleset.preset("pagat"), "random", "Long", play_now=True)
+        t, tokens = hub.create_table(Ruleset.preset("pagat"), "random", "Here", play_now=True)
         a = Seat(hub, t.id, tokens[0])
         await a.hello()
-        work: dict[int, int] = {}
-        for target in (100, 2000):
-            await run_until(clock, lambda: t.state.v >= target and t.state.to_act == 0, (a,))  # noqa: B023
-            late = Seat(hub, t.id, tokens[0])
-            before = t.catchup_work
-            got = await late.hello(since=t.state.v - 1)
-            work[target] = t.catchup_work - before
-            a.read()
-            assert [m["type"] for m in got] == ["event", "synced"] and got[0]["v"] == t.state.v
-            assert got[0]["state"] == a.state
-            late.leave()
-        assert work[100] == work[2000] == 1
+        yield hub, clock, t, a, tokens[0]
     finally:
         await hub.shutdown()
+
+
+async def test_catch_up_costs_what_was_missed_not_the_length_of_the_log(endless: Endless) -> None:
+    hub, clock, t, a, token = endless
+    work: dict[int, int] = {}
+    for target in (100, 2000):
+        await run_until(clock, lambda: t.state.v >= target and t.state.to_act == 0, (a,))  # noqa: B023
+        late = Seat(hub, t.id, token)
+        before = t.catchup_work
+        got = await late.hello(since=t.state.v - 1)
+        work[target] = t.catchup_work - before
+        a.read()
+        assert [m["type"] for m in got] == ["event", "synced"] and got[0]["v"] == t.state.v
+        assert got[0]["state"] == a.state
+        late.leave()
+    assert work[100] == work[2000] == 1
 
 
 async def test_an_endless_table_nobody_plays_ends_after_idle_rounds(hub_clock: tuple[Hub, ManualClock]) -> None:
@@ -124,48 +136,36 @@ async def test_an_endless_table_nobody_plays_ends_after_idle_rounds(hub_clock: t
     assert len(m.rounds) <= IDLE_ROUNDS + 3
 
 
-async def test_an_endless_table_someone_plays_goes_on(tmp_path: Path) -> None:
-    hub, clock = await start_hub(tmp_path / "db", bot_delay=0.1, between_rounds=0.5)
-    try:
-        t, tokens = hub.create_table(Ruleset.preset("pagat"), "random", "Here", play_now=True)
-        a = Seat(hub, t.id, tokens[0])
-        await a.hello()
-        m = t.state.match
-        assert m is not None
-        await run_until(clock, lambda: len(m.rounds) >= IDLE_ROUNDS + 2, (a,))
-        assert t.state.status != "over"
-    finally:
-        await hub.shutdown()
+async def test_an_endless_table_someone_plays_goes_on(endless: Endless) -> None:
+    _, clock, t, a, _ = endless
+    m = t.state.match
+    assert m is not None
+    await run_until(clock, lambda: len(m.rounds) >= IDLE_ROUNDS + 2, (a,))
+    assert t.state.status != "over"
 
 
-async def test_states_carry_a_bounded_score_history_sent_once_in_the_snapshot(tmp_path: Path) -> None:
-    hub, clock = await start_hub(tmp_path / "db", bot_delay=0.1, between_rounds=0.5)
-    try:
-        t, tokens = hub.create_table(Ruleset.preset("pagat"), "random", "Here", play_now=True)
-        a = Seat(hub, t.id, tokens[0])
-        await a.hello()
-        m = t.state.match
-        assert m is not None
-        sizes: list[int] = []
-        for n in (1, 8):
-            await run_until(clock, lambda: len(m.rounds) >= n and t.state.to_act == 0, (a,))  # noqa: B023
-            a.read()
-            last = next(raw for raw in reversed(a.raw) if '"type":"event"' in raw)
-            sizes.append(len(last))
-        # a state no longer grows with the rounds played (one round's cards differ: a little slack)
-        assert sizes[1] < sizes[0] + 300, sizes
-        assert all("round_points" not in orjson.loads(raw).get("state", {}) for raw in a.raw if '"state":{' in raw)
-        # the score sheet: every finished round in the snapshot, each also a round_over event
-        fresh = Seat(hub, t.id, tokens[0])
-        (snap,) = await fresh.hello()
-        assert snap["type"] == "snapshot"
-        sheet = snap["sheet"]
-        assert [r["round"] for r in sheet] == list(range(1, len(m.rounds) + 1))
-        assert [r["points"] for r in sheet] == [[str(p) for p in pts] for pts in m.round_points]
-        overs = a.events("round_over")
-        assert [[r["calls"], r["tricks_won"], r["points"]] for r in sheet] == [[e["calls"], e["tricks_won"], e["points"]] for e in overs]
-    finally:
-        await hub.shutdown()
+async def test_states_carry_a_bounded_score_history_sent_once_in_the_snapshot(endless: Endless) -> None:
+    hub, clock, t, a, token = endless
+    m = t.state.match
+    assert m is not None
+    sizes: list[int] = []
+    for n in (1, 8):
+        await run_until(clock, lambda: len(m.rounds) >= n and t.state.to_act == 0, (a,))  # noqa: B023
+        a.read()
+        last = next(raw for raw in reversed(a.raw) if '"type":"event"' in raw)
+        sizes.append(len(last))
+    # a state no longer grows with the rounds played (one round's cards differ: a little slack)
+    assert sizes[1] < sizes[0] + 300, sizes
+    assert all("round_points" not in orjson.loads(raw).get("state", {}) for raw in a.raw if '"state":{' in raw)
+    # the score sheet: every finished round in the snapshot, each also a round_over event
+    fresh = Seat(hub, t.id, token)
+    (snap,) = await fresh.hello()
+    assert snap["type"] == "snapshot"
+    sheet = snap["sheet"]
+    assert [r["round"] for r in sheet] == list(range(1, len(m.rounds) + 1))
+    assert [r["points"] for r in sheet] == [[str(p) for p in pts] for pts in m.round_points]
+    overs = a.events("round_over")
+    assert [[r["calls"], r["tricks_won"], r["points"]] for r in sheet] == [[e["calls"], e["tricks_won"], e["points"]] for e in overs]
 
 
 # --- a connection that falls behind ------------------------------------------------------------

@@ -1,4 +1,3 @@
-# mypy: disable-error-code="no-any-return,arg-type,assignment"
 """Many games stepped at once on the compiled kernel (numba): throughput for self-play at scale.
 
 `BatchedEnv` holds ``n`` independent games as arrays (hand masks, the trick, the leader,
@@ -56,7 +55,7 @@ NT, LEADER, TN, PLAYED, DEALER, TO_ACT, PHASE, RNG, NLOG, BRNG, REDEALS, REDEAL_
 G = 12
 LOG = 56  # actions in a round: 4 calls + 52 cards
 FACE = np.int64(0xF << 9)  # J Q K A of a suit
-SUITM = np.int64(0x1FFF)
+SUITM = 0x1FFF  # a plain int: numba folds it as an int64 constant
 A = np.ndarray
 
 
@@ -81,7 +80,7 @@ def score_tenths(call: int, won: int, P: np.ndarray) -> int:
         base = call
         if P[8] >= 0 and call >= P[8]:
             base = P[9]
-        return base * 10 + P[5] * (won - call)
+        return int(base * 10 + P[5] * (won - call))
     if P[7] == 2:
         return 0
     if P[7] == 1 and won < call:
@@ -246,9 +245,9 @@ def _bot(i: int, g: A, hands: A, trick: A, calls: A, won: A, pubvoid: A, P: A, X
     rng = g[i, BRNG : BRNG + 1]
     if g[i, PHASE] == 0:
         if kind == 1:
-            return 52 + X[0] + _rand(rng, X[1] - X[0] + 1)
+            return int(52 + X[0] + _rand(rng, X[1] - X[0] + 1))
         c = int(np.rint(_sure(hands[i, s], P[0])))  # halves to even, as Python's round()
-        return 52 + min(max(c, X[0]), X[1])
+        return int(52 + min(max(c, X[0]), X[1]))
     lm = legal_mask(hands[i, s], trick[i], g[i, NT], P, g[i, TN], g[i, PLAYED])
     if kind == 1:
         return _kth(lm, _rand(rng, _pop(lm)))

@@ -1,4 +1,3 @@
-# mypy: disable-error-code="no-any-return,arg-type,assignment,return-value"
 """Train a small policy end to end on the batched environment: numpy only, no torch.
 
 The policy is a linear softmax over the legal actions: each action gets a few features
@@ -62,7 +61,7 @@ __all__ = [
 N_CARD = 25
 N_CALL = 10
 N_FEATURES = N_CARD + N_CALL
-SUITM = np.int64(0x1FFF)
+SUITM = 0x1FFF  # a plain int: numba folds it as an int64 constant
 A = np.ndarray
 
 
@@ -72,7 +71,7 @@ def _mask_of(row: A, off: int) -> int:
     for c in range(52):
         if row[off + c] != 0:
             m |= np.int64(1) << c
-    return m
+    return int(m)
 
 
 @_jit
@@ -106,9 +105,9 @@ def _features(obs: A, mask: A, out: A) -> None:
             if o[551 + s] != 0:
                 t = s
         ld = 0
-        for r in range(4):
-            if o[543 + r] != 0:
-                ld = r
+        for rr in range(4):
+            if o[543 + rr] != 0:
+                ld = rr
         n = 0
         best = -1
         for k in range(4):
@@ -258,11 +257,12 @@ def _probs(
     theta: npt.NDArray[np.float64],
     temp: npt.NDArray[np.float64] | float = 1.0,
 ) -> npt.NDArray[np.float64]:
-    logits = phi @ theta / (temp[:, None] if isinstance(temp, np.ndarray) else temp)
-    logits = np.where(mask != 0, logits, -np.inf)
+    scale = temp[:, None] if isinstance(temp, np.ndarray) else temp
+    logits: npt.NDArray[np.float64] = np.where(mask != 0, phi @ theta / scale, -np.inf)
     logits -= logits.max(axis=1, keepdims=True)
-    p = np.exp(logits)
-    return p / p.sum(axis=1, keepdims=True)
+    p: npt.NDArray[np.float64] = np.exp(logits)
+    probs: npt.NDArray[np.float64] = p / p.sum(axis=1, keepdims=True)
+    return probs
 
 
 N_STATE = 8

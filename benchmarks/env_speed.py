@@ -7,7 +7,7 @@ takes an action (PettingZoo's dead steps after the end are not counted); for the
 environment one step is the learner's action plus the three bots' actions it triggers, so
 its engine actions per second are about four times its steps.  `BatchedEnv` steps are counted
 the same way (seat 0's action in one game plus the three built-in seats'): a call with ``n``
-games is ``n`` steps.
+games is ``n`` steps; in self-play (every seat's action from numpy) a step is one action.
 
     python benchmarks/env_speed.py --seconds 3
 
@@ -86,7 +86,7 @@ def batched_speed(n: int, opponents: str, seconds: float, seed: int = 0) -> dict
     took = time.perf_counter() - start
     return {
         "steps_per_s": n * calls / took,
-        "engine_actions_per_s": 4 * n * calls / took,
+        "engine_actions_per_s": (1 if opponents == "self" else 4) * n * calls / took,
         "step_calls": calls,
     }
 
@@ -131,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         ("BatchedEnv n=256 (random built-in seats)", lambda: batched_speed(256, "random", args.seconds)),
         ("BatchedEnv n=1024 (random built-in seats)", lambda: batched_speed(1024, "random", args.seconds)),
         ("BatchedEnv n=1024 (rule built-in seats)", lambda: batched_speed(1024, "rule", args.seconds)),
+        ("BatchedEnv n=1024 (self-play: every seat)", lambda: batched_speed(1024, "self", args.seconds)),
     ]
     try:
         from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4

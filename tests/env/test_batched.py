@@ -60,21 +60,31 @@ def engine_position(rules: Ruleset, env: BatchedEnv, i: int) -> Round:
 
 
 @pytest.mark.parametrize("name", sorted(RULESETS))
-@pytest.mark.parametrize("opponents", ["rule", "random"])
+@pytest.mark.parametrize("opponents", ["rule", "random", "self"])
 def test_rounds_replay_in_the_engine(name: str, opponents: str) -> None:
+    """Also self-play: each row is the view of its seat to act, the reward every seat's points."""
     rules = RULESETS[name]
     env = BatchedEnv(12, ruleset=rules, opponents=opponents, seed=7)
     rng = np.random.default_rng(1)
     obs, mask = env.reset()
     replayed = steps = 0
+    seats_seen: set[int] = set()
     while replayed < 30:
+        seats = env.to_act
+        seats_seen.update(int(s) for s in seats)
+        assert (seats == 0).all() or opponents == "self"
         for i in range(env.n):
-            view = engine_position(rules, env, i).view(0)
+            rnd = engine_position(rules, env, i)
+            assert rnd.to_act == seats[i]
+            view = rnd.view(int(seats[i]))
             want = ob.observe(view)
             want[ob.OFFSETS["totals"] : ob.OFFSETS["totals"] + 4] = 0
             assert np.array_equal(obs[i], want), (i, np.flatnonzero(obs[i] != want))
             assert np.array_equal(mask[i], ob.mask(view))
         acts = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        if opponents == "self":  # low calls now and then, so that redeals happen
+            low = mask[:, ob.CALL_BASE :].argmax(axis=1) + ob.CALL_BASE
+            acts = np.where((mask[:, ob.CALL_BASE :].any(axis=1)) & (rng.random(env.n) < 0.6), low, acts)
         before = env.g[:, REDEALS].copy()
         obs, mask, reward, done = env.step(acts)
         for i in np.flatnonzero(env.g[:, REDEALS] != before):
@@ -84,10 +94,17 @@ def test_rounds_replay_in_the_engine(name: str, opponents: str) -> None:
         n = replay(rules, env)
         assert n == int(done.sum())
         f = env.finished
-        assert np.allclose(np.sort(reward[done == 1]), np.sort(f.points_tenths[:, 0] / 10))
+        if opponents == "self":
+            assert reward.shape == (env.n, 4)
+            assert np.array_equal(reward[f.game], f.points_tenths / 10)
+            assert not reward[done == 0].any()
+        else:
+            assert np.allclose(np.sort(reward[done == 1]), np.sort(f.points_tenths[:, 0] / 10))
         replayed += n
         steps += 1
-    assert steps >= 14
+    assert steps >= (56 if opponents == "self" else 14)
+    if opponents == "self":
+        assert len(set(seats_seen)) == 4
     assert (env.g[:, REDEALS].sum() > 0) == (rules.min_total_calls > 0)
 
 

@@ -28,3 +28,18 @@ def test_training_is_deterministic() -> None:
     b = train(updates=20, games=32, seed=5)
     assert np.array_equal(a.theta, b.theta) and a.curve == b.curve
     assert not np.array_equal(a.theta, initial())
+
+
+def test_self_play_training_beats_the_untrained_policy_against_the_rule_players() -> None:
+    """The policy plays all four seats and learns from each (measured on four seeds before the
+    margin was set: 0.89 to 1.05 points a round above the untrained policy on these deals)."""
+    result = train(updates=120, games=32, seed=1, opponents="self")
+    assert len(result.curve) == 120
+    trained = evaluate_batched(result.theta, games=512, rounds=2, seed=99)
+    untrained = evaluate_batched(initial(), games=512, rounds=2, seed=99)
+    assert trained > untrained + 0.6
+
+
+def test_evaluating_against_itself_is_refused() -> None:
+    with pytest.raises(ValueError, match="opponents must be one of"):
+        evaluate_batched(initial(), games=4, opponents="self")

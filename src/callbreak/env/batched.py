@@ -45,10 +45,13 @@ from ..bots.kernel import _jit, _kth, _low, _policy, _pop, _rand, legal_mask, ru
 from ..rules import Ruleset
 from . import observation as ob
 
-__all__ = ["POLICIES", "BatchedEnv", "Finished"]
+__all__ = ["OPPONENTS", "POLICIES", "BatchedEnv", "Finished"]
 
 POLICIES = ("rule", "random")
 """The built-in policies of the seats that do not learn."""
+OPPONENTS = (*POLICIES, "self")
+"""What ``opponents`` may be: a built-in policy, or ``"self"``: the caller plays every seat."""
+SELF = 2  # OPPONENTS.index("self")
 
 # columns of the per-game int64 state ``g``
 NT, LEADER, TN, PLAYED, DEALER, TO_ACT, PHASE, RNG, NLOG, BRNG, REDEALS, REDEAL_TOTAL = range(12)
@@ -279,57 +282,69 @@ def _run(
     fin: A,
     fin_n: A,
 ) -> None:
-    """Seat 0 of each game takes ``acts[i]`` (skipped when negative); then the other seats
-    play until seat 0 is to act again."""
+    """The seat to act in each game takes ``acts[i]`` (skipped when negative); then, unless
+    every seat is the caller's (``kind`` 2, self-play), the other seats play until seat 0 is
+    to act again.  ``reward[i]`` holds the four seats' points of a round that ended."""
     for i in range(g.shape[0]):
-        reward[i] = 0.0
+        reward[i, :] = 0.0
         done[i] = 0
         if acts[i] >= 0 and _apply(
             i, acts[i], g, hands, dealt, trick, calls, won, pby, pubvoid, log, logl, wins, P, X, fin, fin_n
         ):
-            reward[i] = score_tenths(calls[i, 0], won[i, 0], P) / 10.0
-            done[i] = 1
-            g[i, DEALER] = (g[i, DEALER] + 1) & 3
-            _new_round(i, g, hands, dealt, calls, won, pby, pubvoid, P, X)
-        while g[i, TO_ACT] != 0:
+            _end_round(i, g, hands, dealt, calls, won, pby, pubvoid, P, X, reward, done)
+        while kind != SELF and g[i, TO_ACT] != 0:
             a = _bot(i, g, hands, trick, calls, won, pubvoid, P, X, kind)
             if _apply(
                 i, a, g, hands, dealt, trick, calls, won, pby, pubvoid, log, logl, wins, P, X, fin, fin_n
             ):
-                reward[i] = score_tenths(calls[i, 0], won[i, 0], P) / 10.0
-                done[i] = 1
-                g[i, DEALER] = (g[i, DEALER] + 1) & 3
-                _new_round(i, g, hands, dealt, calls, won, pby, pubvoid, P, X)
+                _end_round(i, g, hands, dealt, calls, won, pby, pubvoid, P, X, reward, done)
 
 
 @_jit
-def _observe(obs: A, mask: A, g: A, hands: A, trick: A, calls: A, won: A, pby: A, P: A, X: A) -> None:
-    """Seat 0's observation and legal actions in every game (the layout of `observation`)."""
+def _end_round(
+    i: int, g: A, hands: A, dealt: A, calls: A, won: A, pby: A, pubvoid: A, P: A, X: A, reward: A, done: A
+) -> None:
+    """Game ``i``'s round is over: its points into ``reward``, the next dealer deals."""
+    for s in range(4):
+        reward[i, s] = score_tenths(calls[i, s], won[i, s], P) / 10.0
+    done[i] = 1
+    g[i, DEALER] = (g[i, DEALER] + 1) & 3
+    _new_round(i, g, hands, dealt, calls, won, pby, pubvoid, P, X)
+
+
+@_jit
+def _observe(
+    obs: A, mask: A, g: A, hands: A, trick: A, calls: A, won: A, pby: A, P: A, X: A, kind: int
+) -> None:
+    """The observation and legal actions of the seat to act in every game (seat 0 unless
+    ``kind`` is self-play), seats relative to it (the layout of `observation`)."""
     obs[:] = 0.0
     mask[:] = 0
     for i in range(g.shape[0]):
-        h = hands[i, 0]
+        me = g[i, TO_ACT] if kind == SELF else 0
+        h = hands[i, me]
         m = h
         while m != 0:
             obs[i, _low(m)] = 1.0
             m &= m - 1
         n = g[i, NT]
         for rel in range(4):
-            m = pby[i, rel]
+            s = (me + rel) & 3
+            m = pby[i, s]
             while m != 0:
                 obs[i, 52 + 52 * rel + _low(m)] = 1.0
                 m &= m - 1
-            c = calls[i, rel]
+            c = calls[i, s]
             obs[i, 468 + 15 * rel + (14 if c < 0 else c)] = 1.0
-            obs[i, 528 + rel] = won[i, rel]
+            obs[i, 528 + rel] = won[i, s]
         ld = g[i, LEADER]
         for k in range(n):
-            obs[i, 260 + 52 * ((ld + k) & 3) + trick[i, k]] = 1.0
+            obs[i, 260 + 52 * ((ld + k - me) & 3) + trick[i, k]] = 1.0
         obs[i, 536] = 1.0
         obs[i, 537 + g[i, PHASE]] = 1.0
-        obs[i, 539 + g[i, TO_ACT]] = 1.0
-        obs[i, 543 + ld] = 1.0
-        obs[i, 547 + g[i, DEALER]] = 1.0
+        obs[i, 539 + ((g[i, TO_ACT] - me) & 3)] = 1.0
+        obs[i, 543 + ((ld - me) & 3)] = 1.0
+        obs[i, 547 + ((g[i, DEALER] - me) & 3)] = 1.0
         obs[i, 551 + P[0]] = 1.0
         if g[i, PHASE] == 0:
             for c in range(X[0], X[1] + 1):
@@ -357,16 +372,35 @@ class Finished(NamedTuple):
 
 class BatchedEnv:
     """``n`` games of ``ruleset`` (a `Ruleset` or a preset's name), seat 0 learning against
-    ``opponents`` (one of `POLICIES`).  ``seed``: the same seed deals the same games and,
-    given the same actions, plays them the same."""
+    ``opponents`` (one of `POLICIES`), or every seat played by the caller (``"self"``,
+    self-play).  ``seed``: the same seed deals the same games and, given the same actions,
+    plays them the same.
+
+    In self-play each observation is that of the seat to act in its game (`to_act`), seats
+    relative to it as in `callbreak.env.observation`, and the reward has one column per
+    seat: the four seats' points of a round that ended (0 elsewhere).
+
+    >>> env = BatchedEnv(4, ruleset="standard", opponents="self", seed=2)
+    >>> obs, mask = env.reset()
+    >>> [int(s) for s in env.to_act] == [(int(d) + 1) % 4 for d in env.g[:, DEALER]]
+    True
+    >>> rng = np.random.default_rng(0)
+    >>> points = np.zeros((4, 4))
+    >>> for _ in range(56):  # 4 calls and 52 cards
+    ...     acts = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+    ...     obs, mask, reward, done = env.step(acts)
+    ...     points += reward
+    >>> reward.shape, bool(done.all()), [int(w) for w in env.finished.won.sum(axis=1)]
+    ((4, 4), True, [13, 13, 13, 13])
+    """
 
     def __init__(
         self, n: int, ruleset: Ruleset | str | None = None, opponents: str = "rule", seed: int = 0
     ) -> None:
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be a positive int, not {n!r}")
-        if opponents not in POLICIES:
-            raise ValueError(f"opponents must be one of {POLICIES}, not {opponents!r}")
+        if opponents not in OPPONENTS:
+            raise ValueError(f"opponents must be one of {OPPONENTS}, not {opponents!r}")
         self.n = n
         if isinstance(ruleset, str):
             ruleset = Ruleset.preset(ruleset)
@@ -377,10 +411,11 @@ class BatchedEnv:
         self.seed = seed
         self._P = rules_array(self.rules)
         self._X = _extra(self.rules)
-        self._kind = POLICIES.index(opponents)
+        self._kind = OPPONENTS.index(opponents)
         self.obs = np.zeros((n, ob.SIZE), dtype=np.float32)
         self.mask = np.zeros((n, ob.N_ACTIONS), dtype=np.int8)
-        self.reward = np.zeros(n)
+        self._reward = np.zeros((n, 4))
+        self.reward = self._reward if self._kind == SELF else self._reward[:, 0]
         self.done = np.zeros(n, dtype=np.int8)
         self.reset(seed)
 
@@ -423,8 +458,9 @@ class BatchedEnv:
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.float64], npt.NDArray[np.int8]]:
-        """Seat 0 of game ``i`` takes ``actions[i]``; every game then runs to seat 0's next
-        decision.  Returns (obs, mask, reward, done), arrays reused by the next step.
+        """Seat 0 of game ``i`` (in self-play, its seat to act) takes ``actions[i]``; every
+        game then runs to seat 0's next decision (in self-play, to the next decision).
+        Returns (obs, mask, reward, done), arrays reused by the next step.
         An illegal action raises ValueError and changes nothing."""
         acts = np.asarray(actions, dtype=np.int64)
         if acts.shape != (self.n,):
@@ -457,7 +493,7 @@ class BatchedEnv:
             self._P,
             self._X,
             self._kind,
-            self.reward,
+            self._reward,
             self.done,
             self._fin,
             self._fin_n,
@@ -473,7 +509,13 @@ class BatchedEnv:
             self.played_by,
             self._P,
             self._X,
+            self._kind,
         )
+
+    @property
+    def to_act(self) -> npt.NDArray[np.int64]:
+        """The seat whose observation each game's row holds (always 0 unless self-play)."""
+        return self.g[:, TO_ACT].copy()
 
     @property
     def finished(self) -> Finished:

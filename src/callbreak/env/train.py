@@ -43,7 +43,7 @@ from ..match import Match
 from ..round import SeatView
 from ..rules import Ruleset
 from . import observation as ob
-from .batched import BatchedEnv
+from .batched import OPPONENTS, POLICIES, BatchedEnv
 
 __all__ = [
     "N_FEATURES",
@@ -299,7 +299,9 @@ def train(
 ) -> Result:
     """REINFORCE with a baseline: every update plays one round in each of ``games`` games; each
     decision's advantage is the round's points less a linear estimate of them from the state
-    (`_state`: the call, tricks won, still needed and left), fitted on the same batch."""
+    (`_state`: the call, tricks won, still needed and left), fitted on the same batch.
+    ``opponents``: a built-in policy of `BatchedEnv` for seats 1-3, or ``"self"``: the policy
+    plays all four seats and learns from every seat's decisions (self-play)."""
     env = BatchedEnv(games, ruleset=ruleset, opponents=opponents, seed=seed)
     rng = np.random.default_rng(seed)
     theta = initial() if theta0 is None else theta0.copy()
@@ -307,16 +309,17 @@ def train(
     m2 = np.zeros(N_FEATURES)
     obs, mask = env.reset()
     rows = np.arange(games)
-    buf_g = np.zeros((games, 64, N_FEATURES))
-    buf_s = np.zeros((games, 64, N_STATE))
-    count = np.zeros(games, dtype=np.int64)
+    seats = 4 if opponents == "self" else 1
+    buf_g = np.zeros((games, seats, 64, N_FEATURES))
+    buf_s = np.zeros((games, seats, 64, N_STATE))
+    count = np.zeros((games, seats), dtype=np.int64)
     result = Result(theta)
     for step in range(1, updates + 1):
         gs: list[npt.NDArray[np.float64]] = []
         ss: list[npt.NDArray[np.float64]] = []
         rs: list[npt.NDArray[np.float64]] = []
         episodes: list[float] = []
-        while len(episodes) < games:
+        while len(episodes) < games * seats:
             phi = features(obs, mask)
             calling = mask[:, ob.CALL_BASE :].any(axis=1)
             temp = np.where(calling, call_temp[0] + (call_temp[1] - call_temp[0]) * (step - 1) / updates, 1.0)
@@ -324,18 +327,21 @@ def train(
             u = rng.random((games, 1))
             acts = np.minimum((p.cumsum(axis=1) < u).sum(axis=1), ob.N_ACTIONS - 1)
             acts = np.where(mask[rows, acts] != 0, acts, p.argmax(axis=1))
-            k = np.minimum(count, 63)
-            buf_g[rows, k] = (phi[rows, acts] - np.einsum("ba,baf->bf", p, phi)) / temp[:, None]
-            buf_s[rows, k] = _state(obs)
-            count += 1
+            me = env.to_act if seats == 4 else np.zeros(games, dtype=np.int64)
+            k = np.minimum(count[rows, me], 63)
+            buf_g[rows, me, k] = (phi[rows, acts] - np.einsum("ba,baf->bf", p, phi)) / temp[:, None]
+            buf_s[rows, me, k] = _state(obs)
+            count[rows, me] += 1
             obs, mask, reward, done = env.step(acts)
+            points = reward.reshape(games, -1)
             for i in np.flatnonzero(done):
-                n = int(min(count[i], 64))
-                gs.append(buf_g[i, :n].copy())
-                ss.append(buf_s[i, :n].copy())
-                rs.append(np.full(n, reward[i]))
-                episodes.append(float(reward[i]))
-                count[i] = 0
+                for o in range(seats):
+                    n = int(min(count[i, o], 64))
+                    gs.append(buf_g[i, o, :n].copy())
+                    ss.append(buf_s[i, o, :n].copy())
+                    rs.append(np.full(n, points[i, o]))
+                    episodes.append(float(points[i, o]))
+                    count[i, o] = 0
         g_all = np.concatenate(gs)
         s_all = np.concatenate(ss)
         r_all = np.concatenate(rs)
@@ -428,7 +434,10 @@ def evaluate_batched(
     ruleset: Ruleset | str | None = None,
 ) -> float:
     """Mean points per round of the policy (most likely action, ties drawn at random) in
-    ``rounds`` rounds of each of ``games`` batched games: the same seed, the same deals."""
+    ``rounds`` rounds of each of ``games`` batched games: the same seed, the same deals.
+    ``opponents``: a built-in policy (`POLICIES`; against itself the mean says nothing)."""
+    if opponents not in POLICIES:
+        raise ValueError(f"opponents must be one of {POLICIES}, not {opponents!r}")
     env = BatchedEnv(games, ruleset=ruleset, opponents=opponents, seed=seed)
     rng = np.random.default_rng(seed)
     obs, mask = env.reset()
@@ -473,13 +482,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--updates", type=int, default=400)
     ap.add_argument("--games", type=int, default=256)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--opponents",
+        choices=OPPONENTS,
+        default="rule",
+        help="who plays seats 1-3 in training: the kernel's rule policy, random, or the policy itself (self-play)",
+    )
     ap.add_argument("--eval-seeds", type=int, default=50, help="matches per opponent, each played 4 times")
     ap.add_argument(
         "--save", metavar="FILE.npz", help="write the trained weights (arena spec policy:FILE.npz)"
     )
     a = ap.parse_args(argv)
     start = time.perf_counter()
-    res = train(a.updates, a.games, a.seed)
+    res = train(a.updates, a.games, a.seed, opponents=a.opponents)
     took = time.perf_counter() - start
     print(
         f"trained {a.updates} updates x {a.games} rounds in {took:.0f} s; "

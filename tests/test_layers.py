@@ -153,6 +153,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "remote": {"httpx"},
     "env": {"numpy", "gymnasium", "pettingzoo", "pyspiel"},
     "analysis": set(),  # it searches through callbreak.bots.evaluation
+    "analysis/report": {"rich"},  # the base dependency: tables for the command and the terminal client
     "arena": {"rich", "httpx", "matplotlib", "openskill"},
     "server": {"starlette", "uvicorn", "h11", "orjson", "msgspec"},
     "tui": {"textual", "rich", "httpx", "websockets"},

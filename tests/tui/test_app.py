@@ -439,3 +439,33 @@ async def test_pagat_match_without_end_is_ended_between_rounds() -> None:
         await pilot.press("enter")
         await settle(pilot, app, lambda: not isinstance(app.screen, SummaryScreen))
         assert "Match over" in screen_text(app, "prompt")
+
+
+async def test_the_final_scores_offer_an_analysis_of_your_play() -> None:
+    from callbreak.tui.analysis_screen import AnalysisScreen
+
+    app = make_app(seed=5)
+    async with app.run_test(size=(100, 40)) as pilot:
+        game = app.game
+        assert isinstance(game, LocalGame)
+        while not (isinstance(app.screen, SummaryScreen) and game.over):
+            await settle(pilot, app, lambda: waiting_for_human(app))
+            if isinstance(app.screen, SummaryScreen):
+                break
+            v = game.match.view(0)
+            if v.phase == "calling":
+                await pilot.press(*str(v.legal_calls[0]), "enter")
+            else:
+                legal = [c for c in sort_hand(v.hand, v.rules.trump) if c in v.legal_cards]
+                await pilot.press(*(["right"] * (len(legal) - 1)), "enter")
+            await pilot.pause()
+        await settle(pilot, app, lambda: isinstance(app.screen, SummaryScreen) and game.over)
+        assert "a: analyse your play" in str(app.screen.query_one("#summary-foot", Static).content)
+        await pilot.press("a")
+        await settle(pilot, app, lambda: isinstance(app.screen, AnalysisScreen) and app.screen.done, limit=4000)
+        console = Console(width=100, record=True, file=io.StringIO())
+        console.print(app.screen.query_one("#analysis", Static).content)
+        text = console.export_text()
+        assert "Accuracy" in text and "You" in text
+        await pilot.press("escape")
+        await settle(pilot, app, lambda: isinstance(app.screen, SummaryScreen))

@@ -75,6 +75,7 @@ Other rule sets (`--rules pagat`, `--set max_call=8`) change some of this; the h
 | Tab | hint: choose the card the bots would play, and say why |
 | Backspace / Esc | correct / clear what you typed |
 | Enter, after the last round | the final scores again (n: a new match; online, a rematch) |
+| a, on the final scores | analyse your calls and cards (local matches) |
 | ? or F1 | this help (Esc closes it) |
 | Ctrl+Q | quit |
 """
@@ -177,6 +178,7 @@ class SummaryScreen(ModalScreen[None]):
         Binding("enter,space,escape", "close", "Continue"),
         Binding("n", "new", "New match", show=False),
         Binding("e", "end", "End the match", show=False),
+        Binding("a", "analyse", "Analyse your play", show=False),
     ]
 
     def __init__(
@@ -206,7 +208,7 @@ class SummaryScreen(ModalScreen[None]):
     def foot(self) -> str:
         if self.model.over:
             if self.local:
-                return "Enter: back to the table  ·  n: new match  ·  Ctrl+Q: quit"
+                return "Enter: back to the table  ·  n: new match  ·  a: analyse your play  ·  Ctrl+Q: quit"
             return "Enter: back to the table  ·  n: rematch  ·  Ctrl+Q: quit"
         text = "Enter: next round"
         if self.model.view.rules.rounds is None:
@@ -227,6 +229,13 @@ class SummaryScreen(ModalScreen[None]):
         app = self.app
         if isinstance(app, CallbreakApp):
             app.end_match()
+
+    def action_analyse(self) -> None:
+        app = self.app
+        if self.model.over and self.local and isinstance(app, CallbreakApp) and isinstance(app.game, LocalGame):
+            from .analysis_screen import AnalysisScreen
+
+            app.push_screen(AnalysisScreen(app.game.match, app.game.seat))
 
     def action_new(self) -> None:
         if self.model.over:

@@ -43,7 +43,9 @@ __all__ = [
     "DEFAULT_BUDGET",
     "THRESHOLDS",
     "analyse",
+    "analyse_deal",
     "analyse_decision",
+    "assemble",
     "count_decisions",
     "decision_seed",
     "grade",
@@ -174,6 +176,13 @@ def count_decisions(match: Match, seats: Iterable[int]) -> int:
     return n
 
 
+def _seats(seats: Sequence[int] | None) -> tuple[int, ...]:
+    chosen = tuple(sorted(set(range(4) if seats is None else seats)))
+    if not chosen or any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= 3 for s in chosen):
+        raise ValueError(f"seats must be among 0..3, not {list(seats or [])!r}")
+    return chosen
+
+
 def analyse(
     match: Match,
     seats: Sequence[int] | None = None,
@@ -188,47 +197,86 @@ def analyse(
     ``hindsight`` adds the double-dummy view of each card (``node_budget`` per question).
     ``progress(done, total)`` is called after each decision.
 
+    The same as `analyse_deal` for each deal, then `assemble`.
     Raises ValueError for a seat outside 0..3 or a budget below 1.
     """
-    chosen = tuple(sorted(set(range(4) if seats is None else seats)))
-    if any(not isinstance(s, int) or not 0 <= s <= 3 for s in chosen) or not chosen:
-        raise ValueError(f"seats must be among 0..3, not {list(seats or [])!r}")
+    chosen = _seats(seats)
+    total = count_decisions(match, chosen)
+    decisions: list[Decision] = []
+    for deal_index in range(len(match.deals)):
+        offset = len(decisions)
+
+        def step(done: int, _: int, offset: int = offset) -> None:
+            if progress is not None:
+                progress(offset + done, total)
+
+        decisions += analyse_deal(match, deal_index, chosen, budget, seed, hindsight, node_budget, step)
+    return assemble(match, chosen, budget, seed, decisions)
+
+
+def analyse_deal(
+    match: Match,
+    deal_index: int,
+    seats: Sequence[int] | None = None,
+    budget: int = DEFAULT_BUDGET,
+    seed: int = 0,
+    hindsight: bool = True,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+    progress: ProgressFn | None = None,
+) -> list[Decision]:
+    """The decisions of ``seats`` in deal number ``deal_index`` of ``match`` (its
+    ``deals``, redeals included), as `analyse` finds them: the deals are
+    independent pieces of work (a server runs them in parallel).
+
+    Raises ValueError for a seat outside 0..3, a budget below 1 or no such deal.
+    """
+    chosen = _seats(seats)
     if budget < 1:
         raise ValueError("budget must be at least 1")
-    total = count_decisions(match, chosen)
-    done = 0
+    if not 0 <= deal_index < len(match.deals):
+        raise ValueError(f"the match has {len(match.deals)} deals, not a deal {deal_index}")
     replay = _replay(match)
-    decisions: list[Decision] = []
-    round_no = 0
+    for earlier in match.deals[:deal_index]:
+        for act in earlier.actions:
+            replay.act(act.call if isinstance(act, CallAction) else act.card)
+    round_no = sum(d.phase != REDEAL for d in match.deals[: deal_index + 1])
+    rnd = match.deals[deal_index]
+    total = sum(a.seat in chosen for a in rnd.actions)
     evaluators = {s: Evaluator() for s in chosen}
-    for deal_index, rnd in enumerate(match.deals):
-        if rnd.phase != REDEAL:
-            round_no += 1
-        pending: list[tuple[SeatView, int | Card, OptionValues, bool, tuple[int, int, int, int | None]]] = []
-        positions: dict[int, list[tuple[int, Round, Card]]] = {s: [] for s in chosen}
-        for step, act in enumerate(rnd.actions):
-            seat = act.seat
-            action: int | Card = act.call if isinstance(act, CallAction) else act.card
-            if seat in chosen:
-                view = replay.view(seat)
-                options = view.legal_calls if view.phase == "calling" else view.legal_cards
-                forced = len(options) == 1
-                ov = evaluators[seat].values(
-                    view, budget // 4 if forced else budget, decision_seed(seed, deal_index, step, seat)
-                )
-                trick = None if view.phase == "calling" else len(view.tricks) + 1
-                if hindsight and isinstance(action, Card):
-                    positions[seat].append((len(pending), replay.round.copy(), action))
-                pending.append((view, action, ov, forced, (deal_index, round_no, step, trick)))
-                done += 1
-                if progress is not None:
-                    progress(done, total)
-            replay.act(action)
-        seen: dict[int, Hindsight] = {}
-        for seat, where in positions.items():
-            seen.update(_hindsight(seat, where, node_budget))
-        for i, (view, action, ov, forced, place) in enumerate(pending):
-            decisions.append(_decision(view, action, ov, forced, place, seen.get(i)))
+    pending: list[tuple[SeatView, int | Card, OptionValues, bool, tuple[int, int, int, int | None]]] = []
+    positions: dict[int, list[tuple[int, Round, Card]]] = {s: [] for s in chosen}
+    for step, act in enumerate(rnd.actions):
+        seat = act.seat
+        action: int | Card = act.call if isinstance(act, CallAction) else act.card
+        if seat in chosen:
+            view = replay.view(seat)
+            options = view.legal_calls if view.phase == "calling" else view.legal_cards
+            forced = len(options) == 1
+            ov = evaluators[seat].values(
+                view, budget // 4 if forced else budget, decision_seed(seed, deal_index, step, seat)
+            )
+            trick = None if view.phase == "calling" else len(view.tricks) + 1
+            if hindsight and isinstance(action, Card):
+                positions[seat].append((len(pending), replay.round.copy(), action))
+            pending.append((view, action, ov, forced, (deal_index, round_no, step, trick)))
+            if progress is not None:
+                progress(len(pending), total)
+        replay.act(action)
+    seen: dict[int, Hindsight] = {}
+    for seat, where in positions.items():
+        seen.update(_hindsight(seat, where, node_budget))
+    return [
+        _decision(view, action, ov, forced, place, seen.get(i))
+        for i, (view, action, ov, forced, place) in enumerate(pending)
+    ]
+
+
+def assemble(
+    match: Match, seats: Sequence[int], budget: int, seed: int, decisions: Sequence[Decision]
+) -> Analysis:
+    """The `Analysis` of ``match`` from its ``decisions`` (every deal's, in order):
+    the summaries and the curve of each seat's chance of finishing first."""
+    chosen = _seats(seats)
     curve: dict[int, tuple[tuple[int, int, float], ...]] = {
         s: tuple(
             (d.deal, d.trick, d.option(d.taken).win) for d in decisions if d.seat == s and d.trick is not None

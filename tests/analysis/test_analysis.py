@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
 import pytest
 
 from callbreak import Match, Round, Ruleset
-from callbreak.analysis import Analysis, analyse, analyse_decision
+from callbreak.analysis import Analysis, analyse, analyse_decision, practice_match
 from callbreak.analysis.hindsight import DoubleDummy, option_tricks
 from callbreak.bots import make_bot
 from callbreak.cards import Card
@@ -241,3 +242,28 @@ def test_double_dummy_answers_none_over_its_node_budget() -> None:
     for _ in range(4):
         rnd.call(3)
     assert DoubleDummy(0, node_budget=50).max_tricks(rnd) is None  # the round's start: far too big
+
+
+# --- practice ---------------------------------------------------------------------------
+
+
+def test_practice_starts_at_the_position_that_went_wrong() -> None:
+    m, seat, ace, low = _throw_a_winner_position()
+    step, deal = len(m.round.actions), len(m.deals) - 1
+    hands, legal = m.round.hand_masks, m.view(seat).legal_cards
+    d = analyse_decision(
+        m.view(seat), low, budget=60, seed=1, where=(deal, 1, step, m.round.trick_number + 1)
+    )
+    m.act(low)  # the mistake
+    p = practice_match(m, d)
+    assert p.to_act == seat and p.rules.rounds == 1 and p.tags["Event"].startswith("Practice")
+    assert p.round.hand_masks == hands and p.view(seat).legal_cards == legal  # the same position
+    p.act(ace)  # this time the winner
+    bots = [make_bot("medium", s) for s in range(4)]
+    while not p.is_over:
+        seat_now = p.to_act
+        assert seat_now is not None
+        p.act(bots[seat_now].act(p.view(seat_now)))
+    assert len(p.rounds) == 1
+    with pytest.raises(ValueError, match="no action"):
+        practice_match(m, dataclasses.replace(d, seat=(seat + 1) & 3))

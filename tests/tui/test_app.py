@@ -453,8 +453,8 @@ async def test_the_final_scores_offer_an_analysis_of_your_play() -> None:
             if isinstance(app.screen, SummaryScreen):
                 break
             v = game.match.view(0)
-            if v.phase == "calling":
-                await pilot.press(*str(v.legal_calls[0]), "enter")
+            if v.phase == "calling":  # the highest call there is: a blunder to practise later
+                await pilot.press(*str(v.legal_calls[-1]), "enter")
             else:
                 legal = [c for c in sort_hand(v.hand, v.rules.trump) if c in v.legal_cards]
                 await pilot.press(*(["right"] * (len(legal) - 1)), "enter")
@@ -467,5 +467,17 @@ async def test_the_final_scores_offer_an_analysis_of_your_play() -> None:
         console.print(app.screen.query_one("#analysis", Static).content)
         text = console.export_text()
         assert "Accuracy" in text and "You" in text
-        await pilot.press("escape")
-        await settle(pilot, app, lambda: isinstance(app.screen, SummaryScreen))
+        # p: play the worst mistake's position again, against the bots
+        screen = app.screen
+        assert isinstance(screen, AnalysisScreen) and screen.worst is not None
+        worst = screen.worst
+        foot = str(screen.query_one("#analysis-foot", Static).content)
+        assert worst.seat == 0 and f"you played {worst.taken}" in foot
+        original = game.match.deals[worst.deal]
+        await pilot.press("p")
+        await settle(pilot, app, lambda: app.game is not game and app.model is not None and app.model.my_turn)
+        practice = app.game
+        assert isinstance(practice, LocalGame) and practice.match.tags["Event"].startswith("Practice")
+        assert practice.match.round.dealt == original.dealt
+        assert len(practice.match.round.actions) == worst.step  # the same position: the player to act again
+        assert not isinstance(app.screen, (SummaryScreen, AnalysisScreen))

@@ -16,6 +16,7 @@ server and the commands.
 from __future__ import annotations
 
 from .engine import DEFAULT_BUDGET, THRESHOLDS, analyse, analyse_decision, grade, summarise
+from .practice import practice_match
 from .records import GRADES, Analysis, Decision, Grade, Hindsight, Option, PlayerSummary
 
 __all__ = [
@@ -31,5 +32,6 @@ __all__ = [
     "analyse",
     "analyse_decision",
     "grade",
+    "practice_match",
     "summarise",
 ]

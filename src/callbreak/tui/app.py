@@ -27,6 +27,7 @@ from ..bots import LEVELS, levels
 from ..bots.warmup import KERNEL
 from ..cards import Card
 from ..errors import IllegalAction
+from ..match import Match
 from ..rules import FIELD_HELP, PRESETS, Ruleset
 from .game import Game, LocalGame, RoundSummary, TableModel, parse_call, parse_typed_card, sort_hand
 from .render import (
@@ -235,7 +236,13 @@ class SummaryScreen(ModalScreen[None]):
         if self.model.over and self.local and isinstance(app, CallbreakApp) and isinstance(app.game, LocalGame):
             from .analysis_screen import AnalysisScreen
 
-            app.push_screen(AnalysisScreen(app.game.match, app.game.seat))
+            app.push_screen(AnalysisScreen(app.game.match, app.game.seat), self._analysis_closed)
+
+    def _analysis_closed(self, start: Match | None) -> None:
+        app = self.app
+        if start is not None and isinstance(app, CallbreakApp):  # practise a position again
+            self.dismiss(None)
+            app.new_match(start)
 
     def action_new(self) -> None:
         if self.model.over:
@@ -491,8 +498,9 @@ class CallbreakApp(App[int]):
         game = self.game
         self.run_worker(game.run(self.on_game_change), group="game", exclusive=True, exit_on_error=True)
 
-    def new_match(self) -> None:
-        """Another local match with the same options and a fresh seed; online, a rematch."""
+    def new_match(self, start: Match | None = None) -> None:
+        """Another local match with the same options and a fresh seed; online, a rematch.
+        ``start``: play that match (a practice position) instead of a fresh one."""
         if self.game is not None and not isinstance(self.game, LocalGame):
             try:
                 self.game.rematch()
@@ -510,7 +518,13 @@ class CallbreakApp(App[int]):
         old.close()
         # the same rules, bots and name; a fresh seed
         self.game = LocalGame(
-            rules=old.rules, seed=None, bots=old.bots, name=old.name, delay=old.delay, trick_pause=old.trick_pause
+            rules=old.rules if start is None else start.rules,
+            seed=None if start is None else start.seed,
+            bots=old.bots,
+            name=old.name,
+            delay=old.delay,
+            trick_pause=old.trick_pause,
+            start=start,
         )
         self.model = None
         self.selected = None

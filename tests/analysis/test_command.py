@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from callbreak import Ruleset
+from callbreak import Card, Ruleset
 from callbreak.analysis import Analysis
 from callbreak.cli import main
 from callbreak.commands.replay import demo_match
@@ -56,3 +56,45 @@ def test_an_unreadable_history_is_refused(tmp_path: Path, capsys: pytest.Capture
     assert main(["analyse", str(bad)]) == 2
     assert "bad.txt" in capsys.readouterr().err
     assert main(["analyse", str(tmp_path / "missing.txt")]) == 2
+
+
+def test_a_server_log_is_analysed_like_its_history(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from callbreak.server.history import history as server_history
+    from callbreak.server.table import TableMeta, TableState
+
+    st = TableState(
+        TableMeta(
+            id="t1", invite="i1", rules=Ruleset.preset("quick", rounds=1), bots="random", seed=8, created=0.0
+        )
+    )
+    st.apply({"t": "seat", "seat": 0, "name": "Asha", "token": "a-seat-token-of-16+"})
+    st.apply({"t": "start"})
+    assert st.match is not None
+    from callbreak.bots import make_bot
+
+    bots = [make_bot("random", s) for s in range(4)]
+    while not st.match.is_over:
+        seat = st.match.to_act
+        assert seat is not None
+        action = bots[seat].act(st.match.view(seat))
+        play = isinstance(action, Card)  # a Card is an int too: ask for it first
+        st.apply(
+            {"t": "play", "seat": seat, "card": str(action)}
+            if play
+            else {"t": "call", "seat": seat, "call": action}
+        )
+    _, log = server_history(st, "log")
+    _, text = server_history(st, "text")
+    (tmp_path / "log.json").write_text(log, encoding="utf-8")
+    (tmp_path / "h.txt").write_text(text, encoding="utf-8")
+    for name in ("log.json", "h.txt"):
+        out = tmp_path / f"{name}.analysis.json"
+        assert (
+            main(["analyse", str(tmp_path / name), "--seat", "0", "--budget", "30", "--json", str(out)]) == 0
+        )
+    capsys.readouterr()
+    a = json.loads((tmp_path / "log.json.analysis.json").read_text(encoding="utf-8"))
+    b = json.loads((tmp_path / "h.txt.analysis.json").read_text(encoding="utf-8"))
+    assert a == b and len(a["decisions"]) == 14

@@ -1,7 +1,7 @@
 """``callbreak analyse HISTORY``: every call and card of a match, valued and graded.
 
-HISTORY is a hand history (text or JSON, see `callbreak.notation`; ``-`` reads
-standard input).  Each decision of the chosen seats (``--seat``, repeatable;
+HISTORY is a hand history (text or JSON, see `callbreak.notation`) or a server
+table's log (``/api/tables/ID/history?format=log``); ``-`` reads standard input.  Each decision of the chosen seats (``--seat``, repeatable;
 all four by default) is valued from that seat's own view by the hard level's
 search (`callbreak.analysis`), ``--budget`` playouts each, seeded by ``--seed``.
 A progress bar runs while it works; then a summary per player and a table of
@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
             "with every hand known."
         ),
     )
-    p.add_argument("file", help="history file (text or JSON); - for standard input")
+    p.add_argument("file", help="history file (text or JSON) or a server log; - for standard input")
     p.add_argument(
         "--seat",
         type=int,
@@ -52,7 +52,6 @@ def run(args: argparse.Namespace) -> int:
 
     from ..errors import HistoryError
     from ..extras import need
-    from ..notation import from_json, loads
 
     console = Console(highlight=False)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -62,8 +61,10 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as e:
         err.print(f"error: cannot read {args.file}: {getattr(e, 'strerror', None) or e}")
         return 2
+    from ..analysis.sources import load_match
+
     try:
-        match = from_json(text) if text.lstrip().startswith("{") else loads(text)
+        match = load_match(text)
     except HistoryError as e:
         err.print(f"error: {args.file}: {e}")
         return 2

@@ -63,6 +63,7 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         assert items.count() > 0
         item = items.first
         trick = item.get_attribute("data-trick")
+        item_seat = item.get_attribute("data-seat")
         item.tap()
         better = page.locator("[data-testid=analysis-better]")
         better.wait_for()
@@ -74,6 +75,19 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
             assert better.locator(f".better [data-card='{best}']").count() == 1
         # nothing sticks out sideways on the phone
         assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+        # play that position again: a new table, in that player's seat, with that hand
+        replay_url = page.url
+        page.tap("[data-testid=practice-btn]")
+        page.wait_for_url("**/t/*")
+        practice = page.url.rsplit("/", 1)[1]
+        assert practice != table
+        cards_left = 13 - (int(trick) - 1 if trick else 0)
+        page.wait_for_function(
+            "(n) => document.querySelectorAll('[data-testid=hand] [data-card]').length === n", arg=cards_left
+        )
+        info = httpx.get(f"{base}/api/tables/{practice}", timeout=10).json()
+        assert info["state"]["to_act"] == int(item_seat) and info["table"]["rules"]["rounds"] == 1
+        page.goto(replay_url.split("?")[0])
         # the second look, after a restart, is instant: no button, no progress
         stop_server(proc)
         proc = start_server(port, db, os.path.join(tmp, "server.log"), env)

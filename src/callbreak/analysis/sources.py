@@ -22,6 +22,7 @@ from ..errors import HistoryError, IllegalAction
 from ..match import Match
 from ..notation import from_json, loads
 from ..rules import Ruleset
+from .practice import Position, start_position
 
 __all__ = ["load_match"]
 
@@ -44,9 +45,15 @@ def load_match(text: str) -> Match:
 
 def _from_log(d: dict[str, Any]) -> Match:
     try:
-        m = Match(
-            Ruleset.from_dict(d["rules"]), int(d["seed"]), dealer=int(d["dealer"]), players=d.get("players")
-        )
+        if d.get("practice") is not None:  # a practice table: from its position
+            m = start_position(Position.from_dict(d["practice"]), int(d["seed"]), d.get("players"))
+        else:
+            m = Match(
+                Ruleset.from_dict(d["rules"]),
+                int(d["seed"]),
+                dealer=int(d["dealer"]),
+                players=d.get("players"),
+            )
         for a in d["actions"]:
             m.act(int(a["call"]) if "call" in a else str(a["card"]))
     except (KeyError, TypeError, ValueError, IllegalAction) as e:

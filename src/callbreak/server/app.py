@@ -225,6 +225,14 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         )
 
     @guard
+    async def practice(request: Request) -> Response:
+        if not the_hub.allow_create(_client_ip(request)):
+            return _error("rate_limited", "too many tables from here; wait a little")
+        body = await _body(request, cfg.max_body)
+        t, seat, token = the_hub.practice(request.path_params["id"], body.get("deal"), body.get("step"), body.get("name"))
+        return JSONResponse({"table": t.id, "seat": seat, "token": token, **links(t.id, t.state.meta.invite, token)})
+
+    @guard
     async def analysis(request: Request) -> Response:
         status = the_hub.analysis(request.path_params["id"], start=request.method == "POST")
         return Response(msgspec.json.encode(status), media_type="application/json")
@@ -310,6 +318,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         Route("/api/tables/{id}/rematch", rematch, methods=["POST"]),
         Route("/api/tables/{id}/history", history),
         Route("/api/tables/{id}/analysis", analysis, methods=["GET", "POST"]),
+        Route("/api/tables/{id}/practice", practice, methods=["POST"]),
         Route("/api/join/{code}", join_info),
         Route("/api/join/{code}", join, methods=["POST"]),
         Route("/api/matches", matches),

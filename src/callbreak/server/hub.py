@@ -218,6 +218,7 @@ class Hub:
         parent: str | None = None,
         seats: list[tuple[int, str]] | None = None,
         host: int = 0,
+        practice: dict[str, Any] | None = None,
     ) -> tuple[LiveTable, dict[int, str]]:
         """A new table with its players seated (and started with ``play_now``); their tokens."""
         if bots not in levels():
@@ -235,6 +236,7 @@ class Hub:
             created=self.clock.time(),
             host=host,
             parent=parent,
+            practice=practice,
         )
         if seats is None:
             seats = [(0, clean_name(name, "Player 1"))]
@@ -309,6 +311,32 @@ class Hub:
         for s, tok in tokens.items():
             self.broker.publish(channel(old.id, s), encode(Rematch(new.id, tok, s)))
         return new, seat, tokens[seat]
+
+    def practice(self, table_id: str, deal: object, step: object, name: object) -> tuple[LiveTable, int, str]:
+        """A new table, started at once, at the position before action ``step`` of deal ``deal``
+        of a finished table: the player takes the seat that acted there, bots the others."""
+        st = self._require(table_id).state
+        if st.status != FINISHED or st.match is None:
+            raise TableError("not_over", "a position is played again once the match is over")
+        if not isinstance(deal, int) or not isinstance(step, int) or isinstance(deal, bool) or isinstance(step, bool):
+            raise TableError("bad_message", "deal and step are whole numbers")
+        from ..analysis.practice import position_of
+
+        try:
+            pos = position_of(st.match, deal, step)
+        except ValueError as e:
+            raise TableError("bad_message", str(e)) from None
+        seat = st.match.deals[deal].actions[step].seat
+        t, tokens = self.create_table(
+            pos.rules,
+            st.meta.bots,
+            play_now=True,
+            parent=st.id,
+            seats=[(seat, clean_name(name, "Player 1"))],
+            host=seat,
+            practice=pos.to_dict(),
+        )
+        return t, seat, tokens[seat]
 
     def history(self, table_id: str, fmt: str) -> tuple[str, str]:
         """(media type, text) of a finished match's hand history."""

@@ -1,9 +1,11 @@
 // The post-match analysis on the replay page: an "Analyse" button, the server's progress
 // (polled), then each player's summary, a graph of each player's chance of finishing first
 // trick by trick, and the list of mistakes; a mistake steps the replay to its trick and
-// shows the card played next to the better one.  The server does the work
+// shows the card played next to the better one, with a button to play that position again
+// against bots (POST /api/tables/ID/practice: a new table at that position).  The server does the work
 // (POST/GET /api/tables/ID/analysis, docs/protocol.md); a second look is one GET.
-import { h, fill, api, cardEl } from "./util.js";
+import { h, fill, api, cardEl, navigate, toast } from "./util.js";
+import { rememberSeat, myName } from "./seats.js";
 
 const POLL_MS = 700;
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
@@ -83,8 +85,18 @@ function actionEl(action) {
   return /^\d+$/.test(action) ? h("span", { class: "analysis-call" }, `call ${action}`) : cardEl(action, { small: true });
 }
 
+/** A new table at the position before decision ``d``: its player takes that seat, bots the others. */
+async function practise(id, d, button) {
+  button.disabled = true;
+  try {
+    const res = await api("POST", `/api/tables/${encodeURIComponent(id)}/practice`, { deal: d.deal, step: d.step, name: myName() || "Player" });
+    rememberSeat({ table: res.table, seat: res.seat, token: res.token, invite: res.invite || null, host: true });
+    navigate(`/t/${res.table}`);
+  } catch (e) { toast(e.message); button.disabled = false; }
+}
+
 /** The mistake in detail: what was played, the better option, the losses, the hindsight. */
-function betterBox(d, names) {
+function betterBox(id, d, names) {
   const place = d.trick === null ? `Round ${d.round}, the call` : `Round ${d.round}, trick ${d.trick}`;
   return h("div", { class: "panel analysis-better", "data-testid": "analysis-better", dataset: { taken: d.taken, best: d.best } },
     h("h3", null, `${place}: ${GRADE_WORD[d.grade] || "Good"} by ${names[d.seat]}`),
@@ -92,7 +104,9 @@ function betterBox(d, names) {
       h("figure", null, actionEl(d.taken), h("figcaption", null, "Played")),
       h("figure", { class: "better" }, actionEl(d.best), h("figcaption", null, "Better"))),
     h("p", null, `Cost: ${d.loss_points.toFixed(1)} points expected, ${pct(d.loss_win)} chance of finishing first, judged from what ${names[d.seat]} could see.`),
-    h("p", { class: "hint" }, hindsightText(d)));
+    h("p", { class: "hint" }, hindsightText(d)),
+    h("button", { class: "btn primary", type: "button", "data-testid": "practice-btn", onclick: (e) => practise(id, d, e.currentTarget) },
+      `Play this position again as ${names[d.seat]}`));
 }
 
 /**
@@ -125,7 +139,7 @@ export function analysisPanel(id, opts) {
         dataset: { deal: d.deal, trick: d.trick === null ? "" : d.trick, seat: d.seat },
         onclick: () => {
           if (opts.jump) opts.jump(d.deal, d.trick);
-          fill(detail, betterBox(d, names));
+          fill(detail, betterBox(id, d, names));
           detail.scrollIntoView({ block: "start" });  // the better card, with the replayed trick just below
         },
       }, `${GRADE_WORD[d.grade]} · ${names[d.seat]} · round ${d.round}, ${d.trick === null ? "call" : `trick ${d.trick}`}: ${d.taken}, better ${d.best} (−${d.loss_points.toFixed(1)} pts)`))));

@@ -5,7 +5,7 @@ Plays matches between bots of mixed levels, analyses every decision twice with
 independent seeds (`callbreak.analysis.analyse`, no hindsight) and prints, for
 unforced decisions, quantiles of:
 
-* noise: the loss the second search finds for the option the first found best
+* noise: the loss the second search charges the option the first found best
   (what a perfect player would be charged by sampling alone);
 * gap: best option minus worst option (how much a decision can matter);
 * taken: the loss of the option each bot level actually took;
@@ -34,8 +34,8 @@ def quantiles(xs: list[float]) -> list[float]:
 
 
 def loss_of(d: Decision, action: str, figure: str) -> float:
-    vals = [getattr(o, figure) for o in d.options]
-    return max(vals) - getattr(d.option(action), figure)
+    """As the analysis charges it: how far ``action`` falls below the best option."""
+    return max(0.0, getattr(d.option(d.best), figure) - getattr(d.option(action), figure))
 
 
 def main() -> None:
@@ -67,8 +67,7 @@ def main() -> None:
                 key = f"{d1.kind}s {fig}"
                 r = rows.setdefault(key, {})
                 vals = [getattr(o, fig) for o in d1.options]
-                best1 = d1.options[vals.index(max(vals))].action
-                r.setdefault("noise", []).append(loss_of(d2, best1, fig))
+                r.setdefault("noise", []).append(loss_of(d2, d1.best, fig))
                 r.setdefault("gap", []).append(max(vals) - min(vals))
                 r.setdefault(f"taken {seat_level[d1.seat]}", []).append(loss_of(d1, d1.taken, fig))
     print(f"{a.matches} matches of {a.rounds} rounds, {time.perf_counter() - t0:.0f} s")

@@ -159,6 +159,10 @@ def test_every_action_of_every_seat_is_analysed_in_order(one_round: tuple[Match,
         assert d.taken in [o.action for o in d.options]
         assert d.best in [o.action for o in d.options]
         assert d.loss_points >= 0 and d.loss_win >= 0
+        if d.taken == d.best:  # the losses are measured against the best option
+            assert d.loss_points == d.loss_win == 0 and d.grade == "good"
+        best, taken = d.option(d.best), d.option(d.taken)
+        assert d.loss_points == pytest.approx(max(0.0, best.points - taken.points), abs=2e-3)
     # the last card of each seat has one option: forced, never held against the player
     assert all(d.forced and d.grade == "good" for d in a.decisions[-4:])
 

@@ -30,7 +30,7 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
     ctx = browser.new_context(**PHONE)
     try:
         page = ctx.new_page()
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(30_000)  # generous: a busy machine
         table = create_table(page, base, preset="quick", rounds="1", bots="random", name="Asha")
         page.wait_for_selector("[data-testid=lobby]")
         page.tap("[data-testid=start-btn]")
@@ -83,7 +83,9 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         assert practice != table
         cards_left = 13 - (int(trick) - 1 if trick else 0)
         page.wait_for_function(
-            "(n) => document.querySelectorAll('[data-testid=hand] [data-card]').length === n", arg=cards_left
+            "(n) => document.querySelectorAll('[data-testid=hand] [data-card]').length === n",
+            arg=cards_left,
+            timeout=30_000,
         )
         info = httpx.get(f"{base}/api/tables/{practice}", timeout=10).json()
         assert info["state"]["to_act"] == int(item_seat) and info["table"]["rules"]["rounds"] == 1
@@ -94,7 +96,7 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         page.goto(f"{base}/matches")
         page.wait_for_selector(f"[data-testid=match-item][data-table='{table}'] [data-testid=analyse-link]")
         page.tap(f"[data-testid=match-item][data-table='{table}'] [data-testid=analyse-link]")
-        page.wait_for_selector("[data-testid=analysis-summary]", timeout=5_000)
+        page.wait_for_selector("[data-testid=analysis-summary]", timeout=30_000)
         assert page.locator("[data-testid=analysis-progress]").count() == 0
     finally:
         ctx.close()

@@ -61,7 +61,7 @@ DEFAULT_BUDGET = 800
 #: (two matches, five rounds, every decision searched twice at the default budget; README
 #: "Analysis"): the noise of the search (the loss a second search charges the option the
 #: first found best) is 0.10 points / 1.2 % at its 95th percentile and 1.0 point / 6.4 % at
-#: its 99th; the medium bot's own cards lose 0.6 points / 3.9 % at their 95th.  So an
+#: its 99th; the medium bot's own cards lose 0.5 points / 3.9 % at their 95th.  So an
 #: inaccuracy starts above the 95th percentile of the noise, a mistake above its 99th
 #: (chance alone makes almost none), and a blunder at about a call missed by two tricks.
 THRESHOLDS: dict[str, tuple[float, float, float]] = {
@@ -121,8 +121,9 @@ def _decision(
 ) -> Decision:
     ti = list(ov.options).index(taken)
     bi = ov.best
-    loss_points = max(0.0, max(ov.points) - ov.points[ti])
-    loss_win = max(0.0, max(ov.win) - ov.win[ti])
+    # measured against the best option (the one the search would take), never negative
+    loss_points = max(0.0, ov.points[bi] - ov.points[ti])
+    loss_win = max(0.0, ov.win[bi] - ov.win[ti])
     if forced:
         loss_points = loss_win = 0.0
     deal, rnd_no, step, trick = where

@@ -67,7 +67,8 @@ class Decision:
     number (1..13) for a card, None for a call.  ``best`` is the option of
     highest value (chance first plus a small share of points, as the hard level
     values outcomes); ``loss_points`` and ``loss_win`` are how far the option
-    taken falls below the best option on each figure (never negative).
+    taken falls below that best option on each figure (never negative; both 0
+    when the option taken is the best).
     ``forced``: the only legal option (not graded against the player).
     """
 

@@ -1,7 +1,7 @@
 """The package's layering, checked on the source: nothing lower imports anything higher.
 
 core (cards, rules, scoring, round, match, errors, notation, scorecalc)
-  <- bots <- remote, env <- arena, server <- tui <- commands, cli
+  <- bots <- remote, env, analysis <- arena, server <- tui <- commands, cli
 
 env (the reinforcement-learning environments) may use core and bots only.
 
@@ -31,6 +31,7 @@ LAYER = {
     "bots": 1,
     "remote": 2,
     "env": 2,
+    "analysis": 2,
     "arena": 3,
     "server": 3,
     "tui": 4,
@@ -146,10 +147,13 @@ THIRD_PARTY: dict[str, set[str]] = {
     "core": set(),
     "bots": set(),  # random, easy, medium, calling, hints, warm-up: plain Python
     "bots/hard": {"numpy"},
+    "bots/evaluation": {"numpy"},  # the value of every option, for the analysis
     "bots/kernel": {"numpy", "numba"},
     "bots/train_calls": {"numpy"},  # the calling model's training (a developer's tool)
     "remote": {"httpx"},
     "env": {"numpy", "gymnasium", "pettingzoo", "pyspiel"},
+    "analysis": set(),  # it searches through callbreak.bots.evaluation
+    "analysis/report": {"rich"},  # the base dependency: tables for the command and the terminal client
     "arena": {"rich", "httpx", "matplotlib", "openskill"},
     "server": {"starlette", "uvicorn", "h11", "orjson", "msgspec"},
     "tui": {"textual", "rich", "httpx", "websockets"},

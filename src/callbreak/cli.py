@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from . import __version__
 from .extras import MissingExtra
 
-COMMANDS = ("play", "serve", "score", "replay", "arena", "bot", "warmup")
+COMMANDS = ("play", "serve", "score", "replay", "analyse", "arena", "bot", "warmup")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -439,3 +439,45 @@ async def test_pagat_match_without_end_is_ended_between_rounds() -> None:
         await pilot.press("enter")
         await settle(pilot, app, lambda: not isinstance(app.screen, SummaryScreen))
         assert "Match over" in screen_text(app, "prompt")
+
+
+async def test_the_final_scores_offer_an_analysis_of_your_play() -> None:
+    from callbreak.tui.analysis_screen import AnalysisScreen
+
+    app = make_app(seed=5)
+    async with app.run_test(size=(100, 40)) as pilot:
+        game = app.game
+        assert isinstance(game, LocalGame)
+        while not (isinstance(app.screen, SummaryScreen) and game.over):
+            await settle(pilot, app, lambda: waiting_for_human(app))
+            if isinstance(app.screen, SummaryScreen):
+                break
+            v = game.match.view(0)
+            if v.phase == "calling":  # the highest call there is: a blunder to practise later
+                await pilot.press(*str(v.legal_calls[-1]), "enter")
+            else:
+                legal = [c for c in sort_hand(v.hand, v.rules.trump) if c in v.legal_cards]
+                await pilot.press(*(["right"] * (len(legal) - 1)), "enter")
+            await pilot.pause()
+        await settle(pilot, app, lambda: isinstance(app.screen, SummaryScreen) and game.over)
+        assert "a: analyse your play" in str(app.screen.query_one("#summary-foot", Static).content)
+        await pilot.press("a")
+        await settle(pilot, app, lambda: isinstance(app.screen, AnalysisScreen) and app.screen.done, limit=4000)
+        console = Console(width=100, record=True, file=io.StringIO())
+        console.print(app.screen.query_one("#analysis", Static).content)
+        text = console.export_text()
+        assert "Accuracy" in text and "You" in text
+        # p: play the worst mistake's position again, against the bots
+        screen = app.screen
+        assert isinstance(screen, AnalysisScreen) and screen.worst is not None
+        worst = screen.worst
+        foot = str(screen.query_one("#analysis-foot", Static).content)
+        assert worst.seat == 0 and f"you played {worst.taken}" in foot
+        original = game.match.deals[worst.deal]
+        await pilot.press("p")
+        await settle(pilot, app, lambda: app.game is not game and app.model is not None and app.model.my_turn)
+        practice = app.game
+        assert isinstance(practice, LocalGame) and practice.match.tags["Event"].startswith("Practice")
+        assert practice.match.round.dealt == original.dealt
+        assert len(practice.match.round.actions) == worst.step  # the same position: the player to act again
+        assert not isinstance(app.screen, (SummaryScreen, AnalysisScreen))

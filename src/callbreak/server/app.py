@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import orjson
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -43,6 +44,7 @@ See <code>docs/protocol.md</code> for the API.</p></body></html>
 
 _STATUS = {
     "no_table": 404,
+    "no_analysis": 404,
     "not_over": 409,
     "wrong_status": 409,
     "seat_taken": 409,
@@ -223,6 +225,19 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         )
 
     @guard
+    async def practice(request: Request) -> Response:
+        if not the_hub.allow_create(_client_ip(request)):
+            return _error("rate_limited", "too many tables from here; wait a little")
+        body = await _body(request, cfg.max_body)
+        t, seat, token = the_hub.practice(request.path_params["id"], body.get("deal"), body.get("step"), body.get("name"))
+        return JSONResponse({"table": t.id, "seat": seat, "token": token, **links(t.id, t.state.meta.invite, token)})
+
+    @guard
+    async def analysis(request: Request) -> Response:
+        status = the_hub.analysis(request.path_params["id"], start=request.method == "POST")
+        return Response(msgspec.json.encode(status), media_type="application/json")
+
+    @guard
     async def matches(request: Request) -> Response:
         raw = request.query_params.get("token", "")
         tokens = [t for t in raw.split(",") if t][:50]
@@ -302,6 +317,8 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         Route("/api/tables/{id}/start", start, methods=["POST"]),
         Route("/api/tables/{id}/rematch", rematch, methods=["POST"]),
         Route("/api/tables/{id}/history", history),
+        Route("/api/tables/{id}/analysis", analysis, methods=["GET", "POST"]),
+        Route("/api/tables/{id}/practice", practice, methods=["POST"]),
         Route("/api/join/{code}", join_info),
         Route("/api/join/{code}", join, methods=["POST"]),
         Route("/api/matches", matches),

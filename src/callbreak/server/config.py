@@ -84,6 +84,13 @@ class ServerConfig:
     #: an unfinished table no player has been connected to for this long is abandoned
     #: (its log stays in the store; it is no longer loaded or resumed)
     abandon_after: float = 3600.0
+    #: post-match analysis: playouts per decision, and worker processes running analyses
+    analysis_budget: int = 800
+    analysis_workers: int = 1
+    #: start the analysis worker and load the kernel there when the server starts (a first
+    #: analysis then waits no load of the kernel); off by default: a server nobody asks for
+    #: an analysis keeps no worker process
+    analysis_warm: bool = False
     #: SQLite ``synchronous``: "normal" survives a killed process (WAL); "full" also a power cut
     sync: str = "normal"
     #: the web client's files: empty for the package's own (``server/static``), or a directory with
@@ -133,5 +140,7 @@ class ServerConfig:
             raise ValueError(f"sync must be normal, full or off, not {self.sync!r}")
         if self.hint_workers < 1:
             raise ValueError("hint_workers must be at least 1")
+        if self.analysis_budget < 1 or self.analysis_workers < 1:
+            raise ValueError("analysis_budget and analysis_workers must be at least 1")
         if self.max_message < 64:
             raise ValueError("max_message must be at least 64 bytes")

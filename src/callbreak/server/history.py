@@ -38,5 +38,7 @@ def history(st: TableState, fmt: str) -> tuple[str, str]:
             "actions": st.actions(),
             "totals": [str(p) for p in m.totals],
             "places": m.places,
+            # a practice table starts at a position (its actions before it are in here)
+            **({"practice": st.meta.practice} if st.meta.practice is not None else {}),
         }
     )

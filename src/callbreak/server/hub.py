@@ -12,6 +12,7 @@ from typing import Any
 
 from ..bots import levels
 from ..rules import Ruleset
+from .analysis import AnalysisStatus, Analyst
 from .broker import Broker, LocalBroker, channel
 from .clock import Clock, Handle, LoopClock
 from .config import ServerConfig
@@ -93,6 +94,8 @@ class Hub:
         self.awaiting_hello: dict[Conn, Handle] = {}
         #: hints, cached per seat and decision, in their own thread pool
         self.hints = Hints(config.hint_workers, config.hint_queue)
+        #: post-match analyses, in worker processes, kept in the store
+        self.analyst = Analyst(self.store, config.analysis_budget, config.analysis_workers)
 
     # --- lifecycle ----------------------------------------------------------------------
     async def startup(self) -> None:
@@ -100,6 +103,8 @@ class Hub:
         is first asked for (a player's reconnect, a page, an invite), so a start costs nothing
         per stored table; the sweeper expires or abandons the ones nobody asks for."""
         self._sweeper = self.clock.call_later(self.config.sweep_every, self._sweep_tick)
+        if self.config.analysis_warm:
+            self.analyst.warm()
 
     async def shutdown(self) -> None:
         if self._sweeper is not None:
@@ -109,6 +114,7 @@ class Hub:
             t.close()
         self.tables.clear()
         self.hints.close()
+        self.analyst.close()
         self.store.close()
 
     def _sweep_tick(self) -> None:
@@ -212,6 +218,7 @@ class Hub:
         parent: str | None = None,
         seats: list[tuple[int, str]] | None = None,
         host: int = 0,
+        practice: dict[str, Any] | None = None,
     ) -> tuple[LiveTable, dict[int, str]]:
         """A new table with its players seated (and started with ``play_now``); their tokens."""
         if bots not in levels():
@@ -229,6 +236,7 @@ class Hub:
             created=self.clock.time(),
             host=host,
             parent=parent,
+            practice=practice,
         )
         if seats is None:
             seats = [(0, clean_name(name, "Player 1"))]
@@ -304,9 +312,47 @@ class Hub:
             self.broker.publish(channel(old.id, s), encode(Rematch(new.id, tok, s)))
         return new, seat, tokens[seat]
 
+    def practice(self, table_id: str, deal: object, step: object, name: object) -> tuple[LiveTable, int, str]:
+        """A new table, started at once, at the position before action ``step`` of deal ``deal``
+        of a finished table: the player takes the seat that acted there, bots the others."""
+        st = self._require(table_id).state
+        if st.status != FINISHED or st.match is None:
+            raise TableError("not_over", "a position is played again once the match is over")
+        if not isinstance(deal, int) or not isinstance(step, int) or isinstance(deal, bool) or isinstance(step, bool):
+            raise TableError("bad_message", "deal and step are whole numbers")
+        from ..analysis.practice import position_of
+
+        try:
+            pos = position_of(st.match, deal, step)
+        except ValueError as e:
+            raise TableError("bad_message", str(e)) from None
+        seat = st.match.deals[deal].actions[step].seat
+        t, tokens = self.create_table(
+            pos.rules,
+            st.meta.bots,
+            play_now=True,
+            parent=st.id,
+            seats=[(seat, clean_name(name, "Player 1"))],
+            host=seat,
+            practice=pos.to_dict(),
+        )
+        return t, seat, tokens[seat]
+
     def history(self, table_id: str, fmt: str) -> tuple[str, str]:
         """(media type, text) of a finished match's hand history."""
         return history(self._require(table_id).state, fmt)
+
+    def analysis(self, table_id: str, start: bool) -> AnalysisStatus:
+        """Where the analysis of a finished table stands; ``start``: begin it if it is
+        neither stored nor running.  `TableError` for an unknown or unfinished table,
+        or (``start`` False) an analysis never asked for."""
+        known = self.analyst.status(table_id)
+        if known is not None and not start:
+            return known
+        _, text = self.history(table_id, "json")  # the table exists and is over
+        if start:
+            return self.analyst.start(table_id, text)
+        raise TableError("no_analysis", "this match has not been analysed yet")
 
     def matches(self, tokens: list[str]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []

@@ -84,6 +84,7 @@ class ErrorCode(enum.StrEnum):
     BAD_RULES = "bad_rules"
     BAD_BOTS = "bad_bots"
     BAD_FORMAT = "bad_format"
+    NO_ANALYSIS = "no_analysis"
     BAD_ENTRY = "bad_entry"
     INTERNAL = "internal"
 
@@ -118,6 +119,7 @@ ERRORS: dict[ErrorCode, str] = {
     ErrorCode.BAD_RULES: "a bad rules field or value (the engine's message)",
     ErrorCode.BAD_BOTS: "an unknown bot level",
     ErrorCode.BAD_FORMAT: "a history format other than `text`, `json` or `log`",
+    ErrorCode.NO_ANALYSIS: "the match has not been analysed yet (`POST` the same path to start)",
     ErrorCode.BAD_ENTRY: "a log entry the server wrote is malformed (a server bug; no client message causes it)",
     ErrorCode.INTERNAL: "the server failed to handle the request (it is logged); nothing changed",
 }

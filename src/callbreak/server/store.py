@@ -2,7 +2,8 @@
 
 `Store` is the interface the server uses; `SQLiteStore` (stdlib ``sqlite3``, WAL)
 is the embedded default.  A PostgreSQL store implements the same few methods
-over the same three relations (``tables``, ``log``, ``tokens``); the unique key
+over the same relations (``tables``, ``log``, ``tokens``, and ``analyses`` for the
+post-match analyses); the unique key
 ``(table_id, seq)`` makes two processes appending to one table fail loudly
 instead of forking its history.
 
@@ -21,6 +22,8 @@ wait for the disk, yet a committed row survives ``kill -9`` of the process.
 >>> m, log = s.load("t1")
 >>> m.seed, [e["t"] for e in log], s.find_token("tok"), s.find_invite("inv1"), s.unfinished()
 (5, ['seat', 'start'], ('t1', 0), 't1', ['t1'])
+>>> s.save_analysis("t1", "k", b"{}"); s.load_analysis("t1", "k"), s.load_analysis("t1", "other")
+(b'{}', None)
 >>> s.append("t1", 1, {"t": "call"}, (), None)
 Traceback (most recent call last):
 ...
@@ -87,6 +90,13 @@ class Store(Protocol):
         """Up to ``limit`` ids of tables in the lobby created before ``lobby_before``, and of
         tables being played whose last entry is older than ``idle_before`` (oldest first)."""
 
+    def save_analysis(self, table_id: str, key: str, body: bytes) -> None:
+        """Keep the post-match analysis of a table (``key``: the settings it was made
+        with; `callbreak.server.analysis`), replacing one kept under the same key."""
+
+    def load_analysis(self, table_id: str, key: str) -> bytes | None:
+        """The analysis kept by `save_analysis`, or None."""
+
     def close(self) -> None: ...
 
 
@@ -111,6 +121,12 @@ CREATE TABLE IF NOT EXISTS tokens (
     token TEXT PRIMARY KEY,
     table_id TEXT NOT NULL,
     seat INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS analyses (
+    table_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    body BLOB NOT NULL,
+    PRIMARY KEY (table_id, key)
 ) WITHOUT ROWID;
 """
 
@@ -250,6 +266,15 @@ class SQLiteStore:
             (lobby_before, idle_before, limit),
         ).fetchall()
         return [str(r[0]) for r in rows]
+
+    def save_analysis(self, table_id: str, key: str, body: bytes) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO analyses (table_id, key, body) VALUES (?,?,?)", (table_id, key, body)
+        )
+
+    def load_analysis(self, table_id: str, key: str) -> bytes | None:
+        row = self.db.execute("SELECT body FROM analyses WHERE table_id=? AND key=?", (table_id, key)).fetchone()
+        return None if row is None else bytes(row[0])
 
     def close(self) -> None:
         self._stop.set()

@@ -100,9 +100,11 @@ class TableMeta:
     created: float
     host: int = 0
     parent: str | None = None
+    #: a practice table starts at this position (`callbreak.analysis.practice.Position`, as data)
+    practice: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d = {
             "id": self.id,
             "invite": self.invite,
             "rules": self.rules.to_dict(),
@@ -112,6 +114,9 @@ class TableMeta:
             "host": self.host,
             "parent": self.parent,
         }
+        if self.practice is not None:
+            d["practice"] = self.practice
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> TableMeta:
@@ -124,6 +129,7 @@ class TableMeta:
             created=float(d["created"]),
             host=int(d.get("host", 0)),
             parent=d.get("parent"),
+            practice=d.get("practice"),
         )
 
 
@@ -235,7 +241,13 @@ class TableState:
         for i, s in enumerate(self.seats):
             if s.kind == "empty":
                 self.seats[i] = Seat(names[i], "bot")
-        self.match = Match(self.meta.rules, self.meta.seed, players=[s.name for s in self.seats])
+        players = [s.name for s in self.seats]
+        if self.meta.practice is not None:  # a position to play again (the engine replays it)
+            from ..analysis.practice import Position, start_position
+
+            self.match = start_position(Position.from_dict(self.meta.practice), self.meta.seed, players)
+        else:
+            self.match = Match(self.meta.rules, self.meta.seed, players=players)
         self.status = PLAYING
         return [
             {"kind": "start", "seats": [self.seat_record(i) for i in range(4)]},

@@ -27,6 +27,7 @@ from ..bots import LEVELS, levels
 from ..bots.warmup import KERNEL
 from ..cards import Card
 from ..errors import IllegalAction
+from ..match import Match
 from ..rules import FIELD_HELP, PRESETS, Ruleset
 from .game import Game, LocalGame, RoundSummary, TableModel, parse_call, parse_typed_card, sort_hand
 from .render import (
@@ -75,6 +76,7 @@ Other rule sets (`--rules pagat`, `--set max_call=8`) change some of this; the h
 | Tab | hint: choose the card the bots would play, and say why |
 | Backspace / Esc | correct / clear what you typed |
 | Enter, after the last round | the final scores again (n: a new match; online, a rematch) |
+| a, on the final scores | analyse your calls and cards (local matches) |
 | ? or F1 | this help (Esc closes it) |
 | Ctrl+Q | quit |
 """
@@ -177,6 +179,7 @@ class SummaryScreen(ModalScreen[None]):
         Binding("enter,space,escape", "close", "Continue"),
         Binding("n", "new", "New match", show=False),
         Binding("e", "end", "End the match", show=False),
+        Binding("a", "analyse", "Analyse your play", show=False),
     ]
 
     def __init__(
@@ -206,7 +209,7 @@ class SummaryScreen(ModalScreen[None]):
     def foot(self) -> str:
         if self.model.over:
             if self.local:
-                return "Enter: back to the table  ·  n: new match  ·  Ctrl+Q: quit"
+                return "Enter: back to the table  ·  n: new match  ·  a: analyse your play  ·  Ctrl+Q: quit"
             return "Enter: back to the table  ·  n: rematch  ·  Ctrl+Q: quit"
         text = "Enter: next round"
         if self.model.view.rules.rounds is None:
@@ -227,6 +230,19 @@ class SummaryScreen(ModalScreen[None]):
         app = self.app
         if isinstance(app, CallbreakApp):
             app.end_match()
+
+    def action_analyse(self) -> None:
+        app = self.app
+        if self.model.over and self.local and isinstance(app, CallbreakApp) and isinstance(app.game, LocalGame):
+            from .analysis_screen import AnalysisScreen
+
+            app.push_screen(AnalysisScreen(app.game.match, app.game.seat), self._analysis_closed)
+
+    def _analysis_closed(self, start: Match | None) -> None:
+        app = self.app
+        if start is not None and isinstance(app, CallbreakApp):  # practise a position again
+            self.dismiss(None)
+            app.new_match(start)
 
     def action_new(self) -> None:
         if self.model.over:
@@ -482,8 +498,9 @@ class CallbreakApp(App[int]):
         game = self.game
         self.run_worker(game.run(self.on_game_change), group="game", exclusive=True, exit_on_error=True)
 
-    def new_match(self) -> None:
-        """Another local match with the same options and a fresh seed; online, a rematch."""
+    def new_match(self, start: Match | None = None) -> None:
+        """Another local match with the same options and a fresh seed; online, a rematch.
+        ``start``: play that match (a practice position) instead of a fresh one."""
         if self.game is not None and not isinstance(self.game, LocalGame):
             try:
                 self.game.rematch()
@@ -501,7 +518,13 @@ class CallbreakApp(App[int]):
         old.close()
         # the same rules, bots and name; a fresh seed
         self.game = LocalGame(
-            rules=old.rules, seed=None, bots=old.bots, name=old.name, delay=old.delay, trick_pause=old.trick_pause
+            rules=old.rules if start is None else start.rules,
+            seed=None if start is None else start.seed,
+            bots=old.bots,
+            name=old.name,
+            delay=old.delay,
+            trick_pause=old.trick_pause,
+            start=start,
         )
         self.model = None
         self.selected = None

@@ -275,6 +275,8 @@ class LocalGame(Game):
     trick_pause: float = 0.9
     seat: int = 0
     until_ready: Warmup | None = None
+    #: play on from this match (a practice position, `callbreak.analysis.practice_match`)
+    start: Match | None = None
     match: Match = field(init=False)
     levels: list[str] = field(init=False)
     _bots: dict[int, Bot] = field(init=False)
@@ -291,8 +293,11 @@ class LocalGame(Game):
         if self.seed is None:
             self.seed = random.SystemRandom().randrange(2**63)
         # the bots' names follow the web tables' rule (callbreak.bots.names), from the match seed
-        names = bot_names([self.name or "You", None, None, None], self.seed)
-        self.match = Match(self.rules, self.seed, players=names)
+        if self.start is not None:
+            self.match = self.start
+        else:
+            names = bot_names([self.name or "You", None, None, None], self.seed)
+            self.match = Match(self.rules, self.seed, players=names)
         self._bots = {}
         self.levels = []
         for i, level in enumerate(wanted):

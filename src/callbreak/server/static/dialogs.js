@@ -179,6 +179,7 @@ function finalDialog(ctx) {
   }
   extra.push(h("a", { class: "btn", href: `/api/tables/${encodeURIComponent(id)}/history?format=text`, download: `callbreak-${id}.txt`, "data-testid": "download-history" }, "Hand history"));
   extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(id)}`, "data-link": true }, "Replay"));
+  extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(id)}?analyse=1`, "data-link": true, "data-testid": "analyse-btn" }, "Analyse"));
   extra.push(h("a", { class: "btn", href: "/", "data-link": true }, "Home"));
   return modal("Final places", "final", [h("p", null, h("strong", null, verdict)), list,
     h("h3", null, "Score sheet"), scoreSheet(ctx, "final-sheet")],

@@ -3,6 +3,7 @@
 import { h, clear, fill, api, cardEl, sortHand } from "./util.js";
 import { allRecords } from "./seats.js";
 import { ordinal } from "./scoring.js";
+import { analysisPanel } from "./analysis.js";
 
 export function renderMatches(root) {
   const list = h("ul", { class: "match-list", "data-testid": "match-list" });
@@ -28,7 +29,8 @@ export function renderMatches(root) {
           h("small", null, [players, m ? m.rules : "", status === "over" ? result : status].filter(Boolean).join(" · "))),
         h("span", { class: "row", style: { marginTop: 0 } },
           status === "over"
-            ? h("a", { class: "btn", href: `/replay/${r.table}`, "data-link": true }, "Replay")
+            ? [h("a", { class: "btn", href: `/replay/${r.table}`, "data-link": true }, "Replay"), " ",
+              h("a", { class: "btn", href: `/replay/${r.table}?analyse=1`, "data-link": true, "data-testid": "analyse-link" }, "Analyse")]
             : h("a", { class: "btn", href: `/t/${r.table}`, "data-link": true }, "Open"))));
     }
   };
@@ -67,6 +69,7 @@ export function renderReplay(root, id) {
   fill(root, box);
   let alive = true;
   let onKey = null;
+  let panel = null;
   (async () => {
     let hist;
     try {
@@ -117,8 +120,11 @@ export function renderReplay(root, id) {
         h("div", { class: "panel replay-hands" }, h("h2", null, "Hands"),
           ...names.map((n, i) => h("div", null, h("strong", null, n), h("div", { class: "cards-inline" }, ...sortHand(s.hands[i], trump).map((c) => cardEl(c)))))));
     }
+    // the analysis steps the replay to a deal's calls (trick null) or one of its tricks
+    const jump = (di, trick) => { const first = steps.findIndex((st) => st.di === di); if (first >= 0) go(first + (trick || 0)); };
+    panel = analysisPanel(id, { names, jump, auto: new URLSearchParams(location.search).get("analyse") === "1" });
     const places = hist.places ? h("p", null, "Final: ", names.map((n, i) => `${n} ${ordinal(hist.places[i])} (${hist.totals[i]})`).join(" · ")) : null;
-    fill(box, h("h1", null, "Replay"), places, controls, view,
+    fill(box, h("h1", null, "Replay"), places, controls, panel.el, view,
       h("p", null, h("a", { href: `/api/tables/${encodeURIComponent(id)}/history?format=text`, download: `callbreak-${id}.txt` }, "Download the hand history (text)"), " · ",
         h("a", { href: `/api/tables/${encodeURIComponent(id)}/history?format=json`, download: `callbreak-${id}.json` }, "JSON")));
     onKey = (e) => {
@@ -130,5 +136,5 @@ export function renderReplay(root, id) {
     document.addEventListener("keydown", onKey);
     draw();
   })();
-  return () => { alive = false; if (onKey) document.removeEventListener("keydown", onKey); };
+  return () => { alive = false; if (panel) panel.stop(); if (onKey) document.removeEventListener("keydown", onKey); };
 }

@@ -1,0 +1,61 @@
+"""Reading the match to analyse: a hand history (text or JSON, `callbreak.notation`) or a
+server table's action log (``/api/tables/ID/history?format=log``).
+
+>>> from callbreak import Match, Ruleset
+>>> from callbreak.notation import dumps
+>>> m = Match(Ruleset.preset("quick"), seed=4)
+>>> for a in (2, 3, 2, 3): _ = m.act(a)
+>>> load_match(dumps(m)).actions() == m.actions()
+True
+>>> log = ('{"rules": %s, "seed": 4, "dealer": %d, "players": ["A", "B", "C", "D"], '
+...        '"actions": [{"seat": 1, "call": 2}]}') % (__import__("json").dumps(m.rules.to_dict()), m.first_dealer)
+>>> load_match(log).actions()
+[2]
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..errors import HistoryError, IllegalAction
+from ..match import Match
+from ..notation import from_json, loads
+from ..rules import Ruleset
+from .practice import Position, start_position
+
+__all__ = ["load_match"]
+
+
+def load_match(text: str) -> Match:
+    """The match of ``text``: a text hand history, its JSON form, or a server log.
+
+    Raises `HistoryError` for anything else, or a log whose actions the engine refuses.
+    """
+    if not text.lstrip().startswith("{"):
+        return loads(text)
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise HistoryError(f"not JSON: {e}") from None
+    if isinstance(data, dict) and "actions" in data and "deals" not in data:
+        return _from_log(data)
+    return from_json(text)
+
+
+def _from_log(d: dict[str, Any]) -> Match:
+    try:
+        if d.get("practice") is not None:  # a practice table: from its position
+            m = start_position(Position.from_dict(d["practice"]), int(d["seed"]), d.get("players"))
+        else:
+            m = Match(
+                Ruleset.from_dict(d["rules"]),
+                int(d["seed"]),
+                dealer=int(d["dealer"]),
+                players=d.get("players"),
+            )
+        for a in d["actions"]:
+            m.act(int(a["call"]) if "call" in a else str(a["card"]))
+    except (KeyError, TypeError, ValueError, IllegalAction) as e:
+        raise HistoryError(f"not a server log of a match: {e}") from None
+    return m

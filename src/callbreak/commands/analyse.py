@@ -1,0 +1,128 @@
+"""``callbreak analyse HISTORY``: every call and card of a match, valued and graded.
+
+HISTORY is a hand history (text or JSON, see `callbreak.notation`) or a server
+table's log (``/api/tables/ID/history?format=log``); ``-`` reads standard input.  Each decision of the chosen seats (``--seat``, repeatable;
+all four by default) is valued from that seat's own view by the hard level's
+search (`callbreak.analysis`), ``--budget`` playouts each, seeded by ``--seed``.
+A progress bar runs while it works; then a summary per player and a table of
+each player's mistakes and blunders with the better option, and what was possible
+in hindsight (every hand known).  ``--json OUT`` writes the whole analysis.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    p = subparsers.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        help="value every call and card of a match from each player's view; list the mistakes",
+        description=(
+            "Analyse a match from its hand history: each call and card of the chosen seats is valued "
+            "from what that seat could know (never the hidden cards) by the hard bot's search, graded "
+            "good / inaccuracy / mistake / blunder by what it lost in expected points and in chance "
+            "of finishing first, and summarised per player. A hindsight column says what was possible "
+            "with every hand known."
+        ),
+    )
+    p.add_argument("file", help="history file (text or JSON) or a server log; - for standard input")
+    p.add_argument(
+        "--seat",
+        type=int,
+        action="append",
+        metavar="N",
+        help="seat 0..3 to analyse (repeatable; default all)",
+    )
+    p.add_argument("--json", metavar="OUT", help="write the analysis as JSON to OUT")
+    p.add_argument("--budget", type=int, default=None, metavar="PLAYOUTS", help="playouts per decision")
+    p.add_argument("--seed", type=int, default=0, help="seed of the searches (default 0)")
+    p.add_argument("--no-hindsight", action="store_true", help="skip the double-dummy hindsight")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+    import sys
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from ..errors import HistoryError
+    from ..extras import need
+
+    console = Console(highlight=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    need("the analysis", "bots")
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        err.print(f"error: cannot read {args.file}: {getattr(e, 'strerror', None) or e}")
+        return 2
+    from ..analysis.sources import load_match
+
+    try:
+        match = load_match(text)
+    except HistoryError as e:
+        err.print(f"error: {args.file}: {e}")
+        return 2
+    seats = sorted(set(args.seat)) if args.seat else [0, 1, 2, 3]
+    if any(not 0 <= s <= 3 for s in seats):
+        err.print("error: --seat is a seat number 0..3")
+        return 2
+    if args.budget is not None and args.budget < 1:
+        err.print("error: --budget must be at least 1")
+        return 2
+    out = Path(args.json) if args.json else None
+    if out is not None and not out.parent.exists():
+        err.print(f"error: cannot write {out}: no folder {out.parent}")
+        return 2
+
+    from ..analysis import DEFAULT_BUDGET, analyse
+
+    analysis = _with_progress(
+        lambda progress: analyse(
+            match,
+            seats=seats,
+            budget=args.budget or DEFAULT_BUDGET,
+            seed=args.seed,
+            hindsight=not args.no_hindsight,
+            progress=progress,
+        ),
+        err,
+    )
+    from ..analysis.report import render
+
+    render(analysis, console)
+    if out is not None:
+        try:
+            out.write_text(json.dumps(analysis.to_dict(), indent=1), encoding="utf-8")
+        except OSError as e:
+            err.print(f"error: cannot write {out}: {e.strerror}")
+            return 2
+        err.print(f"analysis saved to {out}")
+    return 0
+
+
+def _with_progress(work: Any, console: Any) -> Any:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn("analysing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("analysing", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return work(progress)
+
+
+__all__ = ["register", "run"]

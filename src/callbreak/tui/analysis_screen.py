@@ -1,0 +1,93 @@
+"""The analysis of your play at the end of a local match (``a`` on the final scores).
+
+The analysis (`callbreak.analysis`) runs in a worker thread with a progress line,
+then shows the summary and your mistakes as the ``callbreak analyse`` command
+prints them.  ``p`` practises your worst mistake again: the screen closes with a
+one-round match at that position (`callbreak.analysis.practice_match`), which the
+app plays against the same bots.  Esc closes it.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.console import Group
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+from ..analysis.records import Decision
+from ..match import Match
+
+__all__ = ["TUI_BUDGET", "AnalysisScreen"]
+
+#: playouts per decision: a quicker look than the command's default
+TUI_BUDGET = 400
+
+
+class AnalysisScreen(ModalScreen[Match | None]):
+    """Analyse one seat's calls and cards of a finished match, then show the tables;
+    closes with the practice match of the worst mistake (``p``), or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,q", "close", "Close"),
+        Binding("p", "practice", "Practise the worst mistake"),
+    ]
+
+    def __init__(self, match: Match, seat: int, budget: int = TUI_BUDGET) -> None:
+        super().__init__()
+        self.match = match
+        self.seat = seat
+        self.budget = budget
+        self.done = False
+        self.worst: Decision | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="summary-box"):
+            yield Label("analysing your play…", id="analysis-progress")
+            with VerticalScroll():
+                yield Static("", id="analysis")
+            yield Label("Esc: back", classes="hint", id="analysis-foot")
+
+    def on_mount(self) -> None:
+        self.run_worker(self._work, thread=True, group="analysis", exclusive=True)
+
+    def _work(self) -> None:
+        from ..analysis import analyse
+        from ..analysis.report import tables
+
+        def progress(done: int, total: int) -> None:
+            self.app.call_from_thread(
+                self.query_one("#analysis-progress", Label).update, f"analysing your play… {done}/{total}"
+            )
+
+        result = analyse(self.match, seats=[self.seat], budget=self.budget, progress=progress)
+
+        bad = result.mistakes(self.seat)
+        worst = max(bad, key=lambda d: (d.loss_points, d.loss_win)) if bad else None
+
+        def show() -> None:
+            self.query_one("#analysis-progress", Label).update(
+                "Each call and card valued from what you could see (hard-bot search)."
+            )
+            self.query_one("#analysis", Static).update(Group(*tables(result)))
+            self.worst = worst
+            if worst is not None:
+                where = "the call" if worst.trick is None else f"trick {worst.trick}"
+                self.query_one("#analysis-foot", Label).update(
+                    f"p: play round {worst.round}, {where} again (you played {worst.taken})  ·  Esc: back"
+                )
+            self.done = True
+
+        self.app.call_from_thread(show)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_practice(self) -> None:
+        if self.worst is not None:
+            from ..analysis import practice_match
+
+            self.dismiss(practice_match(self.match, self.worst))

@@ -1,0 +1,100 @@
+"""``callbreak analyse``: a history file in, a summary and the mistakes out, JSON on request."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from callbreak import Card, Ruleset
+from callbreak.analysis import Analysis
+from callbreak.cli import main
+from callbreak.commands.replay import demo_match
+from callbreak.notation import dumps
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("h") / "match.txt"
+    path.write_text(dumps(demo_match(4, Ruleset.preset("quick", rounds=1), "random")), encoding="utf-8")
+    return path
+
+
+def test_analyse_prints_the_summary_and_writes_json(
+    history: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "a.json"
+    assert main(["analyse", str(history), "--seat", "2", "--budget", "40", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "Accuracy" in printed and "South" in printed  # seat 2 of the demo's North, East, South, West
+    a = Analysis.from_dict(json.loads(out.read_text(encoding="utf-8")))
+    assert a.seats == (2,) and a.budget == 40 and len(a.decisions) == 14
+    # a random player makes mistakes, and the table lists each with the better option
+    assert a.mistakes(2)
+    assert "mistakes and blunders" in printed and a.mistakes(2)[0].best in printed
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seat", "4"], "seat number 0..3"),
+        (["--budget", "0"], "at least 1"),
+        (["--json", "/no/such/folder/a.json"], "no folder"),
+    ],
+)
+def test_bad_arguments_are_refused_with_a_message(
+    history: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["analyse", str(history), *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_an_unreadable_history_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("this is not a history\n", encoding="utf-8")
+    assert main(["analyse", str(bad)]) == 2
+    assert "bad.txt" in capsys.readouterr().err
+    assert main(["analyse", str(tmp_path / "missing.txt")]) == 2
+
+
+def test_a_server_log_is_analysed_like_its_history(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from callbreak.server.history import history as server_history
+    from callbreak.server.table import TableMeta, TableState
+
+    st = TableState(
+        TableMeta(
+            id="t1", invite="i1", rules=Ruleset.preset("quick", rounds=1), bots="random", seed=8, created=0.0
+        )
+    )
+    st.apply({"t": "seat", "seat": 0, "name": "Asha", "token": "a-seat-token-of-16+"})
+    st.apply({"t": "start"})
+    assert st.match is not None
+    from callbreak.bots import make_bot
+
+    bots = [make_bot("random", s) for s in range(4)]
+    while not st.match.is_over:
+        seat = st.match.to_act
+        assert seat is not None
+        action = bots[seat].act(st.match.view(seat))
+        play = isinstance(action, Card)  # a Card is an int too: ask for it first
+        st.apply(
+            {"t": "play", "seat": seat, "card": str(action)}
+            if play
+            else {"t": "call", "seat": seat, "call": action}
+        )
+    _, log = server_history(st, "log")
+    _, text = server_history(st, "text")
+    (tmp_path / "log.json").write_text(log, encoding="utf-8")
+    (tmp_path / "h.txt").write_text(text, encoding="utf-8")
+    for name in ("log.json", "h.txt"):
+        out = tmp_path / f"{name}.analysis.json"
+        assert (
+            main(["analyse", str(tmp_path / name), "--seat", "0", "--budget", "30", "--json", str(out)]) == 0
+        )
+    capsys.readouterr()
+    a = json.loads((tmp_path / "log.json.analysis.json").read_text(encoding="utf-8"))
+    b = json.loads((tmp_path / "h.txt.analysis.json").read_text(encoding="utf-8"))
+    assert a == b and len(a["decisions"]) == 14

@@ -1,0 +1,103 @@
+"""The post-match analysis in Chromium on a phone, against a real `callbreak serve`:
+"Analyse" after the final places, the progress, the summary, the graph, the mistakes
+stepping the replay to their trick with the better card shown; a second look (after a
+restart of the server) is instant."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from typing import Any
+
+import httpx
+import msgspec
+
+from callbreak.server.analysis import AnalysisStatus
+
+from .conftest import free_port, start_server, stop_server
+from .helpers import create_table, play_to_end
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+
+
+def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
+    tmp = tempfile.mkdtemp(prefix="cb-analysis-")
+    db = os.path.join(tmp, "tables.sqlite")
+    env = {**os.environ, "CALLBREAK_ANALYSIS_BUDGET": "40"}
+    port = free_port()
+    proc = start_server(port, db, os.path.join(tmp, "server.log"), env)
+    base = f"http://127.0.0.1:{port}"
+    ctx = browser.new_context(**PHONE)
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(30_000)  # generous: a busy machine
+        table = create_table(page, base, preset="quick", rounds="1", bots="random", name="Asha")
+        page.wait_for_selector("[data-testid=lobby]")
+        page.tap("[data-testid=start-btn]")
+        page.wait_for_selector("[data-testid=hand] [data-card]")
+        api = f"{base}/api/tables/{table}/analysis"
+        early = httpx.post(api, timeout=10)  # not over yet: refused, nothing started
+        assert (early.status_code, early.json()["error"]) == (409, "not_over")
+        play_to_end([page])
+        never = httpx.get(api, timeout=10)  # over, never asked for
+        assert (never.status_code, never.json()["error"]) == (404, "no_analysis")
+        # the final places offer the analysis
+        page.tap("[data-testid=analyse-btn]")
+        page.wait_for_url(f"**/replay/{table}?analyse=1")
+        page.wait_for_selector("[data-testid=analysis-progress]")  # it started by itself
+        # off the event loop: the server answers while its worker analyses
+        assert httpx.get(f"{base}/healthz", timeout=10).status_code == 200
+        page.wait_for_selector("[data-testid=analysis-summary]", timeout=180_000)
+        stored = msgspec.json.decode(httpx.get(api, timeout=10).content, type=AnalysisStatus)
+        assert stored.state == "ready" and stored.analysis is not None
+        assert stored.analysis.seats == (0, 1, 2, 3) and len(stored.analysis.decisions) == 4 + 52
+        rows = page.locator("[data-testid=analysis-summary] tbody tr")
+        assert rows.count() == 4
+        assert "Asha" in rows.first.inner_text() or "Asha" in page.inner_text(
+            "[data-testid=analysis-summary]"
+        )
+        # the graph: one line per player
+        assert page.locator("[data-testid=analysis-graph] polyline").count() == 4
+        # random bots make mistakes: the first one steps the replay to its trick, with the better card
+        items = page.locator("[data-testid=mistake-item]")
+        assert items.count() > 0
+        item = items.first
+        trick = item.get_attribute("data-trick")
+        item_seat = item.get_attribute("data-seat")
+        item.tap()
+        better = page.locator("[data-testid=analysis-better]")
+        better.wait_for()
+        taken, best = better.get_attribute("data-taken"), better.get_attribute("data-best")
+        assert taken != best
+        pos = page.inner_text("[data-testid=replay-pos]")
+        assert (f"trick {trick}" in pos) if trick else ("the calls" in pos)
+        if not best.isdigit():  # a card: shown as a card, marked the better one
+            assert better.locator(f".better [data-card='{best}']").count() == 1
+        # nothing sticks out sideways on the phone
+        assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+        # play that position again: a new table, in that player's seat, with that hand
+        replay_url = page.url
+        page.tap("[data-testid=practice-btn]")
+        page.wait_for_url("**/t/*")
+        practice = page.url.rsplit("/", 1)[1]
+        assert practice != table
+        cards_left = 13 - (int(trick) - 1 if trick else 0)
+        page.wait_for_function(
+            "(n) => document.querySelectorAll('[data-testid=hand] [data-card]').length === n",
+            arg=cards_left,
+            timeout=30_000,
+        )
+        info = httpx.get(f"{base}/api/tables/{practice}", timeout=10).json()
+        assert info["state"]["to_act"] == int(item_seat) and info["table"]["rules"]["rounds"] == 1
+        page.goto(replay_url.split("?")[0])
+        # the second look, after a restart, is instant: no button, no progress
+        stop_server(proc)
+        proc = start_server(port, db, os.path.join(tmp, "server.log"), env)
+        page.goto(f"{base}/matches")
+        page.wait_for_selector(f"[data-testid=match-item][data-table='{table}'] [data-testid=analyse-link]")
+        page.tap(f"[data-testid=match-item][data-table='{table}'] [data-testid=analyse-link]")
+        page.wait_for_selector("[data-testid=analysis-summary]", timeout=30_000)
+        assert page.locator("[data-testid=analysis-progress]").count() == 0
+    finally:
+        ctx.close()
+        stop_server(proc)

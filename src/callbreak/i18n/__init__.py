@@ -23,7 +23,7 @@ uses too).
 >>> translator("en")("summary.rounds", count=1), translator("en")("summary.rounds", count=3)
 ('1 round', '3 rounds')
 >>> translator("hi")("table.round_of", round=2, rounds=5)
-'राउंड 2 / 5'
+'राउंड 2/5'
 >>> language_from_env({"LANGUAGE": "bn:en", "LANG": "en_US.UTF-8"})
 'bn'
 """

@@ -57,7 +57,8 @@ export const rankIndex = (card) => RANKS.indexOf(card[0]);
 
 /** "QH" -> "queen of hearts" (for screen readers and messages), in the reader's language. */
 export function cardName(card) {
-  return t("card.name", { rank: t(`rank.${card[0]}`), suit: SUIT_NAME[card[1]] });
+  // (a queen has a template of its own: in Hindi the words around her agree with her)
+  return t(card[0] === "Q" ? "card.name_queen" : "card.name", { rank: t(`rank.${card[0]}`), suit: SUIT_NAME[card[1]] });
 }
 
 /** A card face drawn in HTML: rank and suit symbol, red or black. */

@@ -59,7 +59,11 @@ def test_every_language_has_every_key_with_the_same_placeholders() -> None:
         for key, entry in english.items():
             theirs = own[key]
             assert placeholders(theirs) == placeholders(entry), (lang, key, theirs)
-            assert isinstance(theirs, dict) == isinstance(entry, dict), (lang, key, "plural in one, not the other")
+            assert isinstance(theirs, dict) == isinstance(entry, dict), (
+                lang,
+                key,
+                "plural in one, not the other",
+            )
             if isinstance(theirs, dict):
                 assert set(theirs) == {"one", "other"}, (lang, key)
                 assert all("{count}" in form for form in theirs.values()), (lang, key)
@@ -98,7 +102,9 @@ def test_every_key_the_client_asks_for_exists() -> None:
     asked: set[str] = set()
     for path in SCANNED:
         asked |= set(re.findall(r"\b(?:t|tr)\(\"([\w.]+)\"", path.read_text(encoding="utf-8")))
-    asked |= set(re.findall(r'data-i18n(?:-[\w-]+)?="([\w.]+)"', (STATIC / "index.html").read_text(encoding="utf-8")))
+    asked |= set(
+        re.findall(r'data-i18n(?:-[\w-]+)?="([\w.]+)"', (STATIC / "index.html").read_text(encoding="utf-8"))
+    )
     assert len(asked) > 300
     assert sorted(asked - set(english)) == []
 
@@ -204,8 +210,15 @@ def english_literals(path: Path) -> list[str]:
 
 def test_the_scanner_finds_english() -> None:
     """The check can fail: each of these would be reported."""
-    for snippet in ('h("p", null, "Play now")', "toast(`Round ${n} is over.`)", 'x = "no limit"', "a = 'Rules'"):
-        assert [t for _, t, b in string_literals(snippet) if reads_as_english(t) and not DEV_CONTEXT.search(b)]
+    for snippet in (
+        'h("p", null, "Play now")',
+        "toast(`Round ${n} is over.`)",
+        'x = "no limit"',
+        "a = 'Rules'",
+    ):
+        assert [
+            t for _, t, b in string_literals(snippet) if reads_as_english(t) and not DEV_CONTEXT.search(b)
+        ]
     for snippet in ('h("div", { class: "btn primary big" })', 'e.key === "Enter"', 't("table.hint")'):
         assert not [
             t

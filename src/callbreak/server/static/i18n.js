@@ -5,7 +5,8 @@
 // The language is the one chosen on this device (localStorage "callbreak.lang"), else the first
 // of the browser's languages we have, else English.  A key missing from a catalogue falls back to
 // English (a test holds every catalogue complete).  Numbers are written with the language's own
-// digits (Intl.NumberFormat: Devanagari in Nepali, Bengali in Bengali, Western in Hindi).
+// digits (Intl.NumberFormat: Devanagari in Nepali, Bengali in Bengali, Western in Hindi, as
+// callbreak.i18n.digits; a browser test holds the two equal).
 // This module loads the catalogues with a top-level await: every module that imports it runs
 // once they are in.
 
@@ -41,7 +42,11 @@ const english = (await fetchCatalogue("en")) || {};
 const catalogue = lang === "en" ? english : ((await fetchCatalogue(lang)) || english);
 document.documentElement.lang = lang;
 
-const numbers = new Intl.NumberFormat(lang, { useGrouping: false });
+// The digits each language is read in (a choice: CLDR's default for Nepali is Western digits,
+// but Nepali print and apps use Devanagari ones; Hindi apps use Western digits; Bengali, its own).
+const NUMBERING = { en: "latn", ne: "deva", hi: "latn", bn: "beng" };
+// (As an option, not a "-u-nu-" tag: a browser whose ICU lacks Nepali drops the tag with the locale.)
+const numbers = new Intl.NumberFormat(lang, { numberingSystem: NUMBERING[lang], useGrouping: false });
 const plurals = new Intl.PluralRules(lang);
 const DIGITS = Array.from({ length: 10 }, (_, d) => numbers.format(d));
 

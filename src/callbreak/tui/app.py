@@ -27,6 +27,7 @@ from ..bots import LEVELS, levels
 from ..bots.warmup import KERNEL
 from ..cards import Card
 from ..errors import IllegalAction
+from ..i18n import digits
 from ..rules import FIELD_HELP, PRESETS, Ruleset
 from .game import Game, LocalGame, RoundSummary, TableModel, parse_call, parse_typed_card, sort_hand
 from .render import (
@@ -40,11 +41,13 @@ from .render import (
     summary_table,
     table_renderable,
 )
+from .words import current, tr
 
 __all__ = ["CallbreakApp", "HintFn", "LocalOptions", "load_hint"]
 
 HintFn = Callable[[Any], Any]
 
+PRESET_NAMES = ("standard", "quick", "pagat", "bhoos")  # the ones the catalogue names
 _TYPABLE = set("0123456789tjqkashdcTJQKASHDC")
 
 HELP = """\
@@ -110,7 +113,7 @@ class LocalOptions:
     preset: str = "standard"
     changes: dict[str, Any] | None = None
     seed: int | None = None
-    name: str = "You"
+    name: str = ""  # empty: "You" in the language in use
     delay: float = 0.6
     trick_pause: float = 0.9
 
@@ -120,7 +123,7 @@ class LocalOptions:
             rules=rules,
             seed=self.seed,
             bots=self.bots,
-            name=self.name or "You",
+            name=self.name or tr("seat.you"),
             delay=self.delay,
             trick_pause=self.trick_pause,
             until_ready=None if self.seed is not None else KERNEL,  # a seed replays exactly
@@ -198,7 +201,7 @@ class SummaryScreen(ModalScreen[None]):
         if self.model.over:
             parts += [Text(""), places_table(self.model), Text(""), Text(match_result(self.model), style="bold yellow")]
         elif self.model.view.sudden_death:
-            parts += [Text(""), Text("A tie at the top: one more round, sudden death!", style="bold red")]
+            parts += [Text(""), Text(tr("tui.sudden_next"), style="bold red")]
         with Vertical(id="summary-box"):
             yield Static(Group(*parts), id="summary")
             yield Label(self.foot(), classes="hint", id="summary-foot")
@@ -206,14 +209,14 @@ class SummaryScreen(ModalScreen[None]):
     def foot(self) -> str:
         if self.model.over:
             if self.local:
-                return "Enter: back to the table  ·  n: new match  ·  Ctrl+Q: quit"
-            return "Enter: back to the table  ·  n: rematch  ·  Ctrl+Q: quit"
-        text = "Enter: next round"
+                return tr("tui.keys_back_local")
+            return tr("tui.keys_back_online")
+        text = tr("tui.keys_next")
         if self.model.view.rules.rounds is None:
-            text += "  ·  e: end the match here"
+            text += tr("tui.keys_end")
         left = self.remaining() if self.remaining is not None else None
         if left is not None:
-            text += f"  (it starts by itself in {seconds_left(left)})"
+            text += tr("tui.starts_in", time=seconds_left(left))
         return text
 
     def on_mount(self) -> None:
@@ -248,25 +251,25 @@ class SetupScreen(Screen[LocalOptions]):
     def compose(self) -> ComposeResult:
         o = self.options
         with VerticalScroll(id="setup-box"):
-            yield Static(Text("♠ Callbreak: you and three bots", style="bold"), id="setup-title")
+            yield Static(Text(tr("tui.setup_title"), style="bold"), id="setup-title")
             with Horizontal(classes="setup-row"):
-                yield Label("Your name")
-                yield Input(value=o.name, id="setup-name", max_length=20)
+                yield Label(tr("home.your_name"))
+                yield Input(value=o.name or tr("seat.you"), id="setup-name", max_length=20)
             with Horizontal(classes="setup-row"):
-                yield Label("Bots")
+                yield Label(tr("home.bots"))
                 have = [lv for lv in LEVELS if lv in levels()] or ["random"]
-                yield Select([(lv, lv) for lv in have], value=o.bots if o.bots in have else have[-1],
+                yield Select([(tr(f"level.{lv}"), lv) for lv in have], value=o.bots if o.bots in have else have[-1],
                              allow_blank=False, id="setup-bots")
             with Horizontal(classes="setup-row"):
-                yield Label("Rules")
-                yield Select([(p, p) for p in PRESETS], value=o.preset if o.preset in PRESETS else "standard",
+                yield Label(tr("nav.rules"))
+                yield Select([(tr(f"preset.{p}") if p in PRESET_NAMES else p, p) for p in PRESETS], value=o.preset if o.preset in PRESETS else "standard",
                              allow_blank=False, id="setup-rules")
             with Horizontal(classes="setup-row"):
-                yield Label("Seed")
+                yield Label(tr("tui.seed_label"))
                 yield Input(value="" if o.seed is None else str(o.seed), id="setup-seed",
-                            placeholder="empty: a new deal")
+                            placeholder=tr("tui.seed_placeholder"))
             yield Label("", id="setup-error")
-            yield Button("Play", variant="primary", id="setup-play")
+            yield Button(tr("tui.play"), variant="primary", id="setup-play")
 
     def on_mount(self) -> None:
         self.query_one("#setup-play", Button).focus()
@@ -279,11 +282,11 @@ class SetupScreen(Screen[LocalOptions]):
         try:
             seed = int(seed_text) if seed_text else None
         except ValueError:
-            self.query_one("#setup-error", Label).update(Text("the seed is a whole number", style="red"))
+            self.query_one("#setup-error", Label).update(Text(tr("tui.seed_error"), style="red"))
             return
         bots = self.query_one("#setup-bots", Select).value
         preset = self.query_one("#setup-rules", Select).value
-        name = self.query_one("#setup-name", Input).value.strip() or "You"
+        name = self.query_one("#setup-name", Input).value.strip() or tr("seat.you")
         self.dismiss(
             LocalOptions(
                 bots=str(bots), preset=str(preset), changes=o.changes, seed=seed, name=name,
@@ -490,7 +493,7 @@ class CallbreakApp(App[int]):
             except IllegalAction as e:
                 self.message, self.message_style = str(e), "bold red"
             else:
-                self.message, self.message_style = "rematch: moving to a new table…", "italic cyan"
+                self.message, self.message_style = tr("tui.rematch_moving"), "italic cyan"
                 self._call_key = None
                 self._hint_key = None
             self.render_all()
@@ -603,10 +606,10 @@ class CallbreakApp(App[int]):
         if call is None:
             return
         t = Text()
-        t.append("  suggested ", style="dim")
-        t.append(str(call), style="bold cyan")
+        t.append(tr("tui.suggested"), style="dim")
+        t.append(digits(current(), call), style="bold cyan")
         if chance is not None:
-            t.append(f" ({round(100 * float(chance))}% to make it)", style="dim")
+            t.append(tr("tui.to_make", percent=round(100 * float(chance))), style="dim")
 
         def show() -> None:
             if self._hint_key == key:
@@ -624,20 +627,20 @@ class CallbreakApp(App[int]):
         if m is None or not m.my_turn or m.view.phase != "playing":
             return
         if fn is None:
-            self.message, self.message_style = "no hints in this version", "dim"
+            self.message, self.message_style = tr("tui.no_hints"), "dim"
             self.render_all()
             return
         view = m.view
-        self.message, self.message_style = "thinking…", "dim"
+        self.message, self.message_style = tr("tui.thinking"), "dim"
         self.render_all()
 
         def work() -> None:
-            why = "no hint for this card"
+            why = tr("tui.no_hint_card")
             try:
                 h = fn(view)
             except Exception as e:
                 h = None
-                why = f"no hint: {e}"
+                why = tr("tui.no_hint", why=e)
             card = getattr(h, "card", None)
 
             def show() -> None:
@@ -646,7 +649,7 @@ class CallbreakApp(App[int]):
                 if isinstance(card, Card) and card in view.legal_cards:
                     self.selected = card
                     reason = getattr(h, "reason", "")
-                    self.message = f"hint: {card.symbol}" + (f" — {reason}" if reason else "")
+                    self.message = tr("tui.hint", card=card.symbol) + (f" — {reason}" if reason else "")
                 else:
                     self.message = why
                 self.message_style = "italic cyan"
@@ -713,39 +716,39 @@ class CallbreakApp(App[int]):
         wide = self.table_screen is None or self.table_screen.size.width >= 90
         remaining = self.remaining()
         if m.my_turn and remaining is not None:
-            t.append(f"{seconds_left(remaining)} left  ", style="bold yellow" if remaining > 5 else "bold red")
+            t.append(tr("tui.left", time=seconds_left(remaining)) + "  ", style="bold yellow" if remaining > 5 else "bold red")
         if m.over:
-            t.append("Match over.", style="bold yellow")  # the result is under the table
-            again = "n: new match" if isinstance(self.game, LocalGame) else "n: rematch (same players, new table)"
-            t.append(f"  Enter: final scores  ·  {again}  ·  Ctrl+Q: quit", style="dim")
+            t.append(tr("tui.match_over"), style="bold yellow")  # the result is under the table
+            keys = "tui.keys_final_local" if isinstance(self.game, LocalGame) else "tui.keys_final_online"
+            t.append(tr(keys), style="dim")
             return t
         if not m.connected:
-            t.append("Connection lost: reconnecting…", style="bold yellow")
+            t.append(tr("tui.connection_lost"), style="bold yellow")
             return t
         if not m.my_turn:
             who = m.names[v.to_act] if v.to_act is not None else ""
-            t.append(m.waiting or (f"Waiting for {who}…" if who else "Waiting…"), style="dim")
+            t.append(m.waiting or (tr("tui.waiting_for", name=who) if who else tr("tui.waiting")), style="dim")
             if self.typed:
-                t.append(f"   typed: {self.typed}", style="bold")
+                t.append(tr("tui.typed", typed=self.typed), style="bold")
             return t
         if v.phase == "calling":
-            t.append("Your call: ", style="bold")
+            t.append(tr("tui.your_call"), style="bold")
             t.append("◀ ", style="dim")
             shown = self.typed or str(self.call_choice)
             t.append(f" {shown} ", style="bold black on yellow")
             t.append(" ▶", style="dim")
             t.append_text(self.hint_text)
-            t.append("   ←→ change · Enter call" if wide else "  ←→ ⏎", style="dim")
+            t.append(tr("tui.call_keys") if wide else "  ←→ ⏎", style="dim")
         else:
-            t.append("Your turn: ", style="bold")
+            t.append(tr("tui.your_turn"), style="bold")
             if self.typed:
                 t.append(f" {self.typed}_ ", style="bold black on yellow")
-                t.append("   Enter plays it · Esc clears" if wide else "  ⏎ · Esc", style="dim")
+                t.append(tr("tui.typed_keys") if wide else "  ⏎ · Esc", style="dim")
             else:
                 if self.selected is not None:
                     t.append(self.selected.symbol, style="bold red" if self.selected.suit in "HD" else "bold")
                 t.append(
-                    "   ←→ choose · Enter play · or type a card (qs, 10h)" if wide else "  ←→ ⏎ or type qs",
+                    tr("tui.play_keys") if wide else tr("tui.play_keys_narrow"),
                     style="dim",
                 )
         return t
@@ -813,7 +816,7 @@ class CallbreakApp(App[int]):
                     local = isinstance(game, LocalGame)
                     self.push_screen(SummaryScreen(m.summaries[-1], m, local=local), self._summary_closed)
                     return
-                raise IllegalAction("the match is over")
+                raise IllegalAction(tr("table.match_over"))
             if v.phase == "lobby":
                 game.start_table()
                 self.message = ""
@@ -826,11 +829,11 @@ class CallbreakApp(App[int]):
                         raise
                     # not a refusal to fix: the others are still playing, and it goes on its own
                     self.message, self.message_style = (
-                        f"not your turn yet: {m.names[v.to_act]} is to {'call' if v.phase == 'calling' else 'play'}",
+                        tr("tui.not_turn_call" if v.phase == "calling" else "tui.not_turn_play", name=m.names[v.to_act]),
                         "yellow",
                     )
                 else:
-                    self.message, self.message_style = "you have your seat back", "italic cyan"
+                    self.message, self.message_style = tr("tui.seat_back"), "italic cyan"
                 self.render_all()
                 return
             if v.phase == "calling":
@@ -841,7 +844,7 @@ class CallbreakApp(App[int]):
                 elif self.selected is not None:
                     action = self.selected
                 else:
-                    raise IllegalAction("choose a card first")
+                    raise IllegalAction(tr("tui.choose_first"))
             game.submit(action)
         except (IllegalAction, ValueError) as e:
             self.message = str(e)

@@ -22,7 +22,9 @@ from .test_app import keys_for, screen_text, settle, waiting_for_human
 
 NE = catalogue("ne")
 #: English words of the terminal's texts that must not show in Nepali
-ENGLISH = re.compile(r"\b(Round|round|call|won|points|pts|total|player|tricks|Your|Match|Enter: next|left|Final)\b")
+ENGLISH = re.compile(
+    r"\b(Round|round|call|won|points|pts|total|player|tricks|Your|Match|Enter: next|left|Final)\b"
+)
 
 
 @pytest.fixture
@@ -80,6 +82,9 @@ def test_lang_option_and_environment() -> None:
 
     assert build_parser().parse_args(["play", "--lang", "bn"]).lang == "bn"
     r = subprocess.run(
-        [sys.executable, "-m", "callbreak", "play", "--lang", "fr"], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "callbreak", "play", "--lang", "fr"],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert r.returncode == 2 and "invalid choice: 'fr'" in r.stderr

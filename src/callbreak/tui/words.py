@@ -16,6 +16,7 @@ from ..i18n import Translate, translator
 
 __all__ = ["current", "tr", "use"]
 
+
 class _InUse:
     lang = "en"
     translate: Translate = translator("en")

@@ -1,6 +1,6 @@
 // The table: a seat's (or a spectator's) live view over one WebSocket.
 import { h, clear, fill, cardEl, cardName, toast, placeToast, errorText, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
-import { t as tr, num } from "./i18n.js";
+import { t as tr, num, lang } from "./i18n.js";
 import { tokenFor, seatRecord, rememberSeat, updateRecord } from "./seats.js";
 import { createHand } from "./hand.js";
 import { behindSummary, drawDialogs } from "./dialogs.js";
@@ -8,6 +8,10 @@ import { renderLobby } from "./lobby.js";
 import { avatarOf, seatBadges, botLabel } from "./avatars.js";
 import { tableFeedback } from "./feedback.js";
 import { sheetOf, addRound } from "./sheet.js";
+
+// A hint's reason is the bots' English prose (callbreak.bots.hints): shown to English readers
+// only, until the protocol carries reasons as codes the client can word (docs/i18n.md).
+const reasonOf = (hint) => (lang === "en" ? hint.reason || "" : "");
 
 const HOLD_MS = 900;      // a finished trick stays in the middle this long
 const COLLECT_MS = 350;   // then flies to its winner
@@ -452,7 +456,7 @@ function mountTable(root, id, token) {
     if (hint) {
       hl.append(tr("picker.suggested", { n: hint.call }));
       if (typeof hint.chance === "number") hl.append(" · ", tr("picker.chance", { percent: Math.round(hint.chance * 100) }));
-      hl.title = hint.reason || "";
+      hl.title = reasonOf(hint);
     } else hl.append(tr("picker.thinking"));
     picker.append(h("section", { class: "call-picker", "data-testid": "call-picker", "aria-labelledby": "call-h" },
       h("h2", { id: "call-h" }, tr("picker.question"),
@@ -528,7 +532,7 @@ function mountTable(root, id, token) {
     else if (mine && st.phase === "playing" && !S.pending && S.hint && S.hint.card) {
       // The card on the first line; the reason on one line below it (cut short with an ellipsis
       // when long: the whole of it is in the title and is read out).
-      const what = tr("turn.hint", { card: cardName(S.hint.card) }), why = S.hint.reason || "";
+      const what = tr("turn.hint", { card: cardName(S.hint.card) }), why = reasonOf(S.hint);
       fill(turnLine, h("span", { class: "card-hint", "data-testid": "card-hint" },
         h("span", { class: "what" }, what), why ? h("span", { class: "why" }, why) : null));
       turnLine.title = why ? `${what} ${why}` : what;

@@ -10,11 +10,11 @@ from collections.abc import Iterator
 
 import pytest
 from rich.console import Console
-from textual.widgets import Static
+from textual.widgets import Markdown, Static
 
 from callbreak import Ruleset
 from callbreak.i18n import catalogue
-from callbreak.tui.app import CallbreakApp, SummaryScreen
+from callbreak.tui.app import CallbreakApp, HelpScreen, SummaryScreen
 from callbreak.tui.game import LocalGame, sort_hand
 from callbreak.tui.words import use
 
@@ -45,6 +45,15 @@ async def test_a_match_in_nepali(nepali: None) -> None:
     app = CallbreakApp(game, hint=False)
     seen: set[str] = set()
     async with app.run_test(size=(110, 34)) as pilot:
+        await settle(pilot, app, lambda: app.model is not None)
+        await pilot.press("question_mark")  # the rules and keys, in Nepali
+        await settle(pilot, app, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.pause()
+        help_text = app.screen.query_one(Markdown).source
+        assert help_text.startswith(NE["tui.help"]) and "## यो टेबल: मानक नियम" in help_text
+        assert f"- `rounds` = 1: {NE['rules.f.rounds.what']}" in help_text
+        await pilot.press("escape")
+        await settle(pilot, app, lambda: not isinstance(app.screen, HelpScreen))
         while True:
             await settle(pilot, app, lambda: waiting_for_human(app) and app.model is not None)
             if isinstance(app.screen, SummaryScreen):

@@ -3,6 +3,10 @@
 Keys on the table: ``←``/``→`` choose a card (or change your call), ``Enter`` plays it;
 or type a card (``qs``, ``10h``) or a call (``4``) and press ``Enter``.  ``?`` or ``F1``
 shows the rules and keys; ``Ctrl+Q`` quits.
+
+Every text is in the language chosen with `callbreak.tui.words.use` (``callbreak play --lang``);
+the key descriptions in the footer (``BINDINGS``) are read once, when this module is imported,
+so the command chooses the language before it imports the app.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from ..bots import LEVELS, levels
 from ..bots.warmup import KERNEL
 from ..cards import Card
 from ..errors import IllegalAction
-from ..i18n import digits
+from ..i18n import catalogue, digits
 from ..rules import FIELD_HELP, PRESETS, Ruleset
 from .game import Game, LocalGame, RoundSummary, TableModel, parse_call, parse_typed_card, sort_hand
 from .render import (
@@ -50,37 +54,6 @@ HintFn = Callable[[Any], Any]
 PRESET_NAMES = ("standard", "quick", "pagat", "bhoos")  # the ones the catalogue names
 _TYPABLE = set("0123456789tjqkashdcTJQKASHDC")
 
-HELP = """\
-# Callbreak
-
-Four players, thirteen cards each, **spades are trump**. Each round:
-
-1. **Call.** In turn, everyone says how many tricks they will win (at least 1).
-2. **Play** thirteen tricks. The player after the dealer leads the first; the winner of a trick
-   leads the next. You must **follow the suit led** and, if you can, **beat the highest card** of
-   that suit on the trick. With none of the suit, you must play a **spade** (beating a spade
-   already on the trick if you can). The highest spade wins the trick, else the highest card of
-   the suit led.
-3. **Score.** Make your call: *call + 0.1 per extra trick* (call 4, win 6: 4.2). Miss it: *−call*.
-
-After the last round the highest total wins; a tie at the top plays **sudden-death** rounds.
-Other rule sets (`--rules pagat`, `--set max_call=8`) change some of this; the header shows which.
-
-## Keys
-
-| key | does |
-|---|---|
-| ← → | choose a card (unplayable cards are dimmed) or change your call |
-| Enter | play the chosen card / make the call |
-| `qs`, `10h`, `ac` … then Enter | play a card by name (rank, then suit S H D C) |
-| `4` then Enter | call 4 (the call picker starts on the suggested call) |
-| mouse click | choose a card; click it again to play it |
-| Tab | hint: choose the card the bots would play, and say why |
-| Backspace / Esc | correct / clear what you typed |
-| Enter, after the last round | the final scores again (n: a new match; online, a rematch) |
-| ? or F1 | this help (Esc closes it) |
-| Ctrl+Q | quit |
-"""
 
 
 def state_key(m: TableModel) -> tuple[Any, ...]:
@@ -145,11 +118,15 @@ def table_rules_markdown(rules: Ruleset | None) -> str:
         return ""
     name, _ = rules.describe()
     diff = rules.changes_from(Ruleset())
-    lines = [f"\n## This table: {name} rules\n"]
+    label = tr(f"preset.short.{name}") if name in PRESET_NAMES else name
+    lines = [f"\n## {tr('tui.help_table', name=label)}\n"]
     if not diff:
-        lines.append("The standard rules above, exactly.")
+        lines.append(tr("tui.help_standard"))
     for field, value in diff.items():
-        lines.append(f"- `{field}` = {value}: {FIELD_HELP.get(field, '')}")
+        # in English the engine's own line; in another language the rules page's (callbreak.i18n)
+        key = f"rules.f.{field}.what"
+        what = tr(key) if current() != "en" and key in catalogue("en") else FIELD_HELP.get(field, "")
+        lines.append(f"- `{field}` = {value}: {what}")
     return "\n".join(lines) + "\n"
 
 
@@ -157,7 +134,7 @@ class HelpScreen(ModalScreen[None]):
     """The rules summary and the keys."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,f1,enter,q", "close", "Close"),
+        Binding("escape,question_mark,f1,enter,q", "close", tr("dialog.close")),
     ]
 
     def __init__(self, rules: Ruleset | None = None) -> None:
@@ -166,7 +143,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
-            yield Markdown(HELP + table_rules_markdown(self.rules))
+            yield Markdown(tr("tui.help") + table_rules_markdown(self.rules))
             yield Label("Esc closes this help", classes="hint")
 
     def action_close(self) -> None:
@@ -177,9 +154,9 @@ class SummaryScreen(ModalScreen[None]):
     """After each round: calls, tricks, points and totals; at the end, the final places."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,space,escape", "close", "Continue"),
-        Binding("n", "new", "New match", show=False),
-        Binding("e", "end", "End the match", show=False),
+        Binding("enter,space,escape", "close", tr("tui.b_continue")),
+        Binding("n", "new", tr("tui.b_new"), show=False),
+        Binding("e", "end", tr("dialog.end_match"), show=False),
     ]
 
     def __init__(
@@ -242,7 +219,7 @@ class SummaryScreen(ModalScreen[None]):
 class SetupScreen(Screen[LocalOptions]):
     """Choose the bots, the rules and your name before a local match."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.quit", "Quit")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.quit", tr("tui.b_quit"))]
 
     def __init__(self, options: LocalOptions) -> None:
         super().__init__()
@@ -325,15 +302,15 @@ class TableScreen(Screen[None]):
     """The table: header, seats and trick, scores, your hand and the prompt."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move(-1)", "Choose", key_display="←→"),
-        Binding("right", "move(1)", "Choose", show=False),
-        Binding("up", "move(1)", "More", show=False),
-        Binding("down", "move(-1)", "Less", show=False),
-        Binding("enter", "submit", "Play / call", key_display="Enter"),
-        Binding("backspace", "erase", "Erase", show=False),
-        Binding("escape", "clear", "Clear", show=False),
-        Binding("tab", "card_hint", "Hint", key_display="Tab"),
-        Binding("question_mark,f1", "help", "Help", key_display="?"),
+        Binding("left", "move(-1)", tr("tui.b_choose"), key_display="←→"),
+        Binding("right", "move(1)", tr("tui.b_choose"), show=False),
+        Binding("up", "move(1)", tr("tui.b_more"), show=False),
+        Binding("down", "move(-1)", tr("tui.b_less"), show=False),
+        Binding("enter", "submit", tr("tui.b_play"), key_display="Enter"),
+        Binding("backspace", "erase", tr("tui.b_erase"), show=False),
+        Binding("escape", "clear", tr("tui.b_clear"), show=False),
+        Binding("tab", "card_hint", tr("table.hint"), key_display="Tab"),
+        Binding("question_mark,f1", "help", tr("tui.b_help"), key_display="?"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -401,7 +378,7 @@ class CallbreakApp(App[int]):
     TITLE = "Callbreak"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", priority=True, key_display="Ctrl+Q"),
+        Binding("ctrl+q", "quit", tr("tui.b_quit"), priority=True, key_display="Ctrl+Q"),
     ]
     CSS = """
     Screen { background: #0f3d24; }

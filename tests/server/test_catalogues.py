@@ -14,6 +14,7 @@ def test_catalogues_are_served_and_precached(server: Server) -> None:
         r = httpx.get(f"{server.base}/static/i18n/{lang}.json")
         assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
         assert r.json() == catalogue(lang)
+        assert r.headers["x-content-type-options"] == "nosniff"  # served as the other files are
     for other in ("fr.json", "__init__.py", "en", "..%2Fcli.py"):
         r = httpx.get(f"{server.base}/static/i18n/{other}")
         assert r.status_code == 404, other

@@ -1,6 +1,6 @@
 """The package's layering, checked on the source: nothing lower imports anything higher.
 
-core (cards, rules, scoring, round, match, errors, notation, scorecalc)
+core (cards, rules, scoring, round, match, errors, notation, scorecalc, i18n)
   <- bots <- remote, env, analysis <- arena, server <- tui <- commands, cli
 
 env (the reinforcement-learning environments) may use core and bots only.

@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from callbreak.i18n import DIR as I18N
 from callbreak.server.headers import SECURITY_HEADERS
 
 CHROMIUM = "/usr/bin/chromium"
@@ -77,6 +78,8 @@ class _Static(http.server.SimpleHTTPRequestHandler):
 
     def translate_path(self, path: str) -> str:
         path = path.split("?", 1)[0].split("#", 1)[0]
+        if path.startswith("/static/i18n/"):  # the catalogues, as the server serves them
+            return str(I18N / path[len("/static/i18n/") :])
         if path.startswith("/static/"):
             return str(STATIC / path[len("/static/") :])
         return str(STATIC / "index.html")

@@ -29,7 +29,34 @@ def _to_my_turn_mid_trick(page: Any) -> None:
         page.wait_for_timeout(150)
 
 
-def main() -> None:
+#: the table in each language the client speaks besides English (README, docs/i18n.md)
+LANGUAGE_SHOTS = {"ne": "ne-NP", "hi": "hi-IN", "bn": "bn-BD"}
+
+
+def language_shots(browser: Any, base: str) -> None:
+    """``table-phone-LANG.png``: a phone whose browser reads LANG, mid-trick at its turn."""
+    for lang, locale in LANGUAGE_SHOTS.items():
+        ctx = browser.new_context(
+            locale=locale, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+        )
+        page = ctx.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(base + "/")
+        page.fill("[data-testid=my-name]", "Asha")
+        page.select_option("#now-bots", "medium")
+        page.select_option("#now-preset", "quick")
+        page.click("[data-testid=play-now]")
+        _to_my_turn_mid_trick(page)
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(OUT / f"table-phone-{lang}.png"))
+        ctx.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """All the screenshots; with ``--languages``, only the table in each language."""
+    import sys
+
+    only_languages = "--languages" in (sys.argv[1:] if argv is None else argv)
     from playwright.sync_api import sync_playwright
 
     from .conftest import ARGS, CHROMIUM, free_port, start_server, stop_server
@@ -43,6 +70,10 @@ def main() -> None:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            language_shots(browser, base)
+            if only_languages:
+                browser.close()
+                return
             phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
             desktop = {"viewport": {"width": 1280, "height": 800}}
             for name, opts in (("table-phone", phone), ("table-desktop", desktop)):

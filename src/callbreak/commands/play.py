@@ -17,6 +17,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from ..i18n import LANGUAGES
+
 __all__ = ["parse_settings", "register", "run"]
 
 
@@ -72,6 +74,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
                    help="pause before each bot action (default 0.6)")
+    p.add_argument("--lang", choices=tuple(LANGUAGES), default=None,
+                   help="the language on screen: en, ne (नेपाली), hi (हिन्दी) or bn (বাংলা); "
+                   "default: from LANGUAGE / LC_ALL / LC_MESSAGES / LANG, else English")
     p.add_argument("--join", metavar="URL",
                    help="an online table: an invite URL (/join/CODE) or your seat URL (/t/ID#TOKEN)")
     p.set_defaults(func=run)
@@ -83,7 +88,10 @@ def run(args: argparse.Namespace) -> int:
     from ..rules import PRESETS, Ruleset
 
     need("`callbreak play`", "tui")
+    from ..i18n import language_from_env
+    from ..tui.words import tr, use
 
+    use(args.lang or language_from_env())  # before the screens are built
     if args.join:
         return _run_online(args)
     try:
@@ -107,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     from ..tui.app import CallbreakApp, LocalOptions
 
     options = LocalOptions(
-        bots=bots, preset=preset, changes=changes, seed=args.seed, name=args.name or "You",
+        bots=bots, preset=preset, changes=changes, seed=args.seed, name=args.name or tr("seat.you"),
         delay=args.delay, trick_pause=max(0.0, 1.5 * args.delay),
     )
     setup = args.bots is None and args.rules is None and not args.set

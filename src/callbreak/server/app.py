@@ -22,6 +22,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..i18n import DIR as I18N
+from ..i18n import LANGUAGES
 from ..rules import Ruleset
 from .config import ServerConfig
 from .headers import SecurityHeaders
@@ -115,6 +117,13 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         if worker is None:
             return Response("the web client is not installed", status_code=404, media_type="text/plain")
         return Response(worker, media_type="text/javascript", headers=SW_HEADERS)
+
+    async def catalogue(request: Request) -> Response:
+        """A language's catalogue (callbreak.i18n's JSON, the one source of the client's words)."""
+        name = request.path_params["name"]
+        if name.removesuffix(".json") not in LANGUAGES or not name.endswith(".json"):
+            return JSONResponse({"error": "not_found", "message": "no such catalogue"}, status_code=404)
+        return FileResponse(I18N / name, media_type="application/json")
 
     async def healthz(request: Request) -> Response:
         conns = sum(len(c) for t in the_hub.tables.values() for c in t.conns.values())
@@ -323,6 +332,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         Route("/api/join/{code}", join, methods=["POST"]),
         Route("/api/matches", matches),
         WebSocketRoute("/ws/{id}", ws),
+        Route("/static/i18n/{name}", catalogue),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]
     # ExposeAbort outermost: it sees the ASGI server's own `send` (see `transport`)

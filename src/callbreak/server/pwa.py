@@ -20,6 +20,8 @@ import json
 from pathlib import Path
 
 from .. import __version__
+from ..i18n import DIR as I18N
+from ..i18n import LANGUAGES
 
 __all__ = ["PAGES", "SW_HEADERS", "build_id", "precache", "service_worker"]
 
@@ -45,13 +47,16 @@ def build_id(static: Path = STATIC) -> str:
     for p in _files(static):
         h.update(b"\0" + p.relative_to(static).as_posix().encode() + b"\0")
         h.update(p.read_bytes())
+    for lang in LANGUAGES:  # the catalogues, served at /static/i18n/ (callbreak.i18n)
+        h.update(b"\0i18n/" + lang.encode() + b"\0")
+        h.update((I18N / f"{lang}.json").read_bytes())
     return h.hexdigest()[:16]
 
 
 def precache(static: Path = STATIC) -> list[str]:
     """The URLs the worker stores at install: the pages, then every static file."""
     files = [f"/static/{p.relative_to(static).as_posix()}" for p in _files(static) if p.name not in _SKIP]
-    return [*PAGES, *files]
+    return [*PAGES, *files, *(f"/static/i18n/{lang}.json" for lang in LANGUAGES)]
 
 
 def service_worker(static: Path = STATIC) -> str:

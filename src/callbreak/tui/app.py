@@ -3,6 +3,10 @@
 Keys on the table: ``←``/``→`` choose a card (or change your call), ``Enter`` plays it;
 or type a card (``qs``, ``10h``) or a call (``4``) and press ``Enter``.  ``?`` or ``F1``
 shows the rules and keys; ``Ctrl+Q`` quits.
+
+Every text is in the language chosen with `callbreak.tui.words.use` (``callbreak play --lang``);
+the key descriptions in the footer (``BINDINGS``) are read once, when this module is imported,
+so the command chooses the language before it imports the app.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from ..bots import LEVELS, levels
 from ..bots.warmup import KERNEL
 from ..cards import Card
 from ..errors import IllegalAction
+from ..i18n import catalogue, digits
 from ..match import Match
 from ..rules import FIELD_HELP, PRESETS, Ruleset
 from .game import Game, LocalGame, RoundSummary, TableModel, parse_call, parse_typed_card, sort_hand
@@ -41,45 +46,15 @@ from .render import (
     summary_table,
     table_renderable,
 )
+from .words import current, tr
 
 __all__ = ["CallbreakApp", "HintFn", "LocalOptions", "load_hint"]
 
 HintFn = Callable[[Any], Any]
 
+PRESET_NAMES = ("standard", "quick", "pagat", "bhoos")  # the ones the catalogue names
 _TYPABLE = set("0123456789tjqkashdcTJQKASHDC")
 
-HELP = """\
-# Callbreak
-
-Four players, thirteen cards each, **spades are trump**. Each round:
-
-1. **Call.** In turn, everyone says how many tricks they will win (at least 1).
-2. **Play** thirteen tricks. The player after the dealer leads the first; the winner of a trick
-   leads the next. You must **follow the suit led** and, if you can, **beat the highest card** of
-   that suit on the trick. With none of the suit, you must play a **spade** (beating a spade
-   already on the trick if you can). The highest spade wins the trick, else the highest card of
-   the suit led.
-3. **Score.** Make your call: *call + 0.1 per extra trick* (call 4, win 6: 4.2). Miss it: *−call*.
-
-After the last round the highest total wins; a tie at the top plays **sudden-death** rounds.
-Other rule sets (`--rules pagat`, `--set max_call=8`) change some of this; the header shows which.
-
-## Keys
-
-| key | does |
-|---|---|
-| ← → | choose a card (unplayable cards are dimmed) or change your call |
-| Enter | play the chosen card / make the call |
-| `qs`, `10h`, `ac` … then Enter | play a card by name (rank, then suit S H D C) |
-| `4` then Enter | call 4 (the call picker starts on the suggested call) |
-| mouse click | choose a card; click it again to play it |
-| Tab | hint: choose the card the bots would play, and say why |
-| Backspace / Esc | correct / clear what you typed |
-| Enter, after the last round | the final scores again (n: a new match; online, a rematch) |
-| a, on the final scores | analyse your calls and cards (local matches) |
-| ? or F1 | this help (Esc closes it) |
-| Ctrl+Q | quit |
-"""
 
 
 def state_key(m: TableModel) -> tuple[Any, ...]:
@@ -112,7 +87,7 @@ class LocalOptions:
     preset: str = "standard"
     changes: dict[str, Any] | None = None
     seed: int | None = None
-    name: str = "You"
+    name: str = ""  # empty: "You" in the language in use
     delay: float = 0.6
     trick_pause: float = 0.9
 
@@ -122,7 +97,7 @@ class LocalOptions:
             rules=rules,
             seed=self.seed,
             bots=self.bots,
-            name=self.name or "You",
+            name=self.name or tr("seat.you"),
             delay=self.delay,
             trick_pause=self.trick_pause,
             until_ready=None if self.seed is not None else KERNEL,  # a seed replays exactly
@@ -144,11 +119,15 @@ def table_rules_markdown(rules: Ruleset | None) -> str:
         return ""
     name, _ = rules.describe()
     diff = rules.changes_from(Ruleset())
-    lines = [f"\n## This table: {name} rules\n"]
+    label = tr(f"preset.short.{name}") if name in PRESET_NAMES else name
+    lines = [f"\n## {tr('tui.help_table', name=label)}\n"]
     if not diff:
-        lines.append("The standard rules above, exactly.")
+        lines.append(tr("tui.help_standard"))
     for field, value in diff.items():
-        lines.append(f"- `{field}` = {value}: {FIELD_HELP.get(field, '')}")
+        # in English the engine's own line; in another language the rules page's (callbreak.i18n)
+        key = f"rules.f.{field}.what"
+        what = tr(key) if current() != "en" and key in catalogue("en") else FIELD_HELP.get(field, "")
+        lines.append(f"- `{field}` = {value}: {what}")
     return "\n".join(lines) + "\n"
 
 
@@ -156,7 +135,7 @@ class HelpScreen(ModalScreen[None]):
     """The rules summary and the keys."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,f1,enter,q", "close", "Close"),
+        Binding("escape,question_mark,f1,enter,q", "close", tr("dialog.close")),
     ]
 
     def __init__(self, rules: Ruleset | None = None) -> None:
@@ -165,7 +144,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
-            yield Markdown(HELP + table_rules_markdown(self.rules))
+            yield Markdown(tr("tui.help") + table_rules_markdown(self.rules))
             yield Label("Esc closes this help", classes="hint")
 
     def action_close(self) -> None:
@@ -176,10 +155,10 @@ class SummaryScreen(ModalScreen[None]):
     """After each round: calls, tricks, points and totals; at the end, the final places."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,space,escape", "close", "Continue"),
-        Binding("n", "new", "New match", show=False),
-        Binding("e", "end", "End the match", show=False),
-        Binding("a", "analyse", "Analyse your play", show=False),
+        Binding("enter,space,escape", "close", tr("tui.b_continue")),
+        Binding("n", "new", tr("tui.b_new"), show=False),
+        Binding("e", "end", tr("dialog.end_match"), show=False),
+        Binding("a", "analyse", tr("tui.b_analyse"), show=False),
     ]
 
     def __init__(
@@ -201,7 +180,7 @@ class SummaryScreen(ModalScreen[None]):
         if self.model.over:
             parts += [Text(""), places_table(self.model), Text(""), Text(match_result(self.model), style="bold yellow")]
         elif self.model.view.sudden_death:
-            parts += [Text(""), Text("A tie at the top: one more round, sudden death!", style="bold red")]
+            parts += [Text(""), Text(tr("tui.sudden_next"), style="bold red")]
         with Vertical(id="summary-box"):
             yield Static(Group(*parts), id="summary")
             yield Label(self.foot(), classes="hint", id="summary-foot")
@@ -209,14 +188,14 @@ class SummaryScreen(ModalScreen[None]):
     def foot(self) -> str:
         if self.model.over:
             if self.local:
-                return "Enter: back to the table  ·  n: new match  ·  a: analyse your play  ·  Ctrl+Q: quit"
-            return "Enter: back to the table  ·  n: rematch  ·  Ctrl+Q: quit"
-        text = "Enter: next round"
+                return tr("tui.keys_back_local")
+            return tr("tui.keys_back_online")
+        text = tr("tui.keys_next")
         if self.model.view.rules.rounds is None:
-            text += "  ·  e: end the match here"
+            text += tr("tui.keys_end")
         left = self.remaining() if self.remaining is not None else None
         if left is not None:
-            text += f"  (it starts by itself in {seconds_left(left)})"
+            text += tr("tui.starts_in", time=seconds_left(left))
         return text
 
     def on_mount(self) -> None:
@@ -255,7 +234,7 @@ class SummaryScreen(ModalScreen[None]):
 class SetupScreen(Screen[LocalOptions]):
     """Choose the bots, the rules and your name before a local match."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.quit", "Quit")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.quit", tr("tui.b_quit"))]
 
     def __init__(self, options: LocalOptions) -> None:
         super().__init__()
@@ -264,25 +243,25 @@ class SetupScreen(Screen[LocalOptions]):
     def compose(self) -> ComposeResult:
         o = self.options
         with VerticalScroll(id="setup-box"):
-            yield Static(Text("♠ Callbreak: you and three bots", style="bold"), id="setup-title")
+            yield Static(Text(tr("tui.setup_title"), style="bold"), id="setup-title")
             with Horizontal(classes="setup-row"):
-                yield Label("Your name")
-                yield Input(value=o.name, id="setup-name", max_length=20)
+                yield Label(tr("home.your_name"))
+                yield Input(value=o.name or tr("seat.you"), id="setup-name", max_length=20)
             with Horizontal(classes="setup-row"):
-                yield Label("Bots")
+                yield Label(tr("home.bots"))
                 have = [lv for lv in LEVELS if lv in levels()] or ["random"]
-                yield Select([(lv, lv) for lv in have], value=o.bots if o.bots in have else have[-1],
+                yield Select([(tr(f"level.{lv}"), lv) for lv in have], value=o.bots if o.bots in have else have[-1],
                              allow_blank=False, id="setup-bots")
             with Horizontal(classes="setup-row"):
-                yield Label("Rules")
-                yield Select([(p, p) for p in PRESETS], value=o.preset if o.preset in PRESETS else "standard",
+                yield Label(tr("nav.rules"))
+                yield Select([(tr(f"preset.{p}") if p in PRESET_NAMES else p, p) for p in PRESETS], value=o.preset if o.preset in PRESETS else "standard",
                              allow_blank=False, id="setup-rules")
             with Horizontal(classes="setup-row"):
-                yield Label("Seed")
+                yield Label(tr("tui.seed_label"))
                 yield Input(value="" if o.seed is None else str(o.seed), id="setup-seed",
-                            placeholder="empty: a new deal")
+                            placeholder=tr("tui.seed_placeholder"))
             yield Label("", id="setup-error")
-            yield Button("Play", variant="primary", id="setup-play")
+            yield Button(tr("tui.play"), variant="primary", id="setup-play")
 
     def on_mount(self) -> None:
         self.query_one("#setup-play", Button).focus()
@@ -295,11 +274,11 @@ class SetupScreen(Screen[LocalOptions]):
         try:
             seed = int(seed_text) if seed_text else None
         except ValueError:
-            self.query_one("#setup-error", Label).update(Text("the seed is a whole number", style="red"))
+            self.query_one("#setup-error", Label).update(Text(tr("tui.seed_error"), style="red"))
             return
         bots = self.query_one("#setup-bots", Select).value
         preset = self.query_one("#setup-rules", Select).value
-        name = self.query_one("#setup-name", Input).value.strip() or "You"
+        name = self.query_one("#setup-name", Input).value.strip() or tr("seat.you")
         self.dismiss(
             LocalOptions(
                 bots=str(bots), preset=str(preset), changes=o.changes, seed=seed, name=name,
@@ -338,15 +317,15 @@ class TableScreen(Screen[None]):
     """The table: header, seats and trick, scores, your hand and the prompt."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move(-1)", "Choose", key_display="←→"),
-        Binding("right", "move(1)", "Choose", show=False),
-        Binding("up", "move(1)", "More", show=False),
-        Binding("down", "move(-1)", "Less", show=False),
-        Binding("enter", "submit", "Play / call", key_display="Enter"),
-        Binding("backspace", "erase", "Erase", show=False),
-        Binding("escape", "clear", "Clear", show=False),
-        Binding("tab", "card_hint", "Hint", key_display="Tab"),
-        Binding("question_mark,f1", "help", "Help", key_display="?"),
+        Binding("left", "move(-1)", tr("tui.b_choose"), key_display="←→"),
+        Binding("right", "move(1)", tr("tui.b_choose"), show=False),
+        Binding("up", "move(1)", tr("tui.b_more"), show=False),
+        Binding("down", "move(-1)", tr("tui.b_less"), show=False),
+        Binding("enter", "submit", tr("tui.b_play"), key_display="Enter"),
+        Binding("backspace", "erase", tr("tui.b_erase"), show=False),
+        Binding("escape", "clear", tr("tui.b_clear"), show=False),
+        Binding("tab", "card_hint", tr("table.hint"), key_display="Tab"),
+        Binding("question_mark,f1", "help", tr("tui.b_help"), key_display="?"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -414,7 +393,7 @@ class CallbreakApp(App[int]):
     TITLE = "Callbreak"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", priority=True, key_display="Ctrl+Q"),
+        Binding("ctrl+q", "quit", tr("tui.b_quit"), priority=True, key_display="Ctrl+Q"),
     ]
     CSS = """
     Screen { background: #0f3d24; }
@@ -507,7 +486,7 @@ class CallbreakApp(App[int]):
             except IllegalAction as e:
                 self.message, self.message_style = str(e), "bold red"
             else:
-                self.message, self.message_style = "rematch: moving to a new table…", "italic cyan"
+                self.message, self.message_style = tr("tui.rematch_moving"), "italic cyan"
                 self._call_key = None
                 self._hint_key = None
             self.render_all()
@@ -626,10 +605,10 @@ class CallbreakApp(App[int]):
         if call is None:
             return
         t = Text()
-        t.append("  suggested ", style="dim")
-        t.append(str(call), style="bold cyan")
+        t.append(tr("tui.suggested"), style="dim")
+        t.append(digits(current(), call), style="bold cyan")
         if chance is not None:
-            t.append(f" ({round(100 * float(chance))}% to make it)", style="dim")
+            t.append(tr("tui.to_make", percent=round(100 * float(chance))), style="dim")
 
         def show() -> None:
             if self._hint_key == key:
@@ -647,20 +626,20 @@ class CallbreakApp(App[int]):
         if m is None or not m.my_turn or m.view.phase != "playing":
             return
         if fn is None:
-            self.message, self.message_style = "no hints in this version", "dim"
+            self.message, self.message_style = tr("tui.no_hints"), "dim"
             self.render_all()
             return
         view = m.view
-        self.message, self.message_style = "thinking…", "dim"
+        self.message, self.message_style = tr("tui.thinking"), "dim"
         self.render_all()
 
         def work() -> None:
-            why = "no hint for this card"
+            why = tr("tui.no_hint_card")
             try:
                 h = fn(view)
             except Exception as e:
                 h = None
-                why = f"no hint: {e}"
+                why = tr("tui.no_hint", why=e)
             card = getattr(h, "card", None)
 
             def show() -> None:
@@ -669,7 +648,7 @@ class CallbreakApp(App[int]):
                 if isinstance(card, Card) and card in view.legal_cards:
                     self.selected = card
                     reason = getattr(h, "reason", "")
-                    self.message = f"hint: {card.symbol}" + (f" — {reason}" if reason else "")
+                    self.message = tr("tui.hint", card=card.symbol) + (f" — {reason}" if reason else "")
                 else:
                     self.message = why
                 self.message_style = "italic cyan"
@@ -736,39 +715,39 @@ class CallbreakApp(App[int]):
         wide = self.table_screen is None or self.table_screen.size.width >= 90
         remaining = self.remaining()
         if m.my_turn and remaining is not None:
-            t.append(f"{seconds_left(remaining)} left  ", style="bold yellow" if remaining > 5 else "bold red")
+            t.append(tr("tui.left", time=seconds_left(remaining)) + "  ", style="bold yellow" if remaining > 5 else "bold red")
         if m.over:
-            t.append("Match over.", style="bold yellow")  # the result is under the table
-            again = "n: new match" if isinstance(self.game, LocalGame) else "n: rematch (same players, new table)"
-            t.append(f"  Enter: final scores  ·  {again}  ·  Ctrl+Q: quit", style="dim")
+            t.append(tr("tui.match_over"), style="bold yellow")  # the result is under the table
+            keys = "tui.keys_final_local" if isinstance(self.game, LocalGame) else "tui.keys_final_online"
+            t.append(tr(keys), style="dim")
             return t
         if not m.connected:
-            t.append("Connection lost: reconnecting…", style="bold yellow")
+            t.append(tr("tui.connection_lost"), style="bold yellow")
             return t
         if not m.my_turn:
             who = m.names[v.to_act] if v.to_act is not None else ""
-            t.append(m.waiting or (f"Waiting for {who}…" if who else "Waiting…"), style="dim")
+            t.append(m.waiting or (tr("tui.waiting_for", name=who) if who else tr("tui.waiting")), style="dim")
             if self.typed:
-                t.append(f"   typed: {self.typed}", style="bold")
+                t.append(tr("tui.typed", typed=self.typed), style="bold")
             return t
         if v.phase == "calling":
-            t.append("Your call: ", style="bold")
+            t.append(tr("tui.your_call"), style="bold")
             t.append("◀ ", style="dim")
             shown = self.typed or str(self.call_choice)
             t.append(f" {shown} ", style="bold black on yellow")
             t.append(" ▶", style="dim")
             t.append_text(self.hint_text)
-            t.append("   ←→ change · Enter call" if wide else "  ←→ ⏎", style="dim")
+            t.append(tr("tui.call_keys") if wide else "  ←→ ⏎", style="dim")
         else:
-            t.append("Your turn: ", style="bold")
+            t.append(tr("tui.your_turn"), style="bold")
             if self.typed:
                 t.append(f" {self.typed}_ ", style="bold black on yellow")
-                t.append("   Enter plays it · Esc clears" if wide else "  ⏎ · Esc", style="dim")
+                t.append(tr("tui.typed_keys") if wide else "  ⏎ · Esc", style="dim")
             else:
                 if self.selected is not None:
                     t.append(self.selected.symbol, style="bold red" if self.selected.suit in "HD" else "bold")
                 t.append(
-                    "   ←→ choose · Enter play · or type a card (qs, 10h)" if wide else "  ←→ ⏎ or type qs",
+                    tr("tui.play_keys") if wide else tr("tui.play_keys_narrow"),
                     style="dim",
                 )
         return t
@@ -836,7 +815,7 @@ class CallbreakApp(App[int]):
                     local = isinstance(game, LocalGame)
                     self.push_screen(SummaryScreen(m.summaries[-1], m, local=local), self._summary_closed)
                     return
-                raise IllegalAction("the match is over")
+                raise IllegalAction(tr("table.match_over"))
             if v.phase == "lobby":
                 game.start_table()
                 self.message = ""
@@ -849,11 +828,11 @@ class CallbreakApp(App[int]):
                         raise
                     # not a refusal to fix: the others are still playing, and it goes on its own
                     self.message, self.message_style = (
-                        f"not your turn yet: {m.names[v.to_act]} is to {'call' if v.phase == 'calling' else 'play'}",
+                        tr("tui.not_turn_call" if v.phase == "calling" else "tui.not_turn_play", name=m.names[v.to_act]),
                         "yellow",
                     )
                 else:
-                    self.message, self.message_style = "you have your seat back", "italic cyan"
+                    self.message, self.message_style = tr("tui.seat_back"), "italic cyan"
                 self.render_all()
                 return
             if v.phase == "calling":
@@ -864,7 +843,7 @@ class CallbreakApp(App[int]):
                 elif self.selected is not None:
                     action = self.selected
                 else:
-                    raise IllegalAction("choose a card first")
+                    raise IllegalAction(tr("tui.choose_first"))
             game.submit(action)
         except (IllegalAction, ValueError) as e:
             self.message = str(e)

@@ -35,6 +35,9 @@ from ..errors import IllegalAction
 from ..match import Match
 from ..round import PlayAction, SeatView, Trick
 from ..rules import Ruleset
+from .words import tr
+
+LEVEL_KEYS = ("random", "easy", "medium", "hard")  # the levels the catalogue names (level.*)
 
 __all__ = [
     "Game",
@@ -270,7 +273,7 @@ class LocalGame(Game):
     rules: Ruleset = field(default_factory=Ruleset)
     seed: int | None = None
     bots: str | Sequence[str] = "medium"
-    name: str = "You"
+    name: str = ""  # empty: "You" in the language in use
     delay: float = 0.6
     trick_pause: float = 0.9
     seat: int = 0
@@ -296,7 +299,7 @@ class LocalGame(Game):
         if self.start is not None:
             self.match = self.start
         else:
-            names = bot_names([self.name or "You", None, None, None], self.seed)
+            names = bot_names([self.name or tr("seat.you"), None, None, None], self.seed)
             self.match = Match(self.rules, self.seed, players=names)
         self._bots = {}
         self.levels = []
@@ -338,7 +341,7 @@ class LocalGame(Game):
             seat=self.seat,
             view=view,
             names=(m.players[0], m.players[1], m.players[2], m.players[3]),
-            labels=("" if self.name in ("", "You") else "you", *self.bot_labels),
+            labels=("" if self.name in ("", "You", tr("seat.you")) else tr("tui.you_label"), *self.bot_labels),
             last_trick=trick,
             summaries=summaries_of(m),
             places=tuple(m.places) if m.is_over else None,
@@ -348,33 +351,33 @@ class LocalGame(Game):
 
     @property
     def bot_labels(self) -> tuple[str, str, str]:
-        a, b, c = (f"bot · {level_name(lv)}" for lv in self.levels)
+        a, b, c = (tr("tui.bot_label", level=tr(f"level.{lv}") if lv in LEVEL_KEYS else level_name(lv)) for lv in self.levels)
         return a, b, c
 
     # --- acting ---------------------------------------------------------------
     def _apply(self, seat: int, action: int | Card) -> None:
         name = self.match.players[seat]
-        you = seat == self.seat and name == "You"
+        you = seat == self.seat and name == tr("seat.you")
         redeals = len(self.match.redeals)
         finished = len(self.match.rounds)
         act = self.match.act(action)
         if isinstance(act, PlayAction):
-            self._log.append(f"{name} {'play' if you else 'plays'} {act.card.symbol}")
+            self._log.append(tr("tui.log_play_you" if you else "tui.log_play", name=name, card=act.card.symbol))
             if act.winner is not None:
                 rnd = self.match.rounds[-1] if len(self.match.round) == 0 and self.match.rounds else None
                 tricks = rnd.tricks if rnd is not None else self.match.round.tricks
                 self._last_trick = tricks[-1] if tricks else None
                 wname = self.match.players[act.winner]
-                verb = "win" if act.winner == self.seat and wname == "You" else "wins"
-                self._log.append(f"{wname} {verb} the trick")
+                mine = act.winner == self.seat and wname == tr("seat.you")
+                self._log.append(tr("tui.log_trick_you" if mine else "tui.log_trick", name=wname))
             if len(self.match.rounds) > finished and not self.match.is_over:
                 # a new deal: the log starts afresh (its cards are gone from the table)
                 dealer = self.match.players[self.match.round.dealer]
-                self._log = [f"round {self.match.round_number}: {dealer} deals"]
+                self._log = [tr("tui.log_deal", round=self.match.round_number, name=dealer)]
         else:
-            self._log.append(f"{name} {'call' if you else 'calls'} {action}")
+            self._log.append(tr("tui.log_call_you" if you else "tui.log_call", name=name, call=action))
             if len(self.match.redeals) > redeals:
-                self._log.append("the calls total too few: new deal")
+                self._log.append(tr("tui.log_redeal"))
         if self._wake is not None:
             self._wake.set()
 
@@ -457,7 +460,7 @@ class LocalGame(Game):
                     self._apply(seat, choice)
                 elif forced is not None and self.forced_card() == forced:
                     self._apply(self.seat, forced)
-                    self._log[-1] += " (only card)"
+                    self._log[-1] += " " + tr("tui.only_card")
                 self._wake.clear()
                 notify()
                 continue

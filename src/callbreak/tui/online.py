@@ -33,7 +33,8 @@ from ..errors import IllegalAction
 from ..round import SeatView, Trick
 from ..rules import Ruleset
 from ..server.protocol import FATAL
-from .game import Game, RoundSummary, TableModel
+from .game import LEVEL_KEYS, Game, RoundSummary, TableModel
+from .words import tr
 
 __all__ = ["JoinTarget", "OnlineGame", "parse_join_url", "view_from_dict"]
 
@@ -198,10 +199,11 @@ class OnlineGame(Game):
 
     def _names(self) -> tuple[str, str, str, str]:
         seats = (self.table or {}).get("seats") or []
-        names = [str(s.get("name") or f"Seat {i + 1}") for i, s in enumerate(seats[:4])]
-        names += [f"Seat {i + 1}" for i in range(len(names), 4)]
-        if 0 <= self.seat < 4 and (names[self.seat] == "" or names[self.seat].startswith("Seat ")):
-            names[self.seat] = "You"
+        unnamed = [tr("seat.n", n=i + 1) for i in range(4)]
+        names = [str(s.get("name") or unnamed[i]) for i, s in enumerate(seats[:4])]
+        names += unnamed[len(names) :]
+        if 0 <= self.seat < 4 and names[self.seat] in ("", unnamed[self.seat]):
+            names[self.seat] = tr("seat.you")
         return names[0], names[1], names[2], names[3]
 
     def _labels(self) -> tuple[str, str, str, str]:
@@ -213,15 +215,16 @@ class OnlineGame(Game):
             kind = s.get("kind", "empty")
             if kind == "bot":
                 lv = str(s.get("level") or level)
-                label = f"bot · {level_name(lv)}" if lv else "bot"
+                name = tr(f"level.{lv}") if lv in LEVEL_KEYS else level_name(lv)
+                label = tr("tui.bot_label", level=name) if lv else tr("bot.bot")
             elif kind == "human":
-                label = "you" if i == self.seat else "player"
+                label = tr("tui.you_label") if i == self.seat else tr("tui.o_player")
                 if s.get("autoplay"):
-                    label += " · autoplay"
+                    label += " · " + tr("tui.o_autoplay_tag")
                 elif not s.get("connected"):
-                    label += " · away"
+                    label += " · " + tr("tui.o_away_tag")
             else:
-                label = "empty seat"
+                label = tr("join.empty_seat")
             out.append(label)
         return out[0], out[1], out[2], out[3]
 
@@ -270,25 +273,25 @@ class OnlineGame(Game):
             seats = table.get("seats") or []
             taken = sum(1 for s in seats if s.get("kind") != "empty")
             if self.seat == table.get("host"):
-                waiting = f"Lobby: {taken} of 4 seats taken. Press Enter to start (empty seats get bots)."
+                waiting = tr("tui.o_lobby_host", taken=taken)
             else:
-                waiting = f"Lobby: {taken} of 4 seats taken; waiting for the host to start."
+                waiting = tr("tui.o_lobby", taken=taken)
         elif status == "between_rounds":
-            waiting = "Between rounds: waiting for the other players to be ready…"
+            waiting = tr("tui.o_between")
         elif status == "expired":
-            waiting = "This table has expired."
+            waiting = tr("tui.o_expired")
         elif status == "abandoned":
-            waiting = "This match was abandoned: no player came back to it."
+            waiting = tr("table.abandoned")
         note = []
         if self.table_id:
-            note.append(f"table {self.table_id}")
+            note.append(tr("tui.o_table", id=self.table_id))
         me = (table.get("seats") or [{}] * 4)[self.seat] if 0 <= self.seat < 4 else {}
         if me.get("autoplay"):
-            note.append("a bot is playing for you: press Enter to take your seat back")
+            note.append(tr("tui.o_autoplay"))
         if status == "over":
-            note.append("n: rematch" if self.rematch_offer is None else "a rematch is ready: press n")
+            note.append(tr("tui.o_rematch") if self.rematch_offer is None else tr("tui.o_rematch_ready"))
         if self.seat_url:
-            note.append(f"rejoin: {self.seat_url}")
+            note.append(tr("tui.o_rejoin", url=self.seat_url))
         return TableModel(
             seat=max(self.seat, 0),
             view=view,
@@ -309,7 +312,7 @@ class OnlineGame(Game):
     def _send(self, msg: dict[str, Any]) -> None:
         ws = self._ws
         if ws is None or not self.connected:
-            raise IllegalAction("not connected to the table: reconnecting…")
+            raise IllegalAction(tr("tui.o_not_connected"))
         loop = asyncio.get_running_loop()
         task = loop.create_task(ws.send(json.dumps(msg)))
         task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
@@ -317,31 +320,31 @@ class OnlineGame(Game):
     def submit(self, action: int | Card) -> None:
         view = self._view()
         if self.status != "playing" or view.to_act != self.seat:
-            raise IllegalAction("it is not your turn")
+            raise IllegalAction(tr("tui.o_not_turn"))
         if view.phase == "calling":
             if isinstance(action, Card):
-                raise IllegalAction("call first: type a number")
+                raise IllegalAction(tr("tui.o_call_first"))
             if action not in view.legal_calls:
                 lo, hi = view.legal_calls[0], view.legal_calls[-1]
-                raise IllegalAction(f"you cannot call {action}: calls are {lo} to {hi}")
+                raise IllegalAction(tr("tui.o_call_range", call=action, lo=lo, hi=hi))
             self.error = ""
             self._send({"type": "call", "call": int(action)})
         else:
             if not isinstance(action, Card):
-                raise IllegalAction("play a card: type it (like qs) or pick it with the arrows")
+                raise IllegalAction(tr("tui.o_play_card"))
             if action not in view.hand:
-                raise IllegalAction(f"you do not hold {action.symbol}")
+                raise IllegalAction(tr("tui.o_not_held", card=action.symbol))
             if action not in view.legal_cards:
-                raise IllegalAction(f"{action.symbol} is not legal now: {_why(view, action)}")
+                raise IllegalAction(tr("tui.o_not_legal", card=action.symbol, why=_why(view, action)))
             self.error = ""
             self._send({"type": "play", "card": str(action)})
 
     def start_table(self) -> None:
         table = self.table or {}
         if self.status != "lobby":
-            raise IllegalAction("the table has started")
+            raise IllegalAction(tr("tui.o_started"))
         if self.seat != table.get("host"):
-            raise IllegalAction("only the host starts the table")
+            raise IllegalAction(tr("tui.o_host_starts"))
         self._send({"type": "start"})
 
     def acknowledge_round(self) -> None:
@@ -355,24 +358,24 @@ class OnlineGame(Game):
     def end_match(self) -> None:
         table = self.table or {}
         if self._rules().rounds is not None:
-            raise IllegalAction("this match ends by itself after its rounds")
+            raise IllegalAction(tr("tui.o_ends_itself"))
         if self.status != "between_rounds":
-            raise IllegalAction("a match ends between rounds")
+            raise IllegalAction(tr("tui.o_ends_between"))
         if self.seat != table.get("host"):
-            raise IllegalAction("only the host ends the match")
+            raise IllegalAction(tr("tui.o_host_ends"))
         self._send({"type": "end"})
 
     def take_back(self) -> None:
         """Take the seat back from the bot the server put in it (``back``)."""
         seats = (self.table or {}).get("seats") or []
         if not (0 <= self.seat < len(seats) and seats[self.seat].get("autoplay")):
-            raise IllegalAction("it is not your turn")
+            raise IllegalAction(tr("tui.o_not_turn"))
         self._send({"type": "back"})
 
     def rematch(self) -> None:
         """Once the match is over: the same players at a new table (the server's ``rematch``)."""
         if self.status != "over":
-            raise IllegalAction("a rematch is for when the match is over")
+            raise IllegalAction(tr("tui.o_rematch_when"))
         self._want_rematch = True
         if self.rematch_offer is not None:
             self._switch_to = self.rematch_offer
@@ -397,7 +400,7 @@ class OnlineGame(Game):
         self._round_rows = {}
         self._round_points = {}
         self._acked = 0
-        self._log.append("rematch: a new table")
+        self._log.append(tr("tui.o_rematch_log"))
 
     def close(self) -> None:
         self._closed = True
@@ -569,47 +572,49 @@ class OnlineGame(Game):
         def who(seat: int) -> str:
             return names[seat] if 0 <= seat < 4 else "?"
 
+        def auto(e: dict[str, Any]) -> str:
+            return " " + tr("tui.o_auto") if e.get("auto") else ""
+
         if kind == "call":
-            self._log.append(f"{who(e['seat'])} calls {e['call']}" + (" (auto)" if e.get("auto") else ""))
+            self._log.append(tr("tui.log_call", name=who(e["seat"]), call=e["call"]) + auto(e))
         elif kind == "play":
-            self._log.append(f"{who(e['seat'])} plays {Card.parse(e['card']).symbol}" + (" (auto)" if e.get("auto") else ""))
+            self._log.append(tr("tui.log_play", name=who(e["seat"]), card=Card.parse(e["card"]).symbol) + auto(e))
         elif kind == "trick":
             pairs = [(int(s), Card.parse(c)) for s, c in e["cards"]]
             leader = pairs[0][0]
             cards = tuple(c for _, c in pairs)
             self._last_trick = Trick(leader, cards, int(e["winner"]))  # type: ignore[arg-type]
-            self._log.append(f"{who(e['winner'])} wins the trick")
+            self._log.append(tr("tui.log_trick", name=who(e["winner"])))
         elif kind == "round_over":
             self._add_round(e)
-            self._log.append(f"round {e['round']} is over")
+            self._log.append(tr("tui.o_round_over", round=e["round"]))
         elif kind == "deal":
             self._last_trick = None
             dealer = e.get("dealer")
-            by = f": {who(dealer)} deals" if isinstance(dealer, int) else ""
-            self._log = [f"round {e.get('round', '?')}{by}"]
+            rnd = e.get("round", "?")
+            self._log = [tr("tui.log_deal", round=rnd, name=who(dealer)) if isinstance(dealer, int) else tr("tui.round", round=rnd)]
         elif kind == "redeal":
-            self._log.append("the calls total too few: new deal")
+            self._log.append(tr("tui.log_redeal"))
         elif kind == "seated":
-            self._log.append(f"{e.get('name')} sat down")
+            self._log.append(tr("tui.o_sat", name=e.get("name")))
         elif kind == "start":
-            self._log.append("the match starts")
+            self._log.append(tr("tui.o_starts"))
         elif kind == "match_over":
-            self._log.append("the match is over")
+            self._log.append(tr("tui.o_over"))
         elif kind == "autoplay" and e.get("on"):
-            self._log.append(f"{who(e['seat'])} is on autoplay")
+            self._log.append(tr("tui.o_on_autoplay", name=who(e["seat"])))
 
 
 def _why(view: SeatView, card: Card) -> str:
     """Why ``card`` is not legal, from what the seat sees (the server checks again)."""
-    words = dict(zip("SHDC", ("spades", "hearts", "diamonds", "clubs")))
     trump = view.rules.trump
     if not view.trick:
-        return f"{words[trump]} may not be led yet"
+        return tr("tui.o_why_lead", suit=tr(f"suit.{trump}"))
     led = view.trick[0][1].suit
     if any(c.suit == led for c in view.legal_cards):
         if card.suit != led:
-            return f"you must follow {words[led]}"
-        return f"you must head the trick with a higher {words[led][:-1]}"
+            return tr("tui.o_why_follow", suit=tr(f"suit.{led}"))
+        return tr("tui.o_why_head", one=tr(f"tui.suit_one.{led}"))
     if card.suit == trump:
-        return f"you must overtrump with a higher {words[trump][:-1]}"
-    return f"you must play a {words[trump][:-1]}"
+        return tr("tui.o_why_overtrump", one=tr(f"tui.suit_one.{trump}"))
+    return tr("tui.o_why_trump", one=tr(f"tui.suit_one.{trump}"))

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from decimal import Decimal
@@ -18,8 +19,10 @@ from rich.table import Table
 from rich.text import Text
 
 from ..cards import Card
-from ..rules import Ruleset
+from ..i18n import digits
+from ..rules import PRESETS, Ruleset
 from .game import RoundSummary, TableModel, sort_hand
+from .words import current, tr
 
 __all__ = [
     "card_face",
@@ -72,7 +75,7 @@ def seconds_left(remaining: float) -> str:
     >>> seconds_left(4.2), seconds_left(-1.0)
     ('5s', '0s')
     """
-    return f"{max(0, math.ceil(remaining))}s"
+    return tr("table.secs", secs=max(0, math.ceil(remaining)))
 
 
 def fmt_points(p: Decimal | None) -> str:
@@ -134,36 +137,37 @@ def rules_label(rules: Ruleset) -> str:
     """
     name, diff = rules.describe()
     shown = {k: v for k, v in diff.items() if k not in ("card_seconds", "call_seconds")}
+    label = tr(f"preset.short.{name}") if name in PRESETS else name
     if not shown:
-        return f"{name} rules"
-    return f"{name} rules ({', '.join(f'{k}={v}' for k, v in shown.items())})"
+        return tr("tui.rules", name=label)
+    return tr("tui.rules_changed", name=label, changes=", ".join(f"{k}={v}" for k, v in shown.items()))
 
 
 def header_text(model: TableModel) -> Text:
     v = model.view
     rules = v.rules
     t = Text()
-    t.append(" ♠ Callbreak ", style="bold black on grey93")
+    t.append(f" ♠ {tr('home.title')} ", style="bold black on grey93")
     t.append("  ")
     t.append(rules_label(rules), style="bold")
     if v.phase == "lobby":
-        t.append("  ·  in the lobby")
+        t.append("  ·  " + tr("tui.lobby"))
     elif v.rounds is None or v.round_number > v.rounds:
-        t.append(f"  ·  round {v.round_number}")
+        t.append("  ·  " + tr("tui.round", round=v.round_number))
     else:
-        t.append(f"  ·  round {v.round_number} of {v.rounds}")
+        t.append("  ·  " + tr("tui.round_of", round=v.round_number, rounds=v.rounds))
     if v.phase == "playing":
-        t.append(f"  ·  trick {min(len(v.tricks) + 1, 13)} of 13")
+        t.append("  ·  " + tr("tui.trick_of", trick=min(len(v.tricks) + 1, 13), tricks=13))
     if rules.trump != "S":
-        t.append(f"  ·  trump {SUIT_SYMBOL[rules.trump]}", style="bold yellow")
+        t.append("  ·  " + tr("tui.trump", symbol=SUIT_SYMBOL[rules.trump]), style="bold yellow")
     if v.sudden_death and not model.over:
         t.append("  ")
-        t.append(" SUDDEN DEATH ", style="bold white on red")
+        t.append(f" {tr('tui.sudden_death')} ", style="bold white on red")
     if model.seed is not None:
-        t.append(f"  ·  seed {model.seed}", style="dim")
+        t.append("  ·  " + tr("tui.seed", seed=model.seed), style="dim")
     if not model.connected:
         t.append("  ")
-        t.append(" reconnecting… ", style="bold black on yellow")
+        t.append(f" {tr('tui.reconnecting')} ", style="bold black on yellow")
     return t
 
 
@@ -178,7 +182,7 @@ def _seat_block(
     style = "bold reverse" if to_act else "bold"
     t.append(f"{marker}{model.names[seat]}", style=style)
     if seat == v.dealer and v.phase != "lobby":
-        t.append(" (D)", style="dim")
+        t.append(" " + tr("tui.dealer"), style="dim")
     if not short and model.labels[seat]:
         t.append("\n")
         t.append(model.labels[seat], style="dim italic")
@@ -186,16 +190,16 @@ def _seat_block(
     call = v.calls[seat] if seat < len(v.calls) else None
     won = v.tricks_won[seat] if seat < len(v.tricks_won) else 0
     if call is None:
-        t.append("calling…" if to_act and v.phase == "calling" else "call –", style="dim")
+        t.append(tr("seat.calling") if to_act and v.phase == "calling" else tr("tui.no_call"), style="dim")
     else:
         made = won >= call
-        t.append(f"call {call}", style="bold cyan")
-        t.append(" won ")
-        t.append(str(won), style="bold green" if made else "bold")
+        t.append(tr("tui.call", call=call), style="bold cyan")
+        t.append(" " + tr("tui.won") + " ")
+        t.append(digits(current(), won), style="bold green" if made else "bold")
     if totals and v.totals is not None:
-        t.append(f"\n{fmt_points(v.totals[seat])} pts", style="dim")
+        t.append("\n" + tr("tui.points", points=digits(current(), fmt_points(v.totals[seat]))), style="dim")
     if to_act and remaining is not None:
-        t.append(f"\n{seconds_left(remaining)} left", style="bold yellow" if remaining > 5 else "bold red")
+        t.append("\n" + tr("tui.left", time=seconds_left(remaining)), style="bold yellow" if remaining > 5 else "bold red")
     return t
 
 
@@ -233,18 +237,18 @@ def table_renderable(
     winner: int | None = None
     caption = Text(justify="center")
     if model.over:
-        caption.append("Match over", style="bold yellow")  # the result goes under the table, full width
+        caption.append(tr("tui.caption_over"), style="bold yellow")  # the result goes under the table, full width
     elif not v.trick and model.last_trick is not None:
         played = dict(enumerate(model.last_trick.by_seat()))
         winner = model.last_trick.winner
-        caption.append(f"{model.names[winner]} won the trick", style="bold green")
+        caption.append(tr("announce.trick", name=model.names[winner]).rstrip(".।"), style="bold green")
     elif v.phase == "playing":
         if v.trick:
-            caption.append(f"{model.names[v.trick[0][0]]} led", style="dim")
+            caption.append(tr("tui.led", name=model.names[v.trick[0][0]]), style="dim")
         elif v.to_act is not None:
-            caption.append(f"{model.names[v.to_act]} to lead", style="dim")
+            caption.append(tr("tui.to_lead", name=model.names[v.to_act]), style="dim")
     elif v.phase == "calling":
-        caption.append("calling", style="dim")
+        caption.append(tr("tui.calling"), style="dim")
 
     def slot(pos: str) -> Text:
         seat = at[pos]
@@ -355,11 +359,11 @@ def scores_renderable(model: TableModel, width: int = 30) -> RenderableType:
     The players' names are cut to fit (see `short_labels`), never to the same label.
     """
     v = model.view
-    t = Table(title="Scores", title_style="bold", expand=True, pad_edge=False, box=None, padding=(0, 1))
+    t = Table(title=tr("table.scores"), title_style="bold", expand=True, pad_edge=False, box=None, padding=(0, 1))
     t.add_column("", no_wrap=True, overflow="ellipsis")
-    t.add_column("call", justify="right")
-    t.add_column("won", justify="right")
-    t.add_column("total", justify="right")
+    t.add_column(tr("tui.col_call"), justify="right")
+    t.add_column(tr("tui.col_won"), justify="right")
+    t.add_column(tr("tui.col_total"), justify="right")
     totals = v.totals or (Decimal(0),) * 4
     # call, won, total and the padding between the columns take about 18 columns
     names = short_labels(model.names, max(4, min(12, width - 18 - (3 if model.places is not None else 0))))
@@ -367,26 +371,26 @@ def scores_renderable(model: TableModel, width: int = 30) -> RenderableType:
         call = v.calls[s] if s < len(v.calls) else None
         name = Text(names[s], style="bold" if s == model.seat else "")
         if model.places is not None:
-            name = Text.assemble((f"{model.places[s]}. ", "bold yellow"), name)
+            name = Text.assemble((f"{digits(current(), model.places[s])}. ", "bold yellow"), name)
         t.add_row(
             name,
-            "–" if call is None else str(call),
-            str(v.tricks_won[s]) if s < len(v.tricks_won) else "0",
-            fmt_points(totals[s]),
+            "–" if call is None else digits(current(), call),
+            digits(current(), v.tricks_won[s] if s < len(v.tricks_won) else 0),
+            digits(current(), fmt_points(totals[s])),
         )
     parts: list[RenderableType] = [t]
     if model.summaries:
         hist = Table(box=None, pad_edge=False, expand=True, padding=(0, 1))
-        hist.add_column("rd", style="dim")
+        hist.add_column(tr("tui.col_round"), style="dim")
         # the round column (3) and the padding (8) leave the rest to four columns of points
         labels = short_labels(model.names, max(3, min(8, (width - 11) // 4)))
         for s in range(4):
             hist.add_column(labels[s], justify="right", no_wrap=True)
         for rs in model.summaries[-6:]:
             hist.add_row(
-                f"{rs.number}{'*' if rs.sudden_death else ''}",
+                f"{digits(current(), rs.number)}{'*' if rs.sudden_death else ''}",
                 *(
-                    Text(fmt_points(p), style="green" if p > 0 else "red")
+                    Text(digits(current(), fmt_points(p)), style="green" if p > 0 else "red")
                     for p in rs.points
                 ),
             )
@@ -400,31 +404,36 @@ def scores_renderable(model: TableModel, width: int = 30) -> RenderableType:
 
 def summary_table(summary: RoundSummary, names: Sequence[str], seat: int) -> Table:
     """One round: per seat call, tricks, points and totals."""
-    title = f"Round {summary.number}" + (" (sudden death)" if summary.sudden_death else "")
+    title = tr("tui.round_title_sudden" if summary.sudden_death else "tui.round_title", round=summary.number)
     t = Table(title=title, title_style="bold", expand=False)
-    t.add_column("player")
-    t.add_column("call", justify="right")
-    t.add_column("tricks", justify="right")
-    t.add_column("points", justify="right")
-    t.add_column("total", justify="right")
+    t.add_column(tr("tui.col_player"))
+    t.add_column(tr("tui.col_call"), justify="right")
+    t.add_column(tr("tui.col_tricks"), justify="right")
+    t.add_column(tr("tui.col_points"), justify="right")
+    t.add_column(tr("tui.col_total"), justify="right")
+    d = functools.partial(digits, current())
     for s in range(4):
         call, won = summary.calls[s], summary.tricks[s]
         pts = summary.points[s]
         t.add_row(
             Text(names[s], style="bold" if s == seat else ""),
-            "–" if call is None else str(call),
-            Text("–" if won is None else str(won), style="green" if pts >= 0 else "red"),
-            Text(fmt_points(pts), style="bold green" if pts > 0 else "bold red"),
-            fmt_points(summary.totals[s]),
+            "–" if call is None else d(call),
+            Text("–" if won is None else d(won), style="green" if pts >= 0 else "red"),
+            Text(d(fmt_points(pts)), style="bold green" if pts > 0 else "bold red"),
+            d(fmt_points(summary.totals[s])),
         )
     return t
 
 
-ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+def ordinal(place: int) -> str:
+    """>>> ordinal(2)
+    '2nd'
+    """
+    return tr(f"place.{place}" if 1 <= place <= 4 else "place.n", n=place)
 
 
 def _and(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return names[0] if len(names) == 1 else tr("tui.and", first=", ".join(names[:-1]), last=names[-1])
 
 
 def result_line(places: Sequence[int], totals: Sequence[Decimal], names: Sequence[str], seat: int) -> str:
@@ -443,17 +452,21 @@ def result_line(places: Sequence[int], totals: Sequence[Decimal], names: Sequenc
     'You came 3rd of 4 with 1.0 points; Asha and Aarav won with 5.0.'
     """
     me = places[seat]
-    mine = fmt_points(totals[seat])
+    d = functools.partial(digits, current())
+    mine = d(fmt_points(totals[seat]))
     others = [s for s in range(len(places)) if s != seat]
     level = [names[s] for s in others if places[s] == me]
     if level:
-        return f"You shared {ORDINAL[me]} place with {_and(level)} on {mine} points."
+        return tr("tui.result_shared", place=ordinal(me), names=_and(level), points=mine)
     if me == 1:
         second = min(others, key=lambda s: (places[s], s))
-        return f"You won with {mine} points! {names[second]} came 2nd with {fmt_points(totals[second])}."
+        return tr("tui.result_won", points=mine, name=names[second], other=d(fmt_points(totals[second])))
     winners = [s for s in others if places[s] == 1]
-    best = fmt_points(totals[winners[0]])
-    return f"You came {ORDINAL[me]} of {len(places)} with {mine} points; {_and([names[s] for s in winners])} won with {best}."
+    best = d(fmt_points(totals[winners[0]]))
+    return tr(
+        "tui.result_came", place=ordinal(me), n=len(places), points=mine,
+        names=_and([names[s] for s in winners]), best=best,
+    )
 
 
 def match_result(model: TableModel) -> str:
@@ -468,16 +481,15 @@ def places_table(model: TableModel) -> Table:
     """Final places, best first."""
     assert model.places is not None
     totals = model.view.totals or (Decimal(0),) * 4
-    t = Table(title="Final places", title_style="bold", expand=False)
-    t.add_column("place", justify="right")
-    t.add_column("player")
-    t.add_column("total", justify="right")
-    word = ORDINAL
+    t = Table(title=tr("dialog.final_places"), title_style="bold", expand=False)
+    t.add_column(tr("tui.col_place"), justify="right")
+    t.add_column(tr("tui.col_player"))
+    t.add_column(tr("tui.col_total"), justify="right")
     for s in sorted(range(4), key=lambda s: (model.places[s], s)):  # type: ignore[index]
         p = model.places[s]
         t.add_row(
-            Text(word[p], style="bold yellow" if p == 1 else ""),
+            Text(ordinal(p), style="bold yellow" if p == 1 else ""),
             Text(model.names[s], style="bold" if s == model.seat else ""),
-            fmt_points(totals[s]),
+            digits(current(), fmt_points(totals[s])),
         )
     return t

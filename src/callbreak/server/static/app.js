@@ -2,6 +2,7 @@
 // module, loaded on first use, and renders into <main id="app">.
 import { h, fill } from "./util.js";
 import { initSettings } from "./settings.js";
+import { t, translatePage } from "./i18n.js";
 
 const ROUTES = [
   [/^\/$/, "home", async (m) => (await import("./home.js")).renderHome],
@@ -14,11 +15,6 @@ const ROUTES = [
   [/^\/replay\/([\w-]+)\/?$/, "replay", async () => (await import("./matches.js")).renderReplay],
 ];
 
-const TITLES = {
-  home: "Callbreak", calculator: "Score calculator · Callbreak", rules: "Rules · Callbreak",
-  table: "Table · Callbreak", watch: "Watching · Callbreak", join: "Join a table · Callbreak",
-  matches: "Past matches · Callbreak", replay: "Replay · Callbreak",
-};
 
 // Pages that live on the server's data: offline (the page itself came from the service worker's
 // cache) they say so, and open by themselves when the connection is back.
@@ -26,10 +22,10 @@ const NEEDS_SERVER = new Set(["table", "watch", "join", "replay"]);
 
 function offline(root) {
   fill(root, h("div", { class: "page", "data-testid": "offline" },
-    h("h1", null, "You are offline"),
-    h("p", null, "A table needs the connection to the server. It opens by itself when you are back online."),
-    h("p", null, h("a", { class: "btn", href: "/rules", "data-link": true }, "Read the rules"), " ",
-      h("a", { class: "btn", href: "/calculator", "data-link": true }, "Score calculator"))));
+    h("h1", null, t("offline.title")),
+    h("p", null, t("offline.text")),
+    h("p", null, h("a", { class: "btn", href: "/rules", "data-link": true }, t("offline.rules")), " ",
+      h("a", { class: "btn", href: "/calculator", "data-link": true }, t("calc.title")))));
   const back = () => route();
   window.addEventListener("online", back);
   return () => window.removeEventListener("online", back);
@@ -68,7 +64,7 @@ async function route() {
     const m = re.exec(path);
     if (!m) continue;
     document.body.dataset.page = name;
-    document.title = TITLES[name];
+    document.title = t(`title.${name}`);
     for (const a of document.querySelectorAll(".topbar nav a")) {
       if (a.getAttribute("href") === path) a.setAttribute("aria-current", "page");
       else a.removeAttribute("aria-current");
@@ -85,13 +81,13 @@ async function route() {
     } catch (e) {
       console.error(e);
       if (my === seq && reloadOnce(path)) return;
-      fill(root, h("div", { class: "page" }, h("h1", null, "Something went wrong"), h("p", null, String(e.message || e))));
+      fill(root, h("div", { class: "page" }, h("h1", null, t("page.error")), h("p", null, String(e.message || e))));
     }
     return;
   }
   document.body.dataset.page = "notfound";
-  fill(root, h("div", { class: "page" }, h("h1", null, "Page not found"),
-    h("p", null, h("a", { href: "/", "data-link": true }, "Back to the start"))));
+  fill(root, h("div", { class: "page" }, h("h1", null, t("page.not_found")),
+    h("p", null, h("a", { href: "/", "data-link": true }, t("page.back_home")))));
 }
 
 document.addEventListener("click", (e) => {
@@ -106,6 +102,7 @@ document.addEventListener("click", (e) => {
 });
 
 window.addEventListener("popstate", route);
+translatePage();
 initSettings();
 route();
 

@@ -1,19 +1,21 @@
 // Who sits in a seat, at a glance: a person's initial, or a bot's robot face on its own colour,
 // with the bot's level ("medium bot") under its name.
 import { h } from "./util.js";
+import { t } from "./i18n.js";
 
 /** How a bot level reads on screen (callbreak.bots.names.LEVEL_NAMES). */
 export const LEVEL_NAMES = { random: "beginner", easy: "easy", medium: "medium", hard: "hard" };
 
+/** A level's name in the reader's language ("medium"). */
 export function levelName(level) {
-  return LEVEL_NAMES[level] || String(level || "");
+  return level in LEVEL_NAMES ? t(`level.${level}`) : String(level || "");
 }
 
 /** "medium bot" for a bot seat (its own level, else the table's), "" for anyone else. */
 export function botLabel(seat, tableBots) {
   if (!seat || seat.kind !== "bot") return "";
   const level = seat.level || tableBots;
-  return level ? `${levelName(level)} bot` : "bot";
+  return level ? t("bot.level", { level: levelName(level) }) : t("bot.bot");
 }
 
 const BOT_COLOURS = ["#3b5bdb", "#9c36b5", "#c2410c", "#0b7285"];
@@ -55,7 +57,7 @@ export function avatarOf(seat, index, ...extra) {
 export function seatBadges(seat, index, tableBots) {
   const badges = [];
   if (seat.kind === "bot") badges.push(h("span", { class: "badge level", "data-testid": `seat-level-${index}` }, botLabel(seat, tableBots)));
-  if (seat.kind === "human" && seat.connected === false) badges.push(h("span", { class: "badge off" }, "offline"));
-  if (seat.autoplay) badges.push(h("span", { class: "badge" }, "auto"));
+  if (seat.kind === "human" && seat.connected === false) badges.push(h("span", { class: "badge off" }, t("seat.offline")));
+  if (seat.autoplay) badges.push(h("span", { class: "badge" }, t("seat.auto")));
   return badges;
 }

@@ -3,6 +3,7 @@
 // localStorage and exportable as a JSON sheet.
 import { h, clear, fill, load, save, download, copyText, toast, presetRules, PRESETS, PRESET_LIST, fieldClass } from "./util.js";
 import { fmt, ordinal, sheetState } from "./scoring.js";
+import { t, num } from "./i18n.js";
 
 const KEY = "callbreak.calc";
 const MAX_ROUNDS = 20;
@@ -21,7 +22,7 @@ function sheetRules(full) {
 
 function fresh() {
   return {
-    names: ["Player 1", "Player 2", "Player 3", "Player 4"],
+    names: [1, 2, 3, 4].map((n) => t("calc.player", { n })),
     preset: "standard",
     base: "standard",
     rules: sheetRules(presetRules("standard")),
@@ -46,15 +47,15 @@ function readRules(raw, presetHint) {
 
 /** Validate a sheet loaded from storage or a file (ours or `callbreak score --save`); throw a readable error. */
 export function checkSheet(s) {
-  if (!s || typeof s !== "object") throw new Error("not a score sheet");
+  if (!s || typeof s !== "object") throw new Error(t("calc.err_not_sheet"));
   const names = s.players || s.names;
-  if (!Array.isArray(names) || names.length !== 4) throw new Error("a sheet needs four names");
+  if (!Array.isArray(names) || names.length !== 4) throw new Error(t("calc.err_four_names"));
   const { preset, rules } = readRules(s.rules === undefined ? "standard" : s.rules, s.preset);
   if (typeof rules.overtrick_points === "number") rules.overtrick_points = String(rules.overtrick_points);
   checkRules(rules);
   const rounds = (s.rounds || []).map((r, k) => {
     const bad = validRound(rules, r.calls, r.tricks);
-    if (bad) throw new Error(`round ${k + 1}: ${bad}`);
+    if (bad) throw new Error(t("calc.err_round", { round: k + 1, why: bad }));
     return { calls: r.calls.map(Number), tricks: r.tricks.map(Number) };
   });
   return {
@@ -73,28 +74,28 @@ function isInt(v, lo, hi) {
 }
 
 export function checkRules(r) {
-  if (!isInt(r.min_call, 1, 2)) throw new Error("the lowest call must be 1 or 2");
-  if (!isInt(r.max_call, r.min_call, 13)) throw new Error(`the highest call must be ${r.min_call} to 13`);
-  if (!["0", "0.1"].includes(String(r.overtrick_points))) throw new Error("an overtrick is worth 0.1 or 0");
-  if (r.max_overtricks !== null && !isInt(r.max_overtricks, 0, 12)) throw new Error("the overtrick limit must be none or 0 to 12");
-  if (!["call", "shortfall", "zero"].includes(r.missed_penalty)) throw new Error("unknown missed-call penalty");
-  if (r.bonus_call !== null && !isInt(r.bonus_call, 1, 13)) throw new Error("the bonus call must be none or 1 to 13");
-  if (!isInt(r.bonus_points, -1000, 1000)) throw new Error("bonus points must be a whole number");
-  if (r.rounds !== null && !isInt(r.rounds, 1, MAX_ROUNDS)) throw new Error(`rounds must be 1 to ${MAX_ROUNDS}, or no fixed end`);
-  if (!["sudden_death", "share"].includes(r.tie_break)) throw new Error("unknown tie break");
+  if (!isInt(r.min_call, 1, 2)) throw new Error(t("calc.err_min_call"));
+  if (!isInt(r.max_call, r.min_call, 13)) throw new Error(t("calc.err_max_call", { min: r.min_call }));
+  if (!["0", "0.1"].includes(String(r.overtrick_points))) throw new Error(t("calc.err_overtrick"));
+  if (r.max_overtricks !== null && !isInt(r.max_overtricks, 0, 12)) throw new Error(t("calc.err_max_overtricks"));
+  if (!["call", "shortfall", "zero"].includes(r.missed_penalty)) throw new Error(t("calc.err_penalty"));
+  if (r.bonus_call !== null && !isInt(r.bonus_call, 1, 13)) throw new Error(t("calc.err_bonus_call"));
+  if (!isInt(r.bonus_points, -1000, 1000)) throw new Error(t("calc.err_bonus_points"));
+  if (r.rounds !== null && !isInt(r.rounds, 1, MAX_ROUNDS)) throw new Error(t("calc.err_rounds", { max: MAX_ROUNDS }));
+  if (!["sudden_death", "share"].includes(r.tie_break)) throw new Error(t("calc.err_tie_break"));
 }
 
 /** null when the calls (and tricks, if given) are valid; else the reason. */
 export function validRound(rules, calls, tricks) {
-  if (!Array.isArray(calls) || calls.length !== 4) return "four calls are needed";
+  if (!Array.isArray(calls) || calls.length !== 4) return t("calc.err_four_calls");
   for (const c of calls) {
-    if (!isInt(c, rules.min_call, rules.max_call)) return `each call must be a whole number from ${rules.min_call} to ${rules.max_call}`;
+    if (!isInt(c, rules.min_call, rules.max_call)) return t("calc.err_call_range", { min: rules.min_call, max: rules.max_call });
   }
   if (tricks === undefined) return null;
-  if (!Array.isArray(tricks) || tricks.length !== 4) return "four trick counts are needed";
-  for (const t of tricks) if (!isInt(t, 0, 13)) return "each trick count must be a whole number from 0 to 13";
+  if (!Array.isArray(tricks) || tricks.length !== 4) return t("calc.err_four_tricks");
+  for (const n of tricks) if (!isInt(n, 0, 13)) return t("calc.err_trick_range");
   const sum = tricks.reduce((a, b) => a + b, 0);
-  if (sum !== 13) return `the tricks must total 13 (they total ${sum})`;
+  if (sum !== 13) return t("calc.err_total", { sum });
   return null;
 }
 
@@ -135,7 +136,7 @@ export function exportSheet(sheet) {
   return out;
 }
 
-const num = (v) => (v === "" || v === null || v === undefined ? NaN : Number(v));
+const toNumber = (v) => (v === "" || v === null || v === undefined ? NaN : Number(v));
 
 export function renderCalculator(root) {
   let sheet;
@@ -160,9 +161,9 @@ export function renderCalculator(root) {
     sheet.names.forEach((n, i) => {
       const input = h("input", {
         id: `calc-name-${i}`, value: n, maxlength: 24, autocomplete: "off", "data-testid": `calc-name-${i}`,
-        oninput: (e) => { sheet.names[i] = e.target.value.slice(0, 24) || `Player ${i + 1}`; persist(); drawTable(); drawEntryLabels(); },
+        oninput: (e) => { sheet.names[i] = e.target.value.slice(0, 24) || t("calc.player", { n: i + 1 }); persist(); drawTable(); drawEntryLabels(); },
       });
-      namesBox.append(h("label", { class: "field", for: `calc-name-${i}` }, h("span", null, `Player ${i + 1}`), input));
+      namesBox.append(h("label", { class: "field", for: `calc-name-${i}` }, h("span", null, t("calc.player", { n: i + 1 })), input));
     });
   }
 
@@ -171,13 +172,13 @@ export function renderCalculator(root) {
     clear(rulesBox);
     const r = sheet.rules;
     const preset = h("select", { id: "calc-preset", "data-testid": "calc-preset" },
-      ...[...PRESET_LIST, ["custom", "Custom"]].map(([p, label]) => h("option", { value: p, selected: p === sheet.preset }, label)));
+      ...[...PRESET_LIST, ["custom", t("preset.custom")]].map(([p, label]) => h("option", { value: p, selected: p === sheet.preset }, label)));
     preset.addEventListener("change", () => {
       if (preset.value === "custom") { sheet.preset = "custom"; persist(); drawRules(); return; }
       setRules(sheetRules(presetRules(preset.value)), preset.value);
     });
     const opts = (vals, cur) => vals.map(([v, label]) => h("option", { value: v, selected: String(v) === String(cur) }, label));
-    const range = (lo, hi) => Array.from({ length: hi - lo + 1 }, (_, k) => [lo + k, String(lo + k)]);
+    const range = (lo, hi) => Array.from({ length: hi - lo + 1 }, (_, k) => [lo + k, num(lo + k)]);
     const field = (name, label, control) => {
       control.id = `calc-rule-${name}`;
       control.dataset.testid = `calc-rule-${name}`;
@@ -192,19 +193,19 @@ export function renderCalculator(root) {
       return h("label", { class: fieldClass(control), for: control.id }, h("span", null, label), control);
     };
     const custom = h("details", { class: "rules-fields", open: sheet.preset === "custom" },
-      h("summary", null, "Scoring rules"),
+      h("summary", null, t("calc.scoring_rules")),
       h("div", { class: "fields-grid" },
-        field("min_call", "Lowest call", h("select", null, ...opts(range(1, 2), r.min_call))),
-        field("max_call", "Highest call", h("select", null, ...opts(range(1, 13), r.max_call))),
-        field("overtrick_points", "Each overtrick", h("select", null, ...opts([["0.1", "+0.1"], ["0", "0"]], r.overtrick_points))),
-        field("max_overtricks", "Most overtricks", h("select", null, ...opts([["none", "no limit"], ...range(0, 12)], r.max_overtricks ?? "none"))),
-        field("missed_penalty", "Missed call scores", h("select", null, ...opts([["call", "−call"], ["shortfall", "−(call − tricks)"], ["zero", "0"]], r.missed_penalty))),
-        field("bonus_call", "Bonus call from", h("select", null, ...opts([["none", "no bonus"], ...range(1, 13)], r.bonus_call ?? "none"))),
-        field("bonus_points", "Bonus call scores", h("input", { type: "number", inputmode: "numeric", value: r.bonus_points, min: -1000, max: 1000 })),
-        field("rounds", "Rounds", h("select", null, ...opts([...range(1, MAX_ROUNDS), ["none", "no fixed end"]], r.rounds ?? "none"))),
-        field("tie_break", "Tie at the top", h("select", null, ...opts([["sudden_death", "sudden-death rounds"], ["share", "share first place"]], r.tie_break))),
+        field("min_call", t("rule.min_call"), h("select", null, ...opts(range(1, 2), r.min_call))),
+        field("max_call", t("rule.max_call"), h("select", null, ...opts(range(1, 13), r.max_call))),
+        field("overtrick_points", t("rule.overtrick_points"), h("select", null, ...opts([["0.1", num("+0.1")], ["0", num(0)]], r.overtrick_points))),
+        field("max_overtricks", t("rule.max_overtricks"), h("select", null, ...opts([["none", t("rule.no_limit")], ...range(0, 12)], r.max_overtricks ?? "none"))),
+        field("missed_penalty", t("calc.missed_scores"), h("select", null, ...opts([["call", t("rule.minus_call")], ["shortfall", t("rule.minus_shortfall")], ["zero", num(0)]], r.missed_penalty))),
+        field("bonus_call", t("rule.bonus_call"), h("select", null, ...opts([["none", t("rule.no_bonus")], ...range(1, 13)], r.bonus_call ?? "none"))),
+        field("bonus_points", t("calc.bonus_scores"), h("input", { type: "number", inputmode: "numeric", value: r.bonus_points, min: -1000, max: 1000 })),
+        field("rounds", t("home.rounds"), h("select", null, ...opts([...range(1, MAX_ROUNDS), ["none", t("summary.no_end")]], r.rounds ?? "none"))),
+        field("tie_break", t("rule.tie_break"), h("select", null, ...opts([["sudden_death", t("calc.sudden_rounds")], ["share", t("calc.share_first")]], r.tie_break))),
       ));
-    rulesBox.append(h("label", { class: "field", for: "calc-preset" }, h("span", null, "Rules"), preset), custom);
+    rulesBox.append(h("label", { class: "field", for: "calc-preset" }, h("span", null, t("nav.rules")), preset), custom);
   }
 
   function setRules(next, presetName) {
@@ -212,7 +213,7 @@ export function renderCalculator(root) {
       checkRules(next);
       sheet.rounds.forEach((rd, k) => {
         const bad = validRound(next, rd.calls, rd.tricks);
-        if (bad) throw new Error(`round ${k + 1} does not fit these rules: ${bad}`);
+        if (bad) throw new Error(t("calc.err_round_rules", { round: k + 1, why: bad }));
       });
       if (sheet.pending && validRound(next, sheet.pending.calls)) sheet.pending = null;
     } catch (e) {
@@ -232,36 +233,36 @@ export function renderCalculator(root) {
   function drawTable() {
     clear(tableBox);
     const st = computeSheet(sheet);
-    const head = h("tr", null, h("th", { scope: "col" }, "Round"),
+    const head = h("tr", null, h("th", { scope: "col" }, t("sheet.round")),
       ...sheet.names.map((n) => h("th", { scope: "col", class: "pname" }, n)));
     const body = h("tbody");
     sheet.rounds.forEach((rd, k) => {
       const p = planned(sheet);
       const sd = p !== null && k >= p;
       body.append(h("tr", { class: sd ? "sudden" : null, "data-testid": `calc-row-${k}` },
-        h("th", { scope: "row" }, String(k + 1), sd ? h("span", { class: "tag", title: "sudden-death round" }, " SD") : null),
+        h("th", { scope: "row" }, num(k + 1), sd ? h("span", { class: "tag", title: t("calc.sd_title") }, " ", t("sheet.sd")) : null),
         ...rd.calls.map((c, i) => h("td", null,
-          h("span", { class: "ct" }, `${c} / ${rd.tricks[i]}`),
-          h("span", { class: `pts ${st.rows[k].points[i] < 0 ? "neg" : ""}`, "data-testid": `pts-${k}-${i}` }, fmt(st.rows[k].points[i])),
-          h("span", { class: "run", "data-testid": `tot-${k}-${i}` }, fmt(st.rows[k].totals[i]))))));
+          h("span", { class: "ct" }, num(`${c} / ${rd.tricks[i]}`)),
+          h("span", { class: `pts ${st.rows[k].points[i] < 0 ? "neg" : ""}`, "data-testid": `pts-${k}-${i}` }, num(fmt(st.rows[k].points[i]))),
+          h("span", { class: "run", "data-testid": `tot-${k}-${i}` }, num(fmt(st.rows[k].totals[i])))))));
     });
     const foot = h("tfoot", null,
-      h("tr", null, h("th", { scope: "row" }, "Total"),
-        ...st.totals.map((t, i) => h("td", { class: "total", "data-testid": `total-${i}` }, fmt(t)))),
-      h("tr", null, h("th", { scope: "row" }, "Place"),
+      h("tr", null, h("th", { scope: "row" }, t("sheet.total")),
+        ...st.totals.map((x, i) => h("td", { class: "total", "data-testid": `total-${i}` }, num(fmt(x))))),
+      h("tr", null, h("th", { scope: "row" }, t("calc.place")),
         ...st.places.map((p, i) => h("td", { class: `place place-${p}`, "data-testid": `place-${i}` }, ordinal(p)))));
     tableBox.append(h("table", { class: "sheet", "data-testid": "calc-sheet" },
-      h("caption", { class: "sr-only" }, "Score sheet: each cell shows call / tricks, the round's points and the running total"),
+      h("caption", { class: "sr-only" }, t("calc.caption")),
       h("thead", null, head), body, foot));
     const n = sheet.rounds.length;
     const p = planned(sheet);
     if (st.over) {
       const winners = sheet.names.filter((_, i) => st.places[i] === 1);
-      status.textContent = `Match over after ${n} round${n === 1 ? "" : "s"}. ${winners.length > 1 ? "Shared first place: " : "Winner: "}${winners.join(", ")}.`;
+      status.textContent = `${t("calc.over_after", { count: n })} ${t(winners.length > 1 ? "calc.shared_first" : "calc.winner", { names: winners.join(", ") })}`;
     } else if (st.suddenDeath) {
-      status.textContent = `Tied at the top: round ${n + 1} is a sudden-death round.`;
+      status.textContent = t("calc.tied", { round: n + 1 });
     } else {
-      status.textContent = `Round ${n + 1}${p !== null ? ` of ${p}` : ""}.`;
+      status.textContent = p !== null ? t("calc.round_of", { round: n + 1, rounds: p }) : t("calc.round", { round: n + 1 });
     }
     return st;
   }
@@ -279,9 +280,9 @@ export function renderCalculator(root) {
     const total = n;
     const canEnd = sheet.rules.rounds === null && sheet.ended_after === null && n > 0;
     if (st.over) {
-      entryBox.append(h("p", null, "The match is over. Export the sheet, undo the last round, or start a new sheet."));
+      entryBox.append(h("p", null, t("calc.match_over")));
     } else if (total >= (st.suddenDeath ? MAX_WITH_TIEBREAK : MAX_ROUNDS)) {
-      entryBox.append(h("p", null, `This sheet holds at most ${MAX_ROUNDS} rounds.`));
+      entryBox.append(h("p", null, t("calc.at_most", { max: MAX_ROUNDS })));
     } else {
       const calling = !sheet.pending;
       const grid = h("div", { class: "entry-grid" });
@@ -295,32 +296,32 @@ export function renderCalculator(root) {
         inputs.push(inp);
         grid.append(h("label", { class: "field", for: id },
           h("span", null, sheet.names[i]),
-          calling ? null : h("small", null, `called ${sheet.pending.calls[i]}`),
+          calling ? null : h("small", null, t("calc.called", { call: sheet.pending.calls[i] })),
           inp));
       }
       const saveBtn = h("button", { class: "btn primary", type: "submit", "data-testid": calling ? "calc-save-calls" : "calc-save-tricks" },
-        calling ? "Save calls" : "Save tricks");
+        calling ? t("calc.save_calls") : t("calc.save_tricks"));
       const form = h("form", { class: "entry-form", novalidate: true, onsubmit: (e) => { e.preventDefault(); submit(calling); } },
-        h("h3", null, `Round ${n + 1}${st.suddenDeath ? " (sudden death)" : ""}: ${calling ? "calls" : "tricks won"}`),
+        h("h3", null, t(`calc.entry_${calling ? "calls" : "tricks"}${st.suddenDeath ? "_sudden" : ""}`, { round: n + 1 })),
         h("p", { class: "hint" }, calling
-          ? `Calls from ${sheet.rules.min_call} to ${sheet.rules.max_call}.`
-          : "Tricks won by each player; they must total 13."),
+          ? t("calc.calls_from", { min: sheet.rules.min_call, max: sheet.rules.max_call })
+          : t("calc.tricks_total")),
         grid,
         h("div", { class: "row" }, saveBtn,
-          calling ? null : h("button", { class: "btn", type: "button", "data-testid": "calc-back", onclick: () => { sheet.pending = null; persist(); drawAll(); } }, "Change calls")));
+          calling ? null : h("button", { class: "btn", type: "button", "data-testid": "calc-back", onclick: () => { sheet.pending = null; persist(); drawAll(); } }, t("calc.change_calls"))));
       entryBox.append(form);
     }
     const row = h("div", { class: "row wrap" });
-    if (canEnd) row.append(h("button", { class: "btn", type: "button", "data-testid": "calc-end", onclick: () => { sheet.ended_after = n; sheet.pending = null; persist(); drawAll(); } }, "End the match here"));
-    if (n > 0) row.append(h("button", { class: "btn", type: "button", "data-testid": "calc-undo", onclick: undo }, "Undo last round"));
+    if (canEnd) row.append(h("button", { class: "btn", type: "button", "data-testid": "calc-end", onclick: () => { sheet.ended_after = n; sheet.pending = null; persist(); drawAll(); } }, t("calc.end_here")));
+    if (n > 0) row.append(h("button", { class: "btn", type: "button", "data-testid": "calc-undo", onclick: undo }, t("calc.undo")));
     entryBox.append(row);
   }
 
   function submit(calling) {
-    const vals = inputs.map((inp) => num(inp.value));
+    const vals = inputs.map((inp) => toNumber(inp.value));
     const bad = calling ? validRound(sheet.rules, vals) : validRound(sheet.rules, sheet.pending.calls, vals);
     if (bad) {
-      fail(bad.charAt(0).toUpperCase() + bad.slice(1) + ".");
+      fail(t("calc.sentence", { text: bad.charAt(0).toUpperCase() + bad.slice(1) }));
       const k = inputs.findIndex((inp) => inp.value === "");
       inputs[k >= 0 ? k : 0].focus();
       return;
@@ -362,9 +363,9 @@ export function renderCalculator(root) {
         sheet = checkSheet(JSON.parse(await f.text()));
         persist();
         drawNames(); drawRules(); drawAll(); fail("");
-        toast("Sheet loaded.");
+        toast(t("calc.loaded"));
       } catch (e) {
-        fail(`Could not load that file: ${e.message}.`);
+        fail(t("calc.load_failed", { why: e.message }));
       }
       fileInput.value = "";
     },
@@ -372,30 +373,30 @@ export function renderCalculator(root) {
   const exportText = () => JSON.stringify(exportSheet(sheet), null, 2);
   const namesOk = () => {
     if (new Set(sheet.names.map((n) => n.trim())).size === 4) return true;
-    fail("The four players need different names.");
+    fail(t("calc.different_names"));
     return false;
   };
   const tools = h("div", { class: "row wrap" },
-    h("button", { class: "btn", type: "button", "data-testid": "calc-download", onclick: () => { if (namesOk()) download("callbreak-score-sheet.json", exportText()); } }, "Download JSON"),
-    h("button", { class: "btn", type: "button", "data-testid": "calc-copy", onclick: () => { if (namesOk()) copyText(exportText()); } }, "Copy JSON"),
-    h("label", { class: "btn", for: "calc-import" }, "Load JSON…"), fileInput,
+    h("button", { class: "btn", type: "button", "data-testid": "calc-download", onclick: () => { if (namesOk()) download("callbreak-score-sheet.json", exportText()); } }, t("calc.download")),
+    h("button", { class: "btn", type: "button", "data-testid": "calc-copy", onclick: () => { if (namesOk()) copyText(exportText()); } }, t("calc.copy")),
+    h("label", { class: "btn", for: "calc-import" }, t("calc.load")), fileInput,
     h("button", {
       class: "btn danger", type: "button", "data-testid": "calc-new",
       onclick: () => {
-        if (sheet.rounds.length && !confirm("Start a new sheet? The current one will be cleared.")) return;
+        if (sheet.rounds.length && !confirm(t("calc.confirm_new"))) return;
         const names = sheet.names;
         sheet = fresh(); sheet.names = names; persist(); drawNames(); drawRules(); drawAll(); fail("");
       },
-    }, "New sheet"));
+    }, t("calc.new")));
 
   fill(root, h("div", { class: "page calc" },
-    h("h1", null, "Score calculator"),
-    h("p", { class: "lead" }, "Playing with real cards? Enter each round's calls, then the tricks won. Points, totals and places are worked out exactly, and the sheet stays in this browser."),
-    h("section", { class: "panel", "aria-labelledby": "calc-players" }, h("h2", { id: "calc-players" }, "Players"), namesBox),
-    h("section", { class: "panel", "aria-labelledby": "calc-rules" }, h("h2", { id: "calc-rules" }, "Rules"), rulesBox),
-    h("section", { class: "panel", "aria-labelledby": "calc-sheet-h" }, h("h2", { id: "calc-sheet-h" }, "Score sheet"), status,
-      h("p", { class: "hint" }, "Each cell: call / tricks won, the round's points (bold) and the running total."), tableBox, error, entryBox),
-    h("section", { class: "panel", "aria-labelledby": "calc-export" }, h("h2", { id: "calc-export" }, "Keep it"), tools)));
+    h("h1", null, t("calc.title")),
+    h("p", { class: "lead" }, t("calc.lead")),
+    h("section", { class: "panel", "aria-labelledby": "calc-players" }, h("h2", { id: "calc-players" }, t("calc.players")), namesBox),
+    h("section", { class: "panel", "aria-labelledby": "calc-rules" }, h("h2", { id: "calc-rules" }, t("nav.rules")), rulesBox),
+    h("section", { class: "panel", "aria-labelledby": "calc-sheet-h" }, h("h2", { id: "calc-sheet-h" }, t("sheet.title")), status,
+      h("p", { class: "hint" }, t("calc.cell_hint")), tableBox, error, entryBox),
+    h("section", { class: "panel", "aria-labelledby": "calc-export" }, h("h2", { id: "calc-export" }, t("calc.keep")), tools)));
   drawNames();
   drawRules();
   drawAll();

@@ -4,6 +4,7 @@
 import { h, clear, cardEl, toast, api, navigate } from "./util.js";
 import { parseTenths, ordinal } from "./scoring.js";
 import { rememberSeat } from "./seats.js";
+import { t as tr, num } from "./i18n.js";
 
 /**
  * What the table shows behind the round summary: the round that just finished.
@@ -36,7 +37,7 @@ export function behindSummary(table, state) {
 
 /** A modal dialog: focus moves into it and stays there; Escape or Close calls onClose. */
 export function modal(title, testid, body, onClose, extra) {
-  const closeBtn = h("button", { class: "btn", type: "button", onclick: onClose, "data-testid": `${testid}-close` }, "Close");
+  const closeBtn = h("button", { class: "btn", type: "button", onclick: onClose, "data-testid": `${testid}-close` }, tr("dialog.close"));
   const dlg = h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": `${testid}-title`, "data-testid": testid },
     h("h2", { id: `${testid}-title` }, title), ...body, h("div", { class: "row wrap" }, ...(extra || []), onClose ? closeBtn : null));
   const ov = h("div", { class: "overlay", onclick: (e) => { if (e.target === ov && onClose) onClose(); } }, dlg);
@@ -70,7 +71,7 @@ export function drawDialogs(box, ctx) {
     return;
   }
   if (S.dialog === "scores") {
-    box.append(modal("Scores", "scores", [scoreSheet(ctx, "scoreboard")], () => ctx.closeDialog("scores-btn")));
+    box.append(modal(tr("table.scores"), "scores", [scoreSheet(ctx, "scoreboard")], () => ctx.closeDialog("scores-btn")));
     return;
   }
   // The round's last trick stays on the table (then flies to its winner) before a summary covers it.
@@ -84,13 +85,13 @@ export function drawDialogs(box, ctx) {
 
 function lastTrickDialog(ctx) {
   const st = ctx.S.state;
-  const tr = st.tricks[st.tricks.length - 1];
-  return modal("Last trick", "last-trick", [
-    h("div", { class: "example" }, ...tr.cards.map((c, k) => {
-      const seat = (tr.leader + k) % 4;
-      return h("figure", null, cardEl(c, { small: true, cls: seat === tr.winner ? "win" : "" }), h("figcaption", null, ctx.shortName(seat)));
+  const trick = st.tricks[st.tricks.length - 1];
+  return modal(tr("table.last_trick"), "last-trick", [
+    h("div", { class: "example" }, ...trick.cards.map((c, k) => {
+      const seat = (trick.leader + k) % 4;
+      return h("figure", null, cardEl(c, { small: true, cls: seat === trick.winner ? "win" : "" }), h("figcaption", null, ctx.shortName(seat)));
     })),
-    h("p", null, `${ctx.shortName(tr.winner)} won it.`)], () => ctx.closeDialog("last-trick-btn"));
+    h("p", null, tr("dialog.won_it", { name: ctx.shortName(trick.winner) }))], () => ctx.closeDialog("last-trick-btn"));
 }
 
 /**
@@ -104,24 +105,24 @@ export function scoreSheet(ctx, testid) {
   const won = sheet.map((r) => r.tricks_won);
   const fixed = st.rounds === null || st.rounds === undefined ? Infinity : st.rounds;
   const rows = pts.map((row, k) => h("tr", { class: k + 1 > fixed ? "sudden" : "", dataset: { round: k + 1 } },
-    h("th", { scope: "row" }, String(k + 1), k + 1 > fixed ? h("span", { class: "tag" }, " SD") : null),
+    h("th", { scope: "row" }, num(k + 1), k + 1 > fixed ? h("span", { class: "tag" }, " ", tr("sheet.sd")) : null),
     ...row.map((p, s) => {
       const c = calls[k] ? calls[k][s] : null, w = won[k] ? won[k][s] : null;
-      return h("td", { "data-testid": `${testid}-cell-${k + 1}-${s}`, "aria-label": `${ctx.shortName(s)}, round ${k + 1}: called ${c}, won ${w}, ${p} points` },
-        h("span", { class: "ct" }, c === null ? "" : `${c}/${w}`),
-        h("span", { class: `pts${p.startsWith("-") ? " neg" : ""}` }, p));
+      return h("td", { "data-testid": `${testid}-cell-${k + 1}-${s}`, "aria-label": tr("sheet.cell", { name: ctx.shortName(s), round: k + 1, call: c, won: w, points: num(p) }) },
+        h("span", { class: "ct" }, c === null ? "" : num(`${c}/${w}`)),
+        h("span", { class: `pts${p.startsWith("-") ? " neg" : ""}` }, num(p)));
     })));
   const now = st.calls && st.phase !== "over" && t.status === "playing"
-    ? h("tr", null, h("th", { scope: "row" }, "Now"),
-      ...st.calls.map((c, s) => h("td", null, h("span", { class: "ct" }, c === null ? "—" : `${c}/${st.tricks_won[s]}`))))
+    ? h("tr", null, h("th", { scope: "row" }, tr("sheet.now")),
+      ...st.calls.map((c, s) => h("td", null, h("span", { class: "ct" }, c === null ? "—" : num(`${c}/${st.tricks_won[s]}`)))))
     : null;
   return h("div", { class: "sheet-wrap" },
     h("table", { class: "sheet scoreboard", "data-testid": testid },
-      h("caption", { class: "hint" }, "Each round: call/tricks won, then points."),
-      h("thead", null, h("tr", null, h("th", { scope: "col" }, "Round"), ...t.seats.map((_, s) => h("th", { scope: "col" }, ctx.shortName(s))))),
+      h("caption", { class: "hint" }, tr("sheet.caption")),
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, tr("sheet.round")), ...t.seats.map((_, s) => h("th", { scope: "col" }, ctx.shortName(s))))),
       h("tbody", null, ...rows, now),
-      h("tfoot", null, h("tr", null, h("th", { scope: "row" }, "Total"),
-        ...(st.totals || ["0.0", "0.0", "0.0", "0.0"]).map((x, s) => h("td", { "data-testid": `${testid === "scoreboard" ? "score" : testid}-total-${s}` }, x))))));
+      h("tfoot", null, h("tr", null, h("th", { scope: "row" }, tr("sheet.total")),
+        ...(st.totals || ["0.0", "0.0", "0.0", "0.0"]).map((x, s) => h("td", { "data-testid": `${testid === "scoreboard" ? "score" : testid}-total-${s}` }, num(x)))))));
 }
 
 function roundDialog(ctx) {
@@ -130,24 +131,24 @@ function roundDialog(ctx) {
   const ready = t.seats.map((s) => !!(s && s.ready));
   const iAmReady = me() >= 0 && ready[me()];
   const rows = [0, 1, 2, 3].map((s) => h("tr", null, h("th", { scope: "row" }, shortName(s)),
-    h("td", null, String(lr.calls[s])), h("td", null, String(lr.tricks_won[s])),
-    h("td", { "data-testid": `round-points-${s}` }, lr.points[s]), h("td", null, st.totals ? st.totals[s] : "")));
+    h("td", null, num(lr.calls[s])), h("td", null, num(lr.tricks_won[s])),
+    h("td", { "data-testid": `round-points-${s}` }, num(lr.points[s])), h("td", null, st.totals ? num(st.totals[s]) : "")));
   const nextSudden = st.next_sudden_death === undefined ? st.sudden_death : st.next_sudden_death;
   const body = [
-    h("table", { class: "scoreboard" }, h("thead", null, h("tr", null, ...["", "Call", "Won", "Points", "Total"].map((x) => h("th", { scope: "col" }, x)))), h("tbody", null, ...rows)),
-    t.deadline ? h("p", { class: "hint" }, "Next round in ", h("span", { class: "next-secs" }, ""), " seconds, or when everyone is ready.") : null,
-    nextSudden ? h("p", { "data-testid": "sudden-death-next" }, h("strong", null, "Tied at the top: the next round is a sudden-death round.")) : null,
+    h("table", { class: "scoreboard" }, h("thead", null, h("tr", null, ...["", tr("sheet.call"), tr("sheet.won"), tr("sheet.points"), tr("sheet.total")].map((x) => h("th", { scope: "col" }, x)))), h("tbody", null, ...rows)),
+    t.deadline ? h("p", { class: "hint" }, tr("dialog.next_in_before"), h("span", { class: "next-secs" }, ""), tr("dialog.next_in_after")) : null,
+    nextSudden ? h("p", { "data-testid": "sudden-death-next" }, h("strong", null, tr("dialog.next_sudden"))) : null,
   ];
   const extra = [];
   if (!spectator) {
     extra.push(iAmReady
-      ? h("span", null, "Waiting for the others…")
-      : h("button", { class: "btn primary", type: "button", "data-testid": "ready-btn", onclick: () => send({ type: "ready" }) }, "Next round"));
+      ? h("span", null, tr("dialog.waiting_others"))
+      : h("button", { class: "btn primary", type: "button", "data-testid": "ready-btn", onclick: () => send({ type: "ready" }) }, tr("dialog.next_round")));
   }
   if (!spectator && t.rules.rounds === null && t.you === t.host) {
-    extra.push(h("button", { class: "btn", type: "button", "data-testid": "end-btn", onclick: () => send({ type: "end" }) }, "End the match"));
+    extra.push(h("button", { class: "btn", type: "button", "data-testid": "end-btn", onclick: () => send({ type: "end" }) }, tr("dialog.end_match")));
   }
-  return modal(`Round ${lr.round} summary`, "round-summary", body, null, extra);
+  return modal(tr("dialog.round_summary", { round: lr.round }), "round-summary", body, null, extra);
 }
 
 function finalDialog(ctx) {
@@ -156,13 +157,13 @@ function finalDialog(ctx) {
   const order = [0, 1, 2, 3].sort((a, b) => st.places[a] - st.places[b] || parseTenths(st.totals[b]) - parseTenths(st.totals[a]));
   const list = h("ol", { class: "places", "data-testid": "final-places" }, ...order.map((s) =>
     h("li", { class: `p${st.places[s]}${s === me() ? " me" : ""}`, dataset: { seat: s, place: st.places[s] } },
-      h("span", null, `${ordinal(st.places[s])} · ${shortName(s)}`), h("span", null, st.totals[s]))));
+      h("span", null, `${ordinal(st.places[s])} · ${shortName(s)}`), h("span", null, num(st.totals[s])))));
   const mine = me();
-  const verdict = mine >= 0 ? (st.places[mine] === 1 ? "You won!" : `You came ${ordinal(st.places[mine])}.`) : "";
+  const verdict = mine >= 0 ? (st.places[mine] === 1 ? tr("dialog.you_won") : tr("dialog.you_came", { place: ordinal(st.places[mine]) })) : "";
   const extra = [];
   if (!spectator) {
     if (S.rematch) {
-      extra.push(h("a", { class: "btn primary", href: `/t/${S.rematch.table}`, "data-link": true, "data-testid": "join-rematch" }, "Join the rematch"));
+      extra.push(h("a", { class: "btn primary", href: `/t/${S.rematch.table}`, "data-link": true, "data-testid": "join-rematch" }, tr("dialog.join_rematch")));
     } else {
       extra.push(h("button", {
         class: "btn primary", type: "button", "data-testid": "rematch-btn",
@@ -174,14 +175,14 @@ function finalDialog(ctx) {
             navigate(`/t/${res.table}`);
           } catch (err) { toast(err.message); e.target.disabled = false; }
         },
-      }, "Rematch"));
+      }, tr("dialog.rematch")));
     }
   }
-  extra.push(h("a", { class: "btn", href: `/api/tables/${encodeURIComponent(id)}/history?format=text`, download: `callbreak-${id}.txt`, "data-testid": "download-history" }, "Hand history"));
-  extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(id)}`, "data-link": true }, "Replay"));
-  extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(id)}?analyse=1`, "data-link": true, "data-testid": "analyse-btn" }, "Analyse"));
-  extra.push(h("a", { class: "btn", href: "/", "data-link": true }, "Home"));
-  return modal("Final places", "final", [h("p", null, h("strong", null, verdict)), list,
-    h("h3", null, "Score sheet"), scoreSheet(ctx, "final-sheet")],
+  extra.push(h("a", { class: "btn", href: `/api/tables/${encodeURIComponent(id)}/history?format=text`, download: `callbreak-${id}.txt`, "data-testid": "download-history" }, tr("dialog.hand_history")));
+  extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(id)}`, "data-link": true }, tr("replay.title")));
+  extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(id)}?analyse=1`, "data-link": true, "data-testid": "analyse-btn" }, tr("analysis.analyse")));
+  extra.push(h("a", { class: "btn", href: "/", "data-link": true }, tr("nav.home")));
+  return modal(tr("dialog.final_places"), "final", [h("p", null, h("strong", null, verdict)), list,
+    h("h3", null, tr("sheet.title")), scoreSheet(ctx, "final-sheet")],
   () => { S.showFinal = false; ctx.closeDialog("results-btn"); }, extra);
 }

@@ -15,6 +15,7 @@
 //   A mouse click and Enter/Space on a focused card play at once.
 import { clear, cardEl, cardName, sortHand, toast, SUIT_NAME } from "./util.js";
 import { getSettings } from "./settings.js";
+import { t } from "./i18n.js";
 
 const MAX_CARDS = 13;
 const SPREAD = 0.55;   // the visible strip of a card, as a share of its width (> 0.5)
@@ -33,11 +34,9 @@ export function cardSize(width, maxW) {
 /** Why `card` may not be played now, for a toast. */
 export function reasonFor(view) {
   const led = view.trick && view.trick.length ? view.trick[0][1][1] : null;
-  if (!led) return "that lead is not allowed yet.";
-  if (view.cards.some((c) => c[1] === led)) {
-    return `you must follow ${SUIT_NAME[led]}${view.mustHead ? ", and beat the highest one if you can" : ""}.`;
-  }
-  return "you must play a trump (and beat one on the table if you can).";
+  if (!led) return t("hand.lead_not_allowed");
+  if (view.cards.some((c) => c[1] === led)) return t(view.mustHead ? "hand.follow_head" : "hand.follow", { suit: SUIT_NAME[led] });
+  return t("hand.trump");
 }
 
 const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -154,17 +153,17 @@ export function createHand(box, { send, announce, onCue }) {
       if (on) el.dataset.selected = "true"; else delete el.dataset.selected;
     }
     box.classList.toggle("has-lifted", c !== null);
-    if (c) announce(`The ${cardName(c)} is lifted: tap it again to play it.`);
+    if (c) announce(t("hand.lifted", { card: cardName(c) }));
     onCue();
   }
 
   /** Play `c` if it may be played now; otherwise say why. */
   function play(c) {
-    if (!view || !view.playing) { toast("It is not your turn."); return; }
+    if (!view || !view.playing) { toast(t("error.not_your_turn")); return; }
     if (view.pending) return;
     if (!view.legal.includes(c)) {
-      toast(`You cannot play the ${cardName(c)} now: ${reasonFor(view)}`);
-      announce(`The ${cardName(c)} is not playable now.`);
+      toast(t("hand.cannot_play", { card: cardName(c), reason: reasonFor(view) }));
+      announce(t("hand.not_playable", { card: cardName(c) }));
       return;
     }
     const el = box.querySelector(`.card[data-card="${c}"]`);
@@ -174,7 +173,7 @@ export function createHand(box, { send, announce, onCue }) {
 
   /** The text of the "tap again" cue while a card is lifted, else "". */
   function cue() {
-    return selected && view && view.playing && !view.pending ? `Tap the ${cardName(selected)} again to play it.` : "";
+    return selected && view && view.playing && !view.pending ? t("hand.tap_again", { card: cardName(selected) }) : "";
   }
 
   /** Fly a card just put on the trick (`el`) from where it left the hand. */
@@ -224,7 +223,7 @@ export function createHand(box, { send, announce, onCue }) {
       if (c === selected) el.dataset.selected = "true";
       el.tabIndex = -1;
       el.style.left = `${pad + x0 + i * step}px`;
-      el.setAttribute("aria-label", `${cardName(c)}${v.playing ? (isLegal ? "" : " (not playable now)") : ""}`);
+      el.setAttribute("aria-label", v.playing && !isLegal ? t("hand.card_not_playable", { card: cardName(c) }) : cardName(c));
       if (!isLegal) el.setAttribute("aria-disabled", "true");
       box.append(el);
     });

@@ -2,9 +2,10 @@
 import { h, fill, api, load, save, toast, navigate, presetRules, rulesSummary, PRESET_LIST, fieldClass } from "./util.js";
 import { rememberSeat, tokenFor, myName, setMyName } from "./seats.js";
 import { botLabel } from "./avatars.js";
+import { t, num } from "./i18n.js";
 
 const PREFS = "callbreak.prefs";
-const LEVELS = [["easy", "Easy"], ["medium", "Medium"], ["hard", "Hard"], ["random", "Random (beginner)"]];
+const LEVELS = ["easy", "medium", "hard", "random"].map((l) => [l, t(`home.level_${l}`)]);
 
 function prefs() {
   return { bots: "medium", preset: "standard", ...load(PREFS, {}) };
@@ -33,26 +34,26 @@ async function createTable(body, btn) {
 }
 
 // Rules a host can change (beyond the preset), drawn as simple controls.
-const ro = (lo, hi) => Array.from({ length: hi - lo + 1 }, (_, k) => [lo + k, String(lo + k)]);
-const YN = [["true", "yes"], ["false", "no"]];
+const ro = (lo, hi) => Array.from({ length: hi - lo + 1 }, (_, k) => [lo + k, num(lo + k)]);
+const YN = [["true", t("rule.yes")], ["false", t("rule.no")]];
 const CUSTOM = [
-  ["min_call", "Lowest call", ro(1, 2)],
-  ["max_call", "Highest call", ro(1, 13)],
-  ["overtrick_points", "Each overtrick", [["0.1", "+0.1"], ["0", "0"]]],
-  ["max_overtricks", "Most overtricks", [["none", "no limit"], ...ro(0, 12)]],
-  ["missed_penalty", "Missed call", [["call", "−call"], ["shortfall", "−(call − tricks)"], ["zero", "0"]]],
-  ["bonus_call", "Bonus call from", [["none", "no bonus"], ...ro(1, 13)]],
-  ["tie_break", "Tie at the top", [["sudden_death", "sudden death"], ["share", "share"]]],
-  ["must_head", "Must head", YN],
-  ["head_after_cut", "Head after a cut", YN],
-  ["trump", "Trump", [["S", "♠ spades"], ["H", "♥ hearts"], ["D", "♦ diamonds"], ["C", "♣ clubs"]]],
-  ["trump_lead", "Trump lead", [["any", "any time"], ["not_first_trick", "not to trick one"], ["after_broken", "after broken"]]],
-  ["must_undertrump", "Must undertrump", YN],
-  ["redeal_without_trump", "Redeal: no trump", YN],
-  ["redeal_without_face_card", "Redeal: no face card", YN],
-  ["min_total_calls", "Calls must total", ro(0, 13)],
-  ["direction", "Direction", [["clockwise", "clockwise"], ["counterclockwise", "counterclockwise"]]],
-  ["autoplay_forced", "Auto-play forced cards", YN],
+  ["min_call", t("rule.min_call"), ro(1, 2)],
+  ["max_call", t("rule.max_call"), ro(1, 13)],
+  ["overtrick_points", t("rule.overtrick_points"), [["0.1", num("+0.1")], ["0", num(0)]]],
+  ["max_overtricks", t("rule.max_overtricks"), [["none", t("rule.no_limit")], ...ro(0, 12)]],
+  ["missed_penalty", t("rule.missed_call"), [["call", t("rule.minus_call")], ["shortfall", t("rule.minus_shortfall")], ["zero", num(0)]]],
+  ["bonus_call", t("rule.bonus_call"), [["none", t("rule.no_bonus")], ...ro(1, 13)]],
+  ["tie_break", t("rule.tie_break"), [["sudden_death", t("rule.sudden_death")], ["share", t("rule.share")]]],
+  ["must_head", t("rule.must_head"), YN],
+  ["head_after_cut", t("rule.head_after_cut"), YN],
+  ["trump", t("rule.trump"), ["S", "H", "D", "C"].map((s) => [s, t(`rule.trump_${s}`)])],
+  ["trump_lead", t("rule.trump_lead"), [["any", t("rule.lead_any")], ["not_first_trick", t("rule.lead_not_first")], ["after_broken", t("rule.lead_after_broken")]]],
+  ["must_undertrump", t("rule.must_undertrump"), YN],
+  ["redeal_without_trump", t("rule.redeal_without_trump"), YN],
+  ["redeal_without_face_card", t("rule.redeal_without_face_card"), YN],
+  ["min_total_calls", t("rule.min_total_calls"), ro(0, 13)],
+  ["direction", t("rule.direction"), [["clockwise", t("rule.clockwise")], ["counterclockwise", t("rule.counterclockwise")]]],
+  ["autoplay_forced", t("rule.autoplay_forced"), YN],
 ];
 
 function parseField(name, v) {
@@ -65,9 +66,9 @@ function parseField(name, v) {
 
 export function renderHome(root) {
   const p = prefs();
-  const nameInput = h("input", { id: "my-name", "data-testid": "my-name", maxlength: 24, value: myName(), placeholder: "Your name", autocomplete: "nickname" });
+  const nameInput = h("input", { id: "my-name", "data-testid": "my-name", maxlength: 24, value: myName(), placeholder: t("home.your_name"), autocomplete: "nickname" });
   nameInput.addEventListener("change", () => setMyName(nameInput.value.trim()));
-  const name = () => nameInput.value.trim() || "You";
+  const name = () => nameInput.value.trim() || t("seat.you");
 
   // ---- play now ----
   const botsNow = select("now-bots", LEVELS, p.bots);
@@ -75,7 +76,7 @@ export function renderHome(root) {
   const keep = () => save(PREFS, { ...prefs(), bots: botsNow.value, preset: presetNow.value });
   botsNow.addEventListener("change", keep);
   presetNow.addEventListener("change", keep);
-  const playNow = h("button", { class: "btn primary big", type: "button", "data-testid": "play-now" }, "Play now");
+  const playNow = h("button", { class: "btn primary big", type: "button", "data-testid": "play-now" }, t("home.play_now"));
   playNow.addEventListener("click", () => {
     setMyName(nameInput.value.trim());
     createTable({ rules: { preset: presetNow.value }, bots: botsNow.value, name: name(), play_now: true }, playNow);
@@ -83,8 +84,8 @@ export function renderHome(root) {
 
   // ---- play with friends ----
   const fPreset = select("f-preset", PRESET_LIST, p.preset);
-  const fRounds = select("f-rounds", [["preset", "as the preset"], ...ro(1, 20), ["none", "no fixed end"]], "preset");
-  const timer = (id, v) => select(id, [["preset", "as the preset"], ["10", "10 s"], ["15", "15 s"], ["20", "20 s"], ["30", "30 s"], ["60", "60 s"], ["none", "no timer"]], v);
+  const fRounds = select("f-rounds", [["preset", t("home.as_preset")], ...ro(1, 20), ["none", t("summary.no_end")]], "preset");
+  const timer = (id, v) => select(id, [["preset", t("home.as_preset")], ...[10, 15, 20, 30, 60].map((n) => [String(n), t("home.seconds", { n })]), ["none", t("home.no_timer")]], v);
   const fCard = timer("f-card-seconds", "preset");
   const fCall = timer("f-call-seconds", "preset");
   const fBots = select("f-bots", LEVELS, p.bots);
@@ -96,13 +97,13 @@ export function renderHome(root) {
       customControls[f].value = opts.some(([v]) => String(v) === cur) ? cur : String(opts[0][0]);
     }
   };
-  const custom = h("details", { class: "rules-fields" }, h("summary", null, "More rules"),
+  const custom = h("details", { class: "rules-fields" }, h("summary", null, t("home.more_rules")),
     h("div", { class: "fields-grid" }, ...CUSTOM.map(([f, label, opts]) => {
       customControls[f] = select(`f-${f}`, opts, "");
       return labelled(`f-${f}`, label, customControls[f]);
     })));
   fPreset.addEventListener("change", fillCustom);
-  const createBtn = h("button", { class: "btn primary", type: "submit", "data-testid": "create-table" }, "Create table");
+  const createBtn = h("button", { class: "btn primary", type: "submit", "data-testid": "create-table" }, t("home.create_table"));
   const friends = h("form", {
     class: "panel", "aria-labelledby": "friends-h",
     onsubmit: (e) => {
@@ -120,17 +121,17 @@ export function renderHome(root) {
       createTable({ rules, bots: fBots.value, name: name(), play_now: false }, createBtn);
     },
   },
-    h("h2", { id: "friends-h" }, "Play with friends"),
-    h("p", { class: "hint" }, "Create a table, then send the link. Friends type a name and sit down; empty seats get bots when you start."),
+    h("h2", { id: "friends-h" }, t("home.friends")),
+    h("p", { class: "hint" }, t("home.friends_hint")),
     h("div", { class: "fields-grid" },
-      labelled("f-preset", "Rules", fPreset), labelled("f-rounds", "Rounds", fRounds),
-      labelled("f-card-seconds", "Card timer", fCard), labelled("f-call-seconds", "Call timer", fCall),
-      labelled("f-bots", "Bots", fBots)),
+      labelled("f-preset", t("nav.rules"), fPreset), labelled("f-rounds", t("home.rounds"), fRounds),
+      labelled("f-card-seconds", t("home.card_timer"), fCard), labelled("f-call-seconds", t("home.call_timer"), fCall),
+      labelled("f-bots", t("home.bots"), fBots)),
     custom,
     h("div", { class: "row" }, createBtn));
 
   // ---- join ----
-  const joinInput = h("input", { id: "join-code", "data-testid": "join-code", placeholder: "Invite link or code", autocomplete: "off" });
+  const joinInput = h("input", { id: "join-code", "data-testid": "join-code", placeholder: t("home.invite_or_code"), autocomplete: "off" });
   const join = h("form", {
     class: "panel", "aria-labelledby": "join-h",
     onsubmit: (e) => {
@@ -140,36 +141,36 @@ export function renderHome(root) {
       const other = /\/(t|watch)\/([\w-]+)(#[\w-]+)?\s*$/.exec(raw);
       if (other) { navigate(`/${other[1]}/${other[2]}${other[1] === "t" && other[3] ? other[3] : ""}`); return; }
       const m = /\/join\/([\w-]+)/.exec(raw) || /^([\w-]+)$/.exec(raw);
-      if (!m) { toast("Paste the invite link, or type its code."); joinInput.focus(); return; }
+      if (!m) { toast(t("home.paste_invite")); joinInput.focus(); return; }
       navigate(`/join/${m[1]}`);
     },
-  }, h("h2", { id: "join-h" }, "Join a table"),
-    h("p", { class: "hint" }, "An invite link or code; your own seat link (to carry on from another device) works too."),
-    h("div", { class: "share-box" }, h("label", { class: "sr-only", for: "join-code" }, "Invite link or code"), joinInput,
-      h("button", { class: "btn", type: "submit" }, "Join")));
+  }, h("h2", { id: "join-h" }, t("join.title")),
+    h("p", { class: "hint" }, t("home.join_hint")),
+    h("div", { class: "share-box" }, h("label", { class: "sr-only", for: "join-code" }, t("home.invite_or_code")), joinInput,
+      h("button", { class: "btn", type: "submit" }, t("home.join"))));
 
   fill(root, h("div", { class: "page home" },
     h("div", { class: "hero" },
       h("div", { class: "suits", "aria-hidden": "true" }, "♠", h("span", { class: "r" }, "♥"), "♣", h("span", { class: "r" }, "♦")),
-      h("h1", null, "Callbreak"),
-      h("p", { class: "lead" }, "Call your tricks, then make them. Spades are always trump. Free, no download, no signup.")),
+      h("h1", null, t("home.title")),
+      h("p", { class: "lead" }, t("home.lead"))),
     h("section", { class: "panel", "aria-labelledby": "now-h" },
-      h("h2", { id: "now-h", class: "sr-only" }, "Play against bots"),
-      labelled("my-name", "Your name", nameInput),
-      h("div", { class: "choices", style: { marginTop: "10px" } }, labelled("now-bots", "Bots", botsNow), labelled("now-preset", "Rules", presetNow)),
+      h("h2", { id: "now-h", class: "sr-only" }, t("home.vs_bots")),
+      labelled("my-name", t("home.your_name"), nameInput),
+      h("div", { class: "choices", style: { marginTop: "10px" } }, labelled("now-bots", t("home.bots"), botsNow), labelled("now-preset", t("nav.rules"), presetNow)),
       h("div", { class: "row" }, playNow)),
     friends,
     join,
-    h("nav", { class: "links", "aria-label": "More" },
-      h("a", { class: "btn", href: "/rules", "data-link": true }, "Rules"),
-      h("a", { class: "btn", href: "/calculator", "data-link": true }, "Calculator"),
-      h("a", { class: "btn", href: "/matches", "data-link": true }, "Past matches"))));
+    h("nav", { class: "links", "aria-label": t("home.more") },
+      h("a", { class: "btn", href: "/rules", "data-link": true }, t("nav.rules")),
+      h("a", { class: "btn", href: "/calculator", "data-link": true }, t("nav.calculator")),
+      h("a", { class: "btn", href: "/matches", "data-link": true }, t("matches.title")))));
   fillCustom();
   return () => {};
 }
 
 export function renderJoin(root, code) {
-  const box = h("div", { class: "page join" }, h("h1", null, "Join a table"), h("p", { class: "loading" }, "Looking up the table…"));
+  const box = h("div", { class: "page join" }, h("h1", null, t("join.title")), h("p", { class: "loading" }, t("join.looking")));
   fill(root, box);
   let alive = true;
   (async () => {
@@ -178,8 +179,8 @@ export function renderJoin(root, code) {
       info = await api("GET", `/api/join/${encodeURIComponent(code)}`);
     } catch (e) {
       if (!alive) return;
-      fill(box, h("h1", null, "Join a table"), h("p", { class: "error", role: "alert" }, e.message),
-        h("p", null, h("a", { href: "/", "data-link": true }, "Back to the start")));
+      fill(box, h("h1", null, t("join.title")), h("p", { class: "error", role: "alert" }, e.message),
+        h("p", null, h("a", { href: "/", "data-link": true }, t("page.back_home"))));
       return;
     }
     if (!alive) return;
@@ -188,15 +189,15 @@ export function renderJoin(root, code) {
     const seats = info.seats || [];
     const free = seats.map((s, i) => [s, i]).filter(([s]) => !s || s.kind === "empty" || (!s.name && s.kind !== "bot"));
     const nameInput = h("input", { id: "join-name", "data-testid": "join-name", maxlength: 24, value: myName(), required: true, autocomplete: "nickname" });
-    const seatSel = free.length > 1 ? select("join-seat", [["any", "any free seat"], ...free.map(([, i]) => [i, `Seat ${i + 1}`])], "any") : null;
-    const btn = h("button", { class: "btn primary big", type: "submit", "data-testid": "join-submit" }, "Take a seat");
+    const seatSel = free.length > 1 ? select("join-seat", [["any", t("join.any_seat")], ...free.map(([, i]) => [i, t("seat.n", { n: i + 1 })])], "any") : null;
+    const btn = h("button", { class: "btn primary big", type: "submit", "data-testid": "join-submit" }, t("join.take_seat"));
     const err = h("p", { class: "error", role: "alert", "aria-live": "assertive" });
     const form = h("form", {
       class: "panel",
       onsubmit: async (e) => {
         e.preventDefault();
         const name = nameInput.value.trim();
-        if (!name) { err.textContent = "Type a name first."; nameInput.focus(); return; }
+        if (!name) { err.textContent = t("join.type_name"); nameInput.focus(); return; }
         setMyName(name);
         btn.disabled = true;
         try {
@@ -211,21 +212,21 @@ export function renderJoin(root, code) {
         }
       },
     },
-      h("h2", null, "Who is at the table"),
-      info.rules ? h("p", { class: "hint", "data-testid": "join-rules" }, rulesSummary(info.rules), " · ", h("a", { href: "/rules", "data-link": true }, "how to play")) : null,
-      h("ol", { class: "seat-list" }, ...seats.map((s) => h("li", null, s && s.kind !== "empty" && s.name ? `${s.name}${s.kind === "bot" ? ` (${botLabel(s, info.bots)})` : ""}` : "empty seat"))),
+      h("h2", null, t("join.who")),
+      info.rules ? h("p", { class: "hint", "data-testid": "join-rules" }, rulesSummary(info.rules), " · ", h("a", { href: "/rules", "data-link": true }, t("lobby.how_to_play"))) : null,
+      h("ol", { class: "seat-list" }, ...seats.map((s) => h("li", null, s && s.kind !== "empty" && s.name ? (s.kind === "bot" ? t("seat.with_bot", { name: s.name, bot: botLabel(s, info.bots) }) : s.name) : t("join.empty_seat")))),
       ...(started ? [
-        h("p", { "data-testid": "join-closed" }, info.status === "over" ? "This match is over." : info.status === "expired" ? "This table expired before it started." : "This table has already started: its seats are taken."),
-        info.status === "expired" ? null : h("div", { class: "row" }, h("a", { class: "btn primary big", href: `/watch/${info.table}`, "data-link": true }, info.status === "over" ? "See the result" : "Watch the game")),
+        h("p", { "data-testid": "join-closed" }, info.status === "over" ? t("join.over") : info.status === "expired" ? t("table.expired") : t("join.started")),
+        info.status === "expired" ? null : h("div", { class: "row" }, h("a", { class: "btn primary big", href: `/watch/${info.table}`, "data-link": true }, info.status === "over" ? t("join.see_result") : t("join.watch_game"))),
       ] : [
-        labelled("join-name", "Your name", nameInput),
-        seatSel ? labelled("join-seat", "Seat", seatSel) : null,
+        labelled("join-name", t("home.your_name"), nameInput),
+        seatSel ? labelled("join-seat", t("join.seat"), seatSel) : null,
         err,
         h("div", { class: "row" }, btn)]));
-    fill(box, h("h1", null, "Join a table"),
-      mine ? h("p", { class: "panel" }, "You already have a seat here. ", h("a", { href: `/t/${info.table}`, "data-link": true, "data-testid": "back-to-seat" }, "Back to your seat")) : null,
+    fill(box, h("h1", null, t("join.title")),
+      mine ? h("p", { class: "panel" }, t("join.have_seat"), " ", h("a", { href: `/t/${info.table}`, "data-link": true, "data-testid": "back-to-seat" }, t("join.back_to_seat"))) : null,
       form,
-      started ? null : h("p", null, h("a", { href: `/watch/${info.table}`, "data-link": true }, "Watch instead")));
+      started ? null : h("p", null, h("a", { href: `/watch/${info.table}`, "data-link": true }, t("join.watch_instead"))));
   })();
   return () => { alive = false; };
 }

@@ -3,8 +3,9 @@
 import { h, copyText, rulesSummary } from "./util.js";
 import { seatRecord } from "./seats.js";
 import { levelName } from "./avatars.js";
+import { t as tr } from "./i18n.js";
 
-const INVITE_TEXT = "Join my Callbreak table";
+const INVITE_TEXT = tr("lobby.invite_text");
 
 /** Whether a host name is this machine only (a friend's phone cannot open a link to it). */
 export function isLoopbackHost(hostname) {
@@ -20,10 +21,10 @@ export function localLinkWarning(link) {
   if (!isLoopbackHost(url.hostname)) return null;
   return {
     host: url.hostname,
-    text: `This link names this computer (${url.hostname}): a friend's phone or computer cannot open it.`,
-    how: "To play with friends on your network, start the server with",
+    text: tr("lobby.local_text", { host: url.hostname }),
+    how: tr("lobby.local_how"),
     command: "callbreak serve --host 0.0.0.0",
-    then: `, open this page at the computer's network address (such as http://192.168.1.20${url.port ? `:${url.port}` : ""}) and send the link from there.`,
+    then: tr("lobby.local_then", { address: `http://192.168.1.20${url.port ? `:${url.port}` : ""}` }),
   };
 }
 
@@ -37,7 +38,7 @@ export function shareLinks(link) {
 }
 
 function inviteBox(link) {
-  const input = h("input", { value: link, readonly: true, "data-testid": "invite-link", "aria-label": "Invite link", onfocus: (e) => e.target.select() });
+  const input = h("input", { value: link, readonly: true, "data-testid": "invite-link", "aria-label": tr("lobby.invite_link"), onfocus: (e) => e.target.select() });
   const box = h("div", { class: "invite", "data-testid": "invite" });
   const warn = localLinkWarning(link);
   if (warn) {
@@ -45,19 +46,19 @@ function inviteBox(link) {
       h("p", null, h("strong", null, warn.text)),
       h("p", null, warn.how, " ", h("code", null, warn.command), warn.then)));
   }
-  box.append(h("p", null, "Send this link to your friends:"), h("div", { class: "share-box" }, input));
-  const copy = (primary) => h("button", { class: `btn${primary ? " primary" : ""}`, type: "button", "data-testid": "copy-invite", onclick: () => copyText(link) }, "Copy link");
+  box.append(h("p", null, tr("lobby.send_link")), h("div", { class: "share-box" }, input));
+  const copy = (primary) => h("button", { class: `btn${primary ? " primary" : ""}`, type: "button", "data-testid": "copy-invite", onclick: () => copyText(link) }, tr("lobby.copy_link"));
   const actions = h("div", { class: "row wrap invite-actions" });
   if (typeof navigator.share === "function") {
     actions.append(h("button", {
       class: "btn primary", type: "button", "data-testid": "share-invite",
       onclick: () => { navigator.share({ title: "Callbreak", text: INVITE_TEXT, url: link }).catch(() => {}); },
-    }, "Share invite…"), copy(false));
+    }, tr("lobby.share")), copy(false));
   } else {
     const links = shareLinks(link);
     actions.append(copy(true),
-      h("a", { class: "btn", href: links.whatsapp, target: "_blank", rel: "noopener", "data-testid": "share-whatsapp" }, "WhatsApp"),
-      h("a", { class: "btn", href: links.sms, "data-testid": "share-sms" }, "SMS"));
+      h("a", { class: "btn", href: links.whatsapp, target: "_blank", rel: "noopener", "data-testid": "share-whatsapp" }, tr("lobby.whatsapp")),
+      h("a", { class: "btn", href: links.sms, "data-testid": "share-sms" }, tr("lobby.sms")));
   }
   box.append(actions);
   return box;
@@ -65,11 +66,10 @@ function inviteBox(link) {
 
 function seatLine(s, i, t) {
   if (s && s.name) {
-    const who = s.kind === "bot" ? ` (${levelName(s.level || t.bots)} bot)` : "";
-    return `${s.name}${who}${i === t.you ? " (you)" : ""}`;
+    const who = s.kind === "bot" ? tr("seat.with_bot", { name: s.name, bot: tr("bot.level", { level: levelName(s.level || t.bots) }) }) : s.name;
+    return i === t.you ? tr("seat.name_you", { name: who }) : who;
   }
-  const level = levelName(t.bots);
-  return `empty · ${level} bot unless a friend sits here`;
+  return tr("lobby.empty_seat", { level: levelName(t.bots) });
 }
 
 export function renderLobby(ctx) {
@@ -80,13 +80,13 @@ export function renderLobby(ctx) {
   const link = code ? `${location.origin}/join/${code}` : null;
   const isHost = !spectator && t.you === t.host;
   const box = h("div", { class: "lobby center-msg", "data-testid": "lobby", style: { position: "static", transform: "none", maxWidth: "none", margin: "10px" } },
-    h("h2", null, "Waiting for players"),
-    h("p", { "data-testid": "lobby-rules" }, rulesSummary(t.rules || {}), " · ", h("a", { href: "/rules", "data-link": true, style: { color: "#ffd27a" } }, "how to play")),
+    h("h2", null, tr("lobby.waiting_players")),
+    h("p", { "data-testid": "lobby-rules" }, rulesSummary(t.rules || {}), " · ", h("a", { href: "/rules", "data-link": true, style: { color: "#ffd27a" } }, tr("lobby.how_to_play"))),
     h("ol", null, ...t.seats.map((s, i) => h("li", { "data-testid": `lobby-seat-${i}` }, seatLine(s, i, t)))));
   // The host's Start comes before the invite, so that it is on the first screen of a phone.
-  if (isHost) box.append(h("button", { class: "btn primary", type: "button", "data-testid": "start-btn", onclick: () => send({ type: "start" }) }, `Start: empty seats get ${levelName(t.bots)} bots`));
-  else box.append(h("p", null, "Waiting for the host to start."));
+  if (isHost) box.append(h("button", { class: "btn primary", type: "button", "data-testid": "start-btn", onclick: () => send({ type: "start" }) }, tr("lobby.start", { level: levelName(t.bots) })));
+  else box.append(h("p", null, tr("lobby.waiting_host")));
   if (link) box.append(inviteBox(link));
-  box.append(h("p", { class: "hint", style: { color: "inherit" } }, "Watch link: ", h("a", { href: `/watch/${id}`, "data-link": true, style: { color: "#ffd27a" } }, `${location.origin}/watch/${id}`)));
+  box.append(h("p", { class: "hint", style: { color: "inherit" } }, tr("lobby.watch_link"), " ", h("a", { href: `/watch/${id}`, "data-link": true, style: { color: "#ffd27a" } }, `${location.origin}/watch/${id}`)));
   return box;
 }

@@ -4,15 +4,19 @@ import { h, clear, fill, api, cardEl, sortHand } from "./util.js";
 import { allRecords } from "./seats.js";
 import { ordinal } from "./scoring.js";
 import { analysisPanel } from "./analysis.js";
+import { t as tr, has, lang, num } from "./i18n.js";
+
+// The server names a past match's rules by their preset ("quick"); the page says it in words.
+const rulesName = (name) => (has(`preset.short.${name}`) ? tr(`preset.short.${name}`) : String(name || ""));
 
 export function renderMatches(root) {
   const list = h("ul", { class: "match-list", "data-testid": "match-list" });
-  const box = h("div", { class: "page" }, h("h1", null, "Past matches"),
-    h("p", { class: "lead" }, "The tables this browser sat at. Seats are remembered on this device only."), list);
+  const box = h("div", { class: "page" }, h("h1", null, tr("matches.title")),
+    h("p", { class: "lead" }, tr("matches.lead")), list);
   fill(root, box);
   const recs = allRecords();
   if (!recs.length) {
-    list.append(h("li", null, "No matches yet. ", h("a", { href: "/", "data-link": true }, "Play one now.")));
+    list.append(h("li", null, tr("matches.none"), " ", h("a", { href: "/", "data-link": true }, tr("matches.play_one"))));
     return () => {};
   }
   let alive = true;
@@ -23,15 +27,15 @@ export function renderMatches(root) {
       const status = m ? m.status : r.over ? "over" : "unknown";
       const players = m ? m.players.filter(Boolean).join(", ") : "";
       const seat = m ? m.seat : r.seat;
-      const result = m && m.places && seat !== null && seat !== undefined ? `${ordinal(m.places[seat])} with ${m.totals[seat]}` : "";
+      const result = m && m.places && seat !== null && seat !== undefined ? tr("matches.result", { place: ordinal(m.places[seat]), total: num(m.totals[seat]) }) : "";
       list.append(h("li", { "data-testid": "match-item", dataset: { table: r.table } },
-        h("span", null, h("strong", null, new Date(m ? m.created : r.created).toLocaleString()), h("br"),
-          h("small", null, [players, m ? m.rules : "", status === "over" ? result : status].filter(Boolean).join(" · "))),
+        h("span", null, h("strong", null, new Date(m ? m.created : r.created).toLocaleString(lang)), h("br"),
+          h("small", null, [players, m ? rulesName(m.rules) : "", status === "over" ? result : tr(`status.${status}`)].filter(Boolean).join(" · "))),
         h("span", { class: "row", style: { marginTop: 0 } },
           status === "over"
-            ? [h("a", { class: "btn", href: `/replay/${r.table}`, "data-link": true }, "Replay"), " ",
-              h("a", { class: "btn", href: `/replay/${r.table}?analyse=1`, "data-link": true, "data-testid": "analyse-link" }, "Analyse")]
-            : h("a", { class: "btn", href: `/t/${r.table}`, "data-link": true }, "Open"))));
+            ? [h("a", { class: "btn", href: `/replay/${r.table}`, "data-link": true }, tr("replay.title")), " ",
+              h("a", { class: "btn", href: `/replay/${r.table}?analyse=1`, "data-link": true, "data-testid": "analyse-link" }, tr("analysis.analyse"))]
+            : h("a", { class: "btn", href: `/t/${r.table}`, "data-link": true }, tr("matches.open")))));
     }
   };
   draw({});
@@ -51,21 +55,21 @@ export function replaySteps(hist) {
   hist.deals.forEach((d, di) => {
     const hands = d.hands.map((x) => [...x]);
     const won = [0, 0, 0, 0];
-    steps.push({ di, trick: null, hands: hands.map((x) => [...x]), won: [...won], label: d.redeal ? `Round ${d.round}: redeal (${d.redeal})` : `Round ${d.round}: the calls` });
+    steps.push({ di, trick: null, hands: hands.map((x) => [...x]), won: [...won], label: d.redeal ? tr("replay.redeal", { round: d.round, why: d.redeal }) : tr("replay.calls", { round: d.round }) });
     d.tricks.forEach((t, ti) => {
       t.cards.forEach((c, k) => {
         const seat = (t.leader + k) % 4;
         hands[seat] = hands[seat].filter((x) => x !== c);
       });
       if (t.winner !== null && t.winner !== undefined) won[t.winner] += 1;
-      steps.push({ di, trick: t, hands: hands.map((x) => [...x]), won: [...won], label: `Round ${d.round}, trick ${ti + 1}` });
+      steps.push({ di, trick: t, hands: hands.map((x) => [...x]), won: [...won], label: tr("replay.trick", { round: d.round, trick: ti + 1 }) });
     });
   });
   return steps;
 }
 
 export function renderReplay(root, id) {
-  const box = h("div", { class: "page replay" }, h("h1", null, "Replay"), h("p", { class: "loading" }, "Loading the hand history…"));
+  const box = h("div", { class: "page replay" }, h("h1", null, tr("replay.title")), h("p", { class: "loading" }, tr("replay.loading")));
   fill(root, box);
   let alive = true;
   let onKey = null;
@@ -76,13 +80,13 @@ export function renderReplay(root, id) {
       hist = await api("GET", `/api/tables/${encodeURIComponent(id)}/history?format=json`);
     } catch (e) {
       if (!alive) return;
-      fill(box, h("h1", null, "Replay"), h("p", { class: "error", role: "alert" }, e.status === 409 ? "This match is not over yet." : e.message),
-        h("p", null, h("a", { href: "/matches", "data-link": true }, "Past matches")));
+      fill(box, h("h1", null, tr("replay.title")), h("p", { class: "error", role: "alert" }, e.status === 409 ? tr("error.not_over") : e.message),
+        h("p", null, h("a", { href: "/matches", "data-link": true }, tr("matches.title"))));
       return;
     }
     if (!alive) return;
     const steps = replaySteps(hist);
-    const names = hist.players.map((n, i) => n || `Seat ${i + 1}`);
+    const names = hist.players.map((n, i) => n || tr("seat.n", { n: i + 1 }));
     const trump = (hist.ruleset && hist.ruleset.changes && hist.ruleset.changes.trump) || "S";
     let k = 0;
     const view = h("div", { "data-testid": "replay-view" });
@@ -94,14 +98,14 @@ export function renderReplay(root, id) {
       if (j >= 0) go(j); else go(dir > 0 ? steps.length - 1 : 0);
     };
     const controls = h("div", { class: "replay-controls" },
-      h("button", { class: "btn", type: "button", onclick: () => nextDeal(-1), "aria-label": "Previous round" }, "«"),
-      h("button", { class: "btn", type: "button", "data-testid": "replay-prev", onclick: () => go(k - 1), "aria-label": "Previous trick" }, "◀"),
-      h("button", { class: "btn primary", type: "button", "data-testid": "replay-next", onclick: () => go(k + 1), "aria-label": "Next trick" }, "▶"),
-      h("button", { class: "btn", type: "button", onclick: () => nextDeal(1), "aria-label": "Next round" }, "»"),
+      h("button", { class: "btn", type: "button", onclick: () => nextDeal(-1), "aria-label": tr("replay.prev_round") }, "«"),
+      h("button", { class: "btn", type: "button", "data-testid": "replay-prev", onclick: () => go(k - 1), "aria-label": tr("replay.prev_trick") }, "◀"),
+      h("button", { class: "btn primary", type: "button", "data-testid": "replay-next", onclick: () => go(k + 1), "aria-label": tr("replay.next_trick") }, "▶"),
+      h("button", { class: "btn", type: "button", onclick: () => nextDeal(1), "aria-label": tr("replay.next_round") }, "»"),
       pos);
     function draw() {
       const s = steps[k], d = hist.deals[s.di];
-      pos.textContent = `${s.label} (${k + 1} / ${steps.length})`;
+      pos.textContent = tr("replay.pos", { label: s.label, k: k + 1, n: steps.length });
       const t = s.trick;
       const done = t && d.tricks[d.tricks.length - 1] === t && d.points;
       fill(view, 
@@ -111,22 +115,22 @@ export function renderReplay(root, id) {
             const seat = (t.leader + i) % 4;
             return h("figure", null, cardEl(c, { small: true, cls: seat === t.winner ? "win" : "" }), h("figcaption", null, names[seat]));
           })) : null,
-          t && t.winner !== null ? h("p", null, `${names[t.winner]} wins the trick.`) : null,
+          t && t.winner !== null ? h("p", null, tr("replay.wins", { name: names[t.winner] })) : null,
           h("table", { class: "scoreboard" },
-            h("thead", null, h("tr", null, ...["", "Call", "Won", ...(done ? ["Points", "Total"] : [])].map((x) => h("th", { scope: "col" }, x)))),
-            h("tbody", null, ...names.map((n, i) => h("tr", null, h("th", { scope: "row" }, `${n}${d.dealer === i ? " (dealer)" : ""}`),
-              h("td", null, d.calls[i] === null ? "—" : String(d.calls[i])), h("td", null, String(s.won[i])),
-              ...(done ? [h("td", null, d.points[i]), h("td", null, d.totals[i])] : [])))))),
-        h("div", { class: "panel replay-hands" }, h("h2", null, "Hands"),
+            h("thead", null, h("tr", null, ...["", tr("sheet.call"), tr("sheet.won"), ...(done ? [tr("sheet.points"), tr("sheet.total")] : [])].map((x) => h("th", { scope: "col" }, x)))),
+            h("tbody", null, ...names.map((n, i) => h("tr", null, h("th", { scope: "row" }, d.dealer === i ? tr("replay.dealer", { name: n }) : n),
+              h("td", null, d.calls[i] === null ? "—" : num(d.calls[i])), h("td", null, num(s.won[i])),
+              ...(done ? [h("td", null, num(d.points[i])), h("td", null, num(d.totals[i]))] : [])))))),
+        h("div", { class: "panel replay-hands" }, h("h2", null, tr("replay.hands")),
           ...names.map((n, i) => h("div", null, h("strong", null, n), h("div", { class: "cards-inline" }, ...sortHand(s.hands[i], trump).map((c) => cardEl(c)))))));
     }
     // the analysis steps the replay to a deal's calls (trick null) or one of its tricks
     const jump = (di, trick) => { const first = steps.findIndex((st) => st.di === di); if (first >= 0) go(first + (trick || 0)); };
     panel = analysisPanel(id, { names, jump, auto: new URLSearchParams(location.search).get("analyse") === "1" });
-    const places = hist.places ? h("p", null, "Final: ", names.map((n, i) => `${n} ${ordinal(hist.places[i])} (${hist.totals[i]})`).join(" · ")) : null;
-    fill(box, h("h1", null, "Replay"), places, controls, panel.el, view,
-      h("p", null, h("a", { href: `/api/tables/${encodeURIComponent(id)}/history?format=text`, download: `callbreak-${id}.txt` }, "Download the hand history (text)"), " · ",
-        h("a", { href: `/api/tables/${encodeURIComponent(id)}/history?format=json`, download: `callbreak-${id}.json` }, "JSON")));
+    const places = hist.places ? h("p", null, tr("replay.final"), " ", names.map((n, i) => tr("replay.final_one", { name: n, place: ordinal(hist.places[i]), total: num(hist.totals[i]) })).join(" · ")) : null;
+    fill(box, h("h1", null, tr("replay.title")), places, controls, panel.el, view,
+      h("p", null, h("a", { href: `/api/tables/${encodeURIComponent(id)}/history?format=text`, download: `callbreak-${id}.txt` }, tr("replay.download_text")), " · ",
+        h("a", { href: `/api/tables/${encodeURIComponent(id)}/history?format=json`, download: `callbreak-${id}.json` }, tr("replay.json"))));
     onKey = (e) => {
       const tag = (e.target && e.target.tagName) || "";
       if (tag === "INPUT" || tag === "SELECT") return;

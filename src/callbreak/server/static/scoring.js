@@ -1,3 +1,5 @@
+import { t } from "./i18n.js";
+
 // Exact Callbreak scoring in integer tenths of a point, the same arithmetic as
 // the engine's callbreak.scoring.score_tenths.  Never uses floating point for points.
 
@@ -43,8 +45,9 @@ export function placesOf(totals) {
   return totals.map((t) => 1 + totals.filter((o) => o > t).length);
 }
 
+/** 1 -> "1st", in the reader's language. */
 export function ordinal(n) {
-  return ["", "1st", "2nd", "3rd", "4th"][n] || `${n}th`;
+  return t(`place.${n >= 1 && n <= 4 ? n : "n"}`, { n });
 }
 
 /**

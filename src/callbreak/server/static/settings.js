@@ -5,6 +5,7 @@
 //   vibrate  a short vibration at the same moments; default on where the device can vibrate
 //            (navigator.vibrate exists), else off and not offered
 import { h, load, save } from "./util.js";
+import { t, lang, LANGUAGES, setLanguage } from "./i18n.js";
 
 export const SETTINGS_KEY = "callbreak.settings";
 export const SETTINGS_EVENT = "callbreak:settings";
@@ -37,11 +38,16 @@ export function setSetting(name, value) {
   return next;
 }
 
-const ROWS = [
-  { name: "oneTap", label: "Play a card with one tap", help: "Off: tap a card to lift it, tap it again to play it." },
-  { name: "sound", label: "Sound", help: "A short tone on your turn and when you win a trick." },
-  { name: "vibrate", label: "Vibrate", help: "A short buzz on your turn and when you win a trick.", off: "This device cannot vibrate." },
-];
+const ROWS = ["oneTap", "sound", "vibrate"].map((name) => ({
+  name, label: t(`settings.${name}`), help: t(`settings.${name}_help`), off: name === "vibrate" ? t("settings.vibrate_off") : "",
+}));
+
+/** The language menu: each language named in itself; a choice reloads the page in it. */
+function languageRow() {
+  const select = h("select", { id: "set-lang", "data-testid": "setting-lang", onchange: (e) => setLanguage(e.target.value) },
+    ...LANGUAGES.map(([code, name]) => h("option", { value: code, selected: code === lang, lang: code }, name)));
+  return h("label", { class: "field", for: "set-lang" }, h("span", null, t("settings.language")), select);
+}
 
 let dialog = null;
 
@@ -63,10 +69,11 @@ export function openSettings(opener) {
       input,
       h("label", { for: `set-${r.name}` }, h("span", null, r.label), h("small", null, unavailable ? r.off : r.help)));
   });
-  const done = h("button", { class: "btn primary", type: "button", "data-testid": "settings-close", onclick: () => dialog.close() }, "Done");
+  const done = h("button", { class: "btn primary", type: "button", "data-testid": "settings-close", onclick: () => dialog.close() }, t("settings.done"));
   dialog = h("dialog", { class: "dialog settings-dialog", "aria-labelledby": "settings-title", "data-testid": "settings" },
-    h("h2", { id: "settings-title" }, "Settings"),
-    h("p", { class: "hint" }, "Kept on this device."),
+    h("h2", { id: "settings-title" }, t("settings.title")),
+    h("p", { class: "hint" }, t("settings.kept")),
+    languageRow(),
     ...rows,
     h("div", { class: "row" }, done));
   const box = dialog;

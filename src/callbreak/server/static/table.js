@@ -1,5 +1,6 @@
 // The table: a seat's (or a spectator's) live view over one WebSocket.
-import { h, clear, fill, cardEl, cardName, toast, placeToast, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
+import { h, clear, fill, cardEl, cardName, toast, placeToast, errorText, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
+import { t as tr, num, lang } from "./i18n.js";
 import { tokenFor, seatRecord, rememberSeat, updateRecord } from "./seats.js";
 import { createHand } from "./hand.js";
 import { behindSummary, drawDialogs } from "./dialogs.js";
@@ -7,6 +8,10 @@ import { renderLobby } from "./lobby.js";
 import { avatarOf, seatBadges, botLabel } from "./avatars.js";
 import { tableFeedback } from "./feedback.js";
 import { sheetOf, addRound } from "./sheet.js";
+
+// A hint's reason is the bots' English prose (callbreak.bots.hints): shown to English readers
+// only, until the protocol carries reasons as codes the client can word (docs/i18n.md).
+const reasonOf = (hint) => (lang === "en" ? hint.reason || "" : "");
 
 const HOLD_MS = 900;      // a finished trick stays in the middle this long
 const COLLECT_MS = 350;   // then flies to its winner
@@ -73,10 +78,10 @@ export function renderTable(root, id) {
   }
   const token = tokenFor(id);
   if (!token) {
-    fill(root, h("div", { class: "page" }, h("h1", null, "No seat at this table"),
-      h("p", null, "This browser holds no seat here. Ask for the invite link to join, or watch the table."),
-      h("p", null, h("a", { class: "btn", href: `/watch/${id}`, "data-link": true }, "Watch the table"), " ",
-        h("a", { class: "btn", href: "/", "data-link": true }, "Home"))));
+    fill(root, h("div", { class: "page" }, h("h1", null, tr("table.no_seat")),
+      h("p", null, tr("table.no_seat_text")),
+      h("p", null, h("a", { class: "btn", href: `/watch/${id}`, "data-link": true }, tr("table.watch")), " ",
+        h("a", { class: "btn", href: "/", "data-link": true }, tr("nav.home")))));
     return () => {};
   }
   return mountTable(root, id, token);
@@ -97,12 +102,12 @@ function mountTable(root, id, token) {
 
   // ---- static skeleton ----
   const live = h("p", { class: "sr-only", "aria-live": "polite", "data-testid": "announce" });
-  const banner = h("div", { class: "banner", role: "status", "data-testid": "disconnected", hidden: true }, "Disconnected — reconnecting…");
+  const banner = h("div", { class: "banner", role: "status", "data-testid": "disconnected", hidden: true }, tr("table.disconnected"));
   const top = h("div", { class: "table-top" });
   const felt = h("div", { class: "felt", "data-testid": "felt" });
   const turnLine = h("p", { class: "turn-line", "data-testid": "turn-line" });
   const picker = h("div", { class: "picker-slot" });   // laid over the felt (renderFelt puts it there)
-  const handBox = h("div", { class: "hand", "data-testid": "hand", role: "group", "aria-label": "Your hand" });
+  const handBox = h("div", { class: "hand", "data-testid": "hand", role: "group", "aria-label": tr("table.your_hand") });
   const dialogs = h("div");
   const page = h("div", { class: "table-page", "data-testid": spectator ? "spectator" : "table" },
     top, felt, turnLine, spectator ? null : handBox, dialogs, live, banner);
@@ -137,10 +142,10 @@ function mountTable(root, id, token) {
   const me = () => (S.table && S.table.you >= 0 ? S.table.you : -1);
   const seatName = (s) => {
     const seat = S.table && S.table.seats[s];
-    const n = seat && seat.name ? seat.name : `Seat ${s + 1}`;
-    return s === me() ? `${n} (you)` : n;
+    const n = seat && seat.name ? seat.name : tr("seat.n", { n: s + 1 });
+    return s === me() ? tr("seat.name_you", { name: n }) : n;
   };
-  const shortName = (s) => (s === me() ? "You" : (S.table && S.table.seats[s] && S.table.seats[s].name) || `Seat ${s + 1}`);
+  const shortName = (s) => (s === me() ? tr("seat.you") : (S.table && S.table.seats[s] && S.table.seats[s].name) || tr("seat.n", { n: s + 1 }));
   const serverNow = () => Date.now() + S.offset;
   function position(seat) {
     const base = me() >= 0 ? me() : 0;
@@ -154,7 +159,7 @@ function mountTable(root, id, token) {
     live.textContent = text;
   }
   const send = (obj) => {
-    if (!conn.send(obj)) { toast("Not connected yet: try again in a moment."); return false; }
+    if (!conn.send(obj)) { toast(tr("table.not_connected")); return false; }
     return true;
   };
   const dialogCtx = { S, id, token, spectator, me, shortName, send, closeDialog: (opener) => closeDialog(opener) };
@@ -190,9 +195,9 @@ function mountTable(root, id, token) {
         break;
       case "error":
         S.pending = null;
-        if (FATAL.has(msg.code)) { S.fatal = msg.message || "This table is not available."; conn.close(); banner.hidden = true; }
-        toast(msg.message || "Refused.");
-        announce(msg.message);
+        if (FATAL.has(msg.code)) { S.fatal = errorText(msg.code); conn.close(); banner.hidden = true; }
+        toast(errorText(msg.code));
+        announce(errorText(msg.code));
         render();
         break;
       case "rematch":
@@ -221,14 +226,14 @@ function mountTable(root, id, token) {
         if (ev.auto) S.autos.add(ev.card);
         S.fresh = { card: ev.card, at: Date.now() };
         if (ev.seat === mine && ev.auto) {
-          if (ev.reason === "forced") toast(`Only legal card: the ${cardName(ev.card)}.`, 1800);
-          else if (ev.reason !== "autoplay") toast(`${ev.reason === "timeout" ? "Time ran out: " : ""}the ${cardName(ev.card)} was played for you.`);
+          if (ev.reason === "forced") toast(tr("table.only_legal", { card: cardName(ev.card) }), 1800);
+          else if (ev.reason !== "autoplay") toast(tr(ev.reason === "timeout" ? "table.timeout_played" : "table.played_for_you", { card: cardName(ev.card) }));
         }
-        announce(`${shortName(ev.seat)} played the ${cardName(ev.card)}.`);
+        announce(tr("announce.played", { name: shortName(ev.seat), card: cardName(ev.card) }));
         break;
       case "call":
-        if (ev.seat === mine) { S.pending = null; if (ev.auto) toast(`Time ran out: you called ${ev.call}.`); }
-        announce(`${shortName(ev.seat)} called ${ev.call}.`);
+        if (ev.seat === mine) { S.pending = null; if (ev.auto) toast(tr("table.timeout_called", { call: ev.call })); }
+        announce(tr("announce.called", { name: shortName(ev.seat), call: ev.call }));
         break;
       case "trick":
         S.held = { cards: ev.cards, winner: ev.winner, phase: "hold", autos: S.autos };
@@ -239,22 +244,22 @@ function mountTable(root, id, token) {
           S.held.phase = "collect"; render();
           heldTimer = setTimeout(() => { S.held = null; render(); }, COLLECT_MS);
         }, HOLD_MS);
-        announce(`${shortName(ev.winner)} won the trick.`);
+        announce(tr("announce.trick", { name: shortName(ev.winner) }));
         break;
       case "deal":
         // (a held trick is the last round's last one: it stays on the table until collected)
         S.hint = null; S.hintFor = null;
-        announce(`Round ${ev.round}${ev.sudden_death ? ", a sudden-death round" : ""}: new cards.`);
+        announce(tr(ev.sudden_death ? "announce.deal_sudden" : "announce.deal", { round: ev.round }));
         break;
       case "redeal":
-        toast("The calls total too little: the same dealer deals again.");
+        toast(tr("table.redeal"));
         break;
       case "round_over":
-        announce(`Round ${ev.round} is over.`);
+        announce(tr("announce.round_over", { round: ev.round }));
         break;
       case "match_over":
         S.showFinal = true;
-        announce("The match is over.");
+        announce(tr("table.match_over"));
         if (!spectator) updateRecord(id, { over: true, places: ev.places, totals: ev.totals });
         break;
       case "rematch":
@@ -267,11 +272,11 @@ function mountTable(root, id, token) {
   // ---- rendering ----
   function render() {
     if (S.fatal) {
-      fill(page, h("div", { class: "lobby" }, h("h1", null, "Table unavailable"), h("p", null, S.fatal),
-        h("a", { class: "btn", href: "/", "data-link": true }, "Home")));
+      fill(page, h("div", { class: "lobby" }, h("h1", null, tr("table.unavailable")), h("p", null, S.fatal),
+        h("a", { class: "btn", href: "/", "data-link": true }, tr("nav.home"))));
       return;
     }
-    if (!S.table) { fill(felt, h("div", { class: "center-msg" }, "Connecting…")); return; }
+    if (!S.table) { fill(felt, h("div", { class: "center-msg" }, tr("table.connecting"))); return; }
     // toasts: over the turn line, else at the bottom of the felt (util.js toastTop)
     if (S.table.status !== "lobby") { turnLine.dataset.toastAnchor = "center"; felt.dataset.toastAnchor = "bottom"; }
     else { delete turnLine.dataset.toastAnchor; delete felt.dataset.toastAnchor; }
@@ -291,26 +296,26 @@ function mountTable(root, id, token) {
     const st = S.state, t = S.table;
     const trump = (t.rules && t.rules.trump) || "S";
     const info = h("span", { class: "round-info", "data-testid": "round-info" });
-    if (t.status === "lobby") info.append("Waiting to start");
+    if (t.status === "lobby") info.append(tr("table.waiting_start"));
     else if (st) {
-      info.append(`Round ${st.round_number}${st.rounds ? ` of ${st.rounds}` : ""}`);
-      if (st.sudden_death) info.append(h("span", { class: "sd", "data-testid": "sudden-death" }, "Sudden death"));
+      info.append(st.rounds ? tr("table.round_of", { round: st.round_number, rounds: st.rounds }) : tr("table.round", { round: st.round_number }));
+      if (st.sudden_death) info.append(h("span", { class: "sd", "data-testid": "sudden-death" }, tr("table.sudden_death")));
     }
     // One line of fixed height: the buttons are always there (disabled until they can be used), so
     // the table below never moves when one becomes usable.
     const buttons = h("span", { class: "top-buttons" });
     if (st) {
-      buttons.append(h("button", { class: "btn", type: "button", "data-testid": "last-trick-btn", disabled: !(st.tricks && st.tricks.length), onclick: () => { S.dialog = "last"; renderDialogs(); } }, "Last trick"));
-      buttons.append(h("button", { class: "btn", type: "button", "data-testid": "scores-btn", onclick: () => { S.dialog = "scores"; renderDialogs(); } }, "Scores"));
+      buttons.append(h("button", { class: "btn", type: "button", "data-testid": "last-trick-btn", disabled: !(st.tricks && st.tricks.length), onclick: () => { S.dialog = "last"; renderDialogs(); } }, tr("table.last_trick")));
+      buttons.append(h("button", { class: "btn", type: "button", "data-testid": "scores-btn", onclick: () => { S.dialog = "scores"; renderDialogs(); } }, tr("table.scores")));
     }
-    if (t.status === "over") buttons.append(h("button", { class: "btn", type: "button", "data-testid": "results-btn", onclick: () => { S.showFinal = true; renderDialogs(); } }, "Results"));
+    if (t.status === "over") buttons.append(h("button", { class: "btn", type: "button", "data-testid": "results-btn", onclick: () => { S.showFinal = true; renderDialogs(); } }, tr("table.results")));
     else if (!spectator && st) {
       const can = st.phase === "playing" && st.to_act === me() && t.status === "playing";
-      buttons.append(h("button", { class: "btn", type: "button", "data-testid": "hint-btn", disabled: !can, onclick: () => send({ type: "hint" }) }, "Hint"));
+      buttons.append(h("button", { class: "btn", type: "button", "data-testid": "hint-btn", disabled: !can, onclick: () => send({ type: "hint" }) }, tr("table.hint")));
     }
     fill(top,
-      h("span", { class: "top-info" }, info, " ", h("span", { title: "trump", "aria-label": `trump: ${SUIT_NAME[trump]}` }, `Trump ${SUIT_SYMBOL[trump]}`),
-        spectator ? h("span", { class: "badge" }, " · watching") : null),
+      h("span", { class: "top-info" }, info, " ", h("span", { title: tr("table.trump_title"), "aria-label": tr("table.trump_label", { suit: SUIT_NAME[trump] }) }, tr("table.trump", { symbol: SUIT_SYMBOL[trump] })),
+        spectator ? h("span", { class: "badge" }, " · ", tr("table.watching")) : null),
       buttons);
     if (had) {
       const b = top.querySelector(`[data-testid=${had}]`);
@@ -337,7 +342,7 @@ function mountTable(root, id, token) {
   function tickRings() {
     const t = S.table;
     const next = dialogs.querySelector(".next-secs");
-    if (next && t && t.deadline) next.textContent = String(Math.max(0, Math.ceil((t.deadline - serverNow()) / 1000)));
+    if (next && t && t.deadline) next.textContent = num(Math.max(0, Math.ceil((t.deadline - serverNow()) / 1000)));
     const bar = felt.querySelector("svg.ring .bar");
     if (!t || !bar) return;
     if (!t.deadline) { bar.setAttribute("stroke-dashoffset", "0"); return; }
@@ -347,7 +352,7 @@ function mountTable(root, id, token) {
     const frac = Math.max(0, Math.min(1, left / total));
     bar.setAttribute("stroke-dashoffset", String(100.53 * (1 - frac)));
     bar.classList.toggle("low", left < 5000);
-    const secs = `${Math.max(0, Math.ceil(left / 1000))}s`;
+    const secs = tr("table.secs", { secs: Math.max(0, Math.ceil(left / 1000)) });
     const label = felt.querySelector(".seat.acting .secs");
     if (label) label.textContent = ` · ${secs}`;
     // While the call picker covers your seat, its heading shows your time.
@@ -359,13 +364,13 @@ function mountTable(root, id, token) {
     const t = S.table, st = S.state;
     clear(felt);
     if (t.status === "expired") {
-      felt.append(h("div", { class: "center-msg", "data-testid": "expired" }, "This table expired before it started. ",
-        h("a", { href: "/", "data-link": true, style: { color: "#ffd27a" } }, "Start a new one")));
+      felt.append(h("div", { class: "center-msg", "data-testid": "expired" }, tr("table.expired"), " ",
+        h("a", { href: "/", "data-link": true, style: { color: "#ffd27a" } }, tr("table.start_new"))));
       return;
     }
     if (t.status === "abandoned") {
-      felt.append(h("div", { class: "center-msg", "data-testid": "abandoned" }, "This match was abandoned: no player came back to it. ",
-        h("a", { href: "/", "data-link": true, style: { color: "#ffd27a" } }, "Start a new one")));
+      felt.append(h("div", { class: "center-msg", "data-testid": "abandoned" }, tr("table.abandoned"), " ",
+        h("a", { href: "/", "data-link": true, style: { color: "#ffd27a" } }, tr("table.start_new"))));
       return;
     }
     if (t.status === "lobby" || !st) { felt.append(renderLobby(lobbyCtx)); return; }
@@ -384,15 +389,18 @@ function mountTable(root, id, token) {
     const acting = t.to_act === s && t.status === "playing";
     const call = st.calls ? st.calls[s] : null;
     const won = st.tricks_won ? st.tricks_won[s] : 0;
-    const meta = call === null || call === undefined ? (st.phase === "calling" ? (acting ? "calling…" : "—") : "—") : `call ${call}${pos === "left" || pos === "right" ? "\n" : ", "}won ${won}`;
+    const meta = call === null || call === undefined ? (st.phase === "calling" ? (acting ? tr("seat.calling") : "—") : "—")
+      : tr("seat.meta", { call, won, sep: pos === "left" || pos === "right" ? "\n" : ", " });
     const avatar = avatarOf(seat, s, acting && t.deadline ? ring(s) : null,
-      st.dealer === s ? h("span", { class: "dealer", title: "dealer", "aria-label": "dealer" }, "D") : null);
+      st.dealer === s ? h("span", { class: "dealer", title: tr("seat.dealer"), "aria-label": tr("seat.dealer") }, tr("seat.dealer_chip")) : null);
     const badges = seatBadges(seat, s, t.bots);
-    const label = `${seatName(s)}${seat.kind === "bot" ? ` (${botLabel(seat, t.bots)})` : ""}: ${call === null || call === undefined ? "no call yet" : `called ${call}, won ${won}`}${acting ? ", to act" : ""}`;
+    const who = seat.kind === "bot" ? tr("seat.with_bot", { name: seatName(s), bot: botLabel(seat, t.bots) }) : seatName(s);
+    const said = call === null || call === undefined ? tr("seat.no_call") : tr("seat.called_won", { call, won });
+    const label = tr(acting ? "seat.label_acting" : "seat.label", { who, said });
     return h("div", { class: `seat seat-${pos}${acting ? " acting" : ""}`, "data-testid": `seat-${pos}`, "data-toast-avoid": true, dataset: { seat: s }, "aria-label": label, role: "group" },
       avatar,
       h("div", null,
-        h("div", { class: "name" }, pos === "bottom" && !spectator ? "You" : (seat.name || `Seat ${s + 1}`)),
+        h("div", { class: "name" }, pos === "bottom" && !spectator ? tr("seat.you") : (seat.name || tr("seat.n", { n: s + 1 }))),
         h("div", { class: "meta", "data-testid": `seat-meta-${s}` }, meta, acting && t.deadline ? h("span", { class: "secs", "aria-hidden": "true" }, "") : null),
         badges.length ? h("div", null, ...badges) : null));
   }
@@ -401,7 +409,7 @@ function mountTable(root, id, token) {
     const st = S.state;
     const held = S.held;
     const cards = held ? held.cards : (st.trick || []);
-    const area = h("div", { class: `trick-area${held && held.phase === "collect" ? ` collect-${position(held.winner)}` : ""}`, "data-testid": "trick", role: "group", "aria-label": "Cards on the table" });
+    const area = h("div", { class: `trick-area${held && held.phase === "collect" ? ` collect-${position(held.winner)}` : ""}`, "data-testid": "trick", role: "group", "aria-label": tr("table.cards_on_table") });
     for (const [seat, card] of cards) {
       const fresh = S.fresh && S.fresh.card === card && Date.now() - S.fresh.at < 200;
       area.append(h("div", { class: `played pos-${position(seat)}${held && held.winner === seat ? " winner" : ""}${fresh ? " fresh" : ""}`, "data-toast-avoid": true, dataset: { seat } },
@@ -414,7 +422,7 @@ function mountTable(root, id, token) {
 
   // A card played for a seat (timer, forced, away) is marked, at full contrast, and says so.
   function autoMark(el) {
-    if (el.classList.contains("auto")) el.setAttribute("aria-label", `${el.getAttribute("aria-label")}, played automatically`);
+    if (el.classList.contains("auto")) el.setAttribute("aria-label", tr("table.auto_card", { card: el.getAttribute("aria-label") }));
     return el;
   }
 
@@ -441,17 +449,17 @@ function mountTable(root, id, token) {
     const grid = h("div", { class: "call-grid" }, ...st.legal_calls.map((n) =>
       h("button", {
         type: "button", class: hint && hint.call === n ? "suggested" : "", dataset: { call: n },
-        "aria-label": `Call ${n}${hint && hint.call === n ? " (suggested)" : ""}`, disabled: S.pending ? true : undefined,
+        "aria-label": tr(hint && hint.call === n ? "picker.call_suggested" : "picker.call", { n }), disabled: S.pending ? true : undefined,
         onclick: () => { if (send({ type: "call", call: n })) { S.pending = { call: n }; render(); } },
-      }, String(n))));
+      }, num(n))));
     const hl = h("p", { class: "hint-line", "data-testid": "hint-line" });
     if (hint) {
-      hl.append(`Suggested: ${hint.call}`);
-      if (typeof hint.chance === "number") hl.append(` · ${Math.round(hint.chance * 100)}% chance to make it`);
-      hl.title = hint.reason || "";
-    } else hl.append("Thinking of a suggestion…");
+      hl.append(tr("picker.suggested", { n: hint.call }));
+      if (typeof hint.chance === "number") hl.append(" · ", tr("picker.chance", { percent: Math.round(hint.chance * 100) }));
+      hl.title = reasonOf(hint);
+    } else hl.append(tr("picker.thinking"));
     picker.append(h("section", { class: "call-picker", "data-testid": "call-picker", "aria-labelledby": "call-h" },
-      h("h2", { id: "call-h" }, "How many tricks will you win?",
+      h("h2", { id: "call-h" }, tr("picker.question"),
         S.table.deadline ? h("span", { class: "secs", "aria-hidden": "true" }, "") : null), grid, hl));
     tickRings();
     const again = had === undefined ? null : picker.querySelector(`[data-call="${had}"]`);
@@ -484,7 +492,7 @@ function mountTable(root, id, token) {
       S.keyBuf = "";
       const card = r + k;
       if (!RANKS.includes(r)) return;
-      if (!(S.state && S.state.hand && S.state.hand.includes(card))) { toast(`The ${cardName(card)} is not in your hand.`); return; }
+      if (!(S.state && S.state.hand && S.state.hand.includes(card))) { toast(tr("table.not_in_hand", { card: cardName(card) })); return; }
       hand.play(card);
       return;
     }
@@ -500,21 +508,21 @@ function mountTable(root, id, token) {
     const seat = me() >= 0 ? t.seats[me()] : null;
     if (seat && seat.autoplay && t.status !== "over") {
       fill(turnLine, h("span", { "data-testid": "autoplay-note" },
-        "A bot is playing for you while you were away. "),
-        h("button", { class: "btn", type: "button", "data-testid": "back-btn", onclick: () => send({ type: "back" }) }, "I'm back"));
+        tr("table.autoplay_note"), " "),
+        h("button", { class: "btn", type: "button", "data-testid": "back-btn", onclick: () => send({ type: "back" }) }, tr("table.im_back")));
       turnLine.classList.add("mine");
       return;
     }
     if (t.status === "lobby") text = "";
-    else if (t.status === "between_rounds") text = "Round over.";
-    else if (t.status === "over") text = "The match is over.";
+    else if (t.status === "between_rounds") text = tr("turn.round_over");
+    else if (t.status === "over") text = tr("table.match_over");
     else if (st && st.to_act !== null && st.to_act !== undefined) {
       if (st.to_act === me()) {
         mine = true;
-        text = st.phase === "calling" ? "Your turn: make your call." : S.pending ? "Playing…" : "Your turn: play a card.";
-        if (st.phase === "playing" && st.legal_cards.length === 1 && t.rules.autoplay_forced) text = "Only one card is legal: it is played for you.";
+        text = tr(st.phase === "calling" ? "turn.your_call" : S.pending ? "turn.playing" : "turn.your_play");
+        if (st.phase === "playing" && st.legal_cards.length === 1 && t.rules.autoplay_forced) text = tr("turn.forced");
       } else {
-        text = `${shortName(st.to_act)} ${st.phase === "calling" ? "is calling" : "to play"}…`;
+        text = tr(st.phase === "calling" ? "turn.other_calling" : "turn.other_playing", { name: shortName(st.to_act) });
       }
     }
     // While it is your turn to play: the "tap again" cue of a lifted card, else a hint asked for
@@ -524,7 +532,7 @@ function mountTable(root, id, token) {
     else if (mine && st.phase === "playing" && !S.pending && S.hint && S.hint.card) {
       // The card on the first line; the reason on one line below it (cut short with an ellipsis
       // when long: the whole of it is in the title and is read out).
-      const what = `Hint: the ${cardName(S.hint.card)}.`, why = S.hint.reason || "";
+      const what = tr("turn.hint", { card: cardName(S.hint.card) }), why = reasonOf(S.hint);
       fill(turnLine, h("span", { class: "card-hint", "data-testid": "card-hint" },
         h("span", { class: "what" }, what), why ? h("span", { class: "why" }, why) : null));
       turnLine.title = why ? `${what} ${why}` : what;

@@ -1,3 +1,5 @@
+import { t, has } from "./i18n.js";
+
 // Small DOM and data helpers shared by every page.  Text is always inserted as
 // text (textContent), never parsed as HTML: player names are untrusted.
 
@@ -44,19 +46,19 @@ export function clear(el) {
 // --- cards ------------------------------------------------------------------
 export const SUITS = ["S", "H", "D", "C"];
 export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
-export const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+/** The suits' names in the reader's language ("spades"). */
+export const SUIT_NAME = Object.fromEntries(SUITS.map((s) => [s, t(`suit.${s}`)]));
 export const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
 const RANK_SHOW = { T: "10" };
-const RANK_NAME = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
 
 export const rankOf = (card) => card[0];
 export const suitOf = (card) => card[1];
 export const rankIndex = (card) => RANKS.indexOf(card[0]);
 
-/** "QH" -> "queen of hearts" (for screen readers). */
+/** "QH" -> "queen of hearts" (for screen readers and messages), in the reader's language. */
 export function cardName(card) {
-  const r = card[0];
-  return `${RANK_NAME[r] || r} of ${SUIT_NAME[card[1]]}`;
+  // (a queen has a template of its own: in Hindi the words around her agree with her)
+  return t(card[0] === "Q" ? "card.name_queen" : "card.name", { rank: t(`rank.${card[0]}`), suit: SUIT_NAME[card[1]] });
 }
 
 /** A card face drawn in HTML: rank and suit symbol, red or black. */
@@ -125,14 +127,23 @@ export async function api(method, path, body) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
-    throw new ApiError(0, "network", "Could not reach the server. Check your connection.");
+    throw new ApiError(0, "network", t("error.network"));
   }
   let data = null;
   try { data = await res.json(); } catch { /* not JSON */ }
   if (!res.ok) {
-    throw new ApiError(res.status, data && data.error || "http", (data && data.message) || `The server answered ${res.status}.`);
+    const code = (data && data.error) || "http";
+    throw new ApiError(res.status, code, errorText(code, res.status));
   }
   return data;
+}
+
+/**
+ * A refusal from the server, worded here from its code (the server's own message is English and
+ * for the logs; protocol.ErrorCode lists the codes, and a test holds the catalogue to them).
+ */
+export function errorText(code, status) {
+  return has(`error.${code}`) ? t(`error.${code}`) : t("error.http", { status: status || 0 });
 }
 
 // --- feedback ---------------------------------------------------------------
@@ -149,7 +160,7 @@ function toastParts(el) {
   let text = el.querySelector(".toast-text");
   if (!text) {
     text = h("span", { class: "toast-text" });
-    const close = h("button", { class: "toast-close", type: "button", "aria-label": "Dismiss", "data-testid": "toast-close" }, "×");
+    const close = h("button", { class: "toast-close", type: "button", "aria-label": t("toast.dismiss"), "data-testid": "toast-close" }, "×");
     close.addEventListener("click", () => { clearTimeout(toastTimer); el.classList.remove("show"); });
     fill(el, text, close);
   }
@@ -206,10 +217,10 @@ export function toast(message, ms = 3500) {
 export async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
-    toast("Copied.");
+    toast(t("toast.copied"));
     return true;
   } catch {
-    toast("Could not copy: select the text and copy it by hand.");
+    toast(t("toast.copy_failed"));
     return false;
   }
 }
@@ -247,7 +258,7 @@ export const DEFAULT_RULES = {
 };
 
 /** The presets as people read them (home page, calculator). */
-export const PRESET_LIST = [["standard", "Standard (5 rounds)"], ["quick", "Quick (3 rounds)"], ["pagat", "Pagat's Call Bridge"], ["bhoos", "Bhoos (calls up to 8)"]];
+export const PRESET_LIST = ["standard", "quick", "pagat", "bhoos"].map((p) => [p, t(`preset.${p}`)]);
 
 export function presetRules(name) {
   return { ...DEFAULT_RULES, ...(PRESETS[name] || {}) };
@@ -269,9 +280,9 @@ export function rulesSummary(r) {
   const timers = new Set(["card_seconds", "call_seconds"]);
   const exact = presetName(r, Object.keys(DEFAULT_RULES).filter((f) => !timers.has(f)));
   const name = exact !== "custom" ? exact : presetName(r, Object.keys(DEFAULT_RULES).filter((f) => !timers.has(f) && f !== "rounds"));
-  const parts = [name === "custom" ? "custom rules" : `${name[0].toUpperCase()}${name.slice(1)} rules`];
-  parts.push(r.rounds === null || r.rounds === undefined ? "no fixed end" : `${r.rounds} round${r.rounds === 1 ? "" : "s"}`);
-  parts.push(r.card_seconds === null || r.card_seconds === undefined ? "no turn timer" : `${r.card_seconds} s a card`);
-  if (r.trump && r.trump !== "S") parts.push(`${SUIT_NAME[r.trump]} are trump`);
+  const parts = [t(`summary.${name}`)];
+  parts.push(r.rounds === null || r.rounds === undefined ? t("summary.no_end") : t("summary.rounds", { count: r.rounds }));
+  parts.push(r.card_seconds === null || r.card_seconds === undefined ? t("summary.no_timer") : t("summary.card_seconds", { count: r.card_seconds }));
+  if (r.trump && r.trump !== "S") parts.push(t("summary.trump", { suit: SUIT_NAME[r.trump] }));
   return parts.join(" · ");
 }

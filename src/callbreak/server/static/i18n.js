@@ -1,0 +1,98 @@
+// The words on screen, in the reader's language.  The catalogues are JSON files shared with the
+// Python side (src/callbreak/i18n/*.json, served at /static/i18n/), one flat object per language:
+//   "key": "text with {name} placeholders"
+//   "key": {"one": "…", "other": "…"}      plural forms by Intl.PluralRules, chosen by {count}
+// The language is the one chosen on this device (localStorage "callbreak.lang"), else the first
+// of the browser's languages we have, else English.  A key missing from a catalogue falls back to
+// English (a test holds every catalogue complete).  Numbers are written with the language's own
+// digits (Intl.NumberFormat: Devanagari in Nepali, Bengali in Bengali, Western in Hindi, as
+// callbreak.i18n.digits; a browser test holds the two equal).
+// This module loads the catalogues with a top-level await: every module that imports it runs
+// once they are in.
+
+/** The languages offered, each named in itself. */
+export const LANGUAGES = [["en", "English"], ["ne", "नेपाली"], ["hi", "हिन्दी"], ["bn", "বাংলা"]];
+export const LANG_KEY = "callbreak.lang";
+const CODES = LANGUAGES.map(([code]) => code);
+
+/** The language for a stored choice and the browser's list (["hi-IN", "en"] -> "hi"). */
+export function chooseLanguage(stored, preferred) {
+  if (CODES.includes(stored)) return stored;
+  for (const tag of preferred || []) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (CODES.includes(base)) return base;
+  }
+  return "en";
+}
+
+function storedLanguage() {
+  try { return JSON.parse(localStorage.getItem(LANG_KEY)); } catch { return null; }
+}
+
+async function fetchCatalogue(code) {
+  try {
+    const res = await fetch(`/static/i18n/${code}.json`);
+    if (res.ok) return await res.json();
+  } catch { /* offline without a cached copy: English below */ }
+  return null;
+}
+
+export const lang = chooseLanguage(storedLanguage(), navigator.languages || [navigator.language]);
+const english = (await fetchCatalogue("en")) || {};
+const catalogue = lang === "en" ? english : ((await fetchCatalogue(lang)) || english);
+document.documentElement.lang = lang;
+
+// The digits each language is read in (a choice: CLDR's default for Nepali is Western digits,
+// but Nepali print and apps use Devanagari ones; Hindi apps use Western digits; Bengali, its own).
+const NUMBERING = { en: "latn", ne: "deva", hi: "latn", bn: "beng" };
+// (As an option, not a "-u-nu-" tag: a browser whose ICU lacks Nepali drops the tag with the locale.)
+const numbers = new Intl.NumberFormat(lang, { numberingSystem: NUMBERING[lang], useGrouping: false });
+const plurals = new Intl.PluralRules(lang);
+const DIGITS = Array.from({ length: 10 }, (_, d) => numbers.format(d));
+
+/** A number (or a number's text, "-4.2", "3/4") with this language's digits. */
+export function num(value) {
+  return String(value).replace(/[0-9]/g, (d) => DIGITS[Number(d)]);
+}
+
+function lookup(key) {
+  if (key in catalogue) return catalogue[key];
+  if (key in english) return english[key];
+  console.warn(`i18n: no text for "${key}"`);
+  return key;
+}
+
+/**
+ * The text of `key` with its {placeholders} filled from `params`; numbers are written in this
+ * language's digits.  A plural entry picks its form by `params.count`.
+ */
+export function t(key, params = {}) {
+  let text = lookup(key);
+  if (text && typeof text === "object") {
+    const form = plurals.select(Number(params.count));
+    text = text[form] !== undefined ? text[form] : text.other;
+  }
+  return String(text).replace(/\{(\w+)\}/g, (whole, name) => {
+    if (!(name in params)) return whole;
+    const v = params[name];
+    return typeof v === "number" ? num(v) : String(v);
+  });
+}
+
+/** Whether the catalogue has `key` (for the optional texts: an error code's wording). */
+export const has = (key) => key in catalogue || key in english;
+
+/** Choose a language on this device and show every page in it (the page is loaded again). */
+export function setLanguage(code) {
+  if (!CODES.includes(code)) throw new Error(`no language "${code}"`);
+  try { localStorage.setItem(LANG_KEY, JSON.stringify(code)); } catch { /* storage disabled */ }
+  location.reload();
+}
+
+/** Word the static page (index.html): textContent from data-i18n, attributes from data-i18n-ATTR. */
+export function translatePage(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const attr of ["aria-label", "title", "content"]) {
+    for (const el of root.querySelectorAll(`[data-i18n-${attr}]`)) el.setAttribute(attr, t(el.getAttribute(`data-i18n-${attr}`)));
+  }
+}

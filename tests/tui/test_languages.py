@@ -1,0 +1,99 @@
+"""The terminal client in Nepali: a whole one-round match by key presses, every text in नेपाली."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+from rich.console import Console
+from textual.widgets import Markdown, Static
+
+from callbreak import Ruleset
+from callbreak.i18n import catalogue
+from callbreak.tui.app import CallbreakApp, HelpScreen, SummaryScreen
+from callbreak.tui.game import LocalGame, sort_hand
+from callbreak.tui.words import use
+
+from .test_app import keys_for, screen_text, settle, waiting_for_human
+
+NE = catalogue("ne")
+#: English words of the terminal's texts that must not show in Nepali
+ENGLISH = re.compile(
+    r"\b(Round|round|call|won|points|pts|total|player|tricks|Your|Match|Enter: next|left|Final)\b"
+)
+
+
+@pytest.fixture
+def nepali() -> Iterator[None]:
+    use("ne")
+    yield
+    use("en")
+
+
+def rendered(widget: Static, width: int = 100) -> str:
+    console = Console(width=width, record=True, file=io.StringIO())
+    console.print(widget.content)
+    return console.export_text()
+
+
+async def test_a_match_in_nepali(nepali: None) -> None:
+    game = LocalGame(Ruleset.preset("quick", rounds=1), seed=5, bots="random", delay=0, trick_pause=0)
+    app = CallbreakApp(game, hint=False)
+    seen: set[str] = set()
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(pilot, app, lambda: app.model is not None)
+        await pilot.press("question_mark")  # the rules and keys, in Nepali
+        await settle(pilot, app, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.pause()
+        help_text = app.screen.query_one(Markdown).source
+        assert help_text.startswith(NE["tui.help"]) and "## यो टेबल: मानक नियम" in help_text
+        assert f"- `rounds` = 1: {NE['rules.f.rounds.what']}" in help_text
+        await pilot.press("escape")
+        await settle(pilot, app, lambda: not isinstance(app.screen, HelpScreen))
+        while True:
+            await settle(pilot, app, lambda: waiting_for_human(app) and app.model is not None)
+            if isinstance(app.screen, SummaryScreen):
+                await pilot.pause()
+                text = rendered(app.screen.query_one("#summary", Static))
+                assert "राउन्ड १" in text and NE["tui.col_points"] in text, text
+                assert NE["dialog.final_places"] in text and "तपाईं" in text, text
+                assert not ENGLISH.search(text), text
+                seen.add("summary")
+                await pilot.press("enter")
+                await pilot.pause()
+                break
+            v = game.match.view(0)
+            screen = "\n".join(screen_text(app, w) for w in ("header", "table", "sidebar", "prompt"))
+            assert "राउन्ड १/१" in screen and NE["tui.col_total"] in screen, screen
+            assert not ENGLISH.search(screen), screen
+            if v.phase == "calling":
+                assert NE["tui.your_call"].strip() in screen
+                seen.add("calling")
+                keys = ["enter"]  # the picker starts on a call
+            else:
+                assert NE["tui.your_turn"].strip() in screen
+                seen.add("playing")
+                legal = [c for c in sort_hand(v.hand, v.rules.trump) if c in v.legal_cards]
+                keys = [*keys_for(legal[0]), "enter"]
+            await pilot.press(*keys)
+            await pilot.pause()
+        assert seen == {"calling", "playing", "summary"}
+        assert NE["tui.match_over"] in screen_text(app, "prompt")
+
+
+def test_lang_option_and_environment() -> None:
+    """``--lang`` takes the four languages and refuses others; without it LANG chooses."""
+    from callbreak.cli import build_parser
+
+    assert build_parser().parse_args(["play", "--lang", "bn"]).lang == "bn"
+    r = subprocess.run(
+        [sys.executable, "-m", "callbreak", "play", "--lang", "fr"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 2 and "invalid choice: 'fr'" in r.stderr

@@ -1,0 +1,209 @@
+"""A whole match in every language on a phone: no English left on screen, nothing cut or overflowing.
+
+The language comes from the browser's own (Playwright's ``locale``: ``navigator.languages``), as
+on a first visit.  At every step of a "Play now" match (quick rules, beginner bots) the test reads
+what is on screen (the visible text, and the names controls give screen readers) and fails on any
+text that is an English catalogue entry whose translation differs (an entry with placeholders is
+matched as a pattern), and on any visible text that leaves the screen's width, is cut inside its
+own box, or sticks out of the box that clips it.  Then the rules and calculator pages, the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from typing import Any
+
+import pytest
+
+from callbreak.i18n import LANGUAGES, catalogue, digits, plural_form
+
+from .helpers import ACTIONABLE, play_card
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+LOCALES = {"en": "en-US", "ne": "ne-NP", "hi": "hi-IN", "bn": "bn-BD"}
+
+#: what is on screen: visible texts, the labels of visible controls, and the boxes of the
+#: elements holding visible text that leave the screen, are cut, or stick out of their clip
+SCREEN = """() => {
+  const vw = window.innerWidth, out = { texts: [], bad: [] };
+  const shown = (el) => {
+    if (!el || el.closest(".sr-only, .skip:not(:focus), [hidden], [aria-hidden=true]")) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  };
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const text = n.textContent.trim(), el = n.parentElement;
+    if (!text || !shown(el) || el.closest("script, style, noscript, option")) continue;
+    if (!el.closest("code")) out.texts.push(text);  // (code: a rule's field name, a command)
+    // the text's own box (a Range), not its element's: the element may hold other things
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    const r = range.getBoundingClientRect(), name = `${el.tagName.toLowerCase()}.${el.className} "${text.slice(0, 40)}"`;
+    if (r.width === 0) continue;
+    if (el.closest(".trick-area[class*=collect-]")) continue;  // a won trick flying off to its winner
+    if (r.left < -1 || r.right > vw + 1) out.bad.push(`${name} leaves the screen: ${Math.round(r.left)}..${Math.round(r.right)}`);
+    const cs = getComputedStyle(el);
+    if (cs.textOverflow === "ellipsis" && el.scrollWidth > el.clientWidth + 1) out.bad.push(`${name} is cut short (ellipsis)`);
+    // the first box around it that clips: the text stays inside it (a scrolling box is fine)
+    for (let p = el; p && p !== document.body; p = p.parentElement) {
+      const pcs = getComputedStyle(p);
+      if (pcs.overflowX === "visible" && pcs.overflowY === "visible") continue;
+      if (["auto", "scroll"].includes(pcs.overflowX) || ["auto", "scroll"].includes(pcs.overflowY)) break;
+      const q = p.getBoundingClientRect();
+      // (a line's box is its font's full height, taller than the ink of Devanagari and Bengali
+      // set with a tight line-height: a third of a line up or down is not a line cut off)
+      const slack = Math.min(r.height, parseFloat(cs.fontSize) * 1.6) / 3;
+      if (r.left < q.left - 1 || r.right > q.right + 1 || r.top < q.top - slack || r.bottom > q.bottom + slack)
+        out.bad.push(`${name} is cut by ${p.tagName.toLowerCase()}.${p.className}`);
+      break;
+    }
+  }
+  for (const el of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
+    if (!shown(el)) continue;
+    for (const a of ["aria-label", "title", "placeholder"]) if (el.getAttribute(a)) out.texts.push(el.getAttribute(a));
+  }
+  for (const o of document.querySelectorAll("select option")) if (shown(o.parentElement)) out.texts.push(o.text.trim());
+  return out;
+}"""
+
+
+def english_patterns(lang: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The English entries a screen in ``lang`` must not show: each whose translation differs,
+    as a whole-text pattern (placeholders match anything), if its fixed words hold a word."""
+    english, own = catalogue("en"), catalogue(lang)
+    out = []
+    for key, entry in english.items():
+        if own[key] == entry:
+            continue
+        for text in entry.values() if isinstance(entry, dict) else [entry]:
+            fixed = re.sub(r"\{\w+\}", "", text)
+            if not re.search(r"[A-Za-z]{2,}", fixed):
+                continue
+            parts = re.split(r"\{\w+\}", text)
+            pattern = ".{1,30}?".join(re.escape(p) for p in parts)  # a name, a card, a number
+            out.append((key, re.compile(rf"\s*{pattern}\s*", re.S)))
+    return out
+
+
+def check_screen(page: Any, lang: str, patterns: list[tuple[str, re.Pattern[str]]], where: str) -> None:
+    got = page.evaluate(SCREEN)
+    english = sorted({f"{key}: {t!r}" for t in got["texts"] for key, p in patterns if p.fullmatch(t)})
+    assert english == [], f"{lang}, {where}: English on screen: {english}"
+    assert got["bad"] == [], f"{lang}, {where}: {got['bad']}"
+
+
+def play_match(page: Any, lang: str, patterns: list[tuple[str, re.Pattern[str]]]) -> set[str]:
+    """Play the seat until the final places show, checking the screen at each step."""
+    seen: set[str] = set()
+    plays = 0
+    for _ in range(400):
+        page.wait_for_selector(ACTIONABLE, timeout=20_000)
+        if page.locator("[data-testid=final-places]").count():
+            check_screen(page, lang, patterns, "final places")
+            return seen
+        if page.locator("[data-testid=ready-btn]").count():
+            if "summary" not in seen:
+                check_screen(page, lang, patterns, "round summary")
+            seen.add("summary")
+            with contextlib.suppress(Exception):  # redrawn meanwhile (the others got ready): look again
+                page.locator("[data-testid=ready-btn]").click(timeout=2000)
+            continue
+        calls = page.locator("[data-call]:not([disabled])")
+        if calls.count():
+            page.wait_for_selector("[data-testid=hint-line]:not(:empty)")
+            check_screen(page, lang, patterns, "calling")
+            seen.add("calling")
+            with contextlib.suppress(Exception):  # the picker was redrawn meanwhile: look again
+                calls.first.click(timeout=2000)
+            continue
+        legal = page.locator("[data-testid=hand].my-turn [data-legal=true]")
+        if legal.count():
+            plays += 1
+            if plays % 3 == 1:  # (every third turn: the screen changes little between two)
+                check_screen(page, lang, patterns, "playing")
+            seen.add("playing")
+            with contextlib.suppress(Exception):  # played for us (a forced card) or redrawn meanwhile
+                play_card(page, str(legal.first.get_attribute("data-card", timeout=1000)))
+    raise AssertionError("the match did not finish")
+
+
+@pytest.mark.parametrize("lang", ["ne", "hi", "bn"])  # (English: test_pages.py, test_table.py, ...)
+def test_a_whole_match_in_each_language(server: str, browser: Any, lang: str) -> None:
+    ctx = browser.new_context(locale=LOCALES[lang], **PHONE)
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    own = catalogue(lang)
+    patterns = english_patterns(lang)
+    page.goto(server + "/")
+    # The browser's language chose the page's: words, lang attribute, digits and plurals as the
+    # Python side has them (the terminal client reads the same catalogues).
+    page.wait_for_selector(f"[data-testid=play-now]:has-text('{own['home.play_now']}')")
+    assert page.evaluate("document.documentElement.lang") == lang
+    forms = page.evaluate(
+        """async (lang) => { const m = await import("/static/i18n.js");
+             return [...Array(31).keys()].map(n => [new Intl.PluralRules(lang).select(n), m.num(n)]); }""",
+        lang,
+    )
+    assert forms == [[plural_form(lang, n), digits(lang, n)] for n in range(31)]
+    check_screen(page, lang, patterns, "home")
+    page.click("details.rules-fields > summary")  # every rule a host can set, in two columns
+    check_screen(page, lang, patterns, "home, more rules")
+    page.select_option("#now-bots", "random")
+    page.select_option("#now-preset", "quick")
+    page.click("[data-testid=play-now]")
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    assert (
+        page.locator("[data-testid=round-info]").inner_text().startswith(own["table.round_of"].split("{")[0])
+    )
+    seen = play_match(page, lang, patterns)
+    assert seen == {"calling", "playing", "summary"}
+    verdict = page.locator("[data-testid=final] strong").first.inner_text()
+    assert verdict == own["dialog.you_won"] or verdict.startswith(own["dialog.you_came"].split("{")[0])
+    for path, title in (("/rules", "rules.p01"), ("/calculator", "calc.title")):
+        page.goto(server + path)
+        page.wait_for_selector(f"main h1:has-text('{own[title]}')")
+        check_screen(page, lang, patterns, path)
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_page_in_each_language(static_url: str, browser: Any, lang: str) -> None:
+    """Every page that needs no table, with every fold open and the settings dialog over it."""
+    ctx = browser.new_context(locale=LOCALES[lang], **PHONE)
+    page = ctx.new_page()
+    patterns = english_patterns(lang)
+    for path in ("/", "/rules", "/calculator", "/matches", "/join/nothing"):
+        page.goto(static_url + path)
+        page.wait_for_selector("main h1")
+        assert page.evaluate("document.documentElement.lang") == lang
+        for fold in page.locator("details:not([open]) > summary").all():
+            fold.click()
+        check_screen(page, lang, patterns, path)
+    page.click("[data-testid=settings-btn]")
+    page.wait_for_selector("[data-testid=settings]")
+    check_screen(page, lang, patterns, "settings")
+    ctx.close()
+
+
+def test_language_chosen_in_settings_is_kept_on_this_device(static_url: str, browser: Any) -> None:
+    """English first (the browser's language); हिन्दी chosen in the settings of any page words
+    every page after it, also a new tab, and whatever the browser says."""
+    ctx = browser.new_context(locale="en-GB", **PHONE)
+    page = ctx.new_page()
+    page.goto(static_url + "/rules")
+    page.wait_for_selector("main h1:has-text('How to play Callbreak')")
+    page.click("[data-testid=settings-btn]")
+    with page.expect_navigation():
+        page.select_option("[data-testid=setting-lang]", "hi")
+    page.wait_for_selector(f"main h1:has-text('{catalogue('hi')['rules.p01']}')")
+    assert page.evaluate("localStorage.getItem('callbreak.lang')") == json.dumps("hi")
+    other = ctx.new_page()
+    other.goto(static_url + "/calculator")
+    other.wait_for_selector(f"main h1:has-text('{catalogue('hi')['calc.title']}')")
+    assert other.locator(".topbar nav a[href='/rules']").inner_text() == catalogue("hi")["nav.rules"]
+    other.click("[data-testid=settings-btn]")
+    assert other.locator("[data-testid=setting-lang]").input_value() == "hi"
+    ctx.close()

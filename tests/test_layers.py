@@ -152,6 +152,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "env": {"numpy", "gymnasium", "pettingzoo", "pyspiel"},
     "arena": {"rich", "httpx", "matplotlib", "openskill"},
     "server": {"starlette", "uvicorn", "h11", "orjson", "msgspec"},
+    "server/store_pg": {"orjson", "psycopg", "psycopg_pool"},
     "tui": {"textual", "rich", "httpx", "websockets"},
     "commands": {"rich", "uvicorn"},
     "cli": set(),

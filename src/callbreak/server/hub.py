@@ -41,7 +41,7 @@ from .protocol import (
     parse,
 )
 from .ratelimit import Bucket
-from .store import SQLiteStore, Store
+from .store import Store, open_store
 from .table import (
     ABANDONED,
     BETWEEN,
@@ -82,7 +82,7 @@ class Hub:
         self.config = config
         #: every timer, deadline and rate limit reads this clock (tests drive a `ManualClock`)
         self.clock: Clock = clock if clock is not None else LoopClock()
-        self.store: Store = store if store is not None else SQLiteStore(config.db, config.sync, now=self.clock.time)
+        self.store: Store = store if store is not None else open_store(config.db, config.sync, now=self.clock.time)
         self.broker: Broker = broker if broker is not None else LocalBroker()
         self.tables: dict[str, LiveTable] = {}
         self._sweeper: Handle | None = None

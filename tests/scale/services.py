@@ -13,6 +13,7 @@ import glob
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -85,7 +86,7 @@ class Postgres:
         subprocess.run(self._as_user(cmd), check=True, capture_output=True)
 
     def stop(self) -> None:
-        self.proc.terminate()
+        self.proc.send_signal(signal.SIGINT)  # a fast shutdown: no waiting for sessions to end
         try:
             self.proc.wait(20)
         except subprocess.TimeoutExpired:

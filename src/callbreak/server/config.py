@@ -86,6 +86,13 @@ class ServerConfig:
     abandon_after: float = 3600.0
     #: SQLite ``synchronous``: "normal" survives a killed process (WAL); "full" also a power cut
     sync: str = "normal"
+    #: Redis (``redis://host:port/db``) joining this process to the others serving the same
+    #: store: table leases, forwarded requests and tunnelled sockets (docs/deploy.md); empty: alone
+    redis: str = ""
+    #: the prefix of this deployment's Redis keys and channels
+    namespace: str = "callbreak"
+    #: seconds after which a process that stopped renewing its liveness loses its tables' leases
+    lease_ttl: float = 3.0
     #: the web client's files: empty for the package's own (``server/static``), or a directory with
     #: the same layout (a customised client; the tests serve a copy to play a new release)
     static: str = ""
@@ -133,5 +140,9 @@ class ServerConfig:
             raise ValueError(f"sync must be normal, full or off, not {self.sync!r}")
         if self.hint_workers < 1:
             raise ValueError("hint_workers must be at least 1")
+        if self.redis and not self.redis.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError(f"redis must be a redis:// URL, not {self.redis!r}")
+        if self.lease_ttl < 0.3:
+            raise ValueError("lease_ttl must be at least 0.3 seconds")
         if self.max_message < 64:
             raise ValueError("max_message must be at least 64 bytes")

@@ -7,6 +7,7 @@ dispatches each WebSocket message of a `Conn` (see `conn`) to its table.
 
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,6 +20,7 @@ from .conn import NO_HELLO, Conn, nbytes
 from .hinting import Hints
 from .history import history
 from .live import LiveTable
+from .meter import Meter
 from .protocol import (
     Back,
     Call,
@@ -93,6 +95,8 @@ class Hub:
         self.awaiting_hello: dict[Conn, Handle] = {}
         #: hints, cached per seat and decision, in their own thread pool
         self.hints = Hints(config.hint_workers, config.hint_queue)
+        #: measurements (`server.metrics` replaces it to serve them on /metrics)
+        self.meter = Meter()
 
     # --- lifecycle ----------------------------------------------------------------------
     async def startup(self) -> None:
@@ -410,8 +414,11 @@ class Hub:
             msg = parse(raw)
         except Refused as e:
             return self.error(conn, e.code, e.message, e.ref)
+        t0 = time.perf_counter()
         try:
             await self._dispatch(conn, msg)
+            if isinstance(msg, (Call, Play)):
+                self.meter.action(time.perf_counter() - t0)
         except TableError as e:
             self.error(conn, e.code, e.message, msg.ref)
         except Exception:  # a bug must cost one message, not the connection or the server

@@ -1,0 +1,119 @@
+"""`callbreak serve` processes on PostgreSQL and Redis, and nginx in front of them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from ..server.conftest import Server
+from .services import NGINX, free_port, unavailable
+
+
+class ScaledServer(Server):
+    """``callbreak serve --db postgresql://… --redis redis://…`` as a child process."""
+
+    def __init__(self, pg: str, redis: str, ns: str, env: dict[str, str] | None = None) -> None:
+        super().__init__(Path("unused"), {"CALLBREAK_NAMESPACE": ns, "CALLBREAK_LEASE_TTL": "1.5", **(env or {})})
+        self.pg = pg
+        self.redis = redis
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "callbreak", "serve", "--port", str(self.port), "--db", self.pg, "--redis", self.redis],
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                out = self.proc.stdout.read().decode() if self.proc.stdout else ""
+                raise RuntimeError(f"server exited: {out}")
+            try:
+                if httpx.get(self.base + "/readyz", timeout=0.5).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("server did not start")
+
+
+NGINX_CONF = """
+worker_processes 1;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
+    upstream callbreak {{
+{servers}
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://callbreak;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_read_timeout 3600s;
+            proxy_connect_timeout 1s;
+            proxy_next_upstream error timeout http_502 http_503;
+        }}
+    }}
+}}
+"""
+
+
+class Nginx:
+    """Debian's nginx on a loopback port, round robin over ``upstreams`` (ports)."""
+
+    def __init__(self, upstreams: list[int]) -> None:
+        import os
+
+        if not os.path.exists(NGINX):
+            unavailable("nginx is not installed (apt-get install nginx)")
+        self.dir = Path(tempfile.mkdtemp(prefix="callbreak-nginx-"))
+        self.port = free_port()
+        servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;" for p in upstreams)
+        conf = self.dir / "nginx.conf"
+        conf.write_text(NGINX_CONF.format(dir=self.dir, port=self.port, servers=servers))
+        self.proc = subprocess.Popen(
+            [NGINX, "-c", str(conf), "-p", str(self.dir), "-g", "daemon off;"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.base + "/healthz", timeout=0.5).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None:
+                raise RuntimeError("nginx exited: " + (self.dir / "error.log").read_text())
+            time.sleep(0.05)
+        raise RuntimeError("nginx did not start")
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)

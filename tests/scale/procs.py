@@ -23,12 +23,20 @@ class ScaledServer(Server):
         self.redis = redis
 
     def start(self) -> None:
+        self.launch()
+        self.wait_ready()
+
+    def launch(self) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "callbreak", "serve", "--port", str(self.port), "--db", self.pg, "--redis", self.redis],
             env=self.env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
         )
+
+    def wait_ready(self) -> None:
+        """Until ``/readyz`` says it is serving with the others."""
+        assert self.proc is not None
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -117,3 +125,11 @@ class Nginx:
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait(10)
+
+
+def start_all(servers: list[ScaledServer]) -> None:
+    """Start the processes side by side (each takes seconds to import and join)."""
+    for s in servers:
+        s.launch()
+    for s in servers:
+        s.wait_ready()

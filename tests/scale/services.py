@@ -86,7 +86,12 @@ class Postgres:
         subprocess.run(self._as_user(cmd), check=True, capture_output=True)
 
     def stop(self) -> None:
-        self.proc.send_signal(signal.SIGINT)  # a fast shutdown: no waiting for sessions to end
+        # a fast shutdown (no waiting for sessions to end), sent to the postmaster itself (not runuser)
+        pid_file = self.dir / "data" / "postmaster.pid"
+        try:
+            os.kill(int(pid_file.read_text().split()[0]), signal.SIGINT)
+        except (OSError, ValueError, IndexError):
+            self.proc.send_signal(signal.SIGINT)
         try:
             self.proc.wait(20)
         except subprocess.TimeoutExpired:

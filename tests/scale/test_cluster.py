@@ -9,28 +9,28 @@ import httpx
 import pytest
 
 from ..server.conftest import Client, play_until
-from .procs import ScaledServer
+from .procs import ScaledServer, start_all
 
 QUICK1 = {"preset": "quick", "rounds": 1}
 
 
 @pytest.fixture
-def make_scaled(pg_url: str, redis_server: str, ns: str) -> Iterator[Callable[..., ScaledServer]]:
+def make_scaled(pg_url: str, redis_server: str, ns: str) -> Iterator[Callable[..., list[ScaledServer]]]:
     servers: list[ScaledServer] = []
 
-    def make(env: dict[str, str] | None = None) -> ScaledServer:
-        s = ScaledServer(pg_url, redis_server, ns, env)
-        s.start()
-        servers.append(s)
-        return s
+    def make(n: int = 2, env: dict[str, str] | None = None) -> list[ScaledServer]:
+        made = [ScaledServer(pg_url, redis_server, ns, env) for _ in range(n)]
+        start_all(made)
+        servers.extend(made)
+        return made
 
     yield make
     for s in servers:
         s.stop()
 
 
-async def test_requests_on_either_process_reach_the_owner(make_scaled: Callable[..., ScaledServer]) -> None:
-    a, b = make_scaled(), make_scaled()
+async def test_requests_on_either_process_reach_the_owner(make_scaled: Callable[..., list[ScaledServer]]) -> None:
+    a, b = make_scaled()
     made = a.create(rules=QUICK1, bots="random", name="Asha")
     # the join, the page's table info and the start land on the process that does not run it
     joined = b.post(f"/api/join/{made['invite']}", {"name": "Bibek"}).json()
@@ -59,8 +59,8 @@ async def _snapshot(server: ScaledServer, table: str, token: str) -> object:
     return c.state
 
 
-async def test_a_killed_owner_hands_its_table_on(make_scaled: Callable[..., ScaledServer]) -> None:
-    a, b = make_scaled(), make_scaled()
+async def test_a_killed_owner_hands_its_table_on(make_scaled: Callable[..., list[ScaledServer]]) -> None:
+    a, b = make_scaled()
     made = a.create(rules={**QUICK1, "card_seconds": 30, "call_seconds": 30}, bots="random", name="Asha", play_now=True)
     p = Client(a, made["table"], made["token"])  # on the owner
     w = Client(b, made["table"])  # a spectator tunnelled from b

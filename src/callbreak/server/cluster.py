@@ -359,6 +359,8 @@ class Cluster:
 
         try:
             await self.app(self._scope(msg, "http"), receive, send)
+            if status == 200 and _creates(msg.get("method", "GET"), msg["path"]):
+                await self.claim(b"".join(chunks))
         except Exception:
             log.exception("forwarded request %s %s failed", msg.get("method"), msg["path"])
             status, headers, chunks = 500, [["content-type", "text/plain"]], [b"internal error"]
@@ -387,6 +389,13 @@ class Cluster:
 
         self._spawn(run())
 
+    async def claim(self, body: bytes) -> None:
+        """Take the lease of the table a create or rematch response names, before the client
+        hears of it (so its players' first requests find this process its owner)."""
+        tid = orjson.loads(body).get("table")
+        if isinstance(tid, str):
+            await self.acquire(tid)
+
     # --- the forwarding end ------------------------------------------------------------
     async def route(self, tid: str) -> str:
         """The owner of ``tid`` (taking the lease when it is free or its holder is dead)."""
@@ -414,6 +423,7 @@ class Cluster:
                     "body": body.decode("latin-1"),
                 },
             )
+            self.hub.meter.forwarded("http")
             reply = await q.get()  # the owner answers, says the table moved, or is found dead
             return reply if reply["k"] == "resp" else None
         finally:
@@ -446,6 +456,7 @@ class Cluster:
                 return False
             if first["k"] != "acc":
                 return False
+            self.hub.meter.forwarded("ws")
             await send({"type": "websocket.accept"})
             await self._pipe(owner, rid, q, receive, send)
             return True
@@ -521,6 +532,9 @@ class ClusterRouter:
         if tid is None and kind == "http" and path.startswith(_INVITE_PREFIX):
             code = path[len(_INVITE_PREFIX) :].split("/", 1)[0]
             tid = self.cluster.hub.store.find_invite(code) if 0 < len(code) <= 32 else None
+        if kind == "http" and _creates(scope["method"], path) and tid is None:
+            await self._claiming(scope, receive, send)
+            return
         if tid is None or (kind == "websocket") != path.startswith("/ws/"):
             await self.app(scope, receive, send)
             return
@@ -530,7 +544,10 @@ class ClusterRouter:
         while True:
             owner = await self.cluster.route(tid)
             if owner == self.cluster.me:
-                await self.app(scope, receive if kind == "websocket" else _replay(body), send)
+                if kind == "http" and _creates(scope["method"], path):
+                    await self._claiming(scope, _replay(body), send)
+                else:
+                    await self.app(scope, receive if kind == "websocket" else _replay(body), send)
                 return
             if kind == "websocket":
                 if await self.cluster.tunnel(owner, tid, scope, receive, send):
@@ -559,6 +576,20 @@ class ClusterRouter:
                 return
             await asyncio.sleep(0.1)
 
+    async def _claiming(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run a request that creates a table; take its lease before the response goes out."""
+        held: list[Message] = []
+
+        async def hold(message: Message) -> None:
+            held.append(message)
+
+        await self.app(scope, receive, hold)
+        start = next((m for m in held if m["type"] == "http.response.start"), None)
+        if start is not None and start["status"] == 200:
+            await self.cluster.claim(b"".join(bytes(m.get("body", b"")) for m in held if m["type"] == "http.response.body"))
+        for m in held:
+            await send(m)
+
     def _lifespan(self, receive: Receive) -> Receive:
         async def wrapped() -> Message:
             m = await receive()
@@ -569,6 +600,15 @@ class ClusterRouter:
             return m
 
         return wrapped
+
+
+def _creates(method: str, path: str) -> bool:
+    """Whether a request makes a new table (whose lease its process takes).
+
+    >>> _creates("POST", "/api/tables"), _creates("POST", "/api/tables/abc/rematch"), _creates("GET", "/api/tables")
+    (True, True, False)
+    """
+    return method == "POST" and (path == "/api/tables" or (path.startswith("/api/tables/") and path.endswith("/rematch")))
 
 
 async def _read_body(receive: Receive, limit: int) -> bytes:

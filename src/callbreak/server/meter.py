@@ -4,7 +4,7 @@
 decision, a lease taken over); `callbreak.server.metrics.PromMeter` (the ``scale`` extra)
 turns the calls into Prometheus metrics on ``/metrics``.
 
->>> m = Meter(); m.action(0.001); m.append(0.0002); m.bot(0.03); m.move()
+>>> m = Meter(); m.action(0.001); m.append(0.0002); m.bot(0.03); m.move(); m.forwarded("ws")
 """
 
 from __future__ import annotations
@@ -26,3 +26,6 @@ class Meter:
 
     def move(self) -> None:
         """This process took over a table whose owner had died."""
+
+    def forwarded(self, kind: str) -> None:
+        """A request (``http``) or a socket (``ws``) was carried to its table's owner elsewhere."""

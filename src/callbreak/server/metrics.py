@@ -54,6 +54,9 @@ class PromMeter(Meter):
         self.appends = Histogram("callbreak_store_append_seconds", "one entry committed", buckets=_FAST, registry=r)
         self.bots = Histogram("callbreak_bot_decision_seconds", "a bot's decision, queueing included", buckets=_BOT, registry=r)
         self.moves = Counter("callbreak_lease_moves", "tables taken over from a dead process", registry=r)
+        self.forwards = Counter(
+            "callbreak_forwarded", "requests and sockets carried to their table's owner", ["kind"], registry=r
+        )
 
     def action(self, seconds: float) -> None:
         self.actions.inc()
@@ -67,6 +70,9 @@ class PromMeter(Meter):
 
     def move(self) -> None:
         self.moves.inc()
+
+    def forwarded(self, kind: str) -> None:
+        self.forwards.labels(kind).inc()
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tempfile
@@ -51,7 +52,10 @@ class ScaledServer(Server):
         raise RuntimeError("server did not start")
 
 
-NGINX_CONF = """
+#: the deployment's own nginx site (deploy/nginx/callbreak.conf), run with our upstreams and port
+SITE = Path(__file__).resolve().parents[2] / "deploy" / "nginx" / "callbreak.conf"
+
+MAIN_CONF = """
 worker_processes 1;
 pid {dir}/nginx.pid;
 error_log {dir}/error.log warn;
@@ -63,25 +67,20 @@ http {{
     fastcgi_temp_path {dir}/fastcgi;
     uwsgi_temp_path {dir}/uwsgi;
     scgi_temp_path {dir}/scgi;
-    map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
-    upstream callbreak {{
-{servers}
-    }}
-    server {{
-        listen 127.0.0.1:{port};
-        location / {{
-            proxy_pass http://callbreak;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header X-Forwarded-For $remote_addr;
-            proxy_read_timeout 3600s;
-            proxy_connect_timeout 1s;
-            proxy_next_upstream error timeout http_502 http_503;
-        }}
-    }}
+    include {dir}/site.conf;
 }}
 """
+
+
+def site(upstreams: list[int], port: int) -> str:
+    """deploy/nginx/callbreak.conf with ``upstreams`` (loopback ports) and listening on ``port``."""
+    text = SITE.read_text()
+    servers = "".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;\n" for p in upstreams)
+    text, n = re.subn(r"(upstream callbreak \{\n)(?:.*\n)*?(    keepalive)", lambda m: m.group(1) + servers + m.group(2), text)
+    assert n == 1, "deploy/nginx/callbreak.conf: no upstream block"
+    text, n = re.subn(r"listen 80;", f"listen 127.0.0.1:{port};", text)
+    assert n == 1, "deploy/nginx/callbreak.conf: no listen 80"
+    return text
 
 
 class Nginx:
@@ -94,9 +93,9 @@ class Nginx:
             unavailable("nginx is not installed (apt-get install nginx)")
         self.dir = Path(tempfile.mkdtemp(prefix="callbreak-nginx-"))
         self.port = free_port()
-        servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;" for p in upstreams)
+        (self.dir / "site.conf").write_text(site(upstreams, self.port))
         conf = self.dir / "nginx.conf"
-        conf.write_text(NGINX_CONF.format(dir=self.dir, port=self.port, servers=servers))
+        conf.write_text(MAIN_CONF.format(dir=self.dir))
         self.proc = subprocess.Popen(
             [NGINX, "-c", str(conf), "-p", str(self.dir), "-g", "daemon off;"],
             stdout=subprocess.PIPE,

@@ -144,6 +144,8 @@ class Cluster:
         self.broker = RedisBroker(redis_url, prefix=f"{namespace}:", on_lost=self._lost)
         #: tables whose lease this process holds
         self.owned: set[str] = set()
+        #: owned tables found not loaded by the last renewal
+        self._gone: set[str] = set()
         #: replies and frames awaited by requests and tunnels that started here
         self._waiting: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         self._waiting_owner: dict[str, str] = {}
@@ -215,9 +217,12 @@ class Cluster:
         """Keep the leases of the tables loaded here; hand back those unloaded; drop a copy
         whose lease another process holds."""
         hub = self.hub
-        for tid in list(self.owned - set(hub.tables)):
+        gone = self.owned - set(hub.tables)
+        # unloaded for a whole round (not between a lease taken and the table loaded): hand it back
+        for tid in gone & self._gone:
             await self._release(keys=[self.key("lease", tid)], args=[self.me])
             self.owned.discard(tid)
+        self._gone = gone - self._gone
         for tid in list(hub.tables):
             owner = await self.acquire(tid)
             if owner != self.me:
@@ -266,10 +271,13 @@ class Cluster:
         )
         owner = owner_raw.decode() if isinstance(owner_raw, bytes) else str(owner_raw)
         if owner == self.me and tid not in self.owned:
-            # a copy loaded here before the lease was ours may be behind the log: rebuild it
-            if tid in self.hub.tables:
-                self.hub._unload(tid)
             self.owned.add(tid)
+            copy = self.hub.tables.get(tid)
+            if copy is not None:
+                # a copy loaded here before the lease was ours may be behind the log: rebuild it
+                stored = self.hub.store.load(tid)
+                if stored is None or len(stored[1]) != len(copy.log):
+                    self.hub._unload(tid)
             if moved:
                 self.moves += 1
                 if self.on_move is not None:

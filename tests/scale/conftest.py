@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from ..server.conftest import make_server  # noqa: F401 (the embedded server's fixture, for these tests too)
 from .services import Postgres, Redis, fresh_database, namespace
 
 

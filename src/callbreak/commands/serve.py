@@ -24,6 +24,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--redis", default=None, help="redis:// URL: serve together with the other processes on it (CALLBREAK_REDIS)"
     )
     p.add_argument("--workers", type=int, default=1, help="processes on this host (needs --redis; default 1)")
+    p.add_argument(
+        "--bot-processes", type=int, default=None, help="processes deciding for the bots (default 0: threads)"
+    )
     p.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)  # a worker's inherited socket
     p.add_argument("--time-scale", type=float, default=None, help="multiply the rules' turn timers (tests: 0.05)")
     p.add_argument("--bot-delay", type=float, default=None, help="seconds before a bot acts (default 0.7)")
@@ -52,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = ServerConfig.from_env(
         db=args.db,
         redis=args.redis,
+        bot_processes=args.bot_processes,
         time_scale=args.time_scale,
         bot_delay=args.bot_delay,
         forced_delay=args.forced_delay,

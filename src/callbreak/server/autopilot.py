@@ -87,7 +87,12 @@ class Autopilot:
 
     async def _bot_thread(self, v: int, seat: int, bot: Bot, view: SeatView) -> None:
         t0 = time.perf_counter()
-        choice = await asyncio.to_thread(safe_act, bot, view)
+        pool = self.table.hub.botpool
+        if pool is not None:
+            meta = self.table.state.meta
+            choice = await pool.decide(meta.bots, meta.seed * 4 + seat, view)
+        else:
+            choice = await asyncio.to_thread(safe_act, bot, view)
         self.table.hub.meter.bot(time.perf_counter() - t0)
         self._bot_done(v, seat, choice)
 

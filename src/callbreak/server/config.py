@@ -86,6 +86,8 @@ class ServerConfig:
     abandon_after: float = 3600.0
     #: SQLite ``synchronous``: "normal" survives a killed process (WAL); "full" also a power cut
     sync: str = "normal"
+    #: processes deciding for the bots (medium and hard) off the event loop; 0: a thread each
+    bot_processes: int = 0
     #: Redis (``redis://host:port/db``) joining this process to the others serving the same
     #: store: table leases, forwarded requests and tunnelled sockets (docs/deploy.md); empty: alone
     redis: str = ""

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..bots import levels
 from ..rules import Ruleset
+from .botpool import BotPool
 from .broker import Broker, LocalBroker, channel
 from .clock import Clock, Handle, LoopClock
 from .config import ServerConfig
@@ -97,6 +98,8 @@ class Hub:
         self.hints = Hints(config.hint_workers, config.hint_queue)
         #: measurements (`server.metrics` replaces it to serve them on /metrics)
         self.meter = Meter()
+        #: worker processes for the bots' decisions (None: a thread per decision)
+        self.botpool = BotPool(config.bot_processes) if config.bot_processes > 0 else None
 
     # --- lifecycle ----------------------------------------------------------------------
     async def startup(self) -> None:
@@ -113,6 +116,8 @@ class Hub:
             t.close()
         self.tables.clear()
         self.hints.close()
+        if self.botpool is not None:
+            self.botpool.close()
         self.store.close()
 
     def _sweep_tick(self) -> None:

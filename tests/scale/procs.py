@@ -28,12 +28,19 @@ class ScaledServer(Server):
         self.wait_ready()
 
     def launch(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "callbreak", "serve", "--port", str(self.port), "--db", self.pg, "--redis", self.redis],
-            env=self.env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-        )
+        # the log goes to a file: a pipe nobody reads would stop the server once it is full
+        self.log = Path(tempfile.mkstemp(prefix="callbreak-serve-", suffix=".log")[1])
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "callbreak", "serve", "--port", str(self.port), "--db", self.pg,
+                 "--redis", self.redis],
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
 
     def wait_ready(self) -> None:
         """Until ``/readyz`` says it is serving with the others."""
@@ -41,8 +48,7 @@ class ScaledServer(Server):
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                out = self.proc.stdout.read().decode() if self.proc.stdout else ""
-                raise RuntimeError(f"server exited: {out}")
+                raise RuntimeError(f"server exited: {self.output()}")
             try:
                 if httpx.get(self.base + "/readyz", timeout=0.5).status_code == 200:
                     return

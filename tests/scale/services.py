@@ -78,6 +78,21 @@ class Postgres:
         )
         wait_port(self.port, self.proc, "postgres")
         self.url = f"postgresql://callbreak@127.0.0.1:{self.port}/postgres"
+        self._wait_accepting()
+
+    def _wait_accepting(self, timeout: float = 30.0) -> None:
+        """Until it takes sessions (it listens before its recovery at start-up is over)."""
+        import psycopg
+
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                psycopg.connect(self.url, connect_timeout=2).close()
+                return
+            except psycopg.OperationalError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def _as_user(self, cmd: list[str]) -> list[str]:
         return ["runuser", "-u", self.user, "--", *cmd] if self.user else cmd

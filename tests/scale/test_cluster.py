@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
+import redis
 
 from ..server.conftest import Client, play_until
 from .procs import ScaledServer, start_all
@@ -86,4 +87,29 @@ async def test_a_killed_owner_hands_its_table_on(make_scaled: Callable[..., list
     await play_until([p], lambda: p.info is not None and p.info["status"] == "over", timeout=90)
     metrics = httpx.get(b.base + "/metrics").text
     assert "callbreak_lease_moves_total 1.0" in metrics
+    await p.close()
+
+
+async def test_an_owner_that_finds_its_lease_taken_drops_its_copy(
+    make_scaled: Callable[..., list[ScaledServer]], redis_server: str, ns: str
+) -> None:
+    a, b = make_scaled()
+    made = a.create(rules={**QUICK1, "card_seconds": 30, "call_seconds": 30}, bots="random", name="Asha", play_now=True)
+    p = Client(a, made["table"], made["token"])
+    await p.connect()
+    await play_until([p], lambda: p.v >= 8, timeout=30)
+    assert a.get("/healthz").json()["tables"] == 1
+    # b's id in the lease, as if a had stalled past its lease and b had taken the table over
+    r = redis.Redis.from_url(redis_server)
+    b_id = next(k.decode().rsplit(":", 1)[1] for k in r.keys(f"{ns}:alive:*") if str(b.proc.pid) in k.decode())  # type: ignore[union-attr]
+    r.set(f"{ns}:lease:{made['table']}", b_id)
+    await p.wait(lambda c: c.closed, timeout=10)  # a dropped its copy, closing its sockets
+    assert a.get("/healthz").json()["tables"] == 0
+    seen = p.v
+    start = len(p.messages)
+    await p.connect()  # through a, to the owner b, which rebuilds the table from the log
+    await p.wait(lambda c: any(m["type"] == "synced" for m in c.messages[start:]), timeout=15)
+    assert next(m for m in p.messages[start:] if m["type"] == "synced")["v"] == seen
+    await play_until([p], lambda: p.info is not None and p.info["status"] == "over", timeout=90)
+    assert a.get("/healthz").json()["tables"] == 0 and b.get("/healthz").json()["tables"] == 1
     await p.close()

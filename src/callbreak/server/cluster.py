@@ -313,6 +313,10 @@ class Cluster:
             elif kind == "acc":  # a tunnel we gave up waiting for: its owner's end must not stay
                 self.tell(msg["o"], {"k": "x", "id": rid})
 
+    async def _mine(self, tid: str) -> bool:
+        """Whether this process owns ``tid`` (asking Redis when it is not known to be ours)."""
+        return tid in self.owned or await self.acquire(tid) == self.me
+
     def _spawn(self, coro: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
@@ -340,7 +344,7 @@ class Cluster:
 
     async def _serve_http(self, msg: dict[str, Any]) -> None:
         origin, rid = msg["from"], msg["id"]
-        if msg["table"] not in self.owned or self.app is None:
+        if self.app is None or not await self._mine(msg["table"]):
             self.tell(origin, {"k": "moved", "id": rid})
             return
         body: bytes = msg["body"].encode("latin-1")
@@ -378,13 +382,18 @@ class Cluster:
 
     def _open_tunnel(self, msg: dict[str, Any]) -> None:
         origin, rid = msg["from"], msg["id"]
-        if msg["table"] not in self.owned or self.app is None:
+        app = self.app
+        if app is None:
             self.tell(origin, {"k": "moved", "id": rid})
             return
+        # registered at once: the client's next messages queue in its inbox meanwhile
         tunnel = self._tunnels[rid] = _Tunnel(self, rid, origin)
-        app = self.app
 
         async def run() -> None:
+            if not await self._mine(msg["table"]):
+                self._tunnels.pop(rid, None)
+                self.tell(origin, {"k": "moved", "id": rid})
+                return
             try:
                 await app(self._scope(msg, "websocket"), tunnel.receive, tunnel.send)
             except Exception:

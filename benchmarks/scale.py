@@ -173,10 +173,11 @@ async def failover_run(args: argparse.Namespace) -> None:
             kills.append((time.monotonic(), k))
             await _until(lambda: all(s.live for s in seats), 60)
             print(f"kill {k + 1}/{args.kills}: every table live again", flush=True)
-            # started again once its tables live elsewhere (a process starting up, loading the hard
-            # bot's kernel, slows the one it shares the cores with: on this 2-core machine that
-            # would be measured as failover time)
+            # started again once its tables live elsewhere, and the next kill waits until it has
+            # loaded the hard bot's kernel (seconds of CPU, on the event loop's interpreter: a
+            # process still starting up is slow to take tables over)
             await asyncio.to_thread(victim.start)
+            await _until(lambda: "kernel is ready" in victim.output(), 120)
             if args.verbose:
                 t = kills[-1][0]
                 print([(round(down - t, 2), round(d, 2)) for s in seats for (down, d) in s.recoveries if down >= t - 1])

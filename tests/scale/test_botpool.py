@@ -1,4 +1,4 @@
-"""Bot decisions in worker processes (``CALLBREAK_BOT_PROCESSES``): a table of hard bots plays to
+"""Bot decisions in worker processes (``CALLBREAK_BOT_PROCESSES``): a table of bots plays to
 its end with its decisions made off the server's event loop, and a worker killed with
 ``kill -9`` costs no decision."""
 
@@ -25,9 +25,9 @@ def decisions(server: Server) -> float:
     return float(m.group(1))
 
 
-async def test_hard_bots_decide_in_worker_processes(make_server: Callable[..., Server]) -> None:
+async def test_bots_decide_in_worker_processes(make_server: Callable[..., Server]) -> None:
     server = make_server({"CALLBREAK_BOT_PROCESSES": "2"})
-    made = server.create(rules={"preset": "quick", "rounds": 1}, bots="hard", name="Asha", play_now=True)
+    made = server.create(rules={"preset": "quick", "rounds": 1}, bots="medium", name="Asha", play_now=True)
     p = Client(server, made["table"], made["token"])
     await p.connect()
     await play_until([p], lambda: decisions(server) >= 6, timeout=60)

@@ -44,10 +44,21 @@ def decide(level: str, seed: int, view: SeatView) -> int | Card | None:
 
     bot = _bots.get((level, seed))
     if bot is None:
+        if level == "hard":
+            _warm()
         if len(_bots) > 4096:
             _bots.clear()
         bot = _bots[(level, seed)] = serving_bot(level, seed)
     return safe_act(bot, view)
+
+
+def _warm() -> None:
+    """Before a worker's first hard decision: load the hard bot's kernel (from its cache), so a
+    hard seat decided here is the hard bot, not the medium level standing in meanwhile."""
+    from ..bots.warmup import KERNEL
+
+    KERNEL.start()
+    KERNEL.wait(120)
 
 
 class BotPool:
@@ -56,7 +67,7 @@ class BotPool:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        self._pool = self._new()
 
     async def decide(self, level: str, seed: int, view: SeatView) -> int | Card | None:
         """The bot's action; a worker that died is replaced and the decision asked again once
@@ -68,8 +79,11 @@ class BotPool:
             except BrokenProcessPool:
                 log.warning("a bot worker died; starting the pool again")
                 if self._pool is pool:
-                    self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+                    self._pool = self._new()
         return None
+
+    def _new(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)

@@ -45,7 +45,7 @@ class ScaledServer(Server):
     def wait_ready(self) -> None:
         """Until ``/readyz`` says it is serving with the others."""
         assert self.proc is not None
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.output()}")

@@ -9,7 +9,7 @@ kernel is compiled); a seat's decisions may land on different workers, so a work
 are as good as the table's own but not the same sequence of random draws.
 
 >>> from callbreak import Match
->>> pool = BotPool(1)
+>>> pool = BotPool(1, warm=False)   # (a server's pool loads the hard bot's kernel at once)
 >>> m = Match(seed=3)
 >>> view = m.view(m.to_act)
 >>> import asyncio
@@ -28,6 +28,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from ..bots import Bot
 from ..cards import Card
+from ..extras import missing
 from ..round import SeatView
 
 __all__ = ["BotPool", "decide"]
@@ -52,6 +53,13 @@ def decide(level: str, seed: int, view: SeatView) -> int | Card | None:
     return safe_act(bot, view)
 
 
+def _start_warming() -> None:
+    """A worker's first job: begin loading the hard bot's kernel in the background."""
+    from ..bots.warmup import KERNEL
+
+    KERNEL.start()
+
+
 def _warm() -> None:
     """Before a worker's first hard decision: load the hard bot's kernel (from its cache), so a
     hard seat decided here is the hard bot, not the medium level standing in meanwhile."""
@@ -65,8 +73,9 @@ class BotPool:
     """``workers`` processes deciding for bots (started on first use, with ``spawn``: no copy
     of the server's event loop, sockets or threads)."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, warm: bool = True) -> None:
         self.workers = workers
+        self.warm = warm
         self._pool = self._new()
 
     async def decide(self, level: str, seed: int, view: SeatView) -> int | Card | None:
@@ -83,7 +92,12 @@ class BotPool:
         return None
 
     def _new(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        if self.warm and not missing("bots"):
+            # the workers start now and load the hard bot's kernel before a table waits on them
+            for _ in range(self.workers):
+                pool.submit(_start_warming)
+        return pool
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)

@@ -177,7 +177,7 @@ async def failover_run(args: argparse.Namespace) -> None:
             # loaded the hard bot's kernel (seconds of CPU, on the event loop's interpreter: a
             # process still starting up is slow to take tables over)
             await asyncio.to_thread(victim.start)
-            await _until(lambda: "kernel is ready" in victim.output(), 120)
+            await _until(lambda v=victim: "kernel is ready" in v.output(), 120)
             if args.verbose:
                 t = kills[-1][0]
                 print([(round(down - t, 2), round(d, 2)) for s in seats for (down, d) in s.recoveries if down >= t - 1])

@@ -155,6 +155,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "server/store_pg": {"orjson", "psycopg", "psycopg_pool"},
     "server/broker_redis": {"redis"},
     "server/cluster": {"orjson", "redis", "starlette"},
+    "server/router": {"orjson", "starlette"},
     "server/metrics": {"prometheus_client"},
     "tui": {"textual", "rich", "httpx", "websockets"},
     "commands": {"rich", "uvicorn"},

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     joined = None
     if cfg.redis:
         need("`callbreak serve --redis`", "scale")
-        from ..server.cluster import clustered
+        from ..server.router import clustered
 
         app = clustered(app, cfg)
         joined = app.cluster.joined

@@ -41,6 +41,9 @@ import httpx
 import orjson
 import websockets
 
+#: the report of the last `main` run (benchmarks/scale.py reads it)
+LAST_REPORT: dict[str, Any] = {}
+
 CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -341,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
             "machine_load_avg_1min": f"{load0:.1f} -> {os.getloadavg()[0]:.1f} ({os.cpu_count()} cpus)",
             "server_nice": args.server_nice,
         }
+        LAST_REPORT.clear()
+        LAST_REPORT.update(report)
         for k, v in report.items():
             print(f"{k:24} {v}")
         ok = connected >= args.tables * args.humans and not errors

@@ -156,6 +156,11 @@ THIRD_PARTY: dict[str, set[str]] = {
     "analysis/report": {"rich"},  # the base dependency: tables for the command and the terminal client
     "arena": {"rich", "httpx", "matplotlib", "openskill"},
     "server": {"starlette", "uvicorn", "h11", "orjson", "msgspec"},
+    "server/store_pg": {"orjson", "psycopg", "psycopg_pool"},
+    "server/broker_redis": {"redis"},
+    "server/cluster": {"orjson", "redis", "starlette"},
+    "server/router": {"orjson", "starlette"},
+    "server/metrics": {"prometheus_client"},
     "tui": {"textual", "rich", "httpx", "websockets"},
     "commands": {"rich", "uvicorn"},
     "cli": set(),

@@ -9,6 +9,7 @@ extra     what it brings                                              modules it
 ========  ==========================================================  =====================
 bots      the ``hard`` level and its compiled kernel                  numpy, numba
 server    ``callbreak serve`` (the web app; hard seats and hints)     starlette, uvicorn, …
+scale     ``serve`` on PostgreSQL and Redis, metrics (docs/deploy.md)   psycopg, redis, …
 tui       ``callbreak play`` (the terminal client)                    textual, httpx, …
 remote    bots over HTTP (``arena --remote``, ``callbreak bot check``)  httpx
 rl        ``callbreak.env`` (PettingZoo, Gymnasium, OpenSpiel)         numpy, gymnasium, …
@@ -20,7 +21,7 @@ that a lean install says which extra to add instead of failing deep inside.
 
 >>> need("the engine")  # nothing asked, nothing missing
 >>> sorted(EXTRAS)
-['bots', 'plot', 'remote', 'rl', 'server', 'tui']
+['bots', 'plot', 'remote', 'rl', 'scale', 'server', 'tui']
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ __all__ = ["EXTRAS", "MissingExtra", "missing", "need"]
 EXTRAS: dict[str, tuple[str, ...]] = {
     "bots": ("numpy", "numba"),
     "server": ("starlette", "uvicorn", "websockets", "orjson", "msgspec", "numpy", "numba"),
+    "scale": ("psycopg", "psycopg_pool", "redis", "prometheus_client"),
     "tui": ("textual", "httpx", "websockets", "numpy", "numba"),
     "remote": ("httpx",),
     "rl": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),

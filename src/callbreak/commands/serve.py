@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 __all__ = ["register", "run", "served_at", "tune_gc"]
 
@@ -16,7 +17,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--db", default=None, help="SQLite database file (default callbreak.db)")
+    p.add_argument(
+        "--db", default=None, help="SQLite database file (default callbreak.db), or a postgresql:// URL (CALLBREAK_DB)"
+    )
+    p.add_argument(
+        "--redis", default=None, help="redis:// URL: serve together with the other processes on it (CALLBREAK_REDIS)"
+    )
+    p.add_argument("--workers", type=int, default=1, help="processes on this host (needs --redis; default 1)")
+    p.add_argument(
+        "--bot-processes", type=int, default=None, help="processes deciding for the bots (default 0: threads)"
+    )
+    p.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)  # a worker's inherited socket
     p.add_argument("--time-scale", type=float, default=None, help="multiply the rules' turn timers (tests: 0.05)")
     p.add_argument("--bot-delay", type=float, default=None, help="seconds before a bot acts (default 0.7)")
     p.add_argument("--forced-delay", type=float, default=None, help="highlight before a forced card (default 0.6)")
@@ -38,10 +49,13 @@ def run(args: argparse.Namespace) -> int:
     from ..bots.warmup import KERNEL
     from ..server.app import create_app
     from ..server.config import ServerConfig
+    from ..server.probes import Probes
     from ..server.sockets import header_timeout_protocol
 
     cfg = ServerConfig.from_env(
         db=args.db,
+        redis=args.redis,
+        bot_processes=args.bot_processes,
         time_scale=args.time_scale,
         bot_delay=args.bot_delay,
         forced_delay=args.forced_delay,
@@ -52,15 +66,33 @@ def run(args: argparse.Namespace) -> int:
         msg_rate=args.msg_rate,
     )
     _raise_open_files_limit()
-    app = create_app(cfg)
+    if args.workers > 1:
+        if not cfg.redis:
+            raise SystemExit("callbreak serve: --workers needs --redis (the processes share their tables through it)")
+        from ..server.workers import supervise
+
+        for line in served_at(args.host, args.port, cfg.db):
+            print(line, flush=True)
+        return supervise(args.host, args.port, args.workers)
+    app: Any = create_app(cfg)
+    hub = app.state.hub
+    joined = None
+    if cfg.redis:
+        need("`callbreak serve --redis`", "scale")
+        from ..server.router import clustered
+
+        app = clustered(app, cfg)
+        joined = app.cluster.joined
+    app = Probes(app, hub, joined)
     tune_gc(cfg.gc_every)
-    for line in served_at(args.host, args.port, cfg.db):
-        print(line, flush=True)
+    if args.fd is None:
+        for line in served_at(args.host, args.port, cfg.db):
+            print(line, flush=True)
     KERNEL.start(_say)  # hard seats and hints answer at the medium level until it is ready
+    where: dict[str, Any] = {"fd": args.fd} if args.fd is not None else {"host": args.host, "port": args.port}
     uvicorn.run(
         app,
-        host=args.host,
-        port=args.port,
+        **where,
         log_level=args.log_level,
         http=header_timeout_protocol(cfg.header_timeout, cfg.max_header),
         h11_max_incomplete_event_size=cfg.max_header,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from ..bots import Bot
@@ -85,7 +86,14 @@ class Autopilot:
         task.add_done_callback(self._tasks.discard)
 
     async def _bot_thread(self, v: int, seat: int, bot: Bot, view: SeatView) -> None:
-        choice = await asyncio.to_thread(safe_act, bot, view)
+        t0 = time.perf_counter()
+        pool = self.table.hub.botpool
+        if pool is not None:
+            meta = self.table.state.meta
+            choice = await pool.decide(meta.bots, meta.seed * 4 + seat, view)
+        else:
+            choice = await asyncio.to_thread(safe_act, bot, view)
+        self.table.hub.meter.bot(time.perf_counter() - t0)
         self._bot_done(v, seat, choice)
 
     def _bot_done(self, v: int, seat: int, choice: int | Card | None) -> None:

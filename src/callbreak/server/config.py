@@ -93,6 +93,15 @@ class ServerConfig:
     analysis_warm: bool = False
     #: SQLite ``synchronous``: "normal" survives a killed process (WAL); "full" also a power cut
     sync: str = "normal"
+    #: processes deciding for the bots (medium and hard) off the event loop; 0: a thread each
+    bot_processes: int = 0
+    #: Redis (``redis://host:port/db``) joining this process to the others serving the same
+    #: store: table leases, forwarded requests and tunnelled sockets (docs/deploy.md); empty: alone
+    redis: str = ""
+    #: the prefix of this deployment's Redis keys and channels
+    namespace: str = "callbreak"
+    #: seconds after which a process that stopped renewing its liveness loses its tables' leases
+    lease_ttl: float = 3.0
     #: the web client's files: empty for the package's own (``server/static``), or a directory with
     #: the same layout (a customised client; the tests serve a copy to play a new release)
     static: str = ""
@@ -142,5 +151,9 @@ class ServerConfig:
             raise ValueError("hint_workers must be at least 1")
         if self.analysis_budget < 1 or self.analysis_workers < 1:
             raise ValueError("analysis_budget and analysis_workers must be at least 1")
+        if self.redis and not self.redis.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError(f"redis must be a redis:// URL, not {self.redis!r}")
+        if self.lease_ttl < 0.3:
+            raise ValueError("lease_ttl must be at least 0.3 seconds")
         if self.max_message < 64:
             raise ValueError("max_message must be at least 64 bytes")

@@ -7,12 +7,14 @@ dispatches each WebSocket message of a `Conn` (see `conn`) to its table.
 
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..bots import levels
 from ..rules import Ruleset
 from .analysis import AnalysisStatus, Analyst
+from .botpool import BotPool
 from .broker import Broker, LocalBroker, channel
 from .clock import Clock, Handle, LoopClock
 from .config import ServerConfig
@@ -20,6 +22,7 @@ from .conn import NO_HELLO, Conn, nbytes
 from .hinting import Hints
 from .history import history
 from .live import LiveTable
+from .meter import Meter
 from .protocol import (
     Back,
     Call,
@@ -42,7 +45,7 @@ from .protocol import (
     parse,
 )
 from .ratelimit import Bucket
-from .store import SQLiteStore, Store
+from .store import Store, open_store
 from .table import (
     ABANDONED,
     BETWEEN,
@@ -83,7 +86,7 @@ class Hub:
         self.config = config
         #: every timer, deadline and rate limit reads this clock (tests drive a `ManualClock`)
         self.clock: Clock = clock if clock is not None else LoopClock()
-        self.store: Store = store if store is not None else SQLiteStore(config.db, config.sync, now=self.clock.time)
+        self.store: Store = store if store is not None else open_store(config.db, config.sync, now=self.clock.time)
         self.broker: Broker = broker if broker is not None else LocalBroker()
         self.tables: dict[str, LiveTable] = {}
         self._sweeper: Handle | None = None
@@ -96,6 +99,10 @@ class Hub:
         self.hints = Hints(config.hint_workers, config.hint_queue)
         #: post-match analyses, in worker processes, kept in the store
         self.analyst = Analyst(self.store, config.analysis_budget, config.analysis_workers)
+        #: measurements (`server.metrics` replaces it to serve them on /metrics)
+        self.meter = Meter()
+        #: worker processes for the bots' decisions (None: a thread per decision)
+        self.botpool = BotPool(config.bot_processes) if config.bot_processes > 0 else None
 
     # --- lifecycle ----------------------------------------------------------------------
     async def startup(self) -> None:
@@ -115,6 +122,8 @@ class Hub:
         self.tables.clear()
         self.hints.close()
         self.analyst.close()
+        if self.botpool is not None:
+            self.botpool.close()
         self.store.close()
 
     def _sweep_tick(self) -> None:
@@ -456,8 +465,11 @@ class Hub:
             msg = parse(raw)
         except Refused as e:
             return self.error(conn, e.code, e.message, e.ref)
+        t0 = time.perf_counter()
         try:
             await self._dispatch(conn, msg)
+            if isinstance(msg, (Call, Play)):
+                self.meter.action(time.perf_counter() - t0)
         except TableError as e:
             self.error(conn, e.code, e.message, msg.ref)
         except Exception:  # a bug must cost one message, not the connection or the server

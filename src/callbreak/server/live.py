@@ -10,6 +10,7 @@ the grace period), and pauses while no player is connected.
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -86,10 +87,12 @@ class LiveTable:
         events = st.apply(entry)
         if not events:
             return events
+        t0 = time.perf_counter()
         try:
             self.hub.store.append(
                 st.id, st.entries - 1, entry, tokens, st.status if st.status != before else None
             )
+            self.hub.meter.append(time.perf_counter() - t0)
         except Exception:
             log.exception("table %s: could not commit; reloading it", st.id)
             self.hub.reload(self)

@@ -44,7 +44,7 @@ import orjson
 
 from .table import TableMeta
 
-__all__ = ["SQLiteStore", "Store", "StoreConflict"]
+__all__ = ["SQLiteStore", "Store", "StoreConflict", "open_store"]
 
 
 class StoreConflict(RuntimeError):
@@ -98,6 +98,21 @@ class Store(Protocol):
         """The analysis kept by `save_analysis`, or None."""
 
     def close(self) -> None: ...
+
+
+def open_store(db: str, sync: str = "normal", now: Callable[[], float] = time.time) -> Store:
+    """The store ``db`` names: a ``postgresql://`` URL (`callbreak.server.store_pg.PostgresStore`,
+    the ``scale`` extra), or else a SQLite file.
+
+    >>> s = open_store(":memory:"); type(s).__name__
+    'SQLiteStore'
+    >>> s.close()
+    """
+    if db.startswith(("postgresql://", "postgres://")):
+        from .store_pg import PostgresStore
+
+        return PostgresStore(db, now=now)
+    return SQLiteStore(db, sync, now=now)
 
 
 _SCHEMA = """

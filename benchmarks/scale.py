@@ -1,0 +1,247 @@
+"""Scale-out figures: `callbreak serve` on PostgreSQL + Redis behind Debian's nginx.
+
+Each run starts its own PostgreSQL, Redis and nginx on loopback (as the tests do:
+tests/scale/services.py), then:
+
+``throughput``  benchmarks/load.py against 1 and then 2 processes behind nginx, the same
+                client load, side by side: actions/s and action->event p50/p99.
+``hardbots``    one process (embedded SQLite), tables of 1 scripted player + 3 hard bots,
+                bot decisions in threads and then in a pool of processes, side by side.
+``failover``    2 processes behind nginx serving live tables; ``kill -9`` of a random one
+                ``--kills`` times at random moments (it is started again at once): actions
+                lost, seconds until every table of the dead process is live again, and
+                clients that came back (the same client object: no reload).
+
+    python benchmarks/scale.py throughput --tables 200 --duration 30
+    python benchmarks/scale.py hardbots --tables 100 --duration 30
+    python benchmarks/scale.py failover --tables 40 --kills 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from tests.scale.procs import Nginx, ScaledServer, start_all  # noqa: E402
+from tests.scale.services import Postgres, Redis, fresh_database, namespace  # noqa: E402
+
+import load  # noqa: E402
+
+
+def throughput(args: argparse.Namespace) -> None:
+    pg, rd = Postgres(), Redis()
+    rows = []
+    try:
+        for n in (1, 2):
+            servers = [ScaledServer(fresh_database(pg.url), rd.url, namespace(), {"CALLBREAK_LEASE_TTL": "3"})]
+            servers += [ScaledServer(servers[0].pg, rd.url, servers[0].env["CALLBREAK_NAMESPACE"]) for _ in range(n - 1)]
+            start_all(servers)
+            nginx = Nginx([s.port for s in servers])
+            try:
+                load.main(["--url", nginx.base, "--tables", str(args.tables), "--humans", "2", "--duration",
+                           str(args.duration), "--think", str(args.think), "--procs", "2"])
+                rows.append((n, dict(load.LAST_REPORT)))
+            finally:
+                nginx.stop()
+                for s in servers:
+                    s.stop()
+    finally:
+        pg.stop()
+        rd.stop()
+    print("\n| processes | connections | actions/s (all seats) | p50 ms | p99 ms | errors |")
+    print("|---|---|---|---|---|---|")
+    for n, r in rows:
+        print(f"| {n} | {r['connections']} | {r['all_actions_per_s']} | {r['latency_ms_p50']} | {r['latency_ms_p99']} | {r['errors']} |")
+    if len(rows) == 2:
+        print(f"ratio of actions/s, 2 processes / 1: {rows[1][1]['all_actions_per_s'] / rows[0][1]['all_actions_per_s']:.2f}")
+
+
+def hardbots(args: argparse.Namespace) -> None:
+    rows = []
+    for procs in (0, args.pool):
+        os.environ["CALLBREAK_BOT_PROCESSES"] = str(procs)
+        load.main(["--tables", str(args.tables), "--humans", "1", "--bots", "hard", "--duration", str(args.duration),
+                   "--think", str(args.think), "--procs", "1"])
+        rows.append((procs, dict(load.LAST_REPORT)))
+    os.environ.pop("CALLBREAK_BOT_PROCESSES", None)
+    print("\n| bot decisions | tables | actions/s (all seats) | scripted p50 ms | scripted p99 ms | errors | server CPU % |")
+    print("|---|---|---|---|---|---|---|")
+    for procs, r in rows:
+        where = "threads" if procs == 0 else f"pool of {procs} processes"
+        print(f"| {where} | {r['tables']} | {r['all_actions_per_s']} | {r['latency_ms_p50']} | {r['latency_ms_p99']} "
+              f"| {r['errors']} | {r['server_cpu_percent']} |")
+
+
+class Seat:
+    """One scripted player of the failover run: plays its turns, and reconnects as the page does."""
+
+    def __init__(self, ws_base: str, table: str, token: str, rng: random.Random) -> None:
+        self.url = f"{ws_base}/ws/{table}?token={token}"
+        self.rng = rng
+        self.v = 0
+        self.seen = 0
+        self.lost = 0
+        self.down_since: float | None = None
+        self.recoveries: list[tuple[float, float]] = []  # (when it went down, seconds until live)
+        self.live = False
+        self.stop = False
+
+    async def run(self) -> None:
+        while not self.stop:
+            try:
+                async with websockets.connect(self.url, max_size=2**22) as ws:
+                    await ws.send(orjson.dumps({"type": "hello", "since": self.v}).decode())
+                    async for raw in ws:
+                        await self.on_message(ws, orjson.loads(raw))
+                        if self.stop:
+                            return
+            except (OSError, websockets.WebSocketException):
+                pass
+            if self.live:
+                self.live = False
+                self.down_since = time.monotonic()
+            await asyncio.sleep(0.05)
+
+    async def on_message(self, ws: Any, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        if kind in ("synced", "snapshot"):
+            if msg["v"] < self.seen:
+                self.lost += self.seen - msg["v"]
+            self.v = msg["v"]
+            if not self.live:
+                self.live = True
+                if self.down_since is not None:
+                    self.recoveries.append((self.down_since, time.monotonic() - self.down_since))
+                    self.down_since = None
+        if kind == "event":
+            self.v = msg["v"]
+            self.seen = max(self.seen, self.v)
+        if "state" not in msg or "table" not in msg:
+            return
+        table, state = msg["table"], msg["state"]
+        me = table["you"]
+        if table["status"] == "between_rounds" and not table["seats"][me]["ready"]:
+            await ws.send('{"type":"ready"}')
+        elif table["status"] == "playing" and state is not None and state["to_act"] == me:
+            if state["phase"] == "calling":
+                await ws.send(orjson.dumps({"type": "call", "call": state["legal_calls"][0]}).decode())
+            elif len(state["legal_cards"]) > 1:
+                await ws.send(orjson.dumps({"type": "play", "card": self.rng.choice(state["legal_cards"])}).decode())
+
+
+async def failover_run(args: argparse.Namespace) -> None:
+    pg, rd = Postgres(), Redis()
+    ns = namespace()
+    url = fresh_database(pg.url)
+    env = {"CALLBREAK_LEASE_TTL": str(args.lease_ttl), "CALLBREAK_BOT_DELAY": "0.05"}
+    servers = [ScaledServer(url, rd.url, ns, env) for _ in range(2)]
+    start_all(servers)
+    nginx = Nginx([s.port for s in servers])
+    rng = random.Random(args.seed)
+    seats: list[Seat] = []
+    tasks = []
+    kills: list[tuple[float, int]] = []
+    try:
+        rules = {"preset": "standard", "rounds": 20, "card_seconds": 60, "call_seconds": 60}
+        for i in range(args.tables):
+            made = httpx.post(nginx.base + "/api/tables", json={"rules": rules, "bots": "random", "name": f"F{i}",
+                                                                "play_now": True}, timeout=30).json()
+            assert "table" in made, made
+            seats.append(Seat(nginx.ws_base, made["table"], made["token"], random.Random(args.seed + i)))
+        tasks = [asyncio.ensure_future(s.run()) for s in seats]
+        await _until(lambda: all(s.live for s in seats), 60)
+        for k in range(args.kills):
+            await asyncio.sleep(rng.uniform(1.0, 3.0))
+            victim = rng.choice(servers)
+            assert victim.proc is not None
+            victim.kill()
+            kills.append((time.monotonic(), k))
+            await _until(lambda: all(s.live for s in seats), 60)
+            print(f"kill {k + 1}/{args.kills}: every table live again", flush=True)
+            # started again once its tables live elsewhere, and the next kill waits until it has
+            # loaded the hard bot's kernel (seconds of CPU, on the event loop's interpreter: a
+            # process still starting up is slow to take tables over)
+            await asyncio.to_thread(victim.start)
+            await _until(lambda v=victim: "kernel is ready" in v.output(), 120)
+            if args.verbose:
+                t = kills[-1][0]
+                print([(round(down - t, 2), round(d, 2)) for s in seats for (down, d) in s.recoveries if down >= t - 1])
+        for s in seats:
+            s.stop = True
+    finally:
+        for t in tasks:
+            t.cancel()
+        if args.verbose:
+            print("\n".join(x for x in (nginx.dir / "error.log").read_text().splitlines() if "no live upstreams" not in x))
+        nginx.stop()
+        for s in servers:
+            s.stop()
+            if args.verbose:
+                print(s.output()[-3000:])
+        pg.stop()
+        rd.stop()
+    per_kill = []  # seconds from each kill until every table it took down was live again
+    for i, (when, _) in enumerate(kills):
+        until = kills[i + 1][0] if i + 1 < len(kills) else float("inf")
+        ends = [down + d for s in seats for (down, d) in s.recoveries if when <= down < until]
+        if ends:
+            per_kill.append(max(ends) - when)
+    print("\n| kills | tables | actions lost | all its tables live again: median s | max s | clients back (no reload) |")
+    print("|---|---|---|---|---|---|")
+    back = sum(1 for s in seats if s.live or s.stop)
+    print(f"| {len(kills)} ({len(per_kill)} took tables down) | {len(seats)} | {sum(s.lost for s in seats)} | "
+          f"{statistics.median(per_kill):.2f} | {max(per_kill):.2f} | {back}/{len(seats)} |")
+
+
+async def _until(cond: Any, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the tables did not come back in time")
+        await asyncio.sleep(0.05)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    t = sub.add_parser("throughput")
+    t.add_argument("--tables", type=int, default=200)
+    t.add_argument("--duration", type=float, default=30.0)
+    t.add_argument("--think", type=float, default=0.5)
+    h = sub.add_parser("hardbots")
+    h.add_argument("--tables", type=int, default=100)
+    h.add_argument("--duration", type=float, default=30.0)
+    h.add_argument("--think", type=float, default=1.0)
+    h.add_argument("--pool", type=int, default=2, help="bot processes in the second run")
+    f = sub.add_parser("failover")
+    f.add_argument("--tables", type=int, default=40)
+    f.add_argument("--kills", type=int, default=20)
+    f.add_argument("--lease-ttl", type=float, default=3.0)
+    f.add_argument("--seed", type=int, default=1)
+    f.add_argument("--verbose", action="store_true", help="print each table's time down after each kill")
+    args = ap.parse_args()
+    if args.what == "throughput":
+        throughput(args)
+    elif args.what == "hardbots":
+        hardbots(args)
+    else:
+        asyncio.run(failover_run(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,515 @@
+"""Many `callbreak serve` processes, one owner per live table: leases in Redis, and forwarding.
+
+Each process has an id and a liveness key in Redis (``alive:<id>``, renewed every third of
+``lease_ttl``).  A table's lease (``lease:<table>``) names the process that runs it: its
+timers, its bots, its commits.  The lease is held while its holder is alive; a process that
+asks for a table whose holder's liveness key has expired takes the lease (a Lua script: read,
+check, set in one step), rebuilds the table from the store's log and runs it from there.  So
+a process killed with ``kill -9`` hands its tables on ``lease_ttl`` seconds later, and its
+players reconnect and catch up from the log.  Two owners can never both commit entry N of a
+table (the store's unique key); an owner that finds its lease taken drops its copy.
+
+A request that lands on a process that does not own its table is forwarded to the owner over
+Redis (`RedisBroker`, one channel per process), where it runs through the owner's own ASGI
+app: an HTTP request as a whole, a WebSocket as a tunnel (each client message to the owner,
+each frame back, in order).  A tunnelled connection is a connection like any other at the
+owner, so presence, turn timers, catch-up and rate limits are exactly those of one process.
+When the owner dies the tunnel is closed (1012, "service restart") and the client reconnects.
+
+`Cluster` holds the leases and tunnels; `router.ClusterRouter` is the ASGI middleware that routes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import orjson
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .broker_redis import RedisBroker
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+__all__ = ["Cluster", "creates_table"]
+
+log = logging.getLogger("callbreak.server")
+
+#: KEYS[1] the lease; ARGV: me, the liveness key prefix, the lease's own expiry (ms).
+#: Returns {owner, moved}: the lease is ours if it was free, ours, or its holder is dead.
+_ACQUIRE = """
+local cur = redis.call('GET', KEYS[1])
+if cur == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  return {cur, 0}
+end
+if cur and redis.call('EXISTS', ARGV[2] .. cur) == 1 then
+  return {cur, 0}
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+if cur then return {ARGV[1], 1} end
+return {ARGV[1], 0}
+"""
+
+#: KEYS[1] the lease; ARGV[1] me: delete it if it is ours
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+def creates_table(method: str, path: str) -> bool:
+    """Whether a request makes a new table (whose lease its process takes).
+
+    >>> creates_table("POST", "/api/tables"), creates_table("POST", "/api/tables/abc/rematch"), creates_table("GET", "/api/tables")
+    (True, True, False)
+    """
+    return method == "POST" and (path == "/api/tables" or (path.startswith("/api/tables/") and path.endswith("/rematch")))
+
+
+class _Tunnel:
+    """The owner's end of a forwarded WebSocket: the ASGI ``receive`` and ``send`` of the app."""
+
+    def __init__(self, cluster: Cluster, tid: str, origin: str) -> None:
+        self.cluster = cluster
+        self.id = tid
+        self.origin = origin
+        self.inbox: asyncio.Queue[Message] = asyncio.Queue()
+        self.inbox.put_nowait({"type": "websocket.connect"})
+        self.done = False
+        #: `transport.ExposeAbort` finds ``send.__self__.transport.abort``
+        self.transport = self
+
+    async def receive(self) -> Message:
+        return await self.inbox.get()
+
+    async def send(self, message: Message) -> None:
+        if self.done:
+            raise RuntimeError("the tunnel is closed")
+        kind = message["type"]
+        if kind == "websocket.accept":
+            self.cluster.tell(self.origin, {"k": "acc", "id": self.id, "o": self.cluster.me})
+        elif kind == "websocket.send":
+            text = message.get("text")
+            if text is None:
+                text = bytes(message.get("bytes") or b"").decode("utf-8", "replace")
+            self.cluster.tell(self.origin, {"k": "f", "id": self.id, "t": text})
+        elif kind == "websocket.close":
+            self.cluster.tell(
+                self.origin, {"k": "cls", "id": self.id, "code": message.get("code", 1000), "r": message.get("reason", "")}
+            )
+            self.end()
+
+    def abort(self) -> None:
+        self.cluster.tell(self.origin, {"k": "abort", "id": self.id})
+        self.end()
+
+    def end(self) -> None:
+        """The socket is over: the app's next ``receive`` is the disconnect."""
+        if not self.done:
+            self.done = True
+            self.inbox.put_nowait({"type": "websocket.disconnect", "code": 1006})
+
+
+class Cluster:
+    """This process's place among the others: its leases, its forwarded requests and tunnels."""
+
+    def __init__(self, hub: Hub, redis_url: str, namespace: str = "callbreak", lease_ttl: float = 3.0) -> None:
+        self.hub = hub
+        self.app: ASGIApp | None = None
+        self.ns = namespace
+        self.ttl = lease_ttl
+        self.me = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.redis: aioredis.Redis = aioredis.Redis.from_url(redis_url)
+        self.broker = RedisBroker(redis_url, prefix=f"{namespace}:", on_lost=self._lost)
+        #: tables whose lease this process holds
+        self.owned: set[str] = set()
+        #: owned tables found not loaded by the last renewal
+        self._gone: set[str] = set()
+        #: replies and frames awaited by requests and tunnels that started here
+        self._waiting: dict[str, asyncio.Queue[dict[str, Any]]] = {}
+        self._waiting_owner: dict[str, str] = {}
+        #: tunnels into this process's app (the owner's ends)
+        self._tunnels: dict[str, _Tunnel] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._renewer: asyncio.Task[None] | None = None
+        self._acquire: Any = None
+        self._release: Any = None
+        self.ready = False
+        #: counters for the metrics: leases taken from a dead process, tables dropped
+        self.moves = 0
+        self.on_move: Callable[[], None] | None = None
+
+    def joined(self) -> bool:
+        """Whether this process is serving with the others (its liveness key and channel are up)."""
+        return self.ready
+
+    def key(self, *parts: str) -> str:
+        return ":".join((self.ns, *parts))
+
+    # --- lifecycle -------------------------------------------------------------------
+    async def start(self) -> None:
+        self._acquire = self.redis.register_script(_ACQUIRE)
+        self._release = self.redis.register_script(_RELEASE)
+        self.on_move = self.hub.meter.move
+        await self._beat()
+        await self.broker.start()
+        await self.broker.join(f"p/{self.me}", self._on_message)
+        self._renewer = asyncio.get_running_loop().create_task(self._renew_loop())
+        self.ready = True
+
+    async def stop(self) -> None:
+        """Hand every lease back (a restart: the others take the tables at once)."""
+        self.ready = False
+        if self._renewer is not None:
+            self._renewer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._renewer
+        for t in list(self._tunnels.values()):
+            t.end()
+        with contextlib.suppress(RedisError, OSError):
+            for tid in list(self.owned):
+                await self._release(keys=[self.key("lease", tid)], args=[self.me])
+            await self.redis.delete(self.key("alive", self.me))
+        self.owned.clear()
+        for task in list(self._tasks):
+            task.cancel()
+        await self.broker.close()
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.aclose()
+
+    async def _beat(self) -> None:
+        await self.redis.set(self.key("alive", self.me), "1", px=int(self.ttl * 1000))
+
+    async def _renew_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            try:
+                await self._beat()
+                await self._renew()
+                await self._watch()
+            except (RedisError, OSError) as e:
+                log.warning("cluster: redis: %s", e)
+            except Exception:  # the next round still comes
+                log.exception("cluster: renewal failed")
+
+    async def _renew(self) -> None:
+        """Keep the leases of the tables loaded here; hand back those unloaded; drop a copy
+        whose lease another process holds."""
+        hub = self.hub
+        gone = self.owned - set(hub.tables)
+        # unloaded for a whole round (not between a lease taken and the table loaded): hand it back
+        for tid in gone & self._gone:
+            await self._release(keys=[self.key("lease", tid)], args=[self.me])
+            self.owned.discard(tid)
+        self._gone = gone - self._gone
+        for tid in list(hub.tables):
+            owner = await self.acquire(tid)
+            if owner != self.me:
+                log.warning("table %s: owned by %s now; dropping this copy", tid, owner)
+                hub._unload(tid)
+
+    async def _watch(self) -> None:
+        """End the tunnels whose other end's process is dead."""
+        peers = {self._waiting_owner[i] for i in self._waiting if i in self._waiting_owner}
+        peers |= {t.origin for t in self._tunnels.values()}
+        if not peers:
+            return
+        order = sorted(peers)
+        alive = await self.redis.exists(*[self.key("alive", p) for p in order]) if len(order) == 1 else None
+        dead: set[str] = set()
+        if alive is not None:
+            if not alive:
+                dead.add(order[0])
+        else:
+            pipe = self.redis.pipeline(transaction=False)
+            for p in order:
+                pipe.exists(self.key("alive", p))
+            for p, n in zip(order, await pipe.execute()):
+                if not n:
+                    dead.add(p)
+        for i, owner in list(self._waiting_owner.items()):
+            if owner in dead and i in self._waiting:
+                self._waiting[i].put_nowait({"k": "dead"})
+        for t in list(self._tunnels.values()):
+            if t.origin in dead:
+                t.end()
+
+    def _lost(self) -> None:
+        """Redis lost messages: every tunnel's order is broken; end them (clients reconnect)."""
+        for q in self._waiting.values():
+            q.put_nowait({"k": "dead"})
+        for t in list(self._tunnels.values()):
+            t.end()
+
+    # --- leases ----------------------------------------------------------------------
+    async def acquire(self, tid: str) -> str:
+        """The process that owns ``tid`` now: this one if the lease was free, ours, or its
+        holder's liveness key has expired."""
+        owner_raw, moved = await self._acquire(
+            keys=[self.key("lease", tid)], args=[self.me, self.key("alive", ""), int(self.ttl * 10_000)]
+        )
+        owner = owner_raw.decode() if isinstance(owner_raw, bytes) else str(owner_raw)
+        if owner == self.me and tid not in self.owned:
+            self.owned.add(tid)
+            copy = self.hub.tables.get(tid)
+            if copy is not None:
+                # a copy loaded here before the lease was ours may be behind the log: rebuild it
+                stored = self.hub.store.load(tid)
+                if stored is None or len(stored[1]) != len(copy.log):
+                    self.hub._unload(tid)
+            if moved:
+                self.moves += 1
+                if self.on_move is not None:
+                    self.on_move()
+        elif owner != self.me and tid in self.owned:
+            self.owned.discard(tid)
+        return owner
+
+    # --- messages between processes ----------------------------------------------------
+    def tell(self, proc: str, msg: dict[str, Any]) -> None:
+        self.broker.publish(f"p/{proc}", orjson.dumps(msg).decode())
+
+    def _on_message(self, payload: str) -> None:
+        msg = orjson.loads(payload)
+        kind = msg["k"]
+        rid = msg["id"]
+        if kind == "http":
+            self._spawn(self._serve_http(msg))
+        elif kind == "open":
+            self._open_tunnel(msg)
+        elif kind == "m":
+            t = self._tunnels.get(rid)
+            if t is not None and not t.done:
+                t.inbox.put_nowait({"type": "websocket.receive", "text": msg["t"]})
+        elif kind == "x":
+            t = self._tunnels.get(rid)
+            if t is not None:
+                t.end()
+        else:  # a reply or a frame for a request or tunnel that started here
+            q = self._waiting.get(rid)
+            if q is not None:
+                q.put_nowait(msg)
+            elif kind == "acc":  # a tunnel we gave up waiting for: its owner's end must not stay
+                self.tell(msg["o"], {"k": "x", "id": rid})
+
+    async def _mine(self, tid: str) -> bool:
+        """Whether this process owns ``tid`` (asking Redis when it is not known to be ours)."""
+        return tid in self.owned or await self.acquire(tid) == self.me
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _scope(self, msg: dict[str, Any], kind: str) -> Scope:
+        path: str = msg["path"]
+        return {
+            "type": kind,
+            "asgi": {"version": "3.0", "spec_version": "2.3"},
+            "http_version": "1.1",
+            "scheme": "http" if kind == "http" else "ws",
+            "method": msg.get("method", "GET"),
+            "path": path,
+            "raw_path": path.encode(),
+            "root_path": "",
+            "query_string": msg["qs"].encode("latin-1"),
+            "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in msg["headers"]],
+            "client": tuple(msg["client"]) if msg.get("client") else None,
+            "server": None,
+            "subprotocols": [],
+            "state": {},
+            "callbreak.forwarded": msg["from"],
+        }
+
+    async def _serve_http(self, msg: dict[str, Any]) -> None:
+        origin, rid = msg["from"], msg["id"]
+        if self.app is None or not await self._mine(msg["table"]):
+            self.tell(origin, {"k": "moved", "id": rid})
+            return
+        body: bytes = msg["body"].encode("latin-1")
+        sent = False
+        status = 500
+        headers: list[list[str]] = []
+        chunks: list[bytes] = []
+
+        async def receive() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await asyncio.Event().wait()  # the client stays until the response is whole
+            return {"type": "http.disconnect"}
+
+        async def send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers.extend([k.decode("latin-1"), v.decode("latin-1")] for k, v in message.get("headers", ()))
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+
+        try:
+            await self.app(self._scope(msg, "http"), receive, send)
+            if status == 200 and creates_table(msg.get("method", "GET"), msg["path"]):
+                await self.claim(b"".join(chunks))
+        except Exception:
+            log.exception("forwarded request %s %s failed", msg.get("method"), msg["path"])
+            status, headers, chunks = 500, [["content-type", "text/plain"]], [b"internal error"]
+        self.tell(
+            origin, {"k": "resp", "id": rid, "status": status, "headers": headers, "body": b"".join(chunks).decode("latin-1")}
+        )
+
+    def _open_tunnel(self, msg: dict[str, Any]) -> None:
+        origin, rid = msg["from"], msg["id"]
+        app = self.app
+        if app is None:
+            self.tell(origin, {"k": "moved", "id": rid})
+            return
+        # registered at once: the client's next messages queue in its inbox meanwhile
+        tunnel = self._tunnels[rid] = _Tunnel(self, rid, origin)
+
+        async def run() -> None:
+            if not await self._mine(msg["table"]):
+                self._tunnels.pop(rid, None)
+                self.tell(origin, {"k": "moved", "id": rid})
+                return
+            try:
+                await app(self._scope(msg, "websocket"), tunnel.receive, tunnel.send)
+            except Exception:
+                log.exception("tunnelled socket of table %s failed", msg["table"])
+            finally:
+                if not tunnel.done:
+                    self.tell(origin, {"k": "cls", "id": rid, "code": 1011, "r": ""})
+                    tunnel.done = True
+                self._tunnels.pop(rid, None)
+
+        self._spawn(run())
+
+    async def claim(self, body: bytes) -> None:
+        """Take the lease of the table a create or rematch response names, before the client
+        hears of it (so its players' first requests find this process its owner)."""
+        tid = orjson.loads(body).get("table")
+        if isinstance(tid, str):
+            await self.acquire(tid)
+
+    # --- the forwarding end ------------------------------------------------------------
+    async def route(self, tid: str) -> str:
+        """The owner of ``tid`` (taking the lease when it is free or its holder is dead)."""
+        return await self.acquire(tid)
+
+    async def forward_http(self, owner: str, tid: str, scope: Scope, body: bytes) -> dict[str, Any] | None:
+        """Send the request to ``owner``; its response, or None if the owner died or no longer
+        owns the table (the caller routes again)."""
+        rid = secrets.token_hex(8)
+        q = self._waiting[rid] = asyncio.Queue()
+        self._waiting_owner[rid] = owner
+        try:
+            self.tell(
+                owner,
+                {
+                    "k": "http",
+                    "id": rid,
+                    "from": self.me,
+                    "table": tid,
+                    "method": scope["method"],
+                    "path": scope["path"],
+                    "qs": scope.get("query_string", b"").decode("latin-1"),
+                    "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", ())],
+                    "client": list(scope["client"]) if scope.get("client") else None,
+                    "body": body.decode("latin-1"),
+                },
+            )
+            self.hub.meter.forwarded("http")
+            reply = await q.get()  # the owner answers, says the table moved, or is found dead
+            return reply if reply["k"] == "resp" else None
+        finally:
+            self._waiting.pop(rid, None)
+            self._waiting_owner.pop(rid, None)
+
+    async def tunnel(self, owner: str, tid: str, scope: Scope, receive: Receive, send: Send) -> bool:
+        """Carry the client's WebSocket to ``owner``'s app.  False if the owner did not take
+        it (dead, or the lease moved) before the client was accepted: the caller routes again."""
+        rid = secrets.token_hex(8)
+        q = self._waiting[rid] = asyncio.Queue()
+        self._waiting_owner[rid] = owner
+        try:
+            self.tell(
+                owner,
+                {
+                    "k": "open",
+                    "id": rid,
+                    "from": self.me,
+                    "table": tid,
+                    "path": scope["path"],
+                    "qs": scope.get("query_string", b"").decode("latin-1"),
+                    "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope.get("headers", ())],
+                    "client": list(scope["client"]) if scope.get("client") else None,
+                },
+            )
+            try:
+                first = await asyncio.wait_for(q.get(), min(1.0, self.ttl))
+            except TimeoutError:
+                return False
+            if first["k"] != "acc":
+                return False
+            self.hub.meter.forwarded("ws")
+            await send({"type": "websocket.accept"})
+            await self._pipe(owner, rid, q, receive, send)
+            return True
+        finally:
+            self._waiting.pop(rid, None)
+            self._waiting_owner.pop(rid, None)
+
+    async def _pipe(
+        self, owner: str, rid: str, q: asyncio.Queue[dict[str, Any]], receive: Receive, send: Send
+    ) -> None:
+        async def upstream() -> None:
+            while True:
+                m = await receive()
+                if m["type"] == "websocket.disconnect":
+                    self.tell(owner, {"k": "x", "id": rid})
+                    return
+                if m["type"] == "websocket.receive":
+                    text = m.get("text")
+                    if text is None:
+                        text = bytes(m.get("bytes") or b"").decode("utf-8", "replace")
+                    self.tell(owner, {"k": "m", "id": rid, "t": text})
+
+        async def downstream() -> None:
+            while True:
+                m = await q.get()
+                kind = m["k"]
+                if kind == "f":
+                    await send({"type": "websocket.send", "text": m["t"]})
+                elif kind == "cls":
+                    await send({"type": "websocket.close", "code": m["code"], "reason": m["r"]})
+                    return
+                elif kind == "abort":
+                    await send({"type": "websocket.close", "code": 1011, "reason": ""})
+                    return
+                elif kind == "dead":  # the owner is gone: the client reconnects, to the next owner
+                    await send({"type": "websocket.close", "code": 1012, "reason": "service restart"})
+                    return
+
+        up = asyncio.ensure_future(upstream())
+        down = asyncio.ensure_future(downstream())
+        try:
+            await asyncio.wait({up, down}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if down.done() and not up.done():
+                # our close was sent: the client's answer (or the server's report) ends the socket
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(up, 5)
+            for t in (up, down):
+                t.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await t

@@ -1,0 +1,31 @@
+"""What the server measures about itself: the hooks, and the do-nothing default.
+
+`Meter` is called where things happen (an action handled, an entry committed, a bot's
+decision, a lease taken over); `callbreak.server.metrics.PromMeter` (the ``scale`` extra)
+turns the calls into Prometheus metrics on ``/metrics``.
+
+>>> m = Meter(); m.action(0.001); m.append(0.0002); m.bot(0.03); m.move(); m.forwarded("ws")
+"""
+
+from __future__ import annotations
+
+__all__ = ["Meter"]
+
+
+class Meter:
+    """Measurements of one server process (this base ignores them)."""
+
+    def action(self, seconds: float) -> None:
+        """A player's action was handled: validated, committed and published, in ``seconds``."""
+
+    def append(self, seconds: float) -> None:
+        """An entry was committed to the store in ``seconds``."""
+
+    def bot(self, seconds: float) -> None:
+        """A bot decided in ``seconds`` (wall time, queueing included)."""
+
+    def move(self) -> None:
+        """This process took over a table whose owner had died."""
+
+    def forwarded(self, kind: str) -> None:
+        """A request (``http``) or a socket (``ws``) was carried to its table's owner elsewhere."""

@@ -1,0 +1,174 @@
+"""The ASGI middleware in front of a clustered server: a request for a table run by another
+process goes there (`cluster.Cluster` forwards it); the rest runs here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+import orjson
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .cluster import Cluster, creates_table
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+    from .config import ServerConfig
+    from .hub import Hub
+
+__all__ = ["ClusterRouter", "clustered", "table_of"]
+
+#: forwarded HTTP requests: the paths that name a table (or an invite)
+_TABLE_PREFIXES = ("/api/tables/", "/ws/")
+_INVITE_PREFIX = "/api/join/"
+
+
+def table_of(path: str) -> str | None:
+    """The table id a forwardable path names (None: not one, or an invite code).
+
+    >>> table_of("/api/tables/abc123/start"), table_of("/ws/abc123"), table_of("/api/tables"), table_of("/")
+    ('abc123', 'abc123', None, None)
+    """
+    for p in _TABLE_PREFIXES:
+        if path.startswith(p):
+            rest = path[len(p) :].split("/", 1)[0]
+            return rest or None
+    return None
+
+
+class ClusterRouter:
+    """ASGI middleware: requests for a table owned by another process go there (`Cluster`)."""
+
+    def __init__(self, app: ASGIApp, cluster: Cluster, max_body: int = 16384) -> None:
+        self.app = app
+        self.cluster = cluster
+        cluster.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind == "lifespan":
+            await self.app(scope, self._lifespan(receive), send)
+            return
+        if "callbreak.forwarded" in scope or not self.cluster.ready:
+            await self.app(scope, receive, send)
+            return
+        path: str = scope["path"]
+        tid = table_of(path)
+        if tid is None and kind == "http" and path.startswith(_INVITE_PREFIX):
+            code = path[len(_INVITE_PREFIX) :].split("/", 1)[0]
+            tid = self.cluster.hub.store.find_invite(code) if 0 < len(code) <= 32 else None
+        if kind == "http" and creates_table(scope["method"], path) and tid is None:
+            await self._claiming(scope, receive, send)
+            return
+        if tid is None or (kind == "websocket") != path.startswith("/ws/"):
+            await self.app(scope, receive, send)
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.cluster.ttl * 2 + 5
+        body = b"" if kind == "websocket" else await _read_body(receive, self.max_body)
+        while True:
+            owner = await self.cluster.route(tid)
+            if owner == self.cluster.me:
+                if kind == "http" and creates_table(scope["method"], path):
+                    await self._claiming(scope, _replay(body), send)
+                else:
+                    await self.app(scope, receive if kind == "websocket" else _replay(body), send)
+                return
+            if kind == "websocket":
+                if await self.cluster.tunnel(owner, tid, scope, receive, send):
+                    return
+            else:
+                reply = await self.cluster.forward_http(owner, tid, scope, body)
+                if reply is not None:
+                    await send(
+                        {
+                            "type": "http.response.start",
+                            "status": reply["status"],
+                            "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in reply["headers"]],
+                        }
+                    )
+                    await send({"type": "http.response.body", "body": reply["body"].encode("latin-1")})
+                    return
+                if scope["method"] not in ("GET", "HEAD"):
+                    # the owner may have done it before it died: the client decides whether to ask again
+                    await _unavailable(send)
+                    return
+            if loop.time() > deadline:
+                if kind == "websocket":
+                    await send({"type": "websocket.close", "code": 1013, "reason": "try again later"})
+                else:
+                    await _unavailable(send)
+                return
+            await asyncio.sleep(0.1)
+
+    async def _claiming(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run a request that creates a table; take its lease before the response goes out."""
+        held: list[Message] = []
+
+        async def hold(message: Message) -> None:
+            held.append(message)
+
+        await self.app(scope, receive, hold)
+        start = next((m for m in held if m["type"] == "http.response.start"), None)
+        if start is not None and start["status"] == 200:
+            await self.cluster.claim(b"".join(bytes(m.get("body", b"")) for m in held if m["type"] == "http.response.body"))
+        for m in held:
+            await send(m)
+
+    def _lifespan(self, receive: Receive) -> Receive:
+        async def wrapped() -> Message:
+            m = await receive()
+            if m["type"] == "lifespan.startup":
+                await self.cluster.start()
+            elif m["type"] == "lifespan.shutdown":
+                await self.cluster.stop()
+            return m
+
+        return wrapped
+
+
+async def _read_body(receive: Receive, limit: int) -> bytes:
+    """The request's body, read whole (a little past ``limit``: the app refuses it with its own error)."""
+    body = b""
+    while True:
+        m = await receive()
+        if m["type"] != "http.request":
+            return body
+        body += bytes(m.get("body", b""))
+        if not m.get("more_body", False) or len(body) > limit:
+            return body
+
+
+def _replay(body: bytes) -> Receive:
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        await asyncio.Event().wait()
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
+async def _unavailable(send: Send) -> None:
+    body = orjson.dumps({"error": "unavailable", "message": "the table is moving to another server; try again"})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 503,
+            "headers": [(b"content-type", b"application/json"), (b"retry-after", b"1")],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def clustered(app: Starlette, config: ServerConfig) -> ClusterRouter:
+    """``app`` (from `create_app`) joined to the processes on ``config.redis``."""
+    hub: Hub = app.state.hub
+    return ClusterRouter(app, Cluster(hub, config.redis, config.namespace, config.lease_ttl), config.max_body)

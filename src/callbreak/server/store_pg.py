@@ -1,0 +1,213 @@
+"""`Store` on PostgreSQL: the same three relations as `SQLiteStore`, for many processes and hosts.
+
+psycopg 3 with its connection pool (``psycopg_pool``), not asyncpg: the `Store` interface is
+synchronous (each call is one short indexed statement and a commit, made on the event loop so
+that a table's entries commit in the order it accepted them), and psycopg 3 has a synchronous
+API of the same shape, Debian-independent binary wheels, and a pool that replaces a connection
+the server dropped (a restart of PostgreSQL costs the calls in flight, not the process).
+
+The schema is versioned: ``schema_version`` holds the number of the last migration applied,
+and `PostgresStore` applies the missing ones when it opens, under an advisory lock, so the
+processes of a new release starting together migrate once.  The primary key
+``(table_id, seq)`` of ``log`` is the guarantee that two processes can never both append
+entry N of a table: the second gets `StoreConflict`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import orjson
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from .store import _UNFINISHED, StoreConflict
+from .table import TableMeta
+
+__all__ = ["MIGRATIONS", "PostgresStore", "is_postgres_url"]
+
+#: the schema, one migration per release that changed it (never edit one that has shipped)
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE tables (
+        id TEXT PRIMARY KEY,
+        invite TEXT NOT NULL UNIQUE,
+        meta TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        updated DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX tables_status ON tables(status, created);
+    CREATE TABLE log (
+        table_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        entry TEXT NOT NULL,
+        ts DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    );
+    CREATE TABLE tokens (
+        token TEXT PRIMARY KEY,
+        table_id TEXT NOT NULL,
+        seat INTEGER NOT NULL
+    );
+    """,
+    """
+    CREATE TABLE analyses (
+        table_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        body BYTEA NOT NULL,
+        PRIMARY KEY (table_id, key)
+    );
+    """,
+)
+
+#: any number, the same in every process: the lock migrations are applied under
+_MIGRATION_LOCK = 0x43424B31
+
+
+def is_postgres_url(db: str) -> bool:
+    """>>> is_postgres_url("postgresql://u@h/db"), is_postgres_url("postgres://h/db"), is_postgres_url("x.db")
+    (True, True, False)
+    """
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def migrate(conn: psycopg.Connection[Any]) -> int:
+    """Apply the migrations ``conn``'s database lacks; return the schema version now."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        row = conn.execute("SELECT version FROM schema_version").fetchone()
+        have = 0 if row is None else int(row[0])
+        if have > len(MIGRATIONS):
+            raise RuntimeError(f"the database's schema is version {have}, newer than this release's {len(MIGRATIONS)}")
+        for sql in MIGRATIONS[have:]:
+            conn.execute(sql)
+        if row is None:
+            conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (len(MIGRATIONS),))
+        else:
+            conn.execute("UPDATE schema_version SET version=%s", (len(MIGRATIONS),))
+    return len(MIGRATIONS)
+
+
+class PostgresStore:
+    """`Store` on a PostgreSQL database (``url``: ``postgresql://user@host:port/db``)."""
+
+    def __init__(self, url: str, now: Callable[[], float] = time.time, max_size: int = 4) -> None:
+        self.url = url
+        #: the time stamped on each entry (the hub passes its clock's)
+        self.now = now
+        self.pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+            url, min_size=1, max_size=max_size, kwargs={"autocommit": True}, open=False
+        )
+        self.pool.open(wait=True, timeout=30)
+        try:
+            with self.pool.connection() as conn:
+                self.version = migrate(conn)
+        except BaseException:
+            self.pool.close()
+            raise
+
+    def create(
+        self,
+        meta: TableMeta,
+        entries: Sequence[dict[str, Any]],
+        tokens: Sequence[tuple[str, int]],
+        status: str,
+    ) -> None:
+        now = self.now()
+        with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+            cur.execute(
+                "INSERT INTO tables (id, invite, meta, status, created, updated) VALUES (%s,%s,%s,%s,%s,%s)",
+                (meta.id, meta.invite, orjson.dumps(meta.to_dict()).decode(), status, meta.created, now),
+            )
+            cur.executemany(
+                "INSERT INTO log (table_id, seq, entry, ts) VALUES (%s,%s,%s,%s)",
+                [(meta.id, i, orjson.dumps(e).decode(), now) for i, e in enumerate(entries)],
+            )
+            cur.executemany(
+                "INSERT INTO tokens (token, table_id, seat) VALUES (%s,%s,%s)",
+                [(tok, meta.id, seat) for tok, seat in tokens],
+            )
+
+    def append(
+        self,
+        table_id: str,
+        seq: int,
+        entry: dict[str, Any],
+        tokens: Sequence[tuple[str, int]],
+        status: str | None,
+    ) -> None:
+        now = self.now()
+        try:
+            with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+                cur.execute(
+                    "INSERT INTO log (table_id, seq, entry, ts) VALUES (%s,%s,%s,%s)",
+                    (table_id, seq, orjson.dumps(entry).decode(), now),
+                )
+                for tok, seat in tokens:
+                    cur.execute("INSERT INTO tokens (token, table_id, seat) VALUES (%s,%s,%s)", (tok, table_id, seat))
+                if status is not None:
+                    cur.execute("UPDATE tables SET status=%s, updated=%s WHERE id=%s", (status, now, table_id))
+        except psycopg.errors.UniqueViolation:
+            raise StoreConflict(f"table {table_id} already has entry {seq}") from None
+
+    def _one(self, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        with self.pool.connection() as conn:
+            return conn.execute(sql, args).fetchone()
+
+    def _all(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        with self.pool.connection() as conn:
+            return conn.execute(sql, args).fetchall()
+
+    def load(self, table_id: str) -> tuple[TableMeta, list[dict[str, Any]]] | None:
+        with self.pool.connection() as conn, conn.transaction():  # one snapshot: the meta and its log
+            row = conn.execute("SELECT meta FROM tables WHERE id=%s", (table_id,)).fetchone()
+            if row is None:
+                return None
+            rows = conn.execute("SELECT entry FROM log WHERE table_id=%s ORDER BY seq", (table_id,)).fetchall()
+        return TableMeta.from_dict(orjson.loads(row[0])), [orjson.loads(r[0]) for r in rows]
+
+    def find_invite(self, code: str) -> str | None:
+        row = self._one("SELECT id FROM tables WHERE invite=%s", (code,))
+        return None if row is None else str(row[0])
+
+    def find_token(self, token: str) -> tuple[str, int] | None:
+        row = self._one("SELECT table_id, seat FROM tokens WHERE token=%s", (token,))
+        return None if row is None else (str(row[0]), int(row[1]))
+
+    def unfinished(self) -> list[str]:
+        rows = self._all("SELECT id FROM tables WHERE status = ANY(%s) ORDER BY created", (list(_UNFINISHED),))
+        return [str(r[0]) for r in rows]
+
+    def status(self, table_id: str) -> str | None:
+        row = self._one("SELECT status FROM tables WHERE id=%s", (table_id,))
+        return None if row is None else str(row[0])
+
+    def stale(self, lobby_before: float, idle_before: float, limit: int) -> list[str]:
+        rows = self._all(
+            "(SELECT id FROM tables WHERE status='lobby' AND created < %s) "
+            "UNION ALL "
+            "(SELECT id FROM tables t WHERE status IN ('playing', 'between_rounds') AND "
+            "(SELECT ts FROM log WHERE table_id=t.id ORDER BY seq DESC LIMIT 1) < %s) "
+            "LIMIT %s",
+            (lobby_before, idle_before, limit),
+        )
+        return [str(r[0]) for r in rows]
+
+    def save_analysis(self, table_id: str, key: str, body: bytes) -> None:
+        with self.pool.connection() as conn:
+            conn.execute(
+                "INSERT INTO analyses (table_id, key, body) VALUES (%s,%s,%s) "
+                "ON CONFLICT (table_id, key) DO UPDATE SET body = EXCLUDED.body",
+                (table_id, key, body),
+            )
+
+    def load_analysis(self, table_id: str, key: str) -> bytes | None:
+        row = self._one("SELECT body FROM analyses WHERE table_id=%s AND key=%s", (table_id, key))
+        return None if row is None else bytes(row[0])
+
+    def close(self) -> None:
+        self.pool.close()

@@ -1,0 +1,140 @@
+"""`callbreak serve` processes on PostgreSQL and Redis, and nginx in front of them."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from ..server.conftest import Server
+from .services import NGINX, free_port, unavailable
+
+
+class ScaledServer(Server):
+    """``callbreak serve --db postgresql://… --redis redis://…`` as a child process."""
+
+    def __init__(self, pg: str, redis: str, ns: str, env: dict[str, str] | None = None) -> None:
+        super().__init__(Path("unused"), {"CALLBREAK_NAMESPACE": ns, "CALLBREAK_LEASE_TTL": "1.5", **(env or {})})
+        self.pg = pg
+        self.redis = redis
+
+    def start(self) -> None:
+        self.launch()
+        self.wait_ready()
+
+    def launch(self) -> None:
+        # the log goes to a file: a pipe nobody reads would stop the server once it is full
+        self.log = Path(tempfile.mkstemp(prefix="callbreak-serve-", suffix=".log")[1])
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "callbreak", "serve", "--port", str(self.port), "--db", self.pg,
+                 "--redis", self.redis],
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def wait_ready(self) -> None:
+        """Until ``/readyz`` says it is serving with the others."""
+        assert self.proc is not None
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.output()}")
+            try:
+                if httpx.get(self.base + "/readyz", timeout=0.5).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("server did not start")
+
+
+#: the deployment's own nginx site (deploy/nginx/callbreak.conf), run with our upstreams and port
+SITE = Path(__file__).resolve().parents[2] / "deploy" / "nginx" / "callbreak.conf"
+
+MAIN_CONF = """
+worker_processes 1;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    include {dir}/site.conf;
+}}
+"""
+
+
+def site(upstreams: list[int], port: int) -> str:
+    """deploy/nginx/callbreak.conf with ``upstreams`` (loopback ports) and listening on ``port``."""
+    text = SITE.read_text()
+    servers = "".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;\n" for p in upstreams)
+    text, n = re.subn(r"(upstream callbreak \{\n)(?:.*\n)*?(    keepalive)", lambda m: m.group(1) + servers + m.group(2), text)
+    assert n == 1, "deploy/nginx/callbreak.conf: no upstream block"
+    text, n = re.subn(r"listen 80;", f"listen 127.0.0.1:{port};", text)
+    assert n == 1, "deploy/nginx/callbreak.conf: no listen 80"
+    return text
+
+
+class Nginx:
+    """Debian's nginx on a loopback port, round robin over ``upstreams`` (ports)."""
+
+    def __init__(self, upstreams: list[int]) -> None:
+        import os
+
+        if not os.path.exists(NGINX):
+            unavailable("nginx is not installed (apt-get install nginx)")
+        self.dir = Path(tempfile.mkdtemp(prefix="callbreak-nginx-"))
+        self.port = free_port()
+        (self.dir / "site.conf").write_text(site(upstreams, self.port))
+        conf = self.dir / "nginx.conf"
+        conf.write_text(MAIN_CONF.format(dir=self.dir))
+        self.proc = subprocess.Popen(
+            [NGINX, "-c", str(conf), "-p", str(self.dir), "-g", "daemon off;"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.base + "/healthz", timeout=0.5).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None:
+                raise RuntimeError("nginx exited: " + (self.dir / "error.log").read_text())
+            time.sleep(0.05)
+        raise RuntimeError("nginx did not start")
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+def start_all(servers: list[ScaledServer]) -> None:
+    """Start the processes side by side (each takes seconds to import and join)."""
+    for s in servers:
+        s.launch()
+    for s in servers:
+        s.wait_ready()

@@ -1,0 +1,115 @@
+"""Two real `callbreak serve` processes on one PostgreSQL and one Redis: a table has one owner,
+requests that land on the other process reach it, and a killed owner's tables move."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import httpx
+import pytest
+import redis
+
+from ..server.conftest import Client, play_until
+from .procs import ScaledServer, start_all
+
+QUICK1 = {"preset": "quick", "rounds": 1}
+
+
+@pytest.fixture
+def make_scaled(pg_url: str, redis_server: str, ns: str) -> Iterator[Callable[..., list[ScaledServer]]]:
+    servers: list[ScaledServer] = []
+
+    def make(n: int = 2, env: dict[str, str] | None = None) -> list[ScaledServer]:
+        made = [ScaledServer(pg_url, redis_server, ns, env) for _ in range(n)]
+        start_all(made)
+        servers.extend(made)
+        return made
+
+    yield make
+    for s in servers:
+        s.stop()
+
+
+async def test_requests_on_either_process_reach_the_owner(make_scaled: Callable[..., list[ScaledServer]]) -> None:
+    a, b = make_scaled()
+    made = a.create(rules=QUICK1, bots="random", name="Asha")
+    # the join, the page's table info and the start land on the process that does not run it
+    joined = b.post(f"/api/join/{made['invite']}", {"name": "Bibek"}).json()
+    assert joined["seat"] == 1
+    info = b.get(f"/api/tables/{made['table']}").json()
+    assert [s["name"] for s in info["table"]["seats"]][:2] == ["Asha", "Bibek"]
+    host = Client(b, made["table"], made["token"])  # tunnelled: b -> owner a
+    guest = Client(a, made["table"], joined["token"])
+    for c in (host, guest):
+        await c.connect()
+    await host.send({"type": "start"})
+    await play_until([host, guest], lambda: host.info is not None and host.info["status"] == "over", timeout=90)
+    await guest.wait(lambda c: c.info is not None and c.info["status"] == "over")
+    assert host.state == (await _snapshot(a, made["table"], made["token"]))
+    r = b.post(f"/api/tables/{made['table']}/start", {"token": "x" * 32})
+    assert r.status_code == 403 and r.json()["error"] == "bad_token"
+    for c in (host, guest):
+        await c.close()
+
+
+async def _snapshot(server: ScaledServer, table: str, token: str) -> object:
+    c = Client(server, table, token)
+    await c.connect(since=0)
+    await c.wait(lambda x: any(m["type"] == "snapshot" for m in x.messages))
+    await c.close()
+    return c.state
+
+
+async def test_a_killed_owner_hands_its_table_on(make_scaled: Callable[..., list[ScaledServer]]) -> None:
+    a, b = make_scaled()
+    made = a.create(rules={**QUICK1, "card_seconds": 30, "call_seconds": 30}, bots="random", name="Asha", play_now=True)
+    p = Client(a, made["table"], made["token"])  # on the owner
+    w = Client(b, made["table"])  # a spectator tunnelled from b
+    for c in (p, w):
+        await c.connect()
+    await play_until([p], lambda: p.v >= 12, timeout=30)
+    await w.wait(lambda c: c.v >= 12)
+    seen_v, seen_state = p.v, p.state
+    a.kill()
+    await p.wait(lambda c: c.closed, timeout=10)
+    await w.wait(lambda c: c.closed, timeout=10)  # b closed the tunnel: its owner is gone
+    p.server = b
+    start = len(p.messages)
+    await p.connect()  # b takes the lease once a's liveness has expired, and rebuilds from the log
+    await p.wait(lambda c: any(m["type"] == "synced" for m in c.messages[start:]), timeout=15)
+    caught_up = p.messages[start:]
+    synced = next(m for m in caught_up if m["type"] == "synced")
+    # nothing accepted was lost: the log b rebuilt from ends where the client's view did
+    assert synced["v"] == seen_v and not any(m["type"] == "snapshot" for m in caught_up)
+    after = [m["v"] for m in caught_up if m["type"] == "event"]
+    assert after == list(range(seen_v + 1, seen_v + 1 + len(after)))
+    assert seen_state is not None
+    await play_until([p], lambda: p.info is not None and p.info["status"] == "over", timeout=90)
+    metrics = httpx.get(b.base + "/metrics").text
+    assert "callbreak_lease_moves_total 1.0" in metrics
+    await p.close()
+
+
+async def test_an_owner_that_finds_its_lease_taken_drops_its_copy(
+    make_scaled: Callable[..., list[ScaledServer]], redis_server: str, ns: str
+) -> None:
+    a, b = make_scaled()
+    made = a.create(rules={**QUICK1, "card_seconds": 30, "call_seconds": 30}, bots="random", name="Asha", play_now=True)
+    p = Client(a, made["table"], made["token"])
+    await p.connect()
+    await play_until([p], lambda: p.v >= 8, timeout=30)
+    assert a.get("/healthz").json()["tables"] == 1
+    # b's id in the lease, as if a had stalled past its lease and b had taken the table over
+    r = redis.Redis.from_url(redis_server)
+    b_id = next(k.decode().rsplit(":", 1)[1] for k in r.keys(f"{ns}:alive:*") if str(b.proc.pid) in k.decode())  # type: ignore[union-attr]
+    r.set(f"{ns}:lease:{made['table']}", b_id)
+    await p.wait(lambda c: c.closed, timeout=10)  # a dropped its copy, closing its sockets
+    assert a.get("/healthz").json()["tables"] == 0
+    seen = p.v
+    start = len(p.messages)
+    await p.connect()  # through a, to the owner b, which rebuilds the table from the log
+    await p.wait(lambda c: any(m["type"] == "synced" for m in c.messages[start:]), timeout=15)
+    assert next(m for m in p.messages[start:] if m["type"] == "synced")["v"] == seen
+    await play_until([p], lambda: p.info is not None and p.info["status"] == "over", timeout=90)
+    assert a.get("/healthz").json()["tables"] == 0 and b.get("/healthz").json()["tables"] == 1
+    await p.close()

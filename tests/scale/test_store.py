@@ -1,0 +1,127 @@
+"""The `Store` contract, on SQLite and on PostgreSQL alike: one test body, both stores."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from callbreak import Ruleset
+from callbreak.server.store import SQLiteStore, Store, StoreConflict, open_store
+from callbreak.server.store_pg import MIGRATIONS, PostgresStore
+from callbreak.server.table import TableMeta
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "t.db")
+    return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+def store(db: str) -> Iterator[Store]:
+    s = open_store(db, now=lambda: 100.0)
+    yield s
+    s.close()
+
+
+def meta(tid: str, created: float = 0.0) -> TableMeta:
+    return TableMeta(id=tid, invite="inv-" + tid, rules=Ruleset(), bots="random", seed=5, created=created)
+
+
+def seat(n: int, tok: str) -> dict[str, Any]:
+    return {"t": "seat", "seat": n, "name": f"P{n}", "token": tok}
+
+
+def test_open_store_picks_the_store_by_the_url(db: str, store: Store) -> None:
+    assert isinstance(store, PostgresStore if db.startswith("postgresql://") else SQLiteStore)
+
+
+def test_create_append_load_round_trip(store: Store) -> None:
+    store.create(meta("t1"), [seat(0, "tok0")], [("tok0", 0)], "lobby")
+    store.append("t1", 1, seat(1, "tok1"), [("tok1", 1)], None)
+    store.append("t1", 2, {"t": "start"}, (), "playing")
+    loaded = store.load("t1")
+    assert loaded is not None
+    m, log = loaded
+    assert m == meta("t1")
+    assert log == [seat(0, "tok0"), seat(1, "tok1"), {"t": "start"}]
+    assert store.find_token("tok1") == ("t1", 1)
+    assert store.find_invite("inv-t1") == "t1"
+    assert store.status("t1") == "playing"
+    assert store.unfinished() == ["t1"]
+    assert store.load("nope") is None and store.find_token("x" * 20) is None and store.status("nope") is None
+
+
+def test_a_taken_entry_number_is_a_conflict_and_changes_nothing(store: Store) -> None:
+    store.create(meta("t1"), [seat(0, "tok0")], [("tok0", 0)], "lobby")
+    store.append("t1", 1, {"t": "start"}, (), "playing")
+    with pytest.raises(StoreConflict, match="t1 already has entry 1"):
+        store.append("t1", 1, seat(1, "tok1"), [("tok1", 1)], "finished")
+    loaded = store.load("t1")
+    assert loaded is not None and loaded[1][-1] == {"t": "start"}
+    assert store.find_token("tok1") is None and store.status("t1") == "playing"
+
+
+def test_two_writers_racing_for_the_same_entry_one_wins(db: str, store: Store) -> None:
+    store.create(meta("t1"), [seat(0, "tok0")], [("tok0", 0)], "lobby")
+    other = open_store(db)
+    results: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def write(s: Store, name: str) -> None:
+        barrier.wait()
+        try:
+            s.append("t1", 1, {"t": "call", "who": name}, (), None)
+            results.append("ok " + name)
+        except StoreConflict:
+            results.append("conflict " + name)
+
+    threads = [threading.Thread(target=write, args=(s, n)) for s, n in ((store, "a"), (other, "b"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    other.close()
+    assert sorted(r.split()[0] for r in results) == ["conflict", "ok"]
+    loaded = store.load("t1")
+    assert loaded is not None and len(loaded[1]) == 2
+    assert "ok " + loaded[1][1]["who"] in results
+
+
+def test_stale_finds_old_lobbies_and_idle_matches(store: Store) -> None:
+    store.create(meta("old", created=10.0), [seat(0, "a" * 20)], [], "lobby")
+    store.create(meta("new", created=500.0), [seat(0, "b" * 20)], [], "lobby")
+    store.create(meta("idle", created=10.0), [seat(0, "c" * 20), {"t": "start"}], [], "playing")
+    assert sorted(store.stale(lobby_before=200.0, idle_before=150.0, limit=10)) == ["idle", "old"]
+    assert store.stale(lobby_before=200.0, idle_before=50.0, limit=10) == ["old"]
+    assert len(store.stale(lobby_before=1000.0, idle_before=150.0, limit=2)) == 2
+
+
+def test_an_analysis_is_kept_per_table_and_key_and_replaced(store: Store) -> None:
+    store.create(meta("done", created=10.0), [seat(0, "d" * 20)], [], "over")
+    assert store.load_analysis("done", "k1") is None
+    store.save_analysis("done", "k1", b'{"v": 1}')
+    store.save_analysis("done", "k2", b'{"v": 2}')
+    store.save_analysis("done", "k1", b'{"v": 3}')  # the same settings again: replaced
+    assert store.load_analysis("done", "k1") == b'{"v": 3}'
+    assert store.load_analysis("done", "k2") == b'{"v": 2}'
+    assert store.load_analysis("other", "k1") is None
+
+
+def test_postgres_applies_its_migrations_once(pg_url: str) -> None:
+    a = PostgresStore(pg_url)
+    b = PostgresStore(pg_url)  # a second process of the same release: nothing to do
+    assert a.version == b.version == len(MIGRATIONS)
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(len(MIGRATIONS),)]
+        conn.execute("UPDATE schema_version SET version = version + 1")
+    with pytest.raises(RuntimeError, match="newer than this release"):
+        PostgresStore(pg_url)
+    a.close()
+    b.close()

@@ -1,0 +1,80 @@
+"""``callbreak serve --workers 2``: two processes on one port, joined through Redis; a worker
+killed with ``kill -9`` is started again, and its tables move to the other."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import redis
+
+from ..server.conftest import Client, play_until
+from .services import free_port
+
+
+def children(pid: int) -> list[int]:
+    out = subprocess.run(["ps", "--ppid", str(pid), "-o", "pid="], capture_output=True, text=True).stdout
+    return [int(x) for x in out.split()]
+
+
+def until(cond: object, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+async def test_two_workers_on_one_port(pg_url: str, redis_server: str, ns: str, tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "CALLBREAK_NAMESPACE": ns, "CALLBREAK_LEASE_TTL": "1.5", "CALLBREAK_BOT_DELAY": "0",
+           "CALLBREAK_CREATE_RATE": "0", "CALLBREAK_MSG_RATE": "0"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "callbreak", "serve", "--port", str(port), "--db", pg_url, "--redis", redis_server,
+         "--workers", "2"],
+        env=env, stdout=(tmp_path / "out.txt").open("wb"), stderr=subprocess.STDOUT,
+    )
+    r = redis.Redis.from_url(redis_server)
+    alive = lambda: len(r.keys(f"{ns}:alive:*"))  # noqa: E731
+    last: list[int] = []
+    try:
+        until(lambda: alive() == 2)
+        workers = children(proc.pid)
+        assert len(workers) == 2
+        base = f"http://127.0.0.1:{port}"
+
+        class Front:
+            ws_base = f"ws://127.0.0.1:{port}"
+
+        made = httpx.post(base + "/api/tables", json={"rules": {"preset": "quick", "rounds": 1}, "bots": "random",
+                                                      "play_now": True}).json()
+        owner = r.get(f"{ns}:lease:{made['table']}")
+        assert owner is not None
+        p = Client(Front, made["table"], made["token"])  # type: ignore[arg-type]
+        await p.connect()
+        await play_until([p], lambda: p.v >= 10, timeout=30)
+        victim = int(owner.decode().split("-")[-2])
+        assert victim in workers
+        os.kill(victim, signal.SIGKILL)
+        await p.wait(lambda c: c.closed, timeout=10)
+        until(lambda: len(children(proc.pid)) == 2 and victim not in children(proc.pid))  # started again
+        for _ in range(100):
+            try:
+                await p.connect()
+                break
+            except OSError:
+                time.sleep(0.05)
+        await play_until([p], lambda: p.info is not None and p.info["status"] == "over", timeout=60)
+        until(lambda: alive() == 2)  # the new worker joined; the dead one's key expired
+        await p.close()
+        last = children(proc.pid)
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    assert len(last) == 2
+    for pid in last:  # SIGTERM to the parent stops its workers
+        until(lambda pid=pid: not os.path.exists(f"/proc/{pid}"), timeout=10)  # type: ignore[misc]

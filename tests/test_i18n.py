@@ -23,8 +23,7 @@ from callbreak.i18n import DIR, LANGUAGES, catalogue, choose_language, digits, l
 from callbreak.server.protocol import ErrorCode
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "callbreak" / "server" / "static"
-# Helper #16's analysis view is translated by the lead at merge (see docs/i18n.md).
-SCANNED = sorted(p for p in STATIC.glob("*.js") if p.name not in {"sw.js", "analysis.js"})
+SCANNED = sorted(p for p in STATIC.glob("*.js") if p.name != "sw.js")
 
 #: string literals that are not text a person reads, each with its reason (kept small on purpose)
 NOT_TEXT = {

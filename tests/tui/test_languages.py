@@ -97,3 +97,81 @@ def test_lang_option_and_environment() -> None:
         timeout=60,
     )
     assert r.returncode == 2 and "invalid choice: 'fr'" in r.stderr
+
+
+def test_the_analysis_tables_in_nepali() -> None:
+    """The terminal's analysis screen shows `report.tables` in its language: Nepali words and
+    digits, no English (``callbreak analyse`` prints the same tables in English)."""
+    from callbreak.analysis import Analysis, Decision, Hindsight, PlayerSummary
+    from callbreak.analysis.report import tables
+
+    lost = Decision(
+        deal=0,
+        round=1,
+        step=9,
+        trick=2,
+        seat=0,
+        kind="card",
+        taken="2H",
+        best="AH",
+        options=(),
+        loss_points=1.25,
+        loss_win=0.5,
+        grade="blunder",
+        forced=False,
+        hindsight=Hindsight(tricks={"2H": 2, "AH": 3}, best=3, taken=2),
+    )
+    call = Decision(
+        deal=0,
+        round=1,
+        step=0,
+        trick=None,
+        seat=0,
+        kind="call",
+        taken="8",
+        best="3",
+        options=(),
+        loss_points=4.5,
+        loss_win=0.25,
+        grade="mistake",
+        forced=False,
+    )
+    summary = PlayerSummary(
+        seat=0,
+        name=NE["seat.you"],
+        decisions=14,
+        accuracy=0.75,
+        points_lost_calls=4.5,
+        points_lost_cards=1.25,
+        win_lost=0.75,
+        calls_made=0,
+        calls_over=0,
+        calls_missed=1,
+        grades={"good": 12, "inaccuracy": 0, "mistake": 1, "blunder": 1},
+    )
+    a = Analysis(
+        seats=(0,),
+        players=(NE["seat.you"], "B", "C", "D"),
+        budget=10,
+        seed=0,
+        decisions=(call, lost),
+        summaries=(summary,),
+        curve={},
+        thresholds={},
+    )
+    console = Console(width=160, record=True, file=io.StringIO())
+    console.print(*tables(a, "ne"))
+    text = console.export_text()
+    for key in (
+        "report.title",
+        "analysis.col_accuracy",
+        "analysis.grade.blunder",
+        "analysis.grade.mistake",
+        "report.call",
+        "report.col_hindsight",
+    ):
+        assert NE[key] in text, (key, text)
+    assert "७५%" in text and "१.२" in text and "(सम्भव ३ मध्ये २)" in text, text
+    assert not ENGLISH.search(text) and not re.search(
+        r"Accuracy|Mistake|Blunder|Grade|Hindsight|lost", text
+    ), text

@@ -1,21 +1,24 @@
 """The post-match analysis in Chromium on a phone, against a real `callbreak serve`:
 "Analyse" after the final places, the progress, the summary, the graph, the mistakes
 stepping the replay to their trick with the better card shown; a second look (after a
-restart of the server) is instant."""
+restart of the server) is instant; and the same panel in Nepali, with no English on screen."""
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from typing import Any
 
 import httpx
 import msgspec
 
+from callbreak.i18n import catalogue
 from callbreak.server.analysis import AnalysisStatus
 
 from .conftest import free_port, start_server, stop_server
 from .helpers import create_table, play_to_end
+from .test_languages import LOCALES, check_screen, english_patterns
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 
@@ -50,7 +53,11 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         page.wait_for_selector("[data-testid=analysis-summary]", timeout=180_000)
         stored = msgspec.json.decode(httpx.get(api, timeout=10).content, type=AnalysisStatus)
         assert stored.state == "ready" and stored.analysis is not None
-        assert stored.analysis.seats == (0, 1, 2, 3) and len(stored.analysis.decisions) == 4 + 52
+        assert stored.analysis.seats == (0, 1, 2, 3)
+        # every call and card of each deal (a tie at the top of this one-round match adds a
+        # sudden-death round)
+        deals = {d.deal for d in stored.analysis.decisions}
+        assert len(stored.analysis.decisions) == (4 + 52) * len(deals)
         rows = page.locator("[data-testid=analysis-summary] tbody tr")
         assert rows.count() == 4
         assert "Asha" in rows.first.inner_text() or "Asha" in page.inner_text(
@@ -98,6 +105,33 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         page.tap(f"[data-testid=match-item][data-table='{table}'] [data-testid=analyse-link]")
         page.wait_for_selector("[data-testid=analysis-summary]", timeout=30_000)
         assert page.locator("[data-testid=analysis-progress]").count() == 0
+        # the same analysis read in Nepali (the browser's language): every word and digit in नेपाली
+        in_nepali(browser, f"{base}/replay/{table}")
     finally:
         ctx.close()
         stop_server(proc)
+
+
+def in_nepali(browser: Any, url: str) -> None:
+    """The stored analysis on a phone whose browser reads Nepali: the summary, the graph and a
+    mistake in detail show no English catalogue text, and numbers in Devanagari digits."""
+    ne = catalogue("ne")
+    ctx = browser.new_context(locale=LOCALES["ne"], **PHONE)
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(url)
+        page.wait_for_selector("[data-testid=analysis-summary]")
+        assert ne["analysis.col_accuracy"] in page.inner_text("[data-testid=analysis-summary] thead")
+        numbers = "".join(page.locator("[data-testid=analysis-summary] td").all_inner_texts())
+        assert "%" in numbers and not re.search("[0-9]", numbers) and re.search("[०-९]", numbers)
+        assert page.get_attribute("[data-testid=analysis-graph]", "aria-label") == ne["analysis.graph_label"]
+        item = page.locator("[data-testid=mistake-item]").first
+        grades = (ne["analysis.grade.mistake"], ne["analysis.grade.blunder"])
+        assert item.inner_text().startswith(grades)
+        item.tap()
+        page.locator("[data-testid=analysis-better]").wait_for()
+        assert page.inner_text("[data-testid=practice-btn]").startswith(ne["analysis.practice"][:6])
+        check_screen(page, "ne", english_patterns("ne"), "analysis")
+    finally:
+        ctx.close()

@@ -1,6 +1,9 @@
 """The analysis as Rich tables: a summary per player and each player's mistakes.
 
-Used by ``callbreak analyse`` and by the terminal client at the end of a match.
+Used by ``callbreak analyse`` (in English, like the other commands) and by the
+terminal client at the end of a match (in the language it shows, `callbreak.i18n`:
+the words from the catalogues' ``report.*`` and ``analysis.*`` entries, the numbers
+in that language's digits).
 
 >>> import io
 >>> from rich.console import Console
@@ -11,6 +14,10 @@ Used by ``callbreak analyse`` and by the terminal client at the end of a match.
 >>> render(a, c)
 >>> "Accuracy" in c.export_text()
 True
+>>> c = Console(width=80, record=True, file=io.StringIO())
+>>> c.print(*tables(a, "ne"))
+>>> "शुद्धता" in c.export_text()
+True
 """
 
 from __future__ import annotations
@@ -18,72 +25,91 @@ from __future__ import annotations
 from rich.console import Console, RenderableType
 from rich.table import Table
 
+from ..i18n import digits, translator
 from .records import Analysis, Decision
 
 __all__ = ["hindsight_text", "render", "tables"]
 
 
-def _pct(x: float) -> str:
-    return f"{x * 100:.0f}%"
+def _pct(lang: str, x: float) -> str:
+    return digits(lang, f"{x * 100:.0f}%")
 
 
-def render(analysis: Analysis, console: Console) -> None:
+def _dec(lang: str, x: float) -> str:
+    return digits(lang, f"{x:.1f}")
+
+
+def render(analysis: Analysis, console: Console, lang: str = "en") -> None:
     """Print `tables` to ``console``."""
-    for t in tables(analysis):
+    for t in tables(analysis, lang):
         console.print(t)
 
 
-def tables(analysis: Analysis) -> list[RenderableType]:
-    """The summary table and each analysed player's mistakes and blunders."""
+def tables(analysis: Analysis, lang: str = "en") -> list[RenderableType]:
+    """The summary table and each analysed player's mistakes and blunders, in ``lang``."""
+    tr = translator(lang)
     out: list[RenderableType] = []
     names = analysis.players
-    t = Table(title="Analysis (each player's view; hard-bot search)")
-    for col in (
-        "Player",
-        "Accuracy",
-        "Inacc.",
-        "Mistakes",
-        "Blunders",
-        "Lost calls/cards",
-        "Made/over/short",  # calls: made exactly, overtricks, short
+    t = Table(title=tr("report.title"))
+    for i, key in enumerate(
+        (
+            "analysis.player",
+            "analysis.col_accuracy",
+            "report.col_inacc",
+            "analysis.col_mistakes",
+            "analysis.col_blunders",
+            "report.col_lost",
+            "report.col_calls",  # calls: made exactly, overtricks, short
+        )
     ):
-        t.add_column(col, justify="left" if col == "Player" else "right")
+        t.add_column(tr(key), justify="left" if i == 0 else "right")
     for s in analysis.summaries:
         t.add_row(
             s.name,
-            _pct(s.accuracy),
-            str(s.grades["inaccuracy"]),
-            str(s.grades["mistake"]),
-            str(s.grades["blunder"]),
-            f"{s.points_lost_calls:.1f} / {s.points_lost_cards:.1f}",
-            f"{s.calls_made}/{s.calls_over}/{s.calls_missed}",
+            _pct(lang, s.accuracy),
+            digits(lang, s.grades["inaccuracy"]),
+            digits(lang, s.grades["mistake"]),
+            digits(lang, s.grades["blunder"]),
+            f"{_dec(lang, s.points_lost_calls)} / {_dec(lang, s.points_lost_cards)}",
+            digits(lang, f"{s.calls_made}/{s.calls_over}/{s.calls_missed}"),
         )
     out.append(t)
     for seat in analysis.seats:
         bad = analysis.mistakes(seat)
         if not bad:
-            out.append(f"{names[seat]}: no mistakes.")
+            out.append(tr("report.no_mistakes", name=names[seat]))
             continue
-        m = Table(title=f"{names[seat]}: mistakes and blunders")
-        for col in ("Rnd", "Trick", "Played", "Better", "Pts", "Win", "Grade", "Hindsight (all hands known)"):
-            m.add_column(col, justify="left" if col in ("Grade", "Hindsight (all hands known)") else "right")
+        m = Table(title=tr("report.mistakes", name=names[seat]))
+        for key in (
+            "report.col_round",
+            "report.col_trick",
+            "analysis.played",
+            "analysis.better",
+            "report.col_pts",
+            "report.col_win",
+            "report.col_grade",
+            "report.col_hindsight",
+        ):
+            m.add_column(
+                tr(key), justify="left" if key in ("report.col_grade", "report.col_hindsight") else "right"
+            )
         for d in bad:
             style = "red" if d.grade == "blunder" else "yellow"
             m.add_row(
-                str(d.round),
-                "call" if d.trick is None else str(d.trick),
+                digits(lang, d.round),
+                tr("report.call") if d.trick is None else digits(lang, d.trick),
                 d.taken,
                 d.best,
-                f"{d.loss_points:.1f}",
-                _pct(d.loss_win),
-                f"[{style}]{d.grade}[/]",
-                hindsight_text(d),
+                _dec(lang, d.loss_points),
+                _pct(lang, d.loss_win),
+                f"[{style}]{tr(f'analysis.grade.{d.grade}')}[/]",
+                hindsight_text(d, lang),
             )
         out.append(m)
     return out
 
 
-def hindsight_text(d: Decision) -> str:
+def hindsight_text(d: Decision, lang: str = "en") -> str:
     """One line for a decision's hindsight.
 
     >>> from callbreak.analysis import Decision, Hindsight
@@ -92,10 +118,13 @@ def hindsight_text(d: Decision) -> str:
     ...     hindsight=Hindsight(tricks={"2H": 3, "AH": 3}, best=3, taken=3))
     >>> hindsight_text(d)
     'no trick lost: 3 was the most possible'
+    >>> hindsight_text(d, "bn")
+    'কোনো পিঠ হারায়নি: বড়জোর ৩টি সম্ভব ছিল'
     """
+    tr = translator(lang)
     h = d.hindsight
     if h is None or h.lost is None:
-        return "not solved (too early)" if d.kind == "card" else "-"
+        return tr("report.hs_unsolved") if d.kind == "card" else "-"
     if h.lost == 0:
-        return f"no trick lost: {h.best} was the most possible"
-    return f"gave away {h.lost} trick{'s' if h.lost > 1 else ''} ({h.taken} of {h.best} possible)"
+        return tr("report.hs_kept", count=h.best)
+    return tr("report.hs_lost", count=h.lost, taken=h.taken, best=h.best)

@@ -42,7 +42,8 @@ SEED = 0
 
 class AnalysisStatus(msgspec.Struct, kw_only=True, omit_defaults=True):
     """The answer of ``/api/tables/{id}/analysis``: ``running`` (``done`` of ``total``
-    deals analysed), ``ready`` (with ``analysis``) or ``failed`` (with ``message``)."""
+    deals analysed), ``ready`` (with ``analysis``) or ``failed`` (with ``message``: English,
+    for the logs; the client words a failure from the state)."""
 
     state: Literal["running", "ready", "failed"]
     done: int = 0

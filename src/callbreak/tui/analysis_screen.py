@@ -4,7 +4,8 @@ The analysis (`callbreak.analysis`) runs in a worker thread with a progress line
 then shows the summary and your mistakes as the ``callbreak analyse`` command
 prints them.  ``p`` practises your worst mistake again: the screen closes with a
 one-round match at that position (`callbreak.analysis.practice_match`), which the
-app plays against the same bots.  Esc closes it.
+app plays against the same bots.  Esc closes it.  Every text is in the terminal's
+language (`words.tr`; the tables by `callbreak.analysis.report.tables` in that language).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from textual.widgets import Label, Static
 
 from ..analysis.records import Decision
 from ..match import Match
+from .words import current, tr
 
 __all__ = ["TUI_BUDGET", "AnalysisScreen"]
 
@@ -32,8 +34,8 @@ class AnalysisScreen(ModalScreen[Match | None]):
     closes with the practice match of the worst mistake (``p``), or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,enter,q", "close", "Close"),
-        Binding("p", "practice", "Practise the worst mistake"),
+        Binding("escape,enter,q", "close", tr("dialog.close")),
+        Binding("p", "practice", tr("tui.b_practise")),
     ]
 
     def __init__(self, match: Match, seat: int, budget: int = TUI_BUDGET) -> None:
@@ -46,10 +48,10 @@ class AnalysisScreen(ModalScreen[Match | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="summary-box"):
-            yield Label("analysing your play…", id="analysis-progress")
+            yield Label(tr("tui.analysing"), id="analysis-progress")
             with VerticalScroll():
                 yield Static("", id="analysis")
-            yield Label("Esc: back", classes="hint", id="analysis-foot")
+            yield Label(tr("tui.analysis_back"), classes="hint", id="analysis-foot")
 
     def on_mount(self) -> None:
         self.run_worker(self._work, thread=True, group="analysis", exclusive=True)
@@ -60,7 +62,8 @@ class AnalysisScreen(ModalScreen[Match | None]):
 
         def progress(done: int, total: int) -> None:
             self.app.call_from_thread(
-                self.query_one("#analysis-progress", Label).update, f"analysing your play… {done}/{total}"
+                self.query_one("#analysis-progress", Label).update,
+                tr("tui.analysing_n", done=done, total=total),
             )
 
         result = analyse(self.match, seats=[self.seat], budget=self.budget, progress=progress)
@@ -69,16 +72,18 @@ class AnalysisScreen(ModalScreen[Match | None]):
         worst = max(bad, key=lambda d: (d.loss_points, d.loss_win)) if bad else None
 
         def show() -> None:
-            self.query_one("#analysis-progress", Label).update(
-                "Each call and card valued from what you could see (hard-bot search)."
-            )
-            self.query_one("#analysis", Static).update(Group(*tables(result)))
+            self.query_one("#analysis-progress", Label).update(tr("tui.analysis_method"))
+            self.query_one("#analysis", Static).update(Group(*tables(result, current())))
             self.worst = worst
             if worst is not None:
-                where = "the call" if worst.trick is None else f"trick {worst.trick}"
-                self.query_one("#analysis-foot", Label).update(
-                    f"p: play round {worst.round}, {where} again (you played {worst.taken})  ·  Esc: back"
+                again = (
+                    tr("tui.analysis_again_call", round=worst.round, taken=worst.taken)
+                    if worst.trick is None
+                    else tr(
+                        "tui.analysis_again_trick", round=worst.round, trick=worst.trick, taken=worst.taken
+                    )
                 )
+                self.query_one("#analysis-foot", Label).update(again)
             self.done = True
 
         self.app.call_from_thread(show)

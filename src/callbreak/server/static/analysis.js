@@ -4,15 +4,22 @@
 // shows the card played next to the better one, with a button to play that position again
 // against bots (POST /api/tables/ID/practice: a new table at that position).  The server does the work
 // (POST/GET /api/tables/ID/analysis, docs/protocol.md); a second look is one GET.
-import { h, fill, api, cardEl, navigate, toast } from "./util.js";
+// The server sends codes and numbers (grades, cards, calls); every word is worded here from the
+// catalogues (analysis.*), numbers in the reader's digits.
+import { h, fill, api, cardEl, navigate, toast, SUIT_SYMBOL } from "./util.js";
 import { rememberSeat, myName } from "./seats.js";
+import { t, num } from "./i18n.js";
 
 const POLL_MS = 700;
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
-const GRADE_WORD = { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
 const SVG = "http://www.w3.org/2000/svg";
 
-const pct = (x) => `${Math.round(x * 100)}%`;
+const pct = (x) => `${num(Math.round(x * 100))}%`;
+const dec = (x) => num(x.toFixed(1));
+/** A grade code ("good", "inaccuracy", "mistake", "blunder") in the reader's words. */
+const gradeWord = (grade) => t(`analysis.grade.${grade}`);
+/** A call ("4") or a card ("TS") in a line of text: "call 4", "10♠" (the card's face). */
+const actionText = (a) => /^\d+$/.test(a) ? t("analysis.call", { n: Number(a) }) : `${a[0] === "T" ? "10" : a[0]}${SUIT_SYMBOL[a[1]]}`;
 
 function svg(tag, attrs, ...children) {
   const el = document.createElementNS(SVG, tag);
@@ -52,44 +59,43 @@ export function evaluationGraph(analysis, names) {
       parts.push(svg("polyline", { points: pts.join(" "), fill: "none", stroke: COLOURS[seat], "stroke-width": 2, "data-seat": seat }));
     }
   }
-  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Each player's chance of finishing first, trick by trick", class: "analysis-graph", "data-testid": "analysis-graph" }, ...parts);
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("analysis.graph_label"), class: "analysis-graph", "data-testid": "analysis-graph" }, ...parts);
   const legend = h("p", { class: "analysis-legend" }, ...analysis.seats.map((s) =>
     h("span", { class: "analysis-key" }, h("span", { class: "swatch", style: { background: COLOURS[s] } }), names[s])));
   return h("figure", { class: "analysis-figure" }, chart,
-    h("figcaption", null, "Chance of finishing first after each card, as each player saw it (rounds split by dashes)."), legend);
+    h("figcaption", null, t("analysis.graph_caption")), legend);
 }
 
 function summaryTable(analysis, names) {
-  const head = ["Player", "Accuracy", "Inaccuracies", "Mistakes", "Blunders", "Points lost (calls / cards)", "Calls made / over / short"];
+  const head = ["player", "col_accuracy", "col_inaccuracies", "col_mistakes", "col_blunders", "col_points_lost", "col_calls"].map((k) => t(`analysis.${k}`));
   return h("table", { class: "scoreboard analysis-summary", "data-testid": "analysis-summary" },
     h("thead", null, h("tr", null, ...head.map((x) => h("th", { scope: "col" }, x)))),
     h("tbody", null, ...analysis.summaries.map((s) => h("tr", { dataset: { seat: s.seat } },
       h("th", { scope: "row" }, names[s.seat]),
       h("td", null, pct(s.accuracy)),
-      h("td", null, String(s.grades.inaccuracy)),
-      h("td", null, String(s.grades.mistake)),
-      h("td", null, String(s.grades.blunder)),
-      h("td", null, `${s.points_lost_calls.toFixed(1)} / ${s.points_lost_cards.toFixed(1)}`),
-      h("td", null, `${s.calls_made} / ${s.calls_over} / ${s.calls_missed}`)))));
+      h("td", null, num(s.grades.inaccuracy)),
+      h("td", null, num(s.grades.mistake)),
+      h("td", null, num(s.grades.blunder)),
+      h("td", null, `${dec(s.points_lost_calls)} / ${dec(s.points_lost_cards)}`),
+      h("td", null, num(`${s.calls_made} / ${s.calls_over} / ${s.calls_missed}`))))));
 }
 
 function hindsightText(d) {
   const hs = d.hindsight;
-  if (!hs || hs.best === null || hs.taken === null) return d.kind === "card" ? "In hindsight: not worked out this early in the round." : "";
-  if (hs.best === hs.taken) return `In hindsight (all hands known): no trick lost; ${hs.best} tricks was the most possible.`;
-  const lost = hs.best - hs.taken;
-  return `In hindsight (all hands known): this gave away ${lost} trick${lost > 1 ? "s" : ""} (${hs.taken} of ${hs.best} possible).`;
+  if (!hs || hs.best === null || hs.taken === null) return d.kind === "card" ? t("analysis.hindsight_unsolved") : "";
+  if (hs.best === hs.taken) return t("analysis.hindsight_kept", { count: hs.best });
+  return t("analysis.hindsight_lost", { count: hs.best - hs.taken, taken: hs.taken, best: hs.best });
 }
 
 function actionEl(action) {
-  return /^\d+$/.test(action) ? h("span", { class: "analysis-call" }, `call ${action}`) : cardEl(action, { small: true });
+  return /^\d+$/.test(action) ? h("span", { class: "analysis-call" }, actionText(action)) : cardEl(action, { small: true });
 }
 
 /** A new table at the position before decision ``d``: its player takes that seat, bots the others. */
 async function practise(id, d, button) {
   button.disabled = true;
   try {
-    const res = await api("POST", `/api/tables/${encodeURIComponent(id)}/practice`, { deal: d.deal, step: d.step, name: myName() || "Player" });
+    const res = await api("POST", `/api/tables/${encodeURIComponent(id)}/practice`, { deal: d.deal, step: d.step, name: myName() || t("analysis.player") });
     rememberSeat({ table: res.table, seat: res.seat, token: res.token, invite: res.invite || null, host: true });
     navigate(`/t/${res.table}`);
   } catch (e) { toast(e.message); button.disabled = false; }
@@ -97,16 +103,16 @@ async function practise(id, d, button) {
 
 /** The mistake in detail: what was played, the better option, the losses, the hindsight. */
 function betterBox(id, d, names) {
-  const place = d.trick === null ? `Round ${d.round}, the call` : `Round ${d.round}, trick ${d.trick}`;
+  const place = d.trick === null ? t("analysis.at_call", { round: d.round }) : t("replay.trick", { round: d.round, trick: d.trick });
   return h("div", { class: "panel analysis-better", "data-testid": "analysis-better", dataset: { taken: d.taken, best: d.best } },
-    h("h3", null, `${place}: ${GRADE_WORD[d.grade] || "Good"} by ${names[d.seat]}`),
+    h("h3", null, t("analysis.verdict", { place, grade: gradeWord(d.grade), name: names[d.seat] })),
     h("div", { class: "analysis-cards" },
-      h("figure", null, actionEl(d.taken), h("figcaption", null, "Played")),
-      h("figure", { class: "better" }, actionEl(d.best), h("figcaption", null, "Better"))),
-    h("p", null, `Cost: ${d.loss_points.toFixed(1)} points expected, ${pct(d.loss_win)} chance of finishing first, judged from what ${names[d.seat]} could see.`),
+      h("figure", null, actionEl(d.taken), h("figcaption", null, t("analysis.played"))),
+      h("figure", { class: "better" }, actionEl(d.best), h("figcaption", null, t("analysis.better")))),
+    h("p", null, t("analysis.cost", { points: dec(d.loss_points), win: pct(d.loss_win), name: names[d.seat] })),
     h("p", { class: "hint" }, hindsightText(d)),
     h("button", { class: "btn primary", type: "button", "data-testid": "practice-btn", onclick: (e) => practise(id, d, e.currentTarget) },
-      `Play this position again as ${names[d.seat]}`));
+      t("analysis.practice", { name: names[d.seat] })));
 }
 
 /**
@@ -120,13 +126,13 @@ export function analysisPanel(id, opts) {
   let alive = true;
   let timer = null;
 
-  const button = () => h("button", { class: "btn primary", type: "button", "data-testid": "analyse-btn", onclick: start }, "Analyse");
-  const idle = (msg) => fill(box, h("h2", null, "Analysis"),
-    h("p", null, msg || "Every call and card valued from what each player could see, with the mistakes and the better choices."), button());
+  const button = () => h("button", { class: "btn primary", type: "button", "data-testid": "analyse-btn", onclick: start }, t("analysis.analyse"));
+  const idle = (msg) => fill(box, h("h2", null, t("analysis.title")),
+    h("p", null, msg || t("analysis.intro")), button());
 
   function progress(st) {
-    fill(box, h("h2", null, "Analysis"),
-      h("p", null, `Analysing… ${st.done} of ${st.total} round${st.total === 1 ? "" : "s"} done.`),
+    fill(box, h("h2", null, t("analysis.title")),
+      h("p", null, t("analysis.progress", { done: st.done, count: st.total })),
       h("progress", { max: Math.max(st.total, 1), value: st.done, "data-testid": "analysis-progress" }));
   }
 
@@ -142,11 +148,14 @@ export function analysisPanel(id, opts) {
           fill(detail, betterBox(id, d, names));
           detail.scrollIntoView({ block: "start" });  // the better card, with the replayed trick just below
         },
-      }, `${GRADE_WORD[d.grade]} · ${names[d.seat]} · round ${d.round}, ${d.trick === null ? "call" : `trick ${d.trick}`}: ${d.taken}, better ${d.best} (−${d.loss_points.toFixed(1)} pts)`))));
-    fill(box, h("h2", null, "Analysis"),
-      h("p", { class: "hint" }, "Each decision valued from that player's own view by the hard bot's search; graded by the points and the chance of finishing first it gave away."),
+      }, t(d.trick === null ? "analysis.item_call" : "analysis.item_trick", {
+        grade: gradeWord(d.grade), name: names[d.seat], round: d.round, trick: d.trick,
+        taken: actionText(d.taken), best: actionText(d.best), points: dec(d.loss_points),
+      })))));
+    fill(box, h("h2", null, t("analysis.title")),
+      h("p", { class: "hint" }, t("analysis.method")),
       h("div", { class: "analysis-scroll" }, summaryTable(a, names)), evaluationGraph(a, names),
-      h("h3", null, mistakes.length ? "Mistakes and blunders" : "No mistakes or blunders"), list, detail);
+      h("h3", null, t(mistakes.length ? "analysis.mistakes" : "analysis.no_mistakes")), list, detail);
   }
 
   async function poll() {
@@ -159,7 +168,7 @@ export function analysisPanel(id, opts) {
 
   function show(st) {
     if (st.state === "ready") ready(st.analysis);
-    else if (st.state === "failed") idle(st.message || "The analysis failed.");
+    else if (st.state === "failed") idle(t("analysis.failed"));  // (st.message: English, for the logs)
     else { progress(st); timer = setTimeout(poll, POLL_MS); }
   }
 

@@ -56,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
     tune_gc(cfg.gc_every)
     for line in served_at(args.host, args.port, cfg.db):
         print(line, flush=True)
+    if cfg.test_hooks:
+        print("  TEST HOOKS ON (CALLBREAK_TEST_HOOKS): time moves only by POST /test/clock; not for play", flush=True)
     KERNEL.start(_say)  # hard seats and hints answer at the medium level until it is ready
     uvicorn.run(
         app,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import Ruleset
+from .clock import ManualClock
 from .config import ServerConfig
 from .headers import SecurityHeaders
 from .hub import Hub
@@ -89,7 +91,10 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
     ['/api/join/{code}', '/api/matches', '/api/tables']
     """
     cfg = config or ServerConfig.from_env()
-    the_hub = hub or Hub(cfg)
+    if hub is None:
+        # a driven clock starts at the real time: tables stored by an earlier process are in its past
+        hub = Hub(cfg, clock=ManualClock(start=time.time())) if cfg.test_hooks else Hub(cfg)
+    the_hub = hub
     static = Path(cfg.static) if cfg.static else STATIC
 
     @contextlib.asynccontextmanager
@@ -308,6 +313,12 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         WebSocketRoute("/ws/{id}", ws),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]
+    if cfg.test_hooks:
+        from .testhooks import hook_routes
+
+        if not isinstance(the_hub.clock, ManualClock):
+            raise ValueError("test_hooks needs a hub on a ManualClock")
+        routes += hook_routes(the_hub, the_hub.clock)
     # ExposeAbort outermost: it sees the ASGI server's own `send` (see `transport`)
     app = Starlette(
         routes=routes, lifespan=lifespan, middleware=[Middleware(ExposeAbort), Middleware(SecurityHeaders)]

@@ -89,6 +89,9 @@ class ServerConfig:
     #: the web client's files: empty for the package's own (``server/static``), or a directory with
     #: the same layout (a customised client; the tests serve a copy to play a new release)
     static: str = ""
+    #: TESTS ONLY: run on a clock only ``POST /test/clock`` moves, and serve the ``/test/*``
+    #: routes of `callbreak.server.testhooks` (never on in production)
+    test_hooks: bool = False
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> ServerConfig:

@@ -41,17 +41,18 @@ import argparse
 import asyncio
 import base64
 import contextlib
+import multiprocessing
 import os
 import resource
 import shutil
 import socket
-import statistics
 import struct
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -109,12 +110,30 @@ async def raw_ws(port: int, path: str) -> tuple[asyncio.StreamReader, asyncio.St
     return reader, writer
 
 
-class Server:
+@dataclass
+class Addr:
+    """Where the server listens (what an attacker in its own process needs)."""
+
+    port: int
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        r = httpx.post(self.base + "/api/tables", json=body, timeout=30)
+        r.raise_for_status()
+        return dict(r.json())
+
+
+class Server(Addr):
     def __init__(self, env: dict[str, str]) -> None:
+        super().__init__(free_port())
         self.dir = tempfile.mkdtemp(prefix="cb-hostile-")
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.ws = f"ws://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "callbreak", "serve", "--port", str(self.port), "--db", os.path.join(self.dir, "db")],
             env={**os.environ, **env},
@@ -129,11 +148,6 @@ class Server:
             time.sleep(0.1)
         raise RuntimeError("the server did not start")
 
-    def create(self, **body: Any) -> dict[str, Any]:
-        r = httpx.post(self.base + "/api/tables", json=body, timeout=30)
-        r.raise_for_status()
-        return dict(r.json())
-
     def stop(self) -> None:
         self.proc.terminate()
         try:
@@ -146,7 +160,7 @@ class Server:
 class Player:
     """A scripted seat that plays its turns after ``think`` seconds (first legal call or card)."""
 
-    def __init__(self, server: Server, table: str, token: str, think: float) -> None:
+    def __init__(self, server: Addr, table: str, token: str, think: float) -> None:
         self.url = f"{server.ws}/ws/{table}?token={token}"
         self.think = think
         self.v = 0
@@ -209,7 +223,7 @@ class Player:
 # --- the attacks: each runs until ``stop`` is set ------------------------------------------------------
 
 
-async def never_read(server: Server, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:
+async def never_read(server: Addr, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:
     path = f"/ws/{target['table']}"
     hello = frame(orjson.dumps({"type": "hello", "since": since}).decode())
     socks = await asyncio.gather(*(raw_ws(server.port, path) for _ in range(40)), return_exceptions=True)
@@ -224,7 +238,7 @@ async def never_read(server: Server, target: dict[str, Any], since: int, stop: a
         w.transport.abort()
 
 
-async def hello_spam(server: Server, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:
+async def hello_spam(server: Addr, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:
     async def one() -> None:
         async with websockets.connect(f"{server.ws}/ws/{target['table']}", max_size=2**24) as ws:
             async def drain() -> None:
@@ -240,7 +254,7 @@ async def hello_spam(server: Server, target: dict[str, Any], since: int, stop: a
     await asyncio.gather(*(one() for _ in range(3)), return_exceptions=True)
 
 
-async def hint_spam(server: Server, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:
+async def hint_spam(server: Addr, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:
     async def one() -> None:
         made = server.create(rules={"preset": "quick", "call_seconds": None, "card_seconds": None}, bots="random", name="H", play_now=True)
         async with websockets.connect(f"{server.ws}/ws/{made['table']}?token={made['token']}", max_size=2**22) as ws:
@@ -265,7 +279,7 @@ async def hint_spam(server: Server, target: dict[str, Any], since: int, stop: as
     await asyncio.gather(*(one() for _ in range(3)), return_exceptions=True)
 
 
-async def spectators(server: Server, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:
+async def spectators(server: Addr, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:
     budget = [3000]
 
     async def loop() -> None:
@@ -279,7 +293,7 @@ async def spectators(server: Server, target: dict[str, Any], since: int, stop: a
     await asyncio.gather(*(loop() for _ in range(20)))
 
 
-async def slowloris(server: Server, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:
+async def slowloris(server: Addr, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:
     async def partial() -> asyncio.StreamWriter:
         _, w = await asyncio.open_connection("127.0.0.1", server.port)
         w.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
@@ -303,7 +317,7 @@ async def slowloris(server: Server, target: dict[str, Any], since: int, stop: as
         w.transport.abort()
 
 
-ATTACK_FNS: dict[str, Callable[[Server, dict[str, Any], int, asyncio.Event], Awaitable[None]]] = {
+ATTACK_FNS: dict[str, Callable[[Addr, dict[str, Any], int, asyncio.Event], Awaitable[None]]] = {
     "never-read": never_read,
     "hello-spam": hello_spam,
     "hint-spam": hint_spam,
@@ -312,26 +326,72 @@ ATTACK_FNS: dict[str, Callable[[Server, dict[str, Any], int, asyncio.Event], Awa
 }
 
 
-async def window(server: Server, victim: Player, seconds: float, attack: Callable[[asyncio.Event], Awaitable[None]] | None) -> dict[str, float]:
-    """One measured window (with ``attack`` running through it, if any)."""
-    victim.latencies = []
+def _attack_process(name: str, port: int, target: dict[str, Any], since: int, seconds: float) -> None:
+    """One attack for ``seconds``, in a process of its own (the victims' latency is not the attackers' work)."""
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        asyncio.get_running_loop().call_later(seconds, stop.set)
+        task = asyncio.ensure_future(ATTACK_FNS[name](Addr(port), target, since, stop))
+        await stop.wait()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(task, 30)
+
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+    asyncio.run(run())
+
+
+def percentile(xs: list[float], q: float) -> float:
+    """The ``q`` quantile of ``xs`` (nearest rank; nan when empty)."""
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+async def window(
+    server: Server,
+    victims: list[Player],
+    seconds: float,
+    attack: tuple[str, dict[str, Any], int] | None,
+    profile: str | None = None,
+) -> dict[str, float]:
+    """One measured window (with ``attack`` running through it in a child process, if any)."""
+    for v in victims:
+        v.latencies = []
+    proc = None
+    if attack is not None:
+        ctx = multiprocessing.get_context("spawn")
+        proc = ctx.Process(target=_attack_process, args=(attack[0], server.port, attack[1], attack[2], seconds + 2))
+        proc.start()
+        await asyncio.sleep(2)  # the attackers connect before the window opens
+        for v in victims:
+            v.latencies = []
+    spy = None
+    if profile is not None:
+        spy = subprocess.Popen(
+            ["py-spy", "record", "-p", str(server.proc.pid), "-d", str(int(seconds)), "-f", "raw", "-o", profile, "-r", "200"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
     cpu0, t0 = cpu_seconds(server.proc.pid), time.monotonic()
-    stop = asyncio.Event()
-    task = asyncio.ensure_future(attack(stop)) if attack else None
     await asyncio.sleep(seconds)
     cpu1, t1 = cpu_seconds(server.proc.pid), time.monotonic()
     rss = rss_mib(server.proc.pid)
-    stop.set()
-    if task is not None:
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(task, 30)
-    lat = sorted(victim.latencies) or [float("nan")]
+    lat = [x for v in victims for x in v.latencies]
+    if proc is not None:
+        await asyncio.get_running_loop().run_in_executor(None, proc.join, 40)
+        if proc.is_alive():
+            proc.kill()
+    if spy is not None:
+        await asyncio.get_running_loop().run_in_executor(None, spy.wait)
     return {
         "rss": rss,
         "cpu": 100 * (cpu1 - cpu0) / (t1 - t0),
-        "p50": 1000 * statistics.median(lat),
-        "p99": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))],
-        "n": len(victim.latencies),
+        "p50": 1000 * percentile(lat, 0.5),
+        "p99": 1000 * percentile(lat, 0.99),
+        "n": len(lat),
     }
 
 
@@ -353,36 +413,50 @@ async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=15, help="length of each quiet and attack window")
     ap.add_argument("--only", default=",".join(ATTACKS), help="attacks to run, comma-separated")
+    ap.add_argument("--victims", type=int, default=8, help="victim tables (one scripted person and three bots each)")
+    ap.add_argument("--think", type=float, default=0.02, help="the victims' think time before each action (s)")
+    ap.add_argument("--profile", default=None, help="a directory: py-spy samples of the server in each attack window")
     args = ap.parse_args()
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
-    server = Server({"CALLBREAK_BOT_DELAY": "0.05", "CALLBREAK_CREATE_RATE": "0"})
+    server = Server({"CALLBREAK_BOT_DELAY": "0.02", "CALLBREAK_CREATE_RATE": "0", "CALLBREAK_BETWEEN_ROUNDS": "0.5"})
     try:
         target, v = await prepare_target(server)
         since = max(1, v - 40)
-        made = server.create(rules={"preset": "pagat"}, bots="random", name="Victim", play_now=True)
-        target["victim"] = made["table"]
-        victim = Player(server, made["table"], made["token"], think=0.25)
+        victims: list[Player] = []
+        for i in range(args.victims):
+            made = server.create(rules={"preset": "pagat"}, bots="random", name=f"Victim{i}", play_now=True)
+            victims.append(Player(server, made["table"], made["token"], think=args.think))
+        target["victim"] = victims[0].url.split("/ws/")[1].split("?")[0]
         vstop = asyncio.Event()
-        vrun = asyncio.ensure_future(victim.run(vstop))
+        vruns = [asyncio.ensure_future(p.run(vstop)) for p in victims]
         await asyncio.sleep(2)
-        print(f"server pid {server.proc.pid}; target table v={v} (catch-ups from v={since}); {args.seconds:g} s windows")
-        print(f"{'attack':<12} {'RSS MiB':>17} {'CPU %':>13} {'victim p50 ms':>15} {'victim p99 ms':>15} {'actions':>9}")
-        print(f"{'':<12} {'quiet / attack':>17} {'quiet / att.':>13} {'quiet / att.':>15} {'quiet / att.':>15} {'q / a':>9}")
+        load = os.getloadavg()
+        print(
+            f"server pid {server.proc.pid}; target table v={v} (catch-ups from v={since}); {args.seconds:g} s windows; "
+            f"{args.victims} victim tables (think {args.think:g} s, bots 0.02 s); load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+        )
+        print(
+            f"{'attack':<12} {'RSS MiB':>13} {'CPU %':>11} {'victim p50 ms':>15} {'victim p99 ms':>15} {'p99':>6} {'actions':>11}"
+        )
+        print(f"{'':<12} {'quiet / att.':>13} {'quiet / att.':>11} {'quiet / att.':>15} {'quiet / att.':>15} {'ratio':>6} {'q / a':>11}")
         for name in [a for a in args.only.split(",") if a]:
-            fn = ATTACK_FNS[name]
-            quiet = await window(server, victim, args.seconds, None)
-            hit = await window(server, victim, args.seconds, lambda stop, fn=fn: fn(server, target, since, stop))  # type: ignore[misc]
+            quiet = await window(server, victims, args.seconds, None)
+            prof = None
+            if args.profile:
+                os.makedirs(args.profile, exist_ok=True)
+                prof = os.path.join(args.profile, f"{name}.txt")
+            hit = await window(server, victims, args.seconds, (name, target, since), prof)
             print(
-                f"{name:<12} {quiet['rss']:>8.0f} / {hit['rss']:<6.0f} {quiet['cpu']:>5.0f} / {hit['cpu']:<5.0f} "
+                f"{name:<12} {quiet['rss']:>6.0f} / {hit['rss']:<4.0f} {quiet['cpu']:>4.0f} / {hit['cpu']:<4.0f} "
                 f"{quiet['p50']:>6.1f} / {hit['p50']:<6.1f} {quiet['p99']:>6.1f} / {hit['p99']:<6.1f} "
-                f"{quiet['n']:>3.0f} / {hit['n']:<3.0f}",
+                f"{hit['p99'] / quiet['p99']:>5.1f}x {quiet['n']:>5.0f} / {hit['n']:<5.0f}",
                 flush=True,
             )
             await asyncio.sleep(3)  # let the server settle before the next quiet window
         vstop.set()
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(vrun, 10)
+            await asyncio.wait_for(asyncio.gather(*vruns), 10)
     finally:
         server.stop()
 

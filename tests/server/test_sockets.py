@@ -143,3 +143,31 @@ async def test_websockets_per_address_are_capped(make_server) -> None:  # type: 
         await ws.close()
     health = server.get("/healthz").json()
     assert health["ok"]
+
+
+async def test_new_websockets_per_address_are_rate_limited(make_server) -> None:  # type: ignore[no-untyped-def]
+    from .driven import DRIVEN, advance
+
+    server: Server = make_server(DRIVEN | {"CALLBREAK_CONNECT_RATE": "1", "CALLBREAK_CONNECT_BURST": "3"})
+    made = server.create(rules={"preset": "quick", "rounds": 1}, bots="random", name="A")
+    url = f"{server.ws_base}/ws/{made['table']}"
+
+    async def first_message() -> tuple[dict[str, object], int | None]:
+        ws = await websockets.connect(url)
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await ws.send(orjson.dumps({"type": "hello", "since": 0}).decode())
+        m = orjson.loads(await asyncio.wait_for(ws.recv(), 30))
+        await ws.close()
+        return m, ws.close_code
+
+    # a burst of three (each opened and closed): then refused, however few are open
+    for _ in range(3):
+        assert (await first_message())[0]["type"] == "snapshot"
+    refused, code = await first_message()
+    assert refused["type"] == "error" and refused["code"] == "rate_limited" and code == 4429, refused
+    before = server.get(f"/api/tables/{made['table']}").json()
+    assert before["table"]["spectators"] == 0
+    # a second later (the server's clock), one more
+    await advance(server, 1.0)
+    assert (await first_message())[0]["type"] == "snapshot"
+    assert (await first_message())[0]["code"] == "rate_limited"

@@ -25,6 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--lobby-ttl", type=float, default=None, help="seconds before an unstarted table expires")
     p.add_argument("--create-rate", type=float, default=None, help="tables per second per IP (0: no limit)")
     p.add_argument("--msg-rate", type=float, default=None, help="messages per second per connection (0: no limit)")
+    p.add_argument("--connect-rate", type=float, default=None, help="new WebSockets per second per IP (0: no limit)")
     p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
     p.set_defaults(func=run)
 
@@ -50,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
         lobby_ttl=args.lobby_ttl,
         create_rate=args.create_rate,
         msg_rate=args.msg_rate,
+        connect_rate=args.connect_rate,
     )
     _raise_open_files_limit()
     app = create_app(cfg)
@@ -68,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         h11_max_incomplete_event_size=cfg.max_header,
         timeout_keep_alive=cfg.keep_alive,
         ws_max_size=max(65536, cfg.max_message * 4),
+        ws_per_message_deflate=cfg.ws_deflate,
         ws_ping_interval=20,
         ws_ping_timeout=20,
         access_log=False,

@@ -76,6 +76,13 @@ class ServerConfig:
     hello_timeout: float = 10.0
     #: WebSocket connections at once from one client address (0: no limit)
     max_sockets_per_ip: int = 64
+    #: new WebSocket connections per client address: a token bucket (0: no limit); beyond it a
+    #: connection gets ``rate_limited`` and is closed (4429) before it costs a table anything
+    connect_rate: float = 2.0
+    connect_burst: int = 60
+    #: WebSocket permessage-deflate: off by default, each message would be compressed once per
+    #: connection on the event loop (the server's largest cost per message); on, it saves bandwidth
+    ws_deflate: bool = False
     #: spectators arriving or leaving are told to the table at most this often (seconds)
     presence_every: float = 1.0
     #: threads computing hints (bots have their own); hints waiting or running at once

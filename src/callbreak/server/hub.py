@@ -87,6 +87,8 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         self._sweeper: Handle | None = None
         self.create_buckets: dict[str, Bucket] = {}
+        #: new WebSockets per client address (a token bucket each; cleared past 100,000 addresses)
+        self.connect_buckets: dict[str, Bucket] = {}
         #: open WebSockets per client address (an address leaves the map with its last socket)
         self.sockets_per_ip: dict[str, int] = {}
         #: connections that have not sent their ``hello`` yet: the timer that closes them
@@ -341,6 +343,14 @@ class Hub:
         cap = self.config.max_sockets_per_ip
         if cap and n >= cap:
             raise TableError("too_many_connections", f"at most {cap} connections at once from one address")
+        if self.config.connect_rate > 0:
+            b = self.connect_buckets.get(ip)
+            if b is None:
+                if len(self.connect_buckets) > 100_000:
+                    self.connect_buckets.clear()
+                b = self.connect_buckets[ip] = Bucket(self.config.connect_rate, self.config.connect_burst, self.clock.monotonic)
+            if not b.take():
+                raise TableError("rate_limited", "too many new connections from here; wait a little")
         self.sockets_per_ip[ip] = n + 1
 
     def release(self, ip: str) -> None:

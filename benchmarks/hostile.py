@@ -11,7 +11,8 @@ the victim's p50/p99 action→event latency.  Everything is bounded in count and
 Attacks:
 - ``never-read``: 40 raw sockets that send ``hello`` with an old ``since`` at 18/s and never read.
 - ``hello-spam``: 3 connections asking for a 40-event catch-up at 18/s each (reading it all).
-- ``hint-spam``: 3 seats (each at its own table, on its turn, no timer) asking for a hint at 18/s.
+- ``hint-spam``: 3 seats (each at its own endless table, no timer) asking for a hint at 18/s, and
+  acting on each hint as soon as it comes (every decision a new hint to work out).
 - ``spectators``: 20 loops connecting a spectator to the victim's table, hello, close (at most 3,000).
 - ``slowloris``: 300 sockets sending a header line every 5 s, never finishing, and 300 silent ones.
 
@@ -170,6 +171,7 @@ class Player:
         self.latencies: list[float] = []
         self.ws: Any = None
         self._turn: asyncio.Task[None] | None = None
+        self._ready_for = -1
 
     async def run(self, stop: asyncio.Event) -> None:
         async with websockets.connect(self.url, max_size=2**22) as ws:
@@ -184,6 +186,9 @@ class Player:
     async def _read(self, ws: Any) -> None:
         async for raw in ws:
             msg = orjson.loads(raw)
+            if msg.get("type") == "error":  # refused (e.g. the turn moved on): not an action to time
+                self.sent_at = None
+                self._maybe_act()
             if msg.get("type") in ("event", "snapshot"):
                 self.v = msg["v"]
                 self.state, self.info = msg.get("state"), msg.get("table")
@@ -201,8 +206,9 @@ class Player:
         st, info = self.state, self.info
         if not st or not info:
             return
-        if info["status"] == "between_rounds" and not info["seats"][self.seat]["ready"]:
-            if self._turn is None or self._turn.done():
+        if info["status"] == "between_rounds":
+            if not info["seats"][self.seat]["ready"] and self._ready_for != self.v and (self._turn is None or self._turn.done()):
+                self._ready_for = self.v  # once per state, not once per message
                 self._turn = asyncio.ensure_future(self.ws.send('{"type":"ready"}'))
             return
         if info["status"] != "playing" or st["to_act"] != self.seat or self.sent_at is not None:
@@ -255,23 +261,35 @@ async def hello_spam(server: Addr, target: dict[str, Any], since: int, stop: asy
 
 
 async def hint_spam(server: Addr, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:
+    """Three seats, each at its own table, asking a hint for every decision (a new one each time:
+    a repeated request is answered from the cache), acting as soon as it comes, and asking again
+    18 times a second meanwhile."""
+
     async def one() -> None:
-        made = server.create(rules={"preset": "quick", "call_seconds": None, "card_seconds": None}, bots="random", name="H", play_now=True)
+        made = server.create(rules={"preset": "pagat", "call_seconds": None, "card_seconds": None}, bots="random", name="H", play_now=True)
         async with websockets.connect(f"{server.ws}/ws/{made['table']}?token={made['token']}", max_size=2**22) as ws:
             state: dict[str, Any] = {}
+            info: dict[str, Any] = {}
 
             async def read() -> None:
                 async for raw in ws:
                     m = orjson.loads(raw)
                     if m.get("state"):
+                        state.clear()
                         state.update(m["state"])
+                    if isinstance(m.get("table"), dict):
+                        info.update(m["table"])
+                    if m.get("type") == "hint" and state.get("to_act") == 0:
+                        if state.get("phase") == "calling":
+                            await ws.send(orjson.dumps({"type": "call", "call": state["legal_calls"][0]}).decode())
+                        elif state.get("legal_cards"):
+                            await ws.send(orjson.dumps({"type": "play", "card": state["legal_cards"][0]}).decode())
+                    elif info.get("status") == "between_rounds":
+                        await ws.send('{"type":"ready"}')
 
             r = asyncio.ensure_future(read())
             await ws.send('{"type":"hello","since":0}')
             while not stop.is_set():
-                # a call first (hints on calls are cheap), then a card hint on every turn
-                if state.get("to_act") == 0 and state.get("phase") == "calling":
-                    await ws.send(orjson.dumps({"type": "call", "call": state["legal_calls"][0]}).decode())
                 await ws.send('{"type":"hint"}')
                 await asyncio.sleep(1 / 18)
             r.cancel()

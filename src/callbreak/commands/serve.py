@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 __all__ = ["register", "run", "served_at", "tune_gc"]
 
@@ -56,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     _raise_open_files_limit()
     app = create_app(cfg)
     tune_gc(cfg.gc_every)
+    sys.setswitchinterval(cfg.switch_interval)  # the event loop waits less for threads holding the GIL
     for line in served_at(args.host, args.port, cfg.db):
         print(line, flush=True)
     if cfg.test_hooks:

@@ -65,6 +65,9 @@ class ServerConfig:
     #: full garbage collections: Python's own (0), or one every this many seconds; a full
     #: collection of a large heap stalls every table for tens of milliseconds
     gc_every: float = 300.0
+    #: process-wide (set by ``callbreak serve``): the longest a thread holding the GIL (a hint, a
+    #: bot thinking in Python) runs before the event loop may take it back (Python's own: 0.005)
+    switch_interval: float = 0.001
     #: HTTP: seconds a client may take to send a request head (from the socket's opening,
     #: or the end of the previous response) before the socket is closed (slowloris)
     header_timeout: float = 10.0
@@ -143,5 +146,7 @@ class ServerConfig:
             raise ValueError(f"sync must be normal, full or off, not {self.sync!r}")
         if self.hint_workers < 1:
             raise ValueError("hint_workers must be at least 1")
+        if not 0 < self.switch_interval <= 1:
+            raise ValueError("switch_interval must be between 0 and 1 second")
         if self.max_message < 64:
             raise ValueError("max_message must be at least 64 bytes")

@@ -91,6 +91,8 @@ class ServerConfig:
     #: threads computing hints (bots have their own); hints waiting or running at once
     hint_workers: int = 1
     hint_queue: int = 16
+    #: hints worked out in child processes (``hint_workers`` of them), off the server's GIL
+    hint_processes: bool = True
     #: an unfinished table no player has been connected to for this long is abandoned
     #: (its log stays in the store; it is no longer loaded or resumed)
     abandon_after: float = 3600.0

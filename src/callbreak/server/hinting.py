@@ -1,4 +1,5 @@
-"""Hints for the seat to act: one computation per seat and decision, in their own pool.
+"""Hints for the seat to act: one computation per seat and decision, in their own pool
+(of child processes, by default).
 
 A hint is a hard search (thousands of playouts).  `Hints` works each one out once per
 (table, seat, version): a repeated request gets the cached answer or joins the one in
@@ -11,8 +12,9 @@ hint whose decision is gone before its turn in the pool comes is skipped, not co
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from ..bots import Hint
 from ..bots.hints import hint
@@ -27,11 +29,33 @@ __all__ = ["Hints"]
 _GONE = "the turn moved on before the hint was ready"
 
 
-class Hints:
-    """The hints of every table of a hub: a cache per seat, a bounded pool of work."""
+def _child_start() -> None:
+    """A hint process: load the hard kernel (hints answer at the medium level until it is ready),
+    quietly (the server has said so)."""
+    KERNEL.start(_quiet)
 
-    def __init__(self, workers: int = 1, queue: int = 16) -> None:
+
+def _quiet(message: str) -> None:
+    del message
+
+
+def _child_hint(view: SeatView) -> Hint:
+    return hint(view, until_ready=KERNEL)
+
+
+class Hints:
+    """The hints of every table of a hub: a cache per seat, a bounded pool of work.
+
+    ``processes``: each hint is worked out in a child process (as many as ``workers``, started at
+    the first hint), so its Python work never holds this process's GIL against the event loop; the
+    pool's threads only wait for them.  Without, the threads work the hints out themselves.
+    """
+
+    def __init__(self, workers: int = 1, queue: int = 16, processes: bool = False) -> None:
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="callbreak-hint")
+        self.workers = workers
+        self.processes = processes
+        self._children: Executor | None = None
         self.queue = queue
         #: (table, seat) -> (version, the hint of that decision, done or in progress)
         self._cache: dict[tuple[str, int], tuple[int, asyncio.Future[Hint | None]]] = {}
@@ -96,6 +120,12 @@ class Hints:
             return None
         with self._lock:
             self.computed += 1
+            if self.processes and self._children is None:
+                self._children = ProcessPoolExecutor(
+                    self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_child_start
+                )
+        if self._children is not None:
+            return self._children.submit(_child_hint, view).result()
         return hint(view, until_ready=KERNEL)
 
     def forget(self, table_id: str) -> None:
@@ -110,3 +140,6 @@ class Hints:
             fut.cancel()
         self._cache.clear()
         self.executor.shutdown(wait=False, cancel_futures=True)
+        if self._children is not None:
+            self._children.shutdown(wait=True, cancel_futures=True)
+            self._children = None

@@ -94,7 +94,7 @@ class Hub:
         #: connections that have not sent their ``hello`` yet: the timer that closes them
         self.awaiting_hello: dict[Conn, Handle] = {}
         #: hints, cached per seat and decision, in their own thread pool
-        self.hints = Hints(config.hint_workers, config.hint_queue)
+        self.hints = Hints(config.hint_workers, config.hint_queue, config.hint_processes)
 
     # --- lifecycle ----------------------------------------------------------------------
     async def startup(self) -> None:

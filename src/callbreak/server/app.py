@@ -232,14 +232,19 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         return answer(msgspec.convert({"matches": the_hub.matches(tokens)}, Matches))
 
     async def ws(websocket: WebSocket) -> None:
-        await websocket.accept()
         ip = _client_ip(websocket)
         try:
             the_hub.admit(ip)
         except TableError as e:
+            if e.code == "rate_limited" and "websocket.http.response" in websocket.scope.get("extensions", {}):
+                # a flood of new sockets: refused at the handshake (HTTP 429), the cheapest answer
+                await websocket.send_denial_response(_error(e.code, e.message))
+                return
+            await websocket.accept()
             await websocket.send_text(encode(Error(ErrorCode(e.code), e.message)))
             await websocket.close(code=4429)
             return
+        await websocket.accept()
         try:
             await _serve_socket(websocket)
         finally:

@@ -97,7 +97,8 @@ ERRORS: dict[ErrorCode, str] = {
     ErrorCode.BAD_TYPE: "no `type`, or a `type` the server does not know",
     ErrorCode.TOO_LARGE: "a message over `max_message` (4,096) bytes of UTF-8, or an HTTP body over `max_body`",
     ErrorCode.RATE_LIMITED: "too many messages on this connection, too many hints being worked out, "
-    "too many tables created or joined, or too many new WebSockets (then closed, 4429) from this address",
+    "too many tables created or joined, or too many new WebSockets from this address (the handshake "
+    "is refused: HTTP 429 with this code)",
     ErrorCode.TOO_MANY_CONNECTIONS: "more than `max_sockets_per_ip` WebSockets open from this address "
     "(then closed, 4429)",
     ErrorCode.NO_HELLO: "no `hello` within `hello_timeout` of connecting (then closed, 4408)",

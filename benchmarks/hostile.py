@@ -47,6 +47,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -128,12 +129,14 @@ class Server(Addr):
     def __init__(self, env: dict[str, str]) -> None:
         super().__init__(free_port())
         self.dir = tempfile.mkdtemp(prefix="cb-hostile-")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "callbreak", "serve", "--port", str(self.port), "--db", os.path.join(self.dir, "db")],
-            env={**os.environ, **env},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        self.log = os.path.join(self.dir, "server.log")
+        with open(self.log, "wb") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "callbreak", "serve", "--port", str(self.port), "--db", os.path.join(self.dir, "db")],
+                env={**os.environ, **env},
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             with contextlib.suppress(httpx.HTTPError):
@@ -141,6 +144,14 @@ class Server(Addr):
                     return
             time.sleep(0.1)
         raise RuntimeError("the server did not start")
+
+    def kernel_ready(self, timeout: float = 600) -> None:
+        """Wait until the server says its hard kernel is ready (its warm-up would share the CPU)."""
+        deadline = time.monotonic() + timeout
+        while "kernel is ready" not in Path(self.log).read_text(encoding="utf-8", errors="replace"):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the hard kernel was not ready in time")
+            time.sleep(0.5)
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -432,6 +443,7 @@ async def main() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
     server = Server({"CALLBREAK_BOT_DELAY": "0.02", "CALLBREAK_CREATE_RATE": "0", "CALLBREAK_BETWEEN_ROUNDS": "0.5"})
     try:
+        await asyncio.get_running_loop().run_in_executor(None, server.kernel_ready)
         target, v = await prepare_target(server)
         since = max(1, v - 40)
         victims: list[Player] = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
@@ -28,10 +29,15 @@ __all__ = ["Hints"]
 
 _GONE = "the turn moved on before the hint was ready"
 
+#: how much lower a hint process's CPU priority is than the server's (`os.nice`)
+HINT_NICE = 10
+
 
 def _child_start() -> None:
-    """A hint process: load the hard kernel (hints answer at the medium level until it is ready),
-    quietly (the server has said so)."""
+    """A hint process: at a lower CPU priority than the server (a hint is worth less than the
+    tables' moves), loading the hard kernel quietly (hints answer at the medium level until it is
+    ready; the server has said so)."""
+    os.nice(HINT_NICE)
     KERNEL.start(_quiet)
 
 

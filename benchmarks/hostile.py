@@ -27,7 +27,24 @@ collapsed stacks): that is how the costs below were found (permessage-deflate co
 every message, the score sheet rendered for every spectator's snapshot, a spectator flood's
 handshakes, hint searches holding the GIL in a thread).
 
-FIGURES
+Measured on the project's shared 2-core machine while four other sessions kept it busy (load
+average 10-15 on 2 cores: the quiet figures themselves move by 2x from window to window, and the
+number of actions with the CPU each process gets), ``--seconds 15``, 8 victim tables:
+
+| attack | RSS MiB quiet / attack | CPU % | victims p50 ms | victims p99 ms | p99 ratio | actions |
+|---|---|---|---|---|---|---|
+| never-read (x40) | 205 / 220 | 19 / 12 | 2.6 / 1.1 | 42.7 / 60.5 | 1.4x | 1212 / 594 |
+| hello-spam | 221 / 224 | 5 / 17 | 1.3 / 1.8 | 26.6 / 46.7 | 1.8x | 237 / 619 |
+| hint-spam | 226 / 229 | 6 / 12 | 1.4 / 3.0 | 58.9 / 91.5 | 1.6x | 303 / 369 |
+| spectators | 233 / 236 | 9 / 21 | 3.4 / 4.1 | 177.5 / 249.2 | 1.4x | 695 / 569 |
+| slowloris | 239 / 244 | 12 / 14 | 2.5 / 2.2 | 34.0 / 58.3 | 1.7x | 774 / 882 |
+
+(Another run, load 13-19: p99 ratios 1.8x, 1.1x, 2.1x, 0.7x, 0.6x.)  CPU is the server
+process's own: hints are worked out in its child process, at nice 10.  Before the fixes of this
+commit series, on the same machine: spectators 17.2 -> 21.9 ms p99 with 37 actions a window, and
+in this script's first 8-table run spectators 24 -> 157 ms (6.4x, p50 1.3 -> 28.8 ms: every
+spectator's snapshot rendered the whole score sheet, every message was deflate-compressed) and
+hint-spam p50 1.2 -> 5.3 ms (the hint search's Python part holding the GIL in a thread).
 """
 
 from __future__ import annotations

@@ -93,7 +93,7 @@ class Hub:
         self.sockets_per_ip: dict[str, int] = {}
         #: connections that have not sent their ``hello`` yet: the timer that closes them
         self.awaiting_hello: dict[Conn, Handle] = {}
-        #: hints, cached per seat and decision, in their own thread pool
+        #: hints, cached per seat and decision, in their own pool (child processes by default)
         self.hints = Hints(config.hint_workers, config.hint_queue, config.hint_processes)
 
     # --- lifecycle ----------------------------------------------------------------------

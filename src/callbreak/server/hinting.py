@@ -45,8 +45,8 @@ def _quiet(message: str) -> None:
     del message
 
 
-def _child_hint(view: SeatView) -> Hint:
-    return hint(view, until_ready=KERNEL)
+def _child_hint(view: SeatView) -> tuple[int, Hint]:
+    return os.getpid(), hint(view, until_ready=KERNEL)
 
 
 class Hints:
@@ -69,6 +69,8 @@ class Hints:
         self._lock = threading.Lock()
         #: how many hints were actually worked out (tests and benchmarks read it)
         self.computed = 0
+        #: the process ids of the children that have worked hints out
+        self.children: set[int] = set()
 
     def __len__(self) -> int:
         return len(self._cache)
@@ -124,14 +126,20 @@ class Hints:
     def _work(self, t: LiveTable, v: int, view: SeatView) -> Hint | None:
         if t.state.v != v:  # the seat has acted (or the table moved on): nobody needs it
             return None
+        # the child is used once this process's kernel is ready: its cache is on disk by then, so
+        # the child loads it instead of compiling it a second time (until then the hint is the
+        # medium level's quick one, worked out here)
+        use_child = self.processes and KERNEL.ready
         with self._lock:
             self.computed += 1
-            if self.processes and self._children is None:
+            if use_child and self._children is None:
                 self._children = ProcessPoolExecutor(
                     self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_child_start
                 )
-        if self._children is not None:
-            return self._children.submit(_child_hint, view).result()
+        if use_child and self._children is not None:
+            pid, result = self._children.submit(_child_hint, view).result()
+            self.children.add(pid)
+            return result
         return hint(view, until_ready=KERNEL)
 
     def forget(self, table_id: str) -> None:

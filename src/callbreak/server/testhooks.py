@@ -9,7 +9,8 @@ its usual routes:
   of every loaded table (`ClockAnswer`), so the test can wait until its clients have read
   up to them;
 - ``GET /test/counters``: work done so far (`Counters`): log entries visited by catch-ups, hints
-  worked out and waiting, the tables loaded in memory;
+  worked out and waiting (and the child processes that worked them out), whether the hard kernel
+  is loaded, the tables loaded in memory;
 - ``POST /test/hints`` ``{"hold": true|false}``: occupy the hint pool's threads with a wait (or
   let them go), so a test can show what happens while hints queue.
 
@@ -31,6 +32,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..bots.warmup import KERNEL
 from .clock import ManualClock
 
 if TYPE_CHECKING:
@@ -62,6 +64,10 @@ class Counters(msgspec.Struct):
     catchup_work: dict[str, int]
     hints_computed: int
     hints_pending: int
+    #: the process ids of the hint children that have answered (`Hints.children`)
+    hint_children: list[int]
+    #: whether this process's hard kernel is loaded
+    kernel_ready: bool
     loaded: list[str]
 
 
@@ -98,6 +104,8 @@ def hook_routes(hub: Hub, clock: ManualClock) -> list[Route]:
             {tid: t.catchup_work for tid, t in hub.tables.items()},
             hub.hints.computed,
             hub.hints.pending(),
+            sorted(hub.hints.children),
+            KERNEL.ready,
             sorted(hub.tables),
         )
         return Response(msgspec.json.encode(answer), media_type="application/json")

@@ -3,6 +3,7 @@ with its code and changes nothing, and every answer is its type and fits the com
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -20,27 +21,31 @@ from .driven import DRIVEN
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "protocol.schema.json").read_text(encoding="utf-8"))
 
 
+@functools.cache
+def validator(route: str, part: str) -> Any:
+    ref = SCHEMA["x-http"][route][part]
+    return jsonschema.validators.validator_for(SCHEMA)({**ref, "$defs": SCHEMA["$defs"]})
+
+
 def fits(route: str, part: str, body: Any) -> None:
     """``body`` is valid as the committed schema's ``part`` (request, answer, error) of ``route``."""
-    ref = SCHEMA["x-http"][route][part]
-    cls = jsonschema.validators.validator_for(SCHEMA)
-    cls({**ref, "$defs": SCHEMA["$defs"]}).validate(body)
-
-
-def raw_post(server: Server, path: str, content: bytes) -> httpx.Response:
-    return httpx.post(server.base + path, content=content, headers={"content-type": "application/json"}, timeout=30)
+    validator(route, part).validate(body)
 
 
 def test_bad_bodies_get_their_code_and_change_nothing(make_server: Callable[..., Server]) -> None:
     server = make_server(DRIVEN)  # the clock stands still: only requests change a table
     made = server.create(rules={"preset": "quick", "rounds": 1}, bots="random", name="Host")
     tid, invite = str(made["table"]), str(made["invite"])
+    http = httpx.Client(base_url=server.base, timeout=30)  # one client: a new one per request is slow
+
+    def raw_post(path: str, content: bytes) -> httpx.Response:
+        return http.post(path, content=content, headers={"content-type": "application/json"})
 
     def world() -> tuple[Any, ...]:
         return (
-            server.get(f"/api/tables/{tid}").json(),
-            server.get(f"/api/join/{invite}").json(),
-            server.get("/healthz").json()["tables"],
+            http.get(f"/api/tables/{tid}").json(),
+            http.get(f"/api/join/{invite}").json(),
+            http.get("/healthz").json()["tables"],
         )
 
     before = world()
@@ -68,14 +73,15 @@ def test_bad_bodies_get_their_code_and_change_nothing(make_server: Callable[...,
         ("POST /api/tables/ID/rematch", f"/api/tables/{tid}/rematch", b'{"token": "' + b"t" * 65 + b'"}', 403, "bad_token"),
     ]
     for route, path, body, status, code in cases:
-        r = raw_post(server, path, body)
+        r = raw_post(path, body)
         assert (r.status_code, r.json()["error"]) == (status, code), (path, body, r.text)
         assert msgspec.json.decode(r.content, type=api.HttpError).error == code
         fits(route, "error", r.json())
         assert world() == before, (path, body)
     # an over-long body: 413, nothing made
-    r = raw_post(server, "/api/tables", b'{"name": "' + b"x" * 20_000 + b'"}')
+    r = raw_post("/api/tables", b'{"name": "' + b"x" * 20_000 + b'"}')
     assert (r.status_code, r.json()["error"]) == (413, "too_large") and world() == before
+    http.close()
 
 
 def test_every_answer_is_its_type_and_fits_the_schema(make_server: Callable[..., Server]) -> None:

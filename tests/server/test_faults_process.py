@@ -11,13 +11,12 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 import orjson
 
 from callbreak.server.table import IDLE_ROUNDS
 
 from .conftest import Client, Server
-from .driven import DRIVEN, advance, counters, drive, step
+from .driven import DRIVEN, advance, counters, drive, http_of, public, step
 
 QUICK = {"preset": "quick", "rounds": 1, "call_seconds": 30, "card_seconds": 15}
 
@@ -31,12 +30,6 @@ async def solo(server: Server, rules: dict[str, Any], bots: str = "random") -> t
     return made, c
 
 
-def public(server: Server, table: str) -> dict[str, Any]:
-    r = server.get(f"/api/tables/{table}")
-    assert r.status_code == 200, r.text
-    return dict(r.json())
-
-
 def seat0_on_autoplay(c: Client) -> bool:
     return c.info is not None and bool(c.info["seats"][0]["autoplay"])
 
@@ -44,7 +37,7 @@ def seat0_on_autoplay(c: Client) -> bool:
 async def test_a_message_under_4096_characters_but_over_4096_bytes_is_refused(make_server: Callable[..., Server]) -> None:
     server = make_server(DRIVEN)  # the clock stands still: the table changes only by messages
     made, a = await solo(server, QUICK)
-    before = public(server, str(made["table"]))
+    before = await public(server, str(made["table"]))
     # 1,400 euro signs: under 4,096 characters, 4,200 bytes of UTF-8
     euros = '{"type":"ping","ref":"' + "€" * 1400 + '"}'
     assert len(euros) < 4096 < len(euros.encode())
@@ -56,17 +49,17 @@ async def test_a_message_under_4096_characters_but_over_4096_bytes_is_refused(ma
     assert (await a.next_error())["code"] == "too_large"
     await a.send({"type": "ping", "ref": "still here"})
     await a.wait(lambda c: any(m["type"] == "pong" and m.get("ref") == "still here" for m in c.messages))
-    assert public(server, str(made["table"])) == before
+    assert await public(server, str(made["table"])) == before
     await a.close()
 
 
 async def refused_unchanged(server: Server, c: Client, msg: dict[str, Any]) -> str:
     """Send ``msg``, which must be refused: the error's code; the table is as it was."""
-    before = public(server, c.table)
+    before = await public(server, c.table)
     await c.send(msg)
     code = str((await c.next_error())["code"])
     await step(server, (c,), 0)  # anything the message set off has run
-    assert public(server, c.table) == before, msg
+    assert await public(server, c.table) == before, msg
     return code
 
 
@@ -185,8 +178,7 @@ async def test_hints_are_worked_out_once_per_decision_and_bots_do_not_wait_behin
     await b.close()
 
     # the hint pool busy: three decisions' hints wait, a fourth is refused, a bot still moves
-    async with httpx.AsyncClient() as http:
-        assert (await http.post(server.base + "/test/hints", json={"hold": True})).status_code == 200
+    assert (await http_of(server).post("/test/hints", json={"hold": True})).status_code == 200
     try:
         waiting = [await solo(server, rules) for _ in range(3)]
         for _, c in waiting:
@@ -211,8 +203,7 @@ async def test_hints_are_worked_out_once_per_decision_and_bots_do_not_wait_behin
         assert (await counters(server))["hints_pending"] == 3
         assert not any(hints_of(c) for _, c in waiting)
     finally:
-        async with httpx.AsyncClient() as http:
-            await http.post(server.base + "/test/hints", json={"hold": False})
+        await http_of(server).post("/test/hints", json={"hold": False})
     for _, c in waiting:
         await c.wait(lambda c: any(m["type"] == "hint" for m in c.messages), timeout=60)
         assert [m["ref"] for m in hints_of(c)] == ["wait"]
@@ -233,7 +224,7 @@ async def test_a_start_loads_no_stored_table_and_tables_everyone_left_are_abando
     env = DRIVEN | {"CALLBREAK_ABANDON_AFTER": "600", "CALLBREAK_LOBBY_TTL": "1800", "CALLBREAK_SWEEP_EVERY": "15"}
     again = make_server(env, db=server.db)
     assert again.get("/healthz").json()["tables"] == 0
-    assert public(again, a.table)["table"]["v"] == v  # asked for: loaded as it was
+    assert (await public(again, a.table))["table"]["v"] == v  # asked for: loaded as it was
     assert (await counters(again))["loaded"] == [a.table]
     # a player comes back and leaves; nobody comes back to the others
     back = Client(again, a.table, a.token)
@@ -246,7 +237,7 @@ async def test_a_start_loads_no_stored_table_and_tables_everyone_left_are_abando
     # the sweeps abandoned every table nobody came back to, loading none for good
     assert (await counters(again))["loaded"] == []
     for t in [a.table, *(str(m["table"]) for m in tables[:3])]:
-        assert public(again, t)["table"]["status"] == "abandoned"
-    assert public(again, str(lobby["table"]))["table"]["status"] == "lobby"
+        assert (await public(again, t))["table"]["status"] == "abandoned"
+    assert (await public(again, str(lobby["table"])))["table"]["status"] == "lobby"
     await advance(again, 1800 - 615)  # the lobby's time (from its creation, in the first process)
-    assert public(again, str(lobby["table"]))["table"]["status"] == "expired"
+    assert (await public(again, str(lobby["table"])))["table"]["status"] == "expired"

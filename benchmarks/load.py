@@ -255,6 +255,7 @@ def main(argv: list[str] | None = None) -> int:
                 **os.environ,
                 "CALLBREAK_CREATE_RATE": "0",
                 "CALLBREAK_MSG_RATE": "0",
+                "CALLBREAK_CONNECT_RATE": "0",  # every scripted seat connects from 127.0.0.1
                 "CALLBREAK_BOT_DELAY": "0",
                 "CALLBREAK_BETWEEN_ROUNDS": "0.5",
             }

@@ -3,7 +3,7 @@
     PYTHONPATH=src python3 tools/protocol_schema.py          # writes both
     PYTHONPATH=src python3 tools/protocol_schema.py --check  # exit 1 when either is stale
 
-``docs/protocol.schema.json`` is `protocol.schema()`; ``docs/protocol.md`` carries
+``docs/protocol.schema.json`` is `api.schema()` (the WebSocket messages and the HTTP API's bodies); ``docs/protocol.md`` carries
 `protocol.error_table()` between the markers ``<!-- error codes: generated -->`` and
 ``<!-- end of error codes -->``.  ``tests/server/test_protocol.py`` holds both to the types.
 """
@@ -14,7 +14,8 @@ import json
 import sys
 from pathlib import Path
 
-from callbreak.server.protocol import error_table, schema
+from callbreak.server.api import schema
+from callbreak.server.protocol import error_table
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "docs" / "protocol.schema.json"

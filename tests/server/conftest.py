@@ -28,6 +28,7 @@ FAST = {
     "CALLBREAK_BETWEEN_ROUNDS": "0.3",
     "CALLBREAK_CREATE_RATE": "0",
     "CALLBREAK_MSG_RATE": "0",
+    "CALLBREAK_CONNECT_RATE": "0",
 }
 
 CARD_RE = re.compile(r"^(?:[2-9TJQKA][SHDC])$")

@@ -29,6 +29,8 @@ CONFIG = {
     "gc_every": 0.0,
     # a test reads a connection's queue when it likes: no connection is dropped for falling behind
     "send_buffer": 1 << 28,
+    # hints in this process's threads (a real server's child processes: test_faults_process)
+    "hint_processes": False,
 }
 
 

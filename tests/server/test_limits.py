@@ -168,6 +168,20 @@ async def test_states_carry_a_bounded_score_history_sent_once_in_the_snapshot(en
     assert [[r["calls"], r["tricks_won"], r["points"]] for r in sheet] == [[e["calls"], e["tricks_won"], e["points"]] for e in overs]
 
 
+async def test_each_snapshot_carries_every_round_finished_by_then(endless: Endless) -> None:
+    hub, clock, t, a, token = endless
+    m = t.state.match
+    assert m is not None
+    for n in (1, 2, 3):
+        await run_until(clock, lambda: len(m.rounds) >= n and t.state.to_act == 0, (a,))  # noqa: B023
+        for _ in range(2):  # the second from the sheet rendered for the first
+            s = Seat(hub, t.id, token)
+            (snap,) = await s.hello()
+            assert [r["round"] for r in snap["sheet"]] == list(range(1, len(m.rounds) + 1))
+            assert [r["points"] for r in snap["sheet"]] == [[str(p) for p in pts] for pts in m.round_points]
+            s.leave()
+
+
 # --- a connection that falls behind ------------------------------------------------------------
 
 

@@ -16,7 +16,7 @@ import msgspec
 import orjson
 
 from callbreak import Ruleset
-from callbreak.server import protocol
+from callbreak.server import api, protocol
 from callbreak.server.clock import ManualClock
 from callbreak.server.protocol import CLIENT_TYPES, FATAL, ClientMessage, ErrorCode, ServerMessage
 
@@ -38,7 +38,7 @@ def validator(direction: str) -> jsonschema.protocols.Validator:
 
 # --- one definition ------------------------------------------------------------------------------
 def test_the_committed_schema_and_error_table_are_generated_from_the_types() -> None:
-    assert json.loads(SCHEMA.read_text(encoding="utf-8")) == protocol.schema(), "run tools/protocol_schema.py"
+    assert json.loads(SCHEMA.read_text(encoding="utf-8")) == api.schema(), "run tools/protocol_schema.py"
     doc = DOC.read_text(encoding="utf-8")
     generated = doc.split("<!-- error codes: generated -->\n", 1)[1].split("<!-- end of error codes -->", 1)[0]
     assert generated == protocol.error_table(), "run tools/protocol_schema.py"
@@ -217,3 +217,18 @@ async def test_every_message_of_a_real_match_fits_the_schema(tmp_path: Path) -> 
     assert any(m["type"] == "rematch" and m["seat"] == 0 for m in again.messages)
     # hidden cards stay hidden: a spectator's states have no hand
     assert all(not m["state"]["hand"] for m in watcher.messages if m.get("state"))
+
+
+def test_every_setting_and_limit_is_in_the_docs() -> None:
+    import dataclasses
+
+    from callbreak.server.config import ServerConfig
+
+    doc = DOC.read_text(encoding="utf-8")
+    missing = [f.name for f in dataclasses.fields(ServerConfig) if f"`CALLBREAK_{f.name.upper()}`" not in doc]
+    assert missing == [], "docs/protocol.md, Settings: add these"
+    limits = doc.split("### Limits", 1)[1].split("\n## ", 1)[0]
+    for name in ("max_message", "msg_rate", "send_buffer", "close_timeout", "catchup_max", "create_rate", "max_body",
+                 "max_sockets_per_ip", "connect_rate", "hello_timeout", "hint_queue", "presence_every",
+                 "header_timeout", "max_header", "keep_alive", "unload_after", "abandon_after"):
+        assert f"`{name}`" in limits, name

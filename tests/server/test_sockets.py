@@ -143,3 +143,35 @@ async def test_websockets_per_address_are_capped(make_server) -> None:  # type: 
         await ws.close()
     health = server.get("/healthz").json()
     assert health["ok"]
+
+
+async def test_new_websockets_per_address_are_rate_limited(make_server) -> None:  # type: ignore[no-untyped-def]
+    from .driven import DRIVEN, advance
+
+    server: Server = make_server(DRIVEN | {"CALLBREAK_CONNECT_RATE": "1", "CALLBREAK_CONNECT_BURST": "3"})
+    made = server.create(rules={"preset": "quick", "rounds": 1}, bots="random", name="A")
+    url = f"{server.ws_base}/ws/{made['table']}"
+
+    async def first_message() -> dict[str, object]:
+        """The first message of a new socket, or the HTTP answer refusing its handshake."""
+        try:
+            ws = await websockets.connect(url)
+        except websockets.InvalidStatus as e:
+            assert e.response.status_code == 429
+            return {"http": 429, **orjson.loads(e.response.body or b"{}")}
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await ws.send(orjson.dumps({"type": "hello", "since": 0}).decode())
+        m = orjson.loads(await asyncio.wait_for(ws.recv(), 30))
+        await ws.close()
+        return dict(m)
+
+    # a burst of three (each opened and closed): then refused at the handshake, however few are open
+    for _ in range(3):
+        assert (await first_message())["type"] == "snapshot"
+    refused = await first_message()
+    assert refused["http"] == 429 and refused["error"] == "rate_limited", refused
+    assert server.get(f"/api/tables/{made['table']}").json()["table"]["spectators"] == 0
+    # a second later (the server's clock), one more
+    await advance(server, 1.0)
+    assert (await first_message())["type"] == "snapshot"
+    assert (await first_message())["error"] == "rate_limited"

@@ -194,6 +194,7 @@ def start_server(port: int, db: str, log_path: str, env: dict[str, str] | None =
         ("--forced-delay", "0.15"),
         ("--create-rate", "0"),
         ("--msg-rate", "0"),
+        ("--connect-rate", "0"),
     ):
         if opt in helptext:
             cmd += [opt, val]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 __all__ = ["register", "run", "served_at", "tune_gc"]
@@ -36,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--lobby-ttl", type=float, default=None, help="seconds before an unstarted table expires")
     p.add_argument("--create-rate", type=float, default=None, help="tables per second per IP (0: no limit)")
     p.add_argument("--msg-rate", type=float, default=None, help="messages per second per connection (0: no limit)")
+    p.add_argument("--connect-rate", type=float, default=None, help="new WebSockets per second per IP (0: no limit)")
     p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
     p.set_defaults(func=run)
 
@@ -64,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         lobby_ttl=args.lobby_ttl,
         create_rate=args.create_rate,
         msg_rate=args.msg_rate,
+        connect_rate=args.connect_rate,
     )
     _raise_open_files_limit()
     if args.workers > 1:
@@ -85,9 +88,12 @@ def run(args: argparse.Namespace) -> int:
         joined = app.cluster.joined
     app = Probes(app, hub, joined)
     tune_gc(cfg.gc_every)
+    sys.setswitchinterval(cfg.switch_interval)  # the event loop waits less for threads holding the GIL
     if args.fd is None:
         for line in served_at(args.host, args.port, cfg.db):
             print(line, flush=True)
+    if cfg.test_hooks:
+        print("  TEST HOOKS ON (CALLBREAK_TEST_HOOKS): time moves only by POST /test/clock; not for play", flush=True)
     KERNEL.start(_say)  # hard seats and hints answer at the medium level until it is ready
     where: dict[str, Any] = {"fd": args.fd} if args.fd is not None else {"host": args.host, "port": args.port}
     uvicorn.run(
@@ -98,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
         h11_max_incomplete_event_size=cfg.max_header,
         timeout_keep_alive=cfg.keep_alive,
         ws_max_size=max(65536, cfg.max_message * 4),
+        ws_per_message_deflate=cfg.ws_deflate,
         ws_ping_interval=20,
         ws_ping_timeout=20,
         access_log=False,

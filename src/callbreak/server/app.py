@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import msgspec
-import orjson
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -25,9 +25,26 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..i18n import DIR as I18N
 from ..i18n import LANGUAGES
 from ..rules import Ruleset
+from .api import (
+    B,
+    CreateTable,
+    HttpError,
+    JoinInfo,
+    JoinTable,
+    Matches,
+    Ok,
+    Practice,
+    SeatAnswer,
+    SeatToken,
+    TableView,
+    answer,
+    read_body,
+)
+from .clock import ManualClock
 from .config import ServerConfig
 from .headers import SecurityHeaders
 from .hub import Hub
+from .live import LiveTable
 from .protocol import Error, ErrorCode, encode
 from .pwa import SW_HEADERS, service_worker
 from .table import TableError
@@ -60,29 +77,21 @@ _STATUS = {
 }
 
 
-def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status or _STATUS.get(code, 400))
+def _error(code: str, message: str, status: int | None = None) -> Response:
+    return answer(HttpError(ErrorCode(code), message), status or _STATUS.get(code, 400))
 
 
 def _client_ip(request: Request | WebSocket) -> str:
     return request.client.host if request.client else "?"
 
 
-async def _body(request: Request, limit: int) -> dict[str, Any]:
+async def _raw_body(request: Request, limit: int) -> bytes:
     raw = b""
     async for chunk in request.stream():
         raw += chunk
         if len(raw) > limit:
             raise TableError("too_large", f"request bodies are at most {limit} bytes")
-    if not raw.strip():
-        return {}
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        raise TableError("bad_json", "the body must be a JSON object") from None
-    if not isinstance(data, dict):
-        raise TableError("bad_json", "the body must be a JSON object")
-    return data
+    return raw
 
 
 def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Starlette:
@@ -93,7 +102,10 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
     ['/api/join/{code}', '/api/matches', '/api/tables']
     """
     cfg = config or ServerConfig.from_env()
-    the_hub = hub or Hub(cfg)
+    if hub is None:
+        # a driven clock starts at the real time: tables stored by an earlier process are in its past
+        hub = Hub(cfg, clock=ManualClock(start=time.time())) if cfg.test_hooks else Hub(cfg)
+    the_hub = hub
     static = Path(cfg.static) if cfg.static else STATIC
 
     @contextlib.asynccontextmanager
@@ -138,49 +150,37 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
 
         return wrapped
 
-    def links(table_id: str, invite: str, token: str | None = None) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "invite": invite,
-            "invite_url": f"/join/{invite}",
-            "watch_url": f"/watch/{table_id}",
-        }
-        if token is not None:
-            d["seat_url"] = f"/t/{table_id}#{token}"
-        return d
+    def seat_answer(t: LiveTable, seat: int, token: str) -> Response:
+        invite = t.state.meta.invite
+        return answer(SeatAnswer(t.id, seat, token, invite, f"/join/{invite}", f"/watch/{t.id}", f"/t/{t.id}#{token}"))
+
+    async def read(request: Request, kind: type[B]) -> B:
+        return read_body(await _raw_body(request, cfg.max_body), kind)
 
     @guard
     async def create_table(request: Request) -> Response:
         if not the_hub.allow_create(_client_ip(request)):
             return _error("rate_limited", "too many tables from here; wait a little")
-        body = await _body(request, cfg.max_body)
-        rules_in = body.get("rules", {})
-        if rules_in is None:
-            rules_in = {}
+        body = await read(request, CreateTable)
         try:
-            rules = Ruleset.from_dict(rules_in)
+            rules = Ruleset.from_dict(body.rules or {})
         except (ValueError, TypeError) as e:
             return _error("bad_rules", str(e))
-        bots = body.get("bots", "medium")
-        if not isinstance(bots, str):
-            return _error("bad_bots", "bots is a level name")
-        t, tokens = the_hub.create_table(rules, bots, body.get("name"), bool(body.get("play_now", False)))
-        return JSONResponse(
-            {"table": t.id, "seat": 0, "token": tokens[0], **links(t.id, t.state.meta.invite, tokens[0])}
-        )
+        t, tokens = the_hub.create_table(rules, body.bots, body.name, body.play_now)
+        return seat_answer(t, 0, tokens[0])
 
     @guard
     async def table_info(request: Request) -> Response:
         t = the_hub.get(request.path_params["id"])
         if t is None:
             return _error("no_table", "there is no such table")
-        return JSONResponse(
-            {
-                "table": t.table_info(-1) | {"invite": None},
-                "state": t.state.state(-1),
-                "sheet": t.state.sheet(),
-                "watch_url": f"/watch/{t.id}",
-            }
-        )
+        view = {
+            "table": t.table_info(-1) | {"invite": None},
+            "state": t.state.state(-1),
+            "sheet": t.state.sheet(),
+            "watch_url": f"/watch/{t.id}",
+        }
+        return answer(msgspec.convert(view, TableView))
 
     @guard
     async def join_info(request: Request) -> Response:
@@ -190,37 +190,40 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         if t is None:
             return _error("no_table", "this invite is not valid")
         info = t.table_info(-1)
-        return JSONResponse(
-            {
-                "table": t.id,
-                "status": t.state.status,
-                "seats": info["seats"],
-                "rules": info["rules"],
-                "bots": info["bots"],
-                "host": info["host"],
-                "watch_url": f"/watch/{t.id}",
-            }
+        return answer(
+            msgspec.convert(
+                {
+                    "table": t.id,
+                    "status": t.state.status,
+                    "seats": info["seats"],
+                    "rules": info["rules"],
+                    "bots": info["bots"],
+                    "host": info["host"],
+                    "watch_url": f"/watch/{t.id}",
+                },
+                JoinInfo,
+            )
         )
 
     @guard
     async def join(request: Request) -> Response:
         if not the_hub.allow_create(_client_ip(request)):
             return _error("rate_limited", "too many joins from here; wait a little")
-        body = await _body(request, cfg.max_body)
-        t, seat, token = the_hub.join(request.path_params["code"], body.get("name"), body.get("seat"))
-        return JSONResponse({"table": t.id, "seat": seat, "token": token, **links(t.id, t.state.meta.invite, token)})
+        body = await read(request, JoinTable)
+        t, seat, token = the_hub.join(request.path_params["code"], body.name, body.seat)
+        return seat_answer(t, seat, token)
 
     @guard
     async def start(request: Request) -> Response:
-        body = await _body(request, cfg.max_body)
-        the_hub.start_table(request.path_params["id"], body.get("token"))
-        return JSONResponse({"ok": True})
+        body = await read(request, SeatToken)
+        the_hub.start_table(request.path_params["id"], body.token)
+        return answer(Ok())
 
     @guard
     async def rematch(request: Request) -> Response:
-        body = await _body(request, cfg.max_body)
-        t, seat, token = the_hub.rematch(request.path_params["id"], body.get("token"))
-        return JSONResponse({"table": t.id, "seat": seat, "token": token, **links(t.id, t.state.meta.invite, token)})
+        body = await read(request, SeatToken)
+        t, seat, token = the_hub.rematch(request.path_params["id"], body.token)
+        return seat_answer(t, seat, token)
 
     @guard
     async def history(request: Request) -> Response:
@@ -237,30 +240,34 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
     async def practice(request: Request) -> Response:
         if not the_hub.allow_create(_client_ip(request)):
             return _error("rate_limited", "too many tables from here; wait a little")
-        body = await _body(request, cfg.max_body)
-        t, seat, token = the_hub.practice(request.path_params["id"], body.get("deal"), body.get("step"), body.get("name"))
-        return JSONResponse({"table": t.id, "seat": seat, "token": token, **links(t.id, t.state.meta.invite, token)})
+        body = await read(request, Practice)
+        t, seat, token = the_hub.practice(request.path_params["id"], body.deal, body.step, body.name)
+        return seat_answer(t, seat, token)
 
     @guard
     async def analysis(request: Request) -> Response:
-        status = the_hub.analysis(request.path_params["id"], start=request.method == "POST")
-        return Response(msgspec.json.encode(status), media_type="application/json")
+        return answer(the_hub.analysis(request.path_params["id"], start=request.method == "POST"))
 
     @guard
     async def matches(request: Request) -> Response:
         raw = request.query_params.get("token", "")
         tokens = [t for t in raw.split(",") if t][:50]
-        return JSONResponse({"matches": the_hub.matches(tokens)})
+        return answer(msgspec.convert({"matches": the_hub.matches(tokens)}, Matches))
 
     async def ws(websocket: WebSocket) -> None:
-        await websocket.accept()
         ip = _client_ip(websocket)
         try:
             the_hub.admit(ip)
         except TableError as e:
+            if e.code == "rate_limited" and "websocket.http.response" in websocket.scope.get("extensions", {}):
+                # a flood of new sockets: refused at the handshake (HTTP 429), the cheapest answer
+                await websocket.send_denial_response(_error(e.code, e.message))
+                return
+            await websocket.accept()
             await websocket.send_text(encode(Error(ErrorCode(e.code), e.message)))
             await websocket.close(code=4429)
             return
+        await websocket.accept()
         try:
             await _serve_socket(websocket)
         finally:
@@ -335,6 +342,12 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         Route("/static/i18n/{name}", catalogue),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]
+    if cfg.test_hooks:
+        from .testhooks import hook_routes
+
+        if not isinstance(the_hub.clock, ManualClock):
+            raise ValueError("test_hooks needs a hub on a ManualClock")
+        routes += hook_routes(the_hub, the_hub.clock)
     # ExposeAbort outermost: it sees the ASGI server's own `send` (see `transport`)
     app = Starlette(
         routes=routes, lifespan=lifespan, middleware=[Middleware(ExposeAbort), Middleware(SecurityHeaders)]

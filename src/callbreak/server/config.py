@@ -65,6 +65,9 @@ class ServerConfig:
     #: full garbage collections: Python's own (0), or one every this many seconds; a full
     #: collection of a large heap stalls every table for tens of milliseconds
     gc_every: float = 300.0
+    #: process-wide (set by ``callbreak serve``): the longest a thread holding the GIL (a hint, a
+    #: bot thinking in Python) runs before the event loop may take it back (Python's own: 0.005)
+    switch_interval: float = 0.001
     #: HTTP: seconds a client may take to send a request head (from the socket's opening,
     #: or the end of the previous response) before the socket is closed (slowloris)
     header_timeout: float = 10.0
@@ -76,11 +79,20 @@ class ServerConfig:
     hello_timeout: float = 10.0
     #: WebSocket connections at once from one client address (0: no limit)
     max_sockets_per_ip: int = 64
+    #: new WebSocket connections per client address: a token bucket (0: no limit); beyond it a
+    #: connection gets ``rate_limited`` and is closed (4429) before it costs a table anything
+    connect_rate: float = 2.0
+    connect_burst: int = 60
+    #: WebSocket permessage-deflate: off by default, each message would be compressed once per
+    #: connection on the event loop (the server's largest cost per message); on, it saves bandwidth
+    ws_deflate: bool = False
     #: spectators arriving or leaving are told to the table at most this often (seconds)
     presence_every: float = 1.0
     #: threads computing hints (bots have their own); hints waiting or running at once
     hint_workers: int = 1
     hint_queue: int = 16
+    #: hints worked out in child processes (``hint_workers`` of them), off the server's GIL
+    hint_processes: bool = True
     #: an unfinished table no player has been connected to for this long is abandoned
     #: (its log stays in the store; it is no longer loaded or resumed)
     abandon_after: float = 3600.0
@@ -105,6 +117,9 @@ class ServerConfig:
     #: the web client's files: empty for the package's own (``server/static``), or a directory with
     #: the same layout (a customised client; the tests serve a copy to play a new release)
     static: str = ""
+    #: TESTS ONLY: run on a clock only ``POST /test/clock`` moves, and serve the ``/test/*``
+    #: routes of `callbreak.server.testhooks` (never on in production)
+    test_hooks: bool = False
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> ServerConfig:
@@ -155,5 +170,7 @@ class ServerConfig:
             raise ValueError(f"redis must be a redis:// URL, not {self.redis!r}")
         if self.lease_ttl < 0.3:
             raise ValueError("lease_ttl must be at least 0.3 seconds")
+        if not 0 < self.switch_interval <= 1:
+            raise ValueError("switch_interval must be between 0 and 1 second")
         if self.max_message < 64:
             raise ValueError("max_message must be at least 64 bytes")

@@ -1,4 +1,5 @@
-"""Hints for the seat to act: one computation per seat and decision, in their own pool.
+"""Hints for the seat to act: one computation per seat and decision, in their own pool
+(of child processes, by default).
 
 A hint is a hard search (thousands of playouts).  `Hints` works each one out once per
 (table, seat, version): a repeated request gets the cached answer or joins the one in
@@ -11,8 +12,10 @@ hint whose decision is gone before its turn in the pool comes is skipped, not co
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from ..bots import Hint
 from ..bots.hints import hint
@@ -26,12 +29,39 @@ __all__ = ["Hints"]
 
 _GONE = "the turn moved on before the hint was ready"
 
+#: how much lower a hint process's CPU priority is than the server's (`os.nice`)
+HINT_NICE = 10
+
+
+def _child_start() -> None:
+    """A hint process: at a lower CPU priority than the server (a hint is worth less than the
+    tables' moves), loading the hard kernel quietly (hints answer at the medium level until it is
+    ready; the server has said so)."""
+    os.nice(HINT_NICE)
+    KERNEL.start(_quiet)
+
+
+def _quiet(message: str) -> None:
+    del message
+
+
+def _child_hint(view: SeatView) -> tuple[int, Hint]:
+    return os.getpid(), hint(view, until_ready=KERNEL)
+
 
 class Hints:
-    """The hints of every table of a hub: a cache per seat, a bounded pool of work."""
+    """The hints of every table of a hub: a cache per seat, a bounded pool of work.
 
-    def __init__(self, workers: int = 1, queue: int = 16) -> None:
+    ``processes``: each hint is worked out in a child process (as many as ``workers``, started at
+    the first hint), so its Python work never holds this process's GIL against the event loop; the
+    pool's threads only wait for them.  Without, the threads work the hints out themselves.
+    """
+
+    def __init__(self, workers: int = 1, queue: int = 16, processes: bool = False) -> None:
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="callbreak-hint")
+        self.workers = workers
+        self.processes = processes
+        self._children: Executor | None = None
         self.queue = queue
         #: (table, seat) -> (version, the hint of that decision, done or in progress)
         self._cache: dict[tuple[str, int], tuple[int, asyncio.Future[Hint | None]]] = {}
@@ -39,6 +69,8 @@ class Hints:
         self._lock = threading.Lock()
         #: how many hints were actually worked out (tests and benchmarks read it)
         self.computed = 0
+        #: the process ids of the children that have worked hints out
+        self.children: set[int] = set()
 
     def __len__(self) -> int:
         return len(self._cache)
@@ -94,8 +126,20 @@ class Hints:
     def _work(self, t: LiveTable, v: int, view: SeatView) -> Hint | None:
         if t.state.v != v:  # the seat has acted (or the table moved on): nobody needs it
             return None
+        # the child is used once this process's kernel is ready: its cache is on disk by then, so
+        # the child loads it instead of compiling it a second time (until then the hint is the
+        # medium level's quick one, worked out here)
+        use_child = self.processes and KERNEL.ready
         with self._lock:
             self.computed += 1
+            if use_child and self._children is None:
+                self._children = ProcessPoolExecutor(
+                    self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_child_start
+                )
+        if use_child and self._children is not None:
+            pid, result = self._children.submit(_child_hint, view).result()
+            self.children.add(pid)
+            return result
         return hint(view, until_ready=KERNEL)
 
     def forget(self, table_id: str) -> None:
@@ -110,3 +154,6 @@ class Hints:
             fut.cancel()
         self._cache.clear()
         self.executor.shutdown(wait=False, cancel_futures=True)
+        if self._children is not None:
+            self._children.shutdown(wait=True, cancel_futures=True)
+            self._children = None

@@ -91,12 +91,14 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         self._sweeper: Handle | None = None
         self.create_buckets: dict[str, Bucket] = {}
+        #: new WebSockets per client address (a token bucket each; cleared past 100,000 addresses)
+        self.connect_buckets: dict[str, Bucket] = {}
         #: open WebSockets per client address (an address leaves the map with its last socket)
         self.sockets_per_ip: dict[str, int] = {}
         #: connections that have not sent their ``hello`` yet: the timer that closes them
         self.awaiting_hello: dict[Conn, Handle] = {}
-        #: hints, cached per seat and decision, in their own thread pool
-        self.hints = Hints(config.hint_workers, config.hint_queue)
+        #: hints, cached per seat and decision, in their own pool (child processes by default)
+        self.hints = Hints(config.hint_workers, config.hint_queue, config.hint_processes)
         #: post-match analyses, in worker processes, kept in the store
         self.analyst = Analyst(self.store, config.analysis_budget, config.analysis_workers)
         #: measurements (`server.metrics` replaces it to serve them on /metrics)
@@ -321,14 +323,12 @@ class Hub:
             self.broker.publish(channel(old.id, s), encode(Rematch(new.id, tok, s)))
         return new, seat, tokens[seat]
 
-    def practice(self, table_id: str, deal: object, step: object, name: object) -> tuple[LiveTable, int, str]:
+    def practice(self, table_id: str, deal: int, step: int, name: str | None) -> tuple[LiveTable, int, str]:
         """A new table, started at once, at the position before action ``step`` of deal ``deal``
         of a finished table: the player takes the seat that acted there, bots the others."""
         st = self._require(table_id).state
         if st.status != FINISHED or st.match is None:
             raise TableError("not_over", "a position is played again once the match is over")
-        if not isinstance(deal, int) or not isinstance(step, int) or isinstance(deal, bool) or isinstance(step, bool):
-            raise TableError("bad_message", "deal and step are whole numbers")
         from ..analysis.practice import position_of
 
         try:
@@ -396,6 +396,14 @@ class Hub:
         cap = self.config.max_sockets_per_ip
         if cap and n >= cap:
             raise TableError("too_many_connections", f"at most {cap} connections at once from one address")
+        if self.config.connect_rate > 0:
+            b = self.connect_buckets.get(ip)
+            if b is None:
+                if len(self.connect_buckets) > 100_000:
+                    self.connect_buckets.clear()
+                b = self.connect_buckets[ip] = Bucket(self.config.connect_rate, self.config.connect_burst, self.clock.monotonic)
+            if not b.take():
+                raise TableError("rate_limited", "too many new connections from here; wait a little")
         self.sockets_per_ip[ip] = n + 1
 
     def release(self, ip: str) -> None:

@@ -61,6 +61,7 @@ class LiveTable:
         self._rules_dict = state.meta.rules.to_dict()
         #: the newest events, rendered for every audience, for catch-ups
         self.recent = Recent(self.config.catchup_max)
+        self._sheet: tuple[tuple[int, int], str] | None = None
 
     @property
     def id(self) -> str:
@@ -166,8 +167,17 @@ class LiveTable:
     def snapshot(self, seat: int) -> str:
         st = self.state
         return snapshot_frame(
-            st.v, self.clock.now_ms(), dumps(self.table_info(seat)), dumps(st.state(seat)), dumps(st.sheet())
+            st.v, self.clock.now_ms(), dumps(self.table_info(seat)), dumps(st.state(seat)), self.sheet_json()
         )
+
+    def sheet_json(self) -> str:
+        """The score sheet as JSON, rendered once per finished round (every snapshot carries it,
+        and an endless table's grows: a stream of spectators must not render it each time)."""
+        m = self.state.match
+        key = (id(m), 0 if m is None else len(m.round_points))
+        if self._sheet is None or self._sheet[0] != key:
+            self._sheet = (key, dumps(self.state.sheet()))
+        return self._sheet[1]
 
     def catch_up(self, seat: int, since: object) -> list[str]:
         """What a client that last saw version ``since`` needs: the events it missed (each with

@@ -93,11 +93,13 @@ class ErrorCode(enum.StrEnum):
 ERRORS: dict[ErrorCode, str] = {
     ErrorCode.BAD_JSON: "the message (or HTTP body) is not JSON, or not a JSON object (HTTP)",
     ErrorCode.BAD_MESSAGE: "a JSON message that is not an object, is empty, or has a bad field "
-    "(e.g. `since` not a whole number, `ref` not a string of at most 64 characters or a whole number)",
+    "(e.g. `since` not a whole number, `ref` not a string of at most 64 characters or a whole number); "
+    "an HTTP body with a field its route does not take, or a field of the wrong type",
     ErrorCode.BAD_TYPE: "no `type`, or a `type` the server does not know",
     ErrorCode.TOO_LARGE: "a message over `max_message` (4,096) bytes of UTF-8, or an HTTP body over `max_body`",
     ErrorCode.RATE_LIMITED: "too many messages on this connection, too many hints being worked out, "
-    "or too many tables created or joined from this address",
+    "too many tables created or joined, or too many new WebSockets from this address (the handshake "
+    "is refused: HTTP 429 with this code)",
     ErrorCode.TOO_MANY_CONNECTIONS: "more than `max_sockets_per_ip` WebSockets open from this address "
     "(then closed, 4429)",
     ErrorCode.NO_HELLO: "no `hello` within `hello_timeout` of connecting (then closed, 4408)",

@@ -98,8 +98,12 @@ def static_url() -> Iterator[str]:
     httpd.shutdown()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def pw() -> Iterator[Any]:
+    """Playwright for the browser tests.  Package scope, not session: the sync API keeps an
+    event loop running in the main thread while it is started, so it is stopped before a test
+    outside tests/web that runs its own loop (the terminal client's async pilot tests) runs in
+    the same process; xdist may hand one worker both kinds in any order."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -144,7 +148,7 @@ class WatchedBrowser:
         return getattr(self._real, name)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(pw: Any) -> Iterator[Any]:
     b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
     yield WatchedBrowser(b)

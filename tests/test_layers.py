@@ -146,7 +146,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "core": set(),
     "bots": set(),  # random, easy, medium, calling, hints, warm-up: plain Python
     "bots/hard": {"numpy"},
-    "bots/kernel": {"numpy", "numba"},
+    "bots/kernel": {"numpy", "numba"},  # the package: every module of the compiled kernel
     "bots/train_calls": {"numpy"},  # the calling model's training (a developer's tool)
     "remote": {"httpx"},
     "env": {"numpy", "gymnasium", "pettingzoo", "pyspiel"},
@@ -184,9 +184,11 @@ def third_party_imports(path: Path) -> list[tuple[int, str]]:
 
 def allowed_for(path: Path) -> set[str]:
     rel = path.relative_to(SRC).with_suffix("")
-    key = "/".join(rel.parts)
-    if key in THIRD_PARTY:
-        return THIRD_PARTY[key]
+    parts = rel.parts[:-1] if rel.parts[-1] == "__init__" else rel.parts
+    for n in range(len(parts), 1, -1):  # the module's own entry, else its package's ("bots/kernel")
+        key = "/".join(parts[:n])
+        if key in THIRD_PARTY:
+            return THIRD_PARTY[key]
     return THIRD_PARTY[layer_of(".".join(("callbreak", *rel.parts)))]
 
 

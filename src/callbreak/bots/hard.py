@@ -23,7 +23,7 @@ estimate of the hand's tricks, so a call pins that estimate to a range,
 deals, ``every`` steps apart once it has taken its first ``refine`` steps,
 so the same work buys deals that explain the play better (the likelihood of
 a seat's cards so far is computed from their public states, worked out once
-per decision: `kernel._history`).  Each outcome is valued as a match result for this
+per decision: `kernel.inference._history`).  Each outcome is valued as a match result for this
 seat: the chance of finishing first given the totals so far and the rounds
 left (exact in the last round), plus a small share of the round's points.
 The medium level's card is played unless another card does better by a clear

@@ -146,6 +146,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "core": set(),
     "bots": set(),  # random, easy, medium, calling, hints, warm-up: plain Python
     "bots/hard": {"numpy"},
+    "bots/ismcts": {"numpy"},  # the spar-ismcts sparring level, on the compiled kernel
     "bots/kernel": {"numpy", "numba"},  # the package: every module of the compiled kernel
     "bots/train_calls": {"numpy"},  # the calling model's training (a developer's tool)
     "remote": {"httpx"},
@@ -201,7 +202,7 @@ def test_third_party_imports_follow_the_table(path: Path) -> None:
 
 def test_the_core_and_the_simple_bots_import_nothing_outside_the_standard_library() -> None:
     simple = ["bots/__init__.py", "bots/base.py", "bots/random_bot.py", "bots/easy.py", "bots/medium.py",
-              "bots/calling.py", "bots/knowledge.py", "bots/hints.py", "extras.py", "cli.py"]
+              "bots/calling.py", "bots/knowledge.py", "bots/hints.py", "bots/sparring.py", "extras.py", "cli.py"]
     for rel in simple:
         assert third_party_imports(SRC / rel) == [], rel
     core = [p for p in FILES if layer_of(".".join(("callbreak", *p.relative_to(SRC).with_suffix("").parts))) == "core"]

@@ -5,7 +5,8 @@ leader, the tricks won.  One module per concern:
 
 - `core`: masks, the rules as an array (`rules_array`), `legal_mask` and
   `trick_winner` (second copies of `callbreak.round.Round`'s rules, held to them
-  by a test on random positions), `random_playouts` (raw speed);
+  by a test on random positions), `random_playouts` (raw speed) and
+  `random_rollout` (a position played out at random, for ``spar-ismcts``);
 - `policy`: the fast rule-of-thumb playout policy;
 - `medium`: the medium level's rules, ported (`medium_card`, held card-for-card
   to `callbreak.bots.medium` by a test under random rules);
@@ -33,7 +34,7 @@ overtrick tenths, max_overtricks (-1: none), missed penalty (0 call,
 
 from __future__ import annotations
 
-from .core import CACHE, legal_mask, random_playouts, rules_array, trick_winner
+from .core import CACHE, legal_mask, random_playouts, random_rollout, rules_array, trick_winner
 from .deals import sample_deals
 from .inference import mismatches, refine
 from .medium import medium_card
@@ -47,6 +48,7 @@ __all__ = [
     "medium_card",
     "mismatches",
     "random_playouts",
+    "random_rollout",
     "refine",
     "rules_array",
     "sample_deals",

@@ -26,7 +26,16 @@ from ..cachedir import configure_cache
 #: where numba keeps the compiled functions: chosen before any is decorated
 CACHE = configure_cache()
 
-__all__ = ["CACHE", "FULLM", "SUITM", "legal_mask", "random_playouts", "rules_array", "trick_winner"]
+__all__ = [
+    "CACHE",
+    "FULLM",
+    "SUITM",
+    "legal_mask",
+    "random_playouts",
+    "random_rollout",
+    "rules_array",
+    "trick_winner",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -209,3 +218,43 @@ def random_playouts(hands0: np.ndarray, P: np.ndarray, n: int, seed: int) -> np.
             leader = (leader + trick_winner(trick, t)) & 3
             total[leader] += 1
     return total
+
+
+@_jit
+def random_rollout(
+    hands0: np.ndarray,
+    trick0: np.ndarray,
+    n0: int,
+    leader0: int,
+    won0: np.ndarray,
+    tn0: int,
+    played0: I64,
+    P: np.ndarray,
+    rng: np.ndarray,
+) -> np.ndarray:
+    """The tricks each seat ends the round with when the known deal ``hands0`` is
+    played out with uniformly random legal cards from a position ``n0`` cards
+    into trick ``tn0`` (``rng``: a one-element state, advanced)."""
+    hands = hands0.copy()
+    trick = trick0.copy()
+    won = won0.copy()
+    n = n0
+    leader = leader0
+    tn = tn0
+    played = played0
+    t: int = P[0]
+    while tn < 13:
+        s = (leader + n) & 3
+        lm = legal_mask(hands[s], trick, n, P, tn, played)
+        c = _kth(lm, _rand(rng, _pop(lm)))
+        trick[n] = c
+        bit = np.int64(1) << c
+        hands[s] ^= bit
+        played |= bit
+        n += 1
+        if n == 4:
+            leader = (leader + trick_winner(trick, t)) & 3
+            won[leader] += 1
+            n = 0
+            tn += 1
+    return won

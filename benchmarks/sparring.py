@@ -129,44 +129,47 @@ HEADER = (
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--hero", default="hard", help="the tested bot (level or level:key=value,...)")
+    ap.add_argument(
+        "--hero", nargs="+", default=["hard"], help="the tested bots (level or level:key=value,...)"
+    )
     ap.add_argument("--only", nargs="*", help="opponents (default: medium and the whole sparring pool)")
     ap.add_argument("--deals", type=int, default=25, help="deals per opponent, each played 4 times")
     ap.add_argument("--rules", default="bhoos")
     ap.add_argument("--seed", type=int, default=40000)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--think", help="comma-separated seconds a round: the hero is hard:think=S for each")
+    ap.add_argument("--think", help="comma-separated seconds a round: the heroes are hard:think=S for each")
     ap.add_argument(
         "--base", metavar="SPEC", help="also play every match with SPEC as the hero: paired difference"
     )
     a = ap.parse_args()
     opponents = a.only or POOL
-    heroes = [f"hard:think={float(s)}" for s in a.think.split(",")] if a.think else [a.hero]
+    heroes = [f"hard:think={float(s)}" for s in a.think.split(",")] if a.think else a.hero
     print(f"{a.rules} rules, {a.deals} deals x 4 seats per line, seed {a.seed}; times in ms (one core)")
     print(HEADER)
-    for hero in heroes:
-        for other in opponents:
-            tasks = [(hero, other, a.rules, a.seed + i, s) for i in range(a.deals) for s in range(4)]
-            base_tasks = [(a.base, other, r, sd, st) for _, _, r, sd, st in tasks] if a.base else []
-            with ProcessPoolExecutor(a.jobs) as ex:
-                res = list(ex.map(play, tasks + base_tasks, chunksize=1))
-            held = " (held out)" if other in HELD_OUT else ""
-            name = hero if len(heroes) > 1 or hero != "hard" else "hard"
-            report(f"{name} v {other}{held}"[:28], res[: len(tasks)], a.deals)
-            if a.base:
-                base = res[len(tasks) :]
-                report(f"{a.base} v {other}"[:28], base, a.deals)
+    for other in opponents:
+        held = " (held out)" if other in HELD_OUT else ""
+        specs = ([a.base] if a.base else []) + heroes
+        tasks = [(h, other, a.rules, a.seed + i, s) for h in specs for i in range(a.deals) for s in range(4)]
+        with ProcessPoolExecutor(a.jobs) as ex:
+            res = list(ex.map(play, tasks, chunksize=1))
+        per = 4 * a.deals
+        runs = {h: res[j * per : (j + 1) * per] for j, h in enumerate(specs)}
+        for h in specs:
+            report(f"{h} v {other}{held}"[:28], runs[h], a.deals)
+            if a.base and h != a.base:
+                base = runs[a.base]
                 for what in ("share", "points"):
                     diffs = [
                         sum(
-                            h[what] - b[what] for h, b in zip(res[4 * g : 4 * g + 4], base[4 * g : 4 * g + 4])
+                            x[what] - b[what]
+                            for x, b in zip(runs[h][4 * g : 4 * g + 4], base[4 * g : 4 * g + 4])
                         )
                         / 4
                         for g in range(a.deals)
                     ]
                     mu, ci = mean_ci(diffs)
                     print(
-                        f"    paired {what} (hero - base, same deals and seats): {mu:+.3f} ± {ci:.3f}",
+                        f"    paired {what} ({h} - {a.base}, same deals and seats): {mu:+.3f} ± {ci:.3f}",
                         flush=True,
                     )
 

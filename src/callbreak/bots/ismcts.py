@@ -62,7 +62,7 @@ class IsmctsBot(Bot):
 
     name = "spar-ismcts"
 
-    def __init__(self, seed: int | None = None, iterations: int = 200, c: float = 0.7) -> None:
+    def __init__(self, seed: int | None = None, iterations: int = 100, c: float = 0.7) -> None:
         super().__init__(seed)
         if iterations < 1:
             raise ValueError("iterations must be at least 1")

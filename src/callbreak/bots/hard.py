@@ -58,7 +58,6 @@ import dataclasses
 import math
 import random
 import time
-from collections.abc import Sequence
 
 import numpy as np
 
@@ -85,8 +84,6 @@ CALL_BIAS = 0.4  # bots call a little under their mean potential
 REFINE_SOFT = 0.2  # how far outside its range a call's estimate may plausibly fall
 MAX_DEALS = 400
 CHUNK = 100  # deals searched between looks at the clock
-ADAPT_FLOOR = 0.04  # misses per card the pilot leaves when the medium level plays (0.023-0.033, 12 rounds)
-PILOT = 8  # chains refined first to measure how well the medium level explains each seat (``adapt``)
 
 
 def call_order(view: SeatView, k: Knowledge) -> tuple[np.ndarray, np.ndarray]:
@@ -237,7 +234,7 @@ def refine_deals(
     deals: list[list[int]],
     steps: int,
     seed: int,
-    miss_cost: float | Sequence[float],
+    miss_cost: float,
     soft: float = REFINE_SOFT,
     ranges: tuple[list[float], list[float]] | None = None,
     keep: int = 1,
@@ -245,8 +242,7 @@ def refine_deals(
 ) -> list[list[int]]:
     """``deals`` each moved ``steps`` card swaps (Metropolis-Hastings,
     `kernel.refine`) towards the deals on which the other seats' cards so far are
-    the medium level's choices (``exp(-miss_cost)`` per card that is not; one
-    number for every seat, or one per seat) and
+    the medium level's choices (``exp(-miss_cost)`` per card that is not) and
     their calls the ones it would make (`call_ranges`, with a normal tail of
     width ``soft``); the constraints of ``k`` still hold.  With ``keep`` above 1
     each deal starts a chain that gives ``keep`` deals, ``every`` steps apart
@@ -265,7 +261,7 @@ def refine_deals(
         np.array(k.cannot, dtype=np.int64),
         steps,
         seed,
-        np.broadcast_to(np.asarray(miss_cost, dtype=np.float64), (4,)).copy(),
+        miss_cost,
         np.array(model.weights),
         made,
         pos,
@@ -388,8 +384,7 @@ class HardBot(Bot):
     from each refined chain, ``every`` refine steps apart after the first
     ``refine`` (fewer, longer chains: deals that explain the play better for
     the same work); ``call_keep``: the same for the call search's deals;
-    ``adapt``: weigh each seat's cards by how well the medium level explains
-    them (`seat_costs`; 0: off); ``think``: a budget per round in seconds of one core, spread evenly over
+    ``think``: a budget per round in seconds of one core, spread evenly over
     the round's decisions (`think_for`: it sets ``iterations``, ``max_deals``
     and ``call_deals`` in proportion, so a seeded run stays the same on any
     machine; only serving adds a wall-clock cap).
@@ -429,10 +424,8 @@ class HardBot(Bot):
         every: int = 10,
         call_keep: int = 1,
         think: float | None = None,
-        adapt: float = 0.0,
     ) -> None:
         super().__init__(seed)
-        self.adapt = adapt
         if keep < 1 or every < 1 or call_keep < 1:
             raise ValueError("keep, call_keep and every must be at least 1")
         self.keep = keep
@@ -529,48 +522,12 @@ class HardBot(Bot):
             deals,
             steps,
             seed,
-            self.seat_costs(view, k, deals, steps, seed),
+            self.miss_cost,
             self.refine_soft,
             self.call_ranges(view),
             keep,
             self.every,
         )
-
-    def seat_costs(
-        self, view: SeatView, k: Knowledge, starts: list[list[int]], steps: int, seed: int
-    ) -> list[float]:
-        """The cost of a card the medium level would not have played, per seat.
-
-        With ``adapt`` 0: ``miss_cost`` for every seat.  Otherwise a pilot
-        (`PILOT` of the chains' starts, refined as usual) measures how many of
-        each other seat's cards so far the medium level's rules fail to explain
-        even on the deals that explain the play best; a seat that plays otherwise
-        tells less through its cards, so its cost falls linearly from the full
-        cost at a miss rate of `ADAPT_FLOOR` per card (what the pilot leaves of
-        the medium level's own play) to 0 at ``adapt``."""
-        from . import kernel
-
-        record = play_record(view, k)
-        if self.adapt <= 0 or not len(record[2]):
-            return [self.miss_cost] * 4
-        pilot = refine_deals(
-            view,
-            k,
-            starts[:PILOT],
-            steps,
-            seed ^ 0x9E3779B9,
-            self.miss_cost,
-            self.refine_soft,
-            self.call_ranges(view),
-        )
-        misses = kernel.seat_mismatches(np.array(pilot, dtype=np.int64), *record).mean(axis=0)
-        cards = np.bincount(record[1], minlength=4)
-        out = []
-        for s in range(4):
-            rate = float(misses[s]) / cards[s] if s != view.seat and cards[s] else 0.0
-            over = (rate - ADAPT_FLOOR) / max(self.adapt - ADAPT_FLOOR, 1e-9)
-            out.append(self.miss_cost * min(max(1.0 - over, 0.0), 1.0))
-        return out
 
     def card_deals(self, view: SeatView, k: Knowledge, n: int, seed: int) -> list[list[int]]:
         """The deals a card decision searches (`deals` with the card settings)."""

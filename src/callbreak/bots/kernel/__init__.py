@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from .core import CACHE, legal_mask, random_playouts, random_rollout, rules_array, trick_winner
 from .deals import sample_deals
-from .inference import mismatches, refine, seat_mismatches
+from .inference import mismatches, refine
 from .medium import medium_card
 from .search import call_search, search
 from .solve import solve
@@ -53,7 +53,6 @@ __all__ = [
     "rules_array",
     "sample_deals",
     "search",
-    "seat_mismatches",
     "solve",
     "trick_winner",
 ]

@@ -13,7 +13,7 @@ from .core import FULLM, _jit, _kth, _pop, _rand, legal_mask, trick_winner
 from .features import _hand_mean
 from .medium import _medium, _observe
 
-__all__ = ["mismatches", "refine", "seat_mismatches"]
+__all__ = ["mismatches", "refine"]
 
 
 HIST_W = 17  # columns of a `_history` row
@@ -101,33 +101,13 @@ def mismatches(
     """For each deal (rows of the hands now), how many of the other seats' cards
     so far (``seats``/``cards``, in order, the round led by ``leader0``) are not the
     ones the medium level's rules (`_medium`) would have played holding it."""
-    per_seat = seat_mismatches(dets, me, seats, cards, leader0, P, calls, played_by)
-    out = np.zeros(dets.shape[0], dtype=np.int64)
-    for d in range(dets.shape[0]):
-        out[d] = per_seat[d, 0] + per_seat[d, 1] + per_seat[d, 2] + per_seat[d, 3]
-    return out
-
-
-@_jit
-def seat_mismatches(
-    dets: np.ndarray,
-    me: int,
-    seats: np.ndarray,
-    cards: np.ndarray,
-    leader0: int,
-    P: np.ndarray,
-    calls: np.ndarray,
-    played_by: np.ndarray,
-) -> np.ndarray:
-    """`mismatches` per seat: row ``d``, column ``s`` counts seat ``s``'s cards
-    so far that the medium level's rules would not have played (0 for ``me``)."""
     nd = dets.shape[0]
-    out = np.zeros((nd, 4), dtype=np.int64)
+    out = np.zeros(nd, dtype=np.int64)
     hist = _history(me, seats, cards, leader0, P)
     for d in range(nd):
         for s in range(4):
             if s != me:
-                out[d, s] = _seat_miss(dets[d, s], played_by[s], s, hist, P, calls)
+                out[d] += _seat_miss(dets[d, s], played_by[s], s, hist, P, calls)
     return out
 
 
@@ -140,8 +120,8 @@ def _seat_energy(
     ``h`` (``gone``: the cards each seat has played; ``w``: the calling model's
     weights; ``cost``: `_energy_terms`)."""
     e = 0.0
-    if cost[0, s] > 0.0:
-        e += cost[0, s] * _seat_miss(h[s], gone[s], s, hist, P, calls)
+    if cost[0, 0] > 0.0:
+        e += cost[0, 0] * _seat_miss(h[s], gone[s], s, hist, P, calls)
     if cost[1, s] > 0.0:
         mu = _hand_mean(h[s] | gone[s], P[0], int(cost[2, s]), int(cost[3, s]), w)
         off = max(cost[4, s] - mu, mu - cost[5, s], 0.0)
@@ -151,17 +131,17 @@ def _seat_energy(
 
 @_jit
 def _energy_terms(
-    miss_cost: np.ndarray, made: np.ndarray, pos: np.ndarray, earlier: np.ndarray,
+    miss_cost: float, made: np.ndarray, pos: np.ndarray, earlier: np.ndarray,
     lo: np.ndarray, hi: np.ndarray, soft: float,
 ) -> np.ndarray:  # fmt: skip
-    """`refine`'s likelihood settings in one array for `_seat_energy`, per seat
-    (columns): row 0 the cost of a card `_medium` would not have played, row 1
+    """`refine`'s likelihood settings in one array for `_seat_energy`: row 0 the
+    cost of a card `_medium` would not have played; per seat (columns), row 1
     ``2 soft^2``, the scale of its call's term (0: it has not called),
     rows 2-5 its place in the calling order, the calls before it, and the range
     ``lo..hi`` of the calling model's estimate."""
     cost = np.zeros((6, 4))
+    cost[0, 0] = miss_cost
     for s in range(4):
-        cost[0, s] = miss_cost[s]
         if made[s] >= 0:
             cost[1, s] = 2.0 * soft * soft
         cost[2, s] = pos[s]
@@ -184,7 +164,7 @@ def refine(
     cannot: np.ndarray,
     steps: int,
     seed: int,
-    miss_cost: np.ndarray,
+    miss_cost: float,
     w: np.ndarray,
     made: np.ndarray,
     pos: np.ndarray,
@@ -199,7 +179,7 @@ def refine(
     towards the deals that explain what the other seats did: a step swaps a card
     between two of them (each may hold the other's card, by ``cannot``), and is
     kept with the chance the likelihood ratio gives.  A seat's likelihood is
-    ``exp(-miss_cost[s])`` per card of its own so far that the medium level's rules
+    ``exp(-miss_cost)`` per card of its own so far that the medium level's rules
     (`_medium`) would not have played holding its hand, times the plausibility of
     its call (``made[s] >= 0``): a normal tail of width ``soft`` outside the range
     ``lo[s]..hi[s]`` of the calling model's estimate (`_hand_mean`) in which

@@ -114,7 +114,7 @@ def report(label: str, res: list[dict[str, Any]], deals: int) -> None:
     cards = [t for r in res for t in r["cards"]]
     rounds = [t for r in res for t in r["round_times"]]
     print(
-        f"{label:<28} {len(res):>4} {100 * share:6.1f} ± {100 * ci:4.1f} {pts:6.2f} {oth:6.2f} "
+        f"{label:<40} {len(res):>4} {100 * share:6.1f} ± {100 * ci:4.1f} {pts:6.2f} {oth:6.2f} "
         f"{100 * made:6.1f} {over:5.2f} {lost:5.2f} {pct(cards, 50):6.0f} {pct(cards, 99):6.0f} "
         f"{pct(rounds, 50):6.0f} {pct(rounds, 99):6.0f}",
         flush=True,
@@ -122,7 +122,7 @@ def report(label: str, res: list[dict[str, Any]], deals: int) -> None:
 
 
 HEADER = (
-    f"{'hero vs 3 x opponent':<28} {'n':>4} {'win %':>6}   {'±':>4} {'pts/r':>6} {'oth/r':>6} "
+    f"{'hero vs 3 x opponent':<40} {'n':>4} {'win %':>6}   {'±':>4} {'pts/r':>6} {'oth/r':>6} "
     f"{'made%':>6} {'over':>5} {'lost':>5} {'c p50':>6} {'c p99':>6} {'r p50':>6} {'r p99':>6}"
 )
 
@@ -155,7 +155,7 @@ def main() -> None:
         per = 4 * a.deals
         runs = {h: res[j * per : (j + 1) * per] for j, h in enumerate(specs)}
         for h in specs:
-            report(f"{h} v {other}{held}"[:28], runs[h], a.deals)
+            report(f"{h} v {other}{held}"[:40], runs[h], a.deals)
             if a.base and h != a.base:
                 base = runs[a.base]
                 for what in ("share", "points"):

@@ -25,7 +25,7 @@ def _maxn(rnd: Round, calls: np.ndarray, totals: np.ndarray, sd: float, P: np.nd
         rnd.play(card)
         out = _maxn(rnd, calls, totals, sd, P)
         rnd.pop()
-        v = float(kernel._value(seat, np.array(out, dtype=np.int64), calls, totals, sd, P))
+        v = float(kernel.scoring._value(seat, np.array(out, dtype=np.int64), calls, totals, sd, P))
         if v > bv:
             bv, best = v, out
     assert best is not None

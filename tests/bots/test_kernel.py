@@ -69,3 +69,34 @@ def test_kernel_compiles_quickly_on_a_fresh_cache(tmp_path: object) -> None:
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert float(out.stdout.strip()) < 60
+
+
+def test_the_kernels_score_and_match_value_are_the_engines() -> None:
+    """`kernel.scoring._score` is a second copy of `callbreak.scoring.score_tenths`,
+    and `_value`'s chance of finishing first is calling's normal model."""
+    from callbreak.bots.calling import _phi
+    from callbreak.bots.kernel import scoring
+    from callbreak.scoring import score_tenths
+
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(60):
+        rules = random_rules(rng)
+        P = kernel.rules_array(rules)
+        for call in rules.legal_call_range():
+            for tricks in range(14):
+                assert scoring._score(call, tricks, P) == score_tenths(call, tricks, rules), rules.to_dict()
+                checked += 1
+        calls = np.array([rng.choice(list(rules.legal_call_range())) for _ in range(4)], dtype=np.int64)
+        won = np.array([rng.randrange(14) for _ in range(4)], dtype=np.int64)
+        totals = np.array([rng.uniform(-20, 40) for _ in range(4)])
+        sd = rng.uniform(1.0, 9.0)
+        pts = [totals[s] + score_tenths(int(calls[s]), int(won[s]), rules) / 10 for s in range(4)]
+        for me in range(4):
+            want = 1.0
+            for s in range(4):
+                if s != me:
+                    want *= _phi((pts[me] - pts[s]) / sd)
+            want += 0.004 * score_tenths(int(calls[me]), int(won[me]), rules) / 10
+            assert abs(scoring._value(me, won, calls, totals, sd, P) - want) < 1e-9
+    assert checked > 60 * 14

@@ -78,7 +78,7 @@ def test_compiled_sampler_obeys_the_knowledge_and_the_model() -> None:
     for _ in range(200):
         hand = sum(1 << c for c in rng.sample(range(52), 13))
         t, pos, earlier = rng.randrange(4), rng.randrange(4), rng.randrange(12)
-        assert abs(kernel._hand_mean(hand, t, pos, earlier, w) - model.mean(hand, t, pos, earlier)) < 1e-9
+        assert abs(kernel.features._hand_mean(hand, t, pos, earlier, w) - model.mean(hand, t, pos, earlier)) < 1e-9
     for _ in range(40):
         rules = random_rules(rng).replace(redeal_without_trump=False, min_total_calls=0)
         rnd = Round(rules, Round.deal_hands(rng.randrange(1 << 30)), dealer=rng.randrange(4))

@@ -171,7 +171,7 @@ def test_refine_chains_give_their_later_states() -> None:
 
 def test_mismatches_count_what_medium_would_have_played_on_any_deal() -> None:
     """On deals that are not the real one, `kernel.mismatches` (which reads the
-    public state before each card from `kernel._history`) counts exactly the other
+    public state before each card from `kernel.inference._history`) counts exactly the other
     seats' cards so far that `callbreak.bots.medium.choose_card` would not have
     played with the hands the deal gives them: the round replayed on the engine."""
     from callbreak import Card, Match, Round, Ruleset

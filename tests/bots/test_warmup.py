@@ -18,6 +18,7 @@ from pathlib import Path
 
 from callbreak import Card, Match, Ruleset
 from callbreak.bots import Bot, make_bot
+from callbreak.bots.cachedir import kernel_fingerprint
 from callbreak.bots.hard import HardBot
 from callbreak.bots.hints import QUICK, hint
 from callbreak.bots.medium import MediumBot, choose_card
@@ -91,7 +92,7 @@ print(json.dumps({"chosen": k.CACHE.path, "why": k.CACHE.why, "numba": numba.con
 def test_the_kernel_caches_in_the_user_dir_when_the_asked_dir_is_read_only() -> None:
     ro, xdg = read_only_dir(), tempfile.mkdtemp(prefix="cb-xdg-")
     got = run_child(KERNEL_CACHE, {"CALLBREAK_NUMBA_CACHE_DIR": ro, "XDG_CACHE_HOME": xdg})
-    user = os.path.join(xdg, "callbreak", "numba")
+    user = os.path.join(xdg, "callbreak", "numba", f"kernel-{kernel_fingerprint()}")
     assert got["chosen"] == got["numba"] == got["env"] == user
     assert str(got["search"]).startswith(user + os.sep)  # where numba really writes the kernel
     assert f"CALLBREAK_NUMBA_CACHE_DIR={ro}" in str(got["why"])
@@ -100,8 +101,19 @@ def test_the_kernel_caches_in_the_user_dir_when_the_asked_dir_is_read_only() -> 
 def test_the_asked_cache_dir_wins_over_the_source_tree() -> None:
     asked = tempfile.mkdtemp(prefix="cb-cache-")
     got = run_child(KERNEL_CACHE, {"CALLBREAK_NUMBA_CACHE_DIR": asked})
-    assert got["chosen"] == got["numba"] == asked
+    assert got["chosen"] == got["numba"] == os.path.join(asked, f"kernel-{kernel_fingerprint()}")
     assert str(got["search"]).startswith(asked + os.sep)
+
+
+def test_a_change_to_any_kernel_module_moves_the_cache(tmp_path: Path) -> None:
+    """numba checks only a function's own file before loading it from the cache,
+    and the kernel's callers embed their callees: the cache directory is named by
+    a hash of every kernel module, so a change to one compiles all afresh."""
+    for name in ("core.py", "search.py"):
+        (tmp_path / name).write_text("x = 1\n")
+    before = kernel_fingerprint(str(tmp_path))
+    (tmp_path / "core.py").write_text("x = 2\n")
+    assert kernel_fingerprint(str(tmp_path)) != before
 
 
 RULES = Ruleset.preset("quick", rounds=1)

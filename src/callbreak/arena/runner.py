@@ -48,10 +48,20 @@ POLICY = "policy:"
 """The prefix of a spec naming a trained policy's weights file."""
 
 
-def seat_bot(spec: str, seed: int | None = None, time_budget: float = 1.5) -> Bot:
+def seat_bot(spec: str, seed: int | None = None, time_budget: float = 1.5, think: float | None = None) -> Bot:
     """The bot of a seat spec: ``policy:FILE.npz`` loads the trained linear policy
     (`callbreak.env.train.load`; a ValueError naming the file if it is missing or bad),
-    anything else is `resolve_bot`'s.  Specs stay strings, resolved in each worker."""
+    anything else is `resolve_bot`'s.  Specs stay strings, resolved in each worker.
+    ``think``: seconds of one core per round for a bot that takes a thinking budget
+    (`callbreak.bots.hard.HardBot.think_for`, as playout counts: seeded runs replay)."""
+    bot = _seat_bot(spec, seed, time_budget)
+    think_for = getattr(bot, "think_for", None)
+    if think is not None and think_for is not None:
+        think_for(think)
+    return bot
+
+
+def _seat_bot(spec: str, seed: int | None, time_budget: float) -> Bot:
     if spec.startswith(POLICY):
         from ..extras import need
 
@@ -237,10 +247,12 @@ _W_BOTS: list[Bot] = []
 _W_RULES: Ruleset | None = None
 
 
-def _worker_init(specs: Sequence[str], rules_dict: dict[str, Any], time_budget: float) -> None:
+def _worker_init(
+    specs: Sequence[str], rules_dict: dict[str, Any], time_budget: float, think: float | None = None
+) -> None:
     global _W_BOTS, _W_RULES
     _W_RULES = Ruleset.from_dict(rules_dict)
-    _W_BOTS = [seat_bot(s, 0, time_budget) for s in specs]
+    _W_BOTS = [seat_bot(s, 0, time_budget, think) for s in specs]
 
 
 def _worker_play(task: Task) -> MatchRecord:
@@ -258,9 +270,11 @@ def run_arena(
     duplicate: bool = False,
     time_budget: float = 1.5,
     progress: Callable[[MatchRecord], None] | None = None,
+    think: float | None = None,
 ) -> RunResult:
     """Play ``matches`` matches (rounded up to a multiple of 4 in duplicate play) between
-    the four bots of ``specs``; with ``jobs`` > 1 in that many processes.  The records
+    the four bots of ``specs``; with ``jobs`` > 1 in that many processes; ``think``: each
+    hard seat's budget in seconds of one core per round (`seat_bot`).  The records
     are the same whatever ``jobs`` is."""
     if len(specs) != 4:
         raise ValueError(f"an arena match needs four bots, not {len(specs)}")
@@ -279,7 +293,7 @@ def run_arena(
     result = RunResult(list(specs), rules, len(tasks), seed, duplicate, time_budget, jobs)
     t0 = time.perf_counter()
     records: list[MatchRecord] = []
-    for rec in _iterate(specs, rules, tasks, jobs, time_budget):
+    for rec in _iterate(specs, rules, tasks, jobs, time_budget, think):
         records.append(rec)
         if progress is not None:
             progress(rec)
@@ -290,10 +304,15 @@ def run_arena(
 
 
 def _iterate(
-    specs: Sequence[str], rules: Ruleset, tasks: list[Task], jobs: int, time_budget: float
+    specs: Sequence[str],
+    rules: Ruleset,
+    tasks: list[Task],
+    jobs: int,
+    time_budget: float,
+    think: float | None,
 ) -> Iterator[MatchRecord]:
     if jobs <= 1 or len(tasks) == 1:
-        bots = [seat_bot(s, 0, time_budget) for s in specs]
+        bots = [seat_bot(s, 0, time_budget, think) for s in specs]
         try:
             for t in tasks:
                 yield play_match(bots, rules, t)
@@ -307,6 +326,6 @@ def _iterate(
 
     ctx = mp.get_context("spawn")
     with ctx.Pool(
-        jobs, initializer=_worker_init, initargs=(list(specs), rules.to_dict(), time_budget)
+        jobs, initializer=_worker_init, initargs=(list(specs), rules.to_dict(), time_budget, think)
     ) as pool:
         yield from pool.imap_unordered(_worker_play, tasks, chunksize=1)

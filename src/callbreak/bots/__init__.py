@@ -29,8 +29,9 @@ def _load_levels() -> None:
     # Levels beyond random live in their own modules, imported when first asked for.
     from .easy import EasyBot
     from .medium import MediumBot
+    from .sparring import LEVELS as SPARRING
 
-    for name, factory in (("easy", EasyBot), ("medium", MediumBot), ("hard", _hard)):
+    for name, factory in (("easy", EasyBot), ("medium", MediumBot), ("hard", _hard), *SPARRING.items()):
         _FACTORIES.setdefault(name, factory)
 
 
@@ -50,7 +51,8 @@ LEVELS = ("random", "easy", "medium", "hard")
 
 
 def make_bot(level: str, seed: int | None = None) -> Bot:
-    """A bot of the named level (``random``, ``easy``, ``medium``, ``hard``).
+    """A bot of the named level (``random``, ``easy``, ``medium``, ``hard``, or one of
+    the sparring pool's, `callbreak.bots.sparring`: ``spar-bold`` and so on).
 
     Raises ValueError for an unknown level and `callbreak.extras.MissingExtra`
     (an ImportError) for ``hard`` where the ``bots`` extra is not installed.

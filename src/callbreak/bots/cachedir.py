@@ -13,6 +13,12 @@ source tree's ``__pycache__`` when writable, else the user cache directory
 (``$XDG_CACHE_HOME/callbreak/numba``, default ``~/.cache/callbreak/numba``) when
 writable, else ``callbreak-numba-UID`` in the temporary directory.
 
+The kernel is a package of modules whose compiled functions call each other,
+and numba checks only a function's own source file before loading it from the
+cache: a change to a callee in another module would leave its callers stale.
+`configure_cache` therefore puts the cache in a subdirectory named by a hash of
+all the kernel's sources (`kernel_fingerprint`), so any change compiles afresh.
+
 >>> import tempfile
 >>> d = tempfile.mkdtemp()
 >>> choose_cache_dir(d, {"HOME": "/home/asha"}).path == os.path.join(d, "__pycache__")
@@ -23,6 +29,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import tempfile
@@ -30,10 +37,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["CacheChoice", "choose_cache_dir", "configure_cache", "user_cache_dir", "writable"]
+__all__ = [
+    "CacheChoice",
+    "choose_cache_dir",
+    "configure_cache",
+    "kernel_fingerprint",
+    "user_cache_dir",
+    "writable",
+]
 
 ENV = "CALLBREAK_NUMBA_CACHE_DIR"
 SOURCE_DIR = str(Path(__file__).resolve().parent)
+KERNEL_DIR = os.path.join(SOURCE_DIR, "kernel")
 
 
 @dataclass(frozen=True)
@@ -91,6 +106,19 @@ def choose_cache_dir(source_dir: str = SOURCE_DIR, env: Mapping[str, str] | None
     return CacheChoice(scratch, f"not writable: {', '.join(skipped)}", True)
 
 
+def kernel_fingerprint(directory: str = KERNEL_DIR) -> str:
+    """A short hash of the kernel's sources (every ``*.py`` in ``directory``).
+
+    >>> len(kernel_fingerprint())
+    12
+    """
+    h = hashlib.sha256()
+    for p in sorted(Path(directory).glob("*.py")):
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:12]
+
+
 _applied: CacheChoice | None = None
 
 
@@ -98,16 +126,19 @@ def configure_cache() -> CacheChoice:
     """Choose the cache directory (once per process) and tell numba about it.
 
     Must run before the kernel's functions are decorated: numba picks a cache
-    location when ``njit(cache=True)`` wraps a function.  Child processes inherit
-    the choice through ``NUMBA_CACHE_DIR``."""
+    location when ``njit(cache=True)`` wraps a function.  The path is the chosen
+    directory's ``kernel-FINGERPRINT`` subdirectory (`kernel_fingerprint`), always
+    told to numba; child processes inherit it through ``NUMBA_CACHE_DIR``."""
     global _applied
     if _applied is not None:
         return _applied
-    choice = choose_cache_dir()
-    if choice.explicit:
-        os.environ["NUMBA_CACHE_DIR"] = choice.path
-        numba = sys.modules.get("numba")
-        if numba is not None:  # already imported: its config has read the environment
-            numba.config.CACHE_DIR = choice.path
+    chosen = choose_cache_dir()
+    leaf = f"kernel-{kernel_fingerprint()}"
+    path = chosen.path if os.path.basename(chosen.path) == leaf else os.path.join(chosen.path, leaf)
+    choice = CacheChoice(path, chosen.why, True)
+    os.environ["NUMBA_CACHE_DIR"] = path
+    numba = sys.modules.get("numba")
+    if numba is not None:  # already imported: its config has read the environment
+        numba.config.CACHE_DIR = path
     _applied = choice
     return choice

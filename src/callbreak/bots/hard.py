@@ -23,7 +23,7 @@ estimate of the hand's tricks, so a call pins that estimate to a range,
 deals, ``every`` steps apart once it has taken its first ``refine`` steps,
 so the same work buys deals that explain the play better (the likelihood of
 a seat's cards so far is computed from their public states, worked out once
-per decision: `kernel._history`).  Each outcome is valued as a match result for this
+per decision: `kernel.inference._history`).  Each outcome is valued as a match result for this
 seat: the chance of finishing first given the totals so far and the rounds
 left (exact in the last round), plus a small share of the round's points.
 The medium level's card is played unless another card does better by a clear
@@ -77,7 +77,7 @@ from .calling import (
 from .knowledge import Knowledge
 from .medium import choose_card
 
-__all__ = ["SERVING_TIME_LIMIT", "HardBot", "search_values"]
+__all__ = ["DECISIONS", "SERVING_TIME_LIMIT", "THINK_BASE", "HardBot", "search_values"]
 
 CALL_SD = 1.1  # spread of a call around the model's estimate, for weighting deals
 CALL_BIAS = 0.4  # bots call a little under their mean potential
@@ -346,6 +346,12 @@ def public_cannot(view: SeatView, k: Knowledge) -> list[int]:
 #: the wall-clock cap per card decision where a person is waiting (a served hard seat, a hint)
 SERVING_TIME_LIMIT = 0.08
 
+#: seconds of one core a round takes at the default settings (``python benchmarks/bot_times.py hard``:
+#: p50 286 ms a round): the unit by which `HardBot.think_for` turns seconds into playouts
+THINK_BASE = 0.3
+#: decisions a round asks of a seat: a call and 13 cards (the last one forced)
+DECISIONS = 13
+
 
 class HardBot(Bot):
     """Determinized search with match-outcome values.
@@ -377,7 +383,11 @@ class HardBot(Bot):
     seat's round score measured in play, 2.1 points); ``keep``: deals taken
     from each refined chain, ``every`` refine steps apart after the first
     ``refine`` (fewer, longer chains: deals that explain the play better for
-    the same work); ``call_keep``: the same for the call search's deals.
+    the same work); ``call_keep``: the same for the call search's deals;
+    ``think``: a budget per round in seconds of one core, spread evenly over
+    the round's decisions (`think_for`: it sets ``iterations``, ``max_deals``
+    and ``call_deals`` in proportion, so a seeded run stays the same on any
+    machine; only serving adds a wall-clock cap).
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):
@@ -413,6 +423,7 @@ class HardBot(Bot):
         keep: int = 8,
         every: int = 10,
         call_keep: int = 1,
+        think: float | None = None,
     ) -> None:
         super().__init__(seed)
         if keep < 1 or every < 1 or call_keep < 1:
@@ -443,6 +454,37 @@ class HardBot(Bot):
             raise ValueError("iterations must be at least 1")
         self.iterations = iterations
         self.time_limit = time_limit
+        self._base = (iterations, max_deals, call_deals)
+        self.think: float | None = None
+        if think is not None:
+            self.think_for(think)
+
+    def think_for(self, seconds: float, clock: bool = False) -> None:
+        """Spend about ``seconds`` of one core a round: the playout budgets
+        (``iterations`` per card, ``max_deals``, ``call_deals``) scaled from the
+        settings the bot was made with by ``seconds / THINK_BASE``, the same
+        share for every decision.  These are counts, so a seeded run does not
+        depend on the machine; ``clock`` (serving only) also caps each decision
+        at its share of the round's seconds by the wall clock (``time_limit``).
+
+        >>> bot = HardBot(seed=1)
+        >>> bot.think_for(1.5)
+        >>> bot.iterations, bot.max_deals, bot.call_deals, bot.time_limit
+        (60000, 2000, 1500, None)
+        >>> bot.think_for(0.13, clock=True)
+        >>> bot.time_limit
+        0.01
+        """
+        if not seconds > 0:
+            raise ValueError("think must be a positive number of seconds")
+        scale = seconds / THINK_BASE
+        iterations, max_deals, call_deals = self._base
+        self.iterations = max(1, round(iterations * scale))
+        self.max_deals = max(8, round(max_deals * scale))
+        self.call_deals = round(call_deals * scale)
+        self.think = seconds
+        if clock:
+            self.time_limit = seconds / DECISIONS
 
     def act(self, view: SeatView) -> int | Card:
         if view.phase == "calling":
@@ -467,7 +509,9 @@ class HardBot(Bot):
         keep = keep if steps > 0 else 1
         starts = -(-n // keep)
         if infer > 1:
-            deals = consistent_deals(view, k, starts, infer, rng, self.oversample, self.call_sd, self.call_bias)
+            deals = consistent_deals(
+                view, k, starts, infer, rng, self.oversample, self.call_sd, self.call_bias
+            )
         else:
             deals = sample_deals(view, k, starts, rng, self.oversample, self.call_sd, self.call_bias)
         if steps <= 0:

@@ -44,6 +44,14 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         default=1.5,
         help="seconds per round for each HTTP bot (default 1.5); local bots are only measured against it",
     )
+    p.add_argument(
+        "--think",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="each hard seat's thinking per round, in seconds of one core, turned into a playout "
+        "budget (so a seeded run replays on any machine; default: hard's own, about 0.3)",
+    )
     p.add_argument("--json", metavar="FILE", help="write the results as JSON")
     p.add_argument("--plot", metavar="FILE.png", help="draw each bot's points per match")
     p.add_argument(
@@ -74,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
             rules = rules.replace(rounds=5)
         if args.jobs < 1 or args.matches < 1 or args.time_budget <= 0:
             raise ValueError("--matches and --jobs must be at least 1 and --time-budget positive")
+        if args.think is not None and not args.think > 0:
+            raise ValueError("--think must be a positive number of seconds")
     except ValueError as e:
         err.print(f"[red]error:[/red] {e}")
         return 2
@@ -123,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
                 duplicate=args.duplicate,
                 time_budget=args.time_budget,
                 progress=tick,
+                think=args.think,
             )
         except ValueError as e:
             err.print(f"[red]error:[/red] {e}")

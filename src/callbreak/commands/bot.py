@@ -30,6 +30,14 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     s.add_argument("--rules", default="bhoos", help="ruleset preset the bot plays by (default bhoos)")
     s.add_argument("--seed", type=int, default=0, help="seed: the same request always gets the same answer")
+    s.add_argument(
+        "--think",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the hard bot's thinking per round in seconds (spread over its decisions, each capped by "
+        "the clock at its share; default: hard's own playout budget, about 0.3 s on one core)",
+    )
     s.set_defaults(func=run_serve)
 
     c = sub.add_parser(
@@ -54,7 +62,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
     try:
         rules = Ruleset.preset(args.rules)
-        server = BotServer(args.bot, rules, seed=args.seed, host=args.host, port=args.port)
+        server = BotServer(args.bot, rules, seed=args.seed, host=args.host, port=args.port, think=args.think)
     except (ValueError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

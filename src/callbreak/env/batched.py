@@ -41,7 +41,8 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from ..bots.kernel import _jit, _kth, _low, _policy, _pop, _rand, legal_mask, rules_array, trick_winner
+from ..bots.kernel.core import _jit, _kth, _low, _pop, _rand, legal_mask, rules_array, trick_winner
+from ..bots.kernel.policy import _policy
 from ..rules import Ruleset
 from . import observation as ob
 

@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..bots import Bot, make_bot
-from ..bots.kernel import _jit, _low, _pop
+from ..bots.kernel.core import _jit, _low, _pop
 from ..cards import Card
 from ..match import Match
 from ..round import SeatView

@@ -69,11 +69,16 @@ class BotService:
     gets the same answer, whatever came before.
     """
 
-    def __init__(self, level: str | Bot, rules: Ruleset | None = None, seed: int | None = 0) -> None:
-        self.rules = rules if rules is not None else Ruleset.preset("bhoos")
-        self.bot = make_bot(level, seed) if isinstance(level, str) else level
-        self.level = level if isinstance(level, str) else self.bot.name
+    def __init__(
+        self, level: str | Bot, rules: Ruleset | None = None, seed: int | None = 0, think: float | None = None
+    ) -> None:
+        if think is not None and not think > 0:
+            raise ValueError("think must be a positive number of seconds")
+        self.think = think
         self.seed = seed
+        self.rules = rules if rules is not None else Ruleset.preset("bhoos")
+        self.bot = self._made(level) if isinstance(level, str) else level
+        self.level = level if isinstance(level, str) else self.bot.name
         self.ready = threading.Event()
         # A level gets one bot per serving thread, so that requests of different connections
         # are answered in parallel (the hard bot's kernel releases the GIL); a given Bot
@@ -123,7 +128,16 @@ class BotService:
             return self.bot
         bot: Bot | None = getattr(self._local, "bot", None)
         if bot is None:
-            bot = self._local.bot = make_bot(self.level, self.seed)
+            bot = self._local.bot = self._made(self.level)
+        return bot
+
+    def _made(self, level: str) -> Bot:
+        """A bot of ``level``; with ``think``, a bot that takes a thinking budget gets it,
+        each decision capped by the clock at its share (`HardBot.think_for`)."""
+        bot = make_bot(level, self.seed)
+        think_for = getattr(bot, "think_for", None)
+        if self.think is not None and think_for is not None:
+            think_for(self.think, clock=True)
         return bot
 
     def _too_late(self, budget_ms: int | None, decisions_left: int) -> bool:
@@ -283,8 +297,9 @@ class BotServer:
         seed: int | None = 0,
         host: str = "127.0.0.1",
         port: int = 7000,
+        think: float | None = None,
     ) -> None:
-        self.service = BotService(level, rules, seed)
+        self.service = BotService(level, rules, seed, think)
         handler = type("Handler", (_Handler,), {"service": self.service})
         self.httpd = _Server((host, port), handler)
         self.host, self.port = self.httpd.server_address[0], int(self.httpd.server_address[1])

@@ -1,0 +1,178 @@
+"""``hard`` against the sparring pool: strength, calls and thinking time, side by side.
+
+Each opponent sits in three seats against one ``hard`` (or ``--hero SPEC``);
+each deal is played four times with the hero in each seat (duplicate), so the
+cards cancel out.  Per opponent it prints the hero's win share (ties split;
+parity 25 %) with a 95 % interval over the deals, points per round (hero and
+the others' mean), call accuracy (calls made, mean overtricks, and the points
+a round lost against the best call in hindsight: the best score any legal call
+would have scored with the tricks the hero took, less what it scored), and the
+hero's decision times (p50/p99 per card and per round, one process per core).
+
+    python benchmarks/sparring.py --deals 25 --jobs 2                 # every opponent, 100 matches each
+    python benchmarks/sparring.py --only spar-counter medium --deals 100
+    python benchmarks/sparring.py --think 0.1,0.3,1.0,1.5 --only medium --deals 20   # strength against time
+    python benchmarks/sparring.py --hero hard:infer=1 --base hard --only spar-bold   # paired: same deals, same seat
+
+``--think`` seats ``hard:think=S``: S seconds of one core a round turned into
+playout counts (`HardBot.think_for`), so the run is seeded and replays.  With
+``--base SPEC`` every match is also played with SPEC in the hero's seat, and the
+paired difference (hero less base) is printed with its 95 % interval.
+Opponents named in ``callbreak.bots.sparring.HELD_OUT`` are marked: they are
+kept out of all tuning and looked at last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from bots_duel import build
+from callbreak import Match, Ruleset
+from callbreak.bots.sparring import HELD_OUT, LEVELS
+from callbreak.scoring import score_tenths
+
+POOL = ["medium", *LEVELS]
+
+
+def play(args: tuple[str, str, str, int, int]) -> dict[str, Any]:
+    """One match: the hero in ``hero_seat``, the opponent in the others."""
+    hero, other, preset, seed, hero_seat = args
+    rules = Ruleset.preset(preset)
+    if rules.rounds is None:
+        rules = rules.replace(rounds=5)
+    bots = [build(hero if s == hero_seat else other, seed * 4 + s) for s in range(4)]
+    m = Match(rules, seed=seed, dealer=0)
+    cards: list[float] = []
+    rounds: list[float] = []
+    spent = 0.0
+    n_rounds = 0
+    while not m.is_over:
+        seat = m.to_act
+        assert seat is not None
+        v = m.view(seat)
+        t0 = time.perf_counter()
+        a = bots[seat].act(v)
+        dt = time.perf_counter() - t0
+        if seat == hero_seat:
+            spent += dt
+            if v.phase == "playing" and len(v.legal_cards) > 1:
+                cards.append(dt)
+        m.act(a)
+        if len(m.rounds) != n_rounds:
+            n_rounds = len(m.rounds)
+            rounds.append(spent)
+            spent = 0.0
+    top = max(m.totals_tenths)
+    winners = [s for s in range(4) if m.totals_tenths[s] == top]
+    made = over = 0
+    lost = 0.0
+    for r in m.rounds:
+        call, won = r.calls[hero_seat] or 0, r.tricks_won[hero_seat]
+        made += call <= won
+        over += max(won - call, 0)
+        best = max(score_tenths(c, won, rules) for c in rules.legal_call_range())
+        lost += (best - score_tenths(call, won, rules)) / 10
+    return {
+        "share": 1 / len(winners) if hero_seat in winners else 0.0,
+        "points": float(m.totals[hero_seat]),
+        "others": sum(float(m.totals[s]) for s in range(4) if s != hero_seat) / 3,
+        "rounds": len(m.rounds),
+        "made": made,
+        "over": over,
+        "lost": lost,
+        "cards": cards,
+        "round_times": rounds,
+    }
+
+
+def mean_ci(xs: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95 % interval."""
+    n = len(xs)
+    mu = sum(xs) / n
+    sd = math.sqrt(sum((x - mu) ** 2 for x in xs) / max(n - 1, 1))
+    return mu, 1.96 * sd / math.sqrt(n)
+
+
+def pct(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(int(q / 100 * len(s)), len(s) - 1)] * 1000 if s else 0.0
+
+
+def report(label: str, res: list[dict[str, Any]], deals: int) -> None:
+    groups = [sum(r["share"] for r in res[4 * g : 4 * g + 4]) / 4 for g in range(deals)]
+    share, ci = mean_ci(groups)
+    n_rounds = sum(r["rounds"] for r in res)
+    pts = sum(r["points"] for r in res) / n_rounds
+    oth = sum(r["others"] for r in res) / n_rounds
+    made = sum(r["made"] for r in res) / n_rounds
+    over = sum(r["over"] for r in res) / n_rounds
+    lost = sum(r["lost"] for r in res) / n_rounds
+    cards = [t for r in res for t in r["cards"]]
+    rounds = [t for r in res for t in r["round_times"]]
+    print(
+        f"{label:<40} {len(res):>4} {100 * share:6.1f} ± {100 * ci:4.1f} {pts:6.2f} {oth:6.2f} "
+        f"{100 * made:6.1f} {over:5.2f} {lost:5.2f} {pct(cards, 50):6.0f} {pct(cards, 99):6.0f} "
+        f"{pct(rounds, 50):6.0f} {pct(rounds, 99):6.0f}",
+        flush=True,
+    )
+
+
+HEADER = (
+    f"{'hero vs 3 x opponent':<40} {'n':>4} {'win %':>6}   {'±':>4} {'pts/r':>6} {'oth/r':>6} "
+    f"{'made%':>6} {'over':>5} {'lost':>5} {'c p50':>6} {'c p99':>6} {'r p50':>6} {'r p99':>6}"
+)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument(
+        "--hero", nargs="+", default=["hard"], help="the tested bots (level or level:key=value,...)"
+    )
+    ap.add_argument("--only", nargs="*", help="opponents (default: medium and the whole sparring pool)")
+    ap.add_argument("--deals", type=int, default=25, help="deals per opponent, each played 4 times")
+    ap.add_argument("--rules", default="bhoos")
+    ap.add_argument("--seed", type=int, default=40000)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--think", help="comma-separated seconds a round: the heroes are hard:think=S for each")
+    ap.add_argument(
+        "--base", metavar="SPEC", help="also play every match with SPEC as the hero: paired difference"
+    )
+    a = ap.parse_args()
+    opponents = a.only or POOL
+    heroes = [f"hard:think={float(s)}" for s in a.think.split(",")] if a.think else a.hero
+    print(f"{a.rules} rules, {a.deals} deals x 4 seats per line, seed {a.seed}; times in ms (one core)")
+    print(HEADER)
+    for other in opponents:
+        held = " (held out)" if other in HELD_OUT else ""
+        specs = ([a.base] if a.base else []) + heroes
+        tasks = [(h, other, a.rules, a.seed + i, s) for h in specs for i in range(a.deals) for s in range(4)]
+        with ProcessPoolExecutor(a.jobs) as ex:
+            res = list(ex.map(play, tasks, chunksize=1))
+        per = 4 * a.deals
+        runs = {h: res[j * per : (j + 1) * per] for j, h in enumerate(specs)}
+        for h in specs:
+            report(f"{h} v {other}{held}"[:40], runs[h], a.deals)
+            if a.base and h != a.base:
+                base = runs[a.base]
+                for what in ("share", "points"):
+                    diffs = [
+                        sum(
+                            x[what] - b[what]
+                            for x, b in zip(runs[h][4 * g : 4 * g + 4], base[4 * g : 4 * g + 4])
+                        )
+                        / 4
+                        for g in range(a.deals)
+                    ]
+                    mu, ci = mean_ci(diffs)
+                    print(
+                        f"    paired {what} ({h} - {a.base}, same deals and seats): {mu:+.3f} ± {ci:.3f}",
+                        flush=True,
+                    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,248 @@
+"""The opponent model's likelihood: how well a deal explains the other seats' play and calls.
+
+`mismatches` counts the cards the medium level's rules would not have played
+with the hands a deal gives; `refine` moves deals by Metropolis-Hastings card
+swaps towards those that explain the play and the calls.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .core import FULLM, _jit, _kth, _pop, _rand, legal_mask, trick_winner
+from .features import _hand_mean
+from .medium import _medium, _observe
+
+__all__ = ["mismatches", "refine"]
+
+
+HIST_W = 17  # columns of a `_history` row
+
+
+@_jit
+def _history(me: int, seats: np.ndarray, cards: np.ndarray, leader0: int, P: np.ndarray) -> np.ndarray:
+    """The public state before each card so far of a seat other than ``me``, one
+    row per card: seat, card, its place in the trick, the trick's number, the
+    cards played before it, then the trick so far (4), the tricks won (4) and
+    what each seat is known not to hold (4).  None of it depends on the deal."""
+    t = P[0]
+    m = 0
+    for j in range(cards.shape[0]):
+        if seats[j] != me:
+            m += 1
+    hist = np.zeros((m, HIST_W), dtype=np.int64)
+    won = np.zeros(4, dtype=np.int64)
+    trick = np.zeros(4, dtype=np.int64)
+    cannot = np.zeros(4, dtype=np.int64)
+    played = np.int64(0)
+    n = 0
+    tn = 0
+    leader = leader0
+    r = 0
+    for j in range(cards.shape[0]):
+        o = seats[j]
+        c = cards[j]
+        if o != me:
+            hist[r, 0] = o
+            hist[r, 1] = c
+            hist[r, 2] = n
+            hist[r, 3] = tn
+            hist[r, 4] = played
+            for i in range(4):
+                hist[r, 5 + i] = trick[i]
+                hist[r, 9 + i] = won[i]
+                hist[r, 13 + i] = cannot[i]
+            r += 1
+        _observe(cannot, trick, n, c, o, P, tn, played)
+        trick[n] = c
+        played |= np.int64(1) << c
+        n += 1
+        if n == 4:
+            leader = (leader + trick_winner(trick, t)) & 3
+            won[leader] += 1
+            trick[:] = 0
+            n = 0
+            tn += 1
+    return hist
+
+
+@_jit
+def _seat_miss(hand_now: int, gone: int, s: int, hist: np.ndarray, P: np.ndarray, calls: np.ndarray) -> int:
+    """How many of seat ``s``'s cards so far (rows of `_history`) are not the ones
+    the medium level's rules (`_medium`) would have played holding ``hand_now``
+    plus its cards played since (``gone``: all it has played).  A seat's choice
+    depends on its own hand and public facts only."""
+    bad = 0
+    for r in range(hist.shape[0]):
+        if hist[r, 0] != s:
+            continue
+        played = hist[r, 4]
+        hand = hand_now | (gone & ~played)
+        trick = hist[r, 5:9]
+        n = hist[r, 2]
+        lm = legal_mask(hand, trick, n, P, hist[r, 3], played)
+        c = _medium(hand, FULLM & ~played & ~hand, s, lm, trick, n, P, hist[r, 9:13], calls, hist[r, 13:17])
+        if c != hist[r, 1]:
+            bad += 1
+    return bad
+
+
+@_jit
+def mismatches(
+    dets: np.ndarray,
+    me: int,
+    seats: np.ndarray,
+    cards: np.ndarray,
+    leader0: int,
+    P: np.ndarray,
+    calls: np.ndarray,
+    played_by: np.ndarray,
+) -> np.ndarray:
+    """For each deal (rows of the hands now), how many of the other seats' cards
+    so far (``seats``/``cards``, in order, the round led by ``leader0``) are not the
+    ones the medium level's rules (`_medium`) would have played holding it."""
+    nd = dets.shape[0]
+    out = np.zeros(nd, dtype=np.int64)
+    hist = _history(me, seats, cards, leader0, P)
+    for d in range(nd):
+        for s in range(4):
+            if s != me:
+                out[d] += _seat_miss(dets[d, s], played_by[s], s, hist, P, calls)
+    return out
+
+
+@_jit
+def _seat_energy(
+    h: np.ndarray, s: int, hist: np.ndarray, P: np.ndarray, calls: np.ndarray,
+    gone: np.ndarray, w: np.ndarray, cost: np.ndarray,
+) -> float:  # fmt: skip
+    """Minus the log-likelihood of seat ``s``'s play and call given its hand in
+    ``h`` (``gone``: the cards each seat has played; ``w``: the calling model's
+    weights; ``cost``: `_energy_terms`)."""
+    e = 0.0
+    if cost[0, 0] > 0.0:
+        e += cost[0, 0] * _seat_miss(h[s], gone[s], s, hist, P, calls)
+    if cost[1, s] > 0.0:
+        mu = _hand_mean(h[s] | gone[s], P[0], int(cost[2, s]), int(cost[3, s]), w)
+        off = max(cost[4, s] - mu, mu - cost[5, s], 0.0)
+        e += off * off / cost[1, s]
+    return e
+
+
+@_jit
+def _energy_terms(
+    miss_cost: float, made: np.ndarray, pos: np.ndarray, earlier: np.ndarray,
+    lo: np.ndarray, hi: np.ndarray, soft: float,
+) -> np.ndarray:  # fmt: skip
+    """`refine`'s likelihood settings in one array for `_seat_energy`: row 0 the
+    cost of a card `_medium` would not have played; per seat (columns), row 1
+    ``2 soft^2``, the scale of its call's term (0: it has not called),
+    rows 2-5 its place in the calling order, the calls before it, and the range
+    ``lo..hi`` of the calling model's estimate."""
+    cost = np.zeros((6, 4))
+    cost[0, 0] = miss_cost
+    for s in range(4):
+        if made[s] >= 0:
+            cost[1, s] = 2.0 * soft * soft
+        cost[2, s] = pos[s]
+        cost[3, s] = earlier[s]
+        cost[4, s] = lo[s]
+        cost[5, s] = hi[s]
+    return cost
+
+
+@_jit
+def refine(
+    dets: np.ndarray,
+    me: int,
+    seats: np.ndarray,
+    cards: np.ndarray,
+    leader0: int,
+    P: np.ndarray,
+    calls: np.ndarray,
+    played_by: np.ndarray,
+    cannot: np.ndarray,
+    steps: int,
+    seed: int,
+    miss_cost: float,
+    w: np.ndarray,
+    made: np.ndarray,
+    pos: np.ndarray,
+    earlier: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    soft: float,
+    keep: int = 1,
+    every: int = 1,
+) -> np.ndarray:
+    """Each deal (rows of the hands now) moved ``steps`` Metropolis-Hastings steps
+    towards the deals that explain what the other seats did: a step swaps a card
+    between two of them (each may hold the other's card, by ``cannot``), and is
+    kept with the chance the likelihood ratio gives.  A seat's likelihood is
+    ``exp(-miss_cost)`` per card of its own so far that the medium level's rules
+    (`_medium`) would not have played holding its hand, times the plausibility of
+    its call (``made[s] >= 0``): a normal tail of width ``soft`` outside the range
+    ``lo[s]..hi[s]`` of the calling model's estimate (`_hand_mean`) in which
+    that call is the one the medium level makes.  The hands'
+    sizes, the cards each seat may hold and the cards in play are unchanged.
+    Each deal starts a chain: its state after ``steps`` steps and then after each
+    further ``every`` steps, ``keep`` states in all, are returned (row
+    ``k * len(dets) + d``: the ``k``-th state of chain ``d``)."""
+    rng = np.zeros(1, dtype=np.int64)
+    rng[0] = seed & 0xFFFFFFFFFFFF
+    nd = dets.shape[0]
+    out = np.zeros((nd * keep, 4), dtype=np.int64)
+    h = np.zeros(4, dtype=np.int64)
+    e = np.zeros(4)
+    opp = np.zeros(3, dtype=np.int64)
+    hist = _history(me, seats, cards, leader0, P)
+    cost = _energy_terms(miss_cost, made, pos, earlier, lo, hi, soft)
+    for d in range(nd):
+        k = 0
+        for s in range(4):
+            h[s] = dets[d, s]
+            if s != me:
+                opp[k] = s
+                k += 1
+        for s in range(4):
+            if s != me:
+                e[s] = _seat_energy(h, s, hist, P, calls, played_by, w, cost)
+        total = steps + (keep - 1) * every
+        if steps == 0:
+            for s in range(4):
+                out[d, s] = h[s]
+        for step in range(total):
+            i = _rand(rng, 3)
+            j = (i + 1 + _rand(rng, 2)) % 3
+            a = opp[i]
+            b = opp[j]
+            ea = h[a] & ~cannot[b]
+            eb = h[b] & ~cannot[a]
+            na = _pop(ea)
+            nb = _pop(eb)
+            if na > 0 and nb > 0:
+                x = np.int64(1) << _kth(ea, _rand(rng, na))
+                y = np.int64(1) << _kth(eb, _rand(rng, nb))
+                ha = h[a]
+                hb = h[b]
+                h[a] = ha ^ x ^ y
+                h[b] = hb ^ x ^ y
+                fa = _seat_energy(h, a, hist, P, calls, played_by, w, cost)
+                fb = _seat_energy(h, b, hist, P, calls, played_by, w, cost)
+                # proposal counts both ways (Hastings correction)
+                ra = _pop(h[a] & ~cannot[b])
+                rb = _pop(h[b] & ~cannot[a])
+                logacc = (e[a] + e[b]) - (fa + fb) + np.log(float(na * nb)) - np.log(float(ra * rb))
+                u = (_rand(rng, 1 << 20) + 0.5) / float(1 << 20)
+                if np.log(u) < logacc:
+                    e[a] = fa
+                    e[b] = fb
+                else:
+                    h[a] = ha
+                    h[b] = hb
+            done = step + 1 - steps
+            if done >= 0 and done % every == 0:
+                r = (done // every) * nd + d
+                for s in range(4):
+                    out[r, s] = h[s]
+    return out

@@ -1,0 +1,192 @@
+"""The searches: each candidate card, or call, played out over many deals."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .core import _jit, _kth, _others, _pop, _rand, legal_mask, trick_winner
+from .features import _hand_mean
+from .medium import _medium, _observe
+from .policy import _policy
+from .scoring import _value
+from .solve import _solve
+
+__all__ = ["call_search", "search"]
+
+
+@_jit
+def search(
+    dets: np.ndarray,
+    me: int,
+    trick0: np.ndarray,
+    n0: int,
+    leader0: int,
+    won0: np.ndarray,
+    trick_no0: int,
+    played0: int,
+    P: np.ndarray,
+    calls: np.ndarray,
+    moves: np.ndarray,
+    rollouts: int,
+    totals: np.ndarray,
+    sd: float,
+    eps: int,
+    seed: int,
+    pubvoid0: np.ndarray,
+    solve_k: int,
+    cannot0: np.ndarray,
+    mpol: int,
+) -> np.ndarray:
+    """The value of each candidate card in ``moves`` (columns) on each deal of
+    ``dets`` (one row of four hand masks per deal) and rollout (rows: deal-major),
+    the same random numbers for every candidate.  From the moment at most
+    ``solve_k`` tricks remain, the deal is solved exactly (max^n) instead.
+    ``mpol``: 1 to play the playouts with the medium level's rules (`_medium`,
+    ``cannot0``: what each seat is publicly known not to hold), 0 the fast policy."""
+    t = P[0]
+    cannot = np.zeros(4, dtype=np.int64)
+    nm = moves.shape[0]
+    values = np.zeros((dets.shape[0] * rollouts, nm))
+    hands = np.zeros(4, dtype=np.int64)
+    won = np.zeros(4, dtype=np.int64)
+    trick = np.zeros(4, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.int64)
+    pubvoid = np.zeros(4, dtype=np.int64)
+    low_duck = P[5] > 0 and P[6] < 0  # extra tricks are worth a little: keep high cards
+    vt = np.full((4, 1 << 16), np.nan)
+    for d in range(dets.shape[0]):
+        for r in range(rollouts):
+            stream = (seed * 1000003 + d * 7919 + r * 104729) & 0xFFFFFFFFFFFF
+            for mi in range(nm):
+                rng[0] = stream
+                for s in range(4):
+                    hands[s] = dets[d, s]
+                    won[s] = won0[s]
+                for i in range(4):
+                    trick[i] = trick0[i]
+                    pubvoid[i] = pubvoid0[i]
+                    cannot[i] = cannot0[i]
+                n = n0
+                leader = leader0
+                played = played0
+                tn = trick_no0
+                s = me
+                c = moves[mi]
+                while True:
+                    if mpol != 0:
+                        _observe(cannot, trick, n, c, s, P, tn, played)
+                    trick[n] = c
+                    if n > 0 and c // 13 != trick[0] // 13:
+                        pubvoid[s] |= np.int64(1) << (trick[0] // 13)
+                    bit = np.int64(1) << c
+                    hands[s] ^= bit
+                    played |= bit
+                    n += 1
+                    if n == 4:
+                        leader = (leader + trick_winner(trick, t)) & 3
+                        won[leader] += 1
+                        n = 0
+                        tn += 1
+                        if tn == 13:
+                            break
+                        s = leader
+                    else:
+                        s = (s + 1) & 3
+                    if 13 - tn <= solve_k:
+                        base = np.int64(0)
+                        for o in range(4):
+                            base += won[o] << (4 * o)
+                        code = _solve(hands, trick, n, leader, s, played, tn, P, base, calls, totals, sd, vt)
+                        for o in range(4):
+                            won[o] += (code >> (4 * o)) & 15
+                        break
+                    lm = legal_mask(hands[s], trick, n, P, tn, played)
+                    if mpol != 0:
+                        if eps > 0 and _rand(rng, 100) < eps:
+                            c = _kth(lm, _rand(rng, _pop(lm)))
+                        else:
+                            c = _medium(hands[s], _others(hands, s), s, lm, trick, n, P, won, calls, cannot)
+                    else:
+                        c = _policy(hands, s, lm, trick, n, t, won[s] < calls[s], rng, eps, pubvoid, low_duck)
+                values[d * rollouts + r, mi] = _value(me, won, calls, totals, sd, P)
+    return values
+
+
+@_jit
+def call_search(
+    dets: np.ndarray,
+    me: int,
+    leader: int,
+    known_calls: np.ndarray,
+    cands: np.ndarray,
+    P: np.ndarray,
+    w: np.ndarray,
+    pos: np.ndarray,
+    min_call: int,
+    max_call: int,
+    call_bias: float,
+    totals: np.ndarray,
+    sd: float,
+    eps: int,
+    seed: int,
+    mpol: int = 0,
+) -> np.ndarray:
+    """The value of each candidate call in ``cands`` (columns) on each deal (rows):
+    the round played out with the playout policy for all four seats.  Seats that
+    have not called yet (``known_calls[s] < 0``) call the model's estimate."""
+    t = P[0]
+    nd = dets.shape[0]
+    nc = cands.shape[0]
+    values = np.zeros((nd, nc))
+    hands = np.zeros(4, dtype=np.int64)
+    won = np.zeros(4, dtype=np.int64)
+    calls = np.zeros(4, dtype=np.int64)
+    trick = np.zeros(4, dtype=np.int64)
+    pubvoid = np.zeros(4, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.int64)
+    cannot = np.zeros(4, dtype=np.int64)
+    low_duck = P[5] > 0 and P[6] < 0
+    for d in range(nd):
+        for ci in range(nc):
+            rng[0] = (seed * 1000003 + d * 7919) & 0xFFFFFFFFFFFF
+            running = 0
+            for k in range(4):
+                s = (leader + k) & 3
+                if s == me:
+                    calls[s] = cands[ci]
+                elif known_calls[s] >= 0:
+                    calls[s] = known_calls[s]
+                else:
+                    mu = _hand_mean(dets[d, s], t, pos[s], running, w) - call_bias
+                    c = int(mu + 0.5)
+                    calls[s] = min(max(c, min_call), max_call)
+                running += calls[s]
+            for s in range(4):
+                hands[s] = dets[d, s]
+                won[s] = 0
+                pubvoid[s] = 0
+                cannot[s] = 0
+            ld = leader
+            played = np.int64(0)
+            for tn in range(13):
+                for i in range(4):
+                    s = (ld + i) & 3
+                    lm = legal_mask(hands[s], trick, i, P, tn, played)
+                    if mpol != 0:
+                        if eps > 0 and _rand(rng, 100) < eps:
+                            c = _kth(lm, _rand(rng, _pop(lm)))
+                        else:
+                            c = _medium(hands[s], _others(hands, s), s, lm, trick, i, P, won, calls, cannot)
+                        _observe(cannot, trick, i, c, s, P, tn, played)
+                    else:
+                        c = _policy(hands, s, lm, trick, i, t, won[s] < calls[s], rng, eps, pubvoid, low_duck)
+                    trick[i] = c
+                    if i > 0 and c // 13 != trick[0] // 13:
+                        pubvoid[s] |= np.int64(1) << (trick[0] // 13)
+                    bit = np.int64(1) << c
+                    hands[s] ^= bit
+                    played |= bit
+                ld = (ld + trick_winner(trick, t)) & 3
+                won[ld] += 1
+            values[d, ci] = _value(me, won, calls, totals, sd, P)
+    return values

@@ -1,0 +1,172 @@
+"""A sparring pool: bots of other styles than ours, to measure ``hard`` against.
+
+``hard`` models the other seats as the ``medium`` level; against bots written
+elsewhere it does less well.  These levels play in other ways, so that its
+strength is measured against more than one kind of opponent
+(``benchmarks/sparring.py``):
+
+- ``spar-bold``: medium's play, calling one trick more than medium would;
+- ``spar-timid``: medium's play, calling one trick fewer;
+- ``spar-noisy``: medium with noise: one card in ten is a random legal card,
+  and a third of its calls are one off medium's, up or down;
+- ``spar-counter``: a greedy card counter: calls its aces, guarded kings and
+  long trumps; wins every trick it can, with a card no unseen card beats when
+  it holds one (it counts the cards played) and else its cheapest winner; leads
+  its boss cards first; sheds its lowest card when it cannot win;
+- ``spar-ismcts``: information-set Monte Carlo tree search with uniformly
+  random playouts and no model of anyone (`callbreak.bots.ismcts`); calls the
+  ``easy`` level's count of sure tricks.
+
+``HELD_OUT`` (``spar-ismcts``, ``spar-timid``) are kept out of all tuning of
+``hard``: the figures against them are looked at last, as a test of what the
+tuning did against opponents it was not tuned on.
+
+>>> from callbreak import Match, Ruleset
+>>> from callbreak.bots import make_bot
+>>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+>>> bots = [make_bot(level, seed=s) for s, level in enumerate(["spar-bold", "spar-timid", "spar-noisy", "spar-counter"])]
+>>> while not m.is_over:
+...     _ = m.act(bots[m.to_act].act(m.view(m.to_act)))
+>>> m.is_over
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..cards import SUIT_MASKS, Card
+from ..round import SeatView
+from .base import Bot
+from .calling import best_call, trick_distribution
+from .easy import _beats, sure_tricks, trick_winner
+from .knowledge import Knowledge, above
+from .medium import choose_card
+
+__all__ = ["HELD_OUT", "LEVELS", "BoldBot", "CounterBot", "NoisyBot", "TimidBot"]
+
+#: the sparring levels kept out of all tuning of ``hard`` (looked at last)
+HELD_OUT = ("spar-ismcts", "spar-timid")
+
+
+def _clamp(call: int, view: SeatView) -> int:
+    return min(max(call, view.legal_calls[0]), view.legal_calls[-1])
+
+
+class _ShiftedCaller(Bot):
+    """Medium's play, with medium's call moved by ``shift`` tricks."""
+
+    shift = 0
+
+    def act(self, view: SeatView) -> int | Card:
+        if view.phase == "calling":
+            call, _ = best_call(view, trick_distribution(view))
+            return _clamp(call + self.shift, view)
+        return choose_card(view)[0]
+
+
+class BoldBot(_ShiftedCaller):
+    """Medium's play; calls one trick more than medium."""
+
+    name = "spar-bold"
+    shift = 1
+
+
+class TimidBot(_ShiftedCaller):
+    """Medium's play; calls one trick fewer than medium."""
+
+    name = "spar-timid"
+    shift = -1
+
+
+class NoisyBot(Bot):
+    """Medium with noise: a random legal card with chance ``card_noise``, a call one
+    off medium's (up or down) with chance ``call_noise``."""
+
+    name = "spar-noisy"
+
+    def __init__(self, seed: int | None = None, card_noise: float = 0.1, call_noise: float = 1 / 3) -> None:
+        super().__init__(seed)
+        self.card_noise = card_noise
+        self.call_noise = call_noise
+
+    def act(self, view: SeatView) -> int | Card:
+        if view.phase == "calling":
+            call, _ = best_call(view, trick_distribution(view))
+            if self.rng.random() < self.call_noise:
+                call += self.rng.choice((-1, 1))
+            return _clamp(call, view)
+        if self.rng.random() < self.card_noise:
+            return self.rng.choice(view.legal_cards)
+        return choose_card(view)[0]
+
+
+class CounterBot(Bot):
+    """A greedy card counter: wins every trick it can, with a boss card (one no
+    unseen card of its suit beats) when it has one; leads boss cards first."""
+
+    name = "spar-counter"
+
+    def act(self, view: SeatView) -> int | Card:
+        if view.phase == "calling":
+            hand = 0
+            for c in view.hand:
+                hand |= 1 << c
+            return _clamp(round(sure_tricks(hand, view.rules.trump_index)), view)
+        return self._card(view)
+
+    def _card(self, view: SeatView) -> Card:
+        legal = view.legal_cards
+        if len(legal) == 1:
+            return legal[0]
+        k = Knowledge.from_view(view)
+        t = view.rules.trump_index
+
+        def cost(c: Card) -> tuple[bool, int]:  # cheapest first: side suits, then low ranks
+            return (c // 13 == t, c % 13)
+
+        if not view.trick:
+            # a side-suit boss card that no one is known to be void in, else any boss, else low
+            bosses = [c for c in legal if k.is_boss(c)]
+            side = [c for c in bosses if c // 13 != t and not k.unseen & _higher_threats(c, t, k)]
+            if side:
+                return max(side, key=lambda c: c % 13)
+            if bosses:
+                return max(bosses, key=lambda c: c % 13)
+            return min(legal, key=cost)
+        _, best = trick_winner(view.trick, t)
+        beats = [c for c in legal if _beats(c, best, t)]
+        if beats:
+            if len(view.trick) == 3:
+                return min(beats, key=cost)
+            sure = [c for c in beats if not k.unseen & _higher_threats(c, t, k)]
+            return min(sure or beats, key=cost)
+        return min(legal, key=cost)
+
+
+def _higher_threats(card: int, trump: int, k: Knowledge) -> int:
+    """The unseen cards that could beat ``card`` later in the trick: higher cards of
+    its suit, and for a side card any trump while someone may be void in the suit."""
+    threats = above(card)
+    if card // 13 != trump and any(k.void(s, card // 13) for s in range(4) if s != k.seat):
+        threats |= SUIT_MASKS[trump]
+    return threats
+
+
+def _ismcts(seed: int | None) -> Bot:
+    from ..extras import need
+
+    need("the spar-ismcts level", "bots")
+    from .ismcts import IsmctsBot
+
+    return IsmctsBot(seed)
+
+
+#: the sparring levels by name (`callbreak.bots.make_bot` knows them)
+LEVELS: dict[str, Callable[[int | None], Bot]] = {
+    "spar-bold": BoldBot,
+    "spar-timid": TimidBot,
+    "spar-noisy": NoisyBot,
+    "spar-counter": CounterBot,
+    "spar-ismcts": _ismcts,
+}

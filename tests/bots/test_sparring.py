@@ -1,0 +1,103 @@
+"""The sparring pool: every level plays legally under random rules, a seed replays
+its choices, and each plays in the style it is named for."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from callbreak import Card, Match, Ruleset
+from callbreak.bots import Bot, make_bot
+from callbreak.bots.calling import best_call, trick_distribution
+from callbreak.bots.ismcts import IsmctsBot
+from callbreak.bots.sparring import HELD_OUT, LEVELS
+from tests.bots.helpers import random_rules
+
+QUICK = {"spar-ismcts": lambda s: IsmctsBot(s, iterations=40)}
+
+
+def bot(level: str, seed: int) -> Bot:
+    factory = QUICK.get(level)
+    return factory(seed) if factory else make_bot(level, seed)
+
+
+def play(bots: Sequence[Bot], rules: Ruleset, seed: int) -> list[int | Card]:
+    """A match played to the end; `Match.act` refuses an illegal action."""
+    m = Match(rules, seed=seed)
+    out: list[int | Card] = []
+    while (seat := m.to_act) is not None:
+        choice = bots[seat].act(m.view(seat))
+        out.append(choice)
+        m.act(choice)
+    return out
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_each_sparring_level_plays_legally_and_a_seed_replays_it(level: str) -> None:
+    rng = random.Random(level)
+    for i in range(2):
+        rules = random_rules(rng).replace(rounds=1)
+        first = play([bot(level, s) for s in range(4)], rules, i)
+        assert len(first) >= 56  # four calls and 52 cards
+        assert play([bot(level, s) for s in range(4)], rules, i) == first
+
+
+def test_the_levels_are_known_to_make_bot_and_two_are_held_out() -> None:
+    for level in LEVELS:
+        assert make_bot(level, 1).name == level
+    assert set(HELD_OUT) < set(LEVELS) and len(HELD_OUT) == 2
+
+
+def calling_views(seed: int) -> list[object]:
+    """The view of each seat's call in a standard round, the calls made by medium."""
+    m = Match(Ruleset.preset("standard", rounds=1), seed=seed)
+    views = []
+    while m.round.phase == "calling":
+        seat = m.to_act
+        assert seat is not None
+        v = m.view(seat)
+        views.append(v)
+        m.act(make_bot("medium", seat).act(v))
+    return views
+
+
+def test_bold_and_timid_call_one_more_and_one_fewer_than_medium() -> None:
+    shifted = 0
+    for seed in range(6):
+        for v in calling_views(seed):
+            base = best_call(v, trick_distribution(v))[0]  # type: ignore[arg-type]
+            lo, hi = v.legal_calls[0], v.legal_calls[-1]  # type: ignore[attr-defined]
+            assert make_bot("spar-bold", 0).act(v) == min(base + 1, hi)  # type: ignore[arg-type]
+            assert make_bot("spar-timid", 0).act(v) == max(base - 1, lo)  # type: ignore[arg-type]
+            shifted += lo < base < hi
+    assert shifted > 10
+
+
+def test_the_noisy_level_strays_from_medium_and_the_counter_wins_when_it_can() -> None:
+    rules = Ruleset.preset("standard", rounds=1)
+    noisy = play([make_bot("spar-noisy", s) for s in range(4)], rules, 3)
+    medium = play([make_bot("medium", s) for s in range(4)], rules, 3)
+    assert noisy != medium
+    m = Match(rules, seed=4)
+    counter = [make_bot("spar-counter", s) for s in range(4)]
+    could = won = 0
+    while (seat := m.to_act) is not None:
+        v = m.view(seat)
+        choice = counter[seat].act(v)
+        if v.phase == "playing" and v.trick:
+            t = rules.trump_index
+            best = max(
+                (c for _, c in v.trick), key=lambda c: (c // 13 == t, c // 13 == v.trick[0][1] // 13, c)
+            )
+            beats = [
+                c
+                for c in v.legal_cards
+                if (c // 13 == best // 13 and c > best) or (c // 13 == t != best // 13)
+            ]
+            if beats:
+                could += 1
+                won += choice in beats
+        m.act(choice)
+    assert could > 5 and won == could

@@ -98,6 +98,7 @@ class Seat:
         self.lost = 0
         self.down_since: float | None = None
         self.recoveries: list[tuple[float, float]] = []  # (when it went down, seconds until live)
+        self.refused = 0  # reconnections refused at the handshake (nginx's 502 "no live upstreams", …)
         self.live = False
         self.stop = False
 
@@ -110,6 +111,8 @@ class Seat:
                         await self.on_message(ws, orjson.loads(raw))
                         if self.stop:
                             return
+            except websockets.InvalidStatus:
+                self.refused += 1
             except (OSError, websockets.WebSocketException):
                 pass
             if self.live:
@@ -201,11 +204,12 @@ async def failover_run(args: argparse.Namespace) -> None:
         ends = [down + d for s in seats for (down, d) in s.recoveries if when <= down < until]
         if ends:
             per_kill.append(max(ends) - when)
-    print("\n| kills | tables | actions lost | all its tables live again: median s | max s | clients back (no reload) |")
-    print("|---|---|---|---|---|---|")
+    print("\n| kills | tables | actions lost | all its tables live again: median s | max s | clients back (no reload) "
+          "| reconnections refused |")
+    print("|---|---|---|---|---|---|---|")
     back = sum(1 for s in seats if s.live or s.stop)
     print(f"| {len(kills)} ({len(per_kill)} took tables down) | {len(seats)} | {sum(s.lost for s in seats)} | "
-          f"{statistics.median(per_kill):.2f} | {max(per_kill):.2f} | {back}/{len(seats)} |")
+          f"{statistics.median(per_kill):.2f} | {max(per_kill):.2f} | {back}/{len(seats)} | {sum(s.refused for s in seats)} |")
 
 
 async def _until(cond: Any, timeout: float) -> None:

@@ -9,8 +9,9 @@ tests/scale/services.py), then:
                 bot decisions in threads and then in a pool of processes, side by side.
 ``failover``    2 processes behind nginx serving live tables; ``kill -9`` of a random one
                 ``--kills`` times at random moments (it is started again at once): actions
-                lost, seconds until every table of the dead process is live again, and
-                clients that came back (the same client object: no reload).
+                lost, seconds until every table of the dead process is live again, clients
+                that came back (the same client object: no reload), and reconnections refused
+                at the handshake (nginx's 502 when it holds every process down).
 
     python benchmarks/scale.py throughput --tables 200 --duration 30
     python benchmarks/scale.py hardbots --tables 100 --duration 30

@@ -9,8 +9,9 @@ tests/scale/services.py), then:
                 bot decisions in threads and then in a pool of processes, side by side.
 ``failover``    2 processes behind nginx serving live tables; ``kill -9`` of a random one
                 ``--kills`` times at random moments (it is started again at once): actions
-                lost, seconds until every table of the dead process is live again, and
-                clients that came back (the same client object: no reload).
+                lost, seconds until every table of the dead process is live again, clients
+                that came back (the same client object: no reload), and reconnections refused
+                at the handshake (nginx's 502 when it holds every process down).
 
     python benchmarks/scale.py throughput --tables 200 --duration 30
     python benchmarks/scale.py hardbots --tables 100 --duration 30
@@ -98,6 +99,7 @@ class Seat:
         self.lost = 0
         self.down_since: float | None = None
         self.recoveries: list[tuple[float, float]] = []  # (when it went down, seconds until live)
+        self.refused = 0  # reconnections refused at the handshake (nginx's 502 "no live upstreams", …)
         self.live = False
         self.stop = False
 
@@ -110,6 +112,8 @@ class Seat:
                         await self.on_message(ws, orjson.loads(raw))
                         if self.stop:
                             return
+            except websockets.InvalidStatus:
+                self.refused += 1
             except (OSError, websockets.WebSocketException):
                 pass
             if self.live:
@@ -201,11 +205,12 @@ async def failover_run(args: argparse.Namespace) -> None:
         ends = [down + d for s in seats for (down, d) in s.recoveries if when <= down < until]
         if ends:
             per_kill.append(max(ends) - when)
-    print("\n| kills | tables | actions lost | all its tables live again: median s | max s | clients back (no reload) |")
-    print("|---|---|---|---|---|---|")
+    print("\n| kills | tables | actions lost | all its tables live again: median s | max s | clients back (no reload) "
+          "| reconnections refused |")
+    print("|---|---|---|---|---|---|---|")
     back = sum(1 for s in seats if s.live or s.stop)
     print(f"| {len(kills)} ({len(per_kill)} took tables down) | {len(seats)} | {sum(s.lost for s in seats)} | "
-          f"{statistics.median(per_kill):.2f} | {max(per_kill):.2f} | {back}/{len(seats)} |")
+          f"{statistics.median(per_kill):.2f} | {max(per_kill):.2f} | {back}/{len(seats)} | {sum(s.refused for s in seats)} |")
 
 
 async def _until(cond: Any, timeout: float) -> None:

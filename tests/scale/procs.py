@@ -81,7 +81,10 @@ http {{
 def site(upstreams: list[int], port: int) -> str:
     """deploy/nginx/callbreak.conf with ``upstreams`` (loopback ports) and listening on ``port``."""
     text = SITE.read_text()
-    servers = "".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;\n" for p in upstreams)
+    # each upstream with the deployment's own server parameters (max_fails=0: see the site's comment)
+    first = re.search(r"^    server \S+((?: [^;\s]+)*);", text, re.M)
+    assert first is not None, "deploy/nginx/callbreak.conf: no server line"
+    servers = "".join(f"    server 127.0.0.1:{p}{first.group(1)};\n" for p in upstreams)
     text, n = re.subn(r"(upstream callbreak \{\n)(?:.*\n)*?(    keepalive)", lambda m: m.group(1) + servers + m.group(2), text)
     assert n == 1, "deploy/nginx/callbreak.conf: no upstream block"
     text, n = re.subn(r"listen 80;", f"listen 127.0.0.1:{port};", text)

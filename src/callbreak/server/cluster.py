@@ -455,11 +455,8 @@ class Cluster:
                     "client": list(scope["client"]) if scope.get("client") else None,
                 },
             )
-            try:
-                first = await asyncio.wait_for(q.get(), min(1.0, self.ttl))
-            except TimeoutError:
-                return False
-            if first["k"] != "acc":
+            first = await self._answer(owner, q)
+            if first is None or first["k"] != "acc":
                 return False
             self.hub.meter.forwarded("ws")
             await send({"type": "websocket.accept"})
@@ -468,6 +465,19 @@ class Cluster:
         finally:
             self._waiting.pop(rid, None)
             self._waiting_owner.pop(rid, None)
+
+    async def _answer(self, owner: str, q: asyncio.Queue[dict[str, Any]]) -> dict[str, Any] | None:
+        """The owner's first answer to an ``open``, or None once the owner is found dead (its
+        liveness key gone: asked every 0.2 s, so that a socket waiting on a dead owner is routed
+        again as soon as its lease can be taken) or has not answered within ``min(1, ttl)`` s."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + min(1.0, self.ttl)
+        while True:
+            try:
+                return await asyncio.wait_for(q.get(), max(0.0, min(0.2, deadline - loop.time())))
+            except TimeoutError:
+                if loop.time() >= deadline or not await self.redis.exists(self.key("alive", owner)):
+                    return None
 
     async def _pipe(
         self, owner: str, rid: str, q: asyncio.Queue[dict[str, Any]], receive: Receive, send: Send

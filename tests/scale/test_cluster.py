@@ -3,11 +3,17 @@ requests that land on the other process reach it, and a killed owner's tables mo
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
 import redis
+
+from callbreak import Ruleset
+from callbreak.server.store_pg import PostgresStore
+from callbreak.server.table import TableMeta
 
 from ..server.conftest import Client, play_until
 from .procs import ScaledServer, start_all
@@ -113,3 +119,41 @@ async def test_an_owner_that_finds_its_lease_taken_drops_its_copy(
     await play_until([p], lambda: p.info is not None and p.info["status"] == "over", timeout=90)
     assert a.get("/healthz").json()["tables"] == 0 and b.get("/healthz").json()["tables"] == 1
     await p.close()
+
+
+async def test_the_stored_table_sweep_never_closes_a_table_a_living_process_runs(
+    pg_url: str, redis_server: str, ns: str
+) -> None:
+    """b's sweep closes stale stored tables under their leases only: a's table, whose player is
+    connected there and thinking without a turn timer past ``abandon_after``, is a's to close."""
+    a = ScaledServer(pg_url, redis_server, ns, {"CALLBREAK_SWEEP_EVERY": "3600"})  # a sweeps nothing
+    b = ScaledServer(pg_url, redis_server, ns, {"CALLBREAK_SWEEP_EVERY": "0.2", "CALLBREAK_ABANDON_AFTER": "1"})
+    start_all([a, b])
+    store = PostgresStore(pg_url)
+    try:
+        untimed = {**QUICK1, "card_seconds": None, "call_seconds": None}
+        made = a.create(rules=untimed, bots="random", name="Asha", play_now=True)
+        p = Client(a, made["table"], made["token"])
+        await p.connect()
+        await p.wait(lambda c: c.my_turn(), timeout=30)  # the bots have acted; the player thinks
+        thinking = len(store.load(made["table"])[1])  # type: ignore[index]
+        stale_at = time.time() + 1.5  # the table's last entry is older than b's abandon_after then
+        while time.time() < stale_at:
+            await asyncio.sleep(0.1)
+        # two forgotten lobbies, stored one after the other: the sweep pass that closes the second
+        # began after the pass that closed the first, which listed a's (already stale) table too
+        for tid in ("old-1", "old-2"):
+            meta = TableMeta(id=tid, invite="inv-" + tid, rules=Ruleset(), bots="random", seed=5, created=time.time() - 7200)
+            store.create(meta, [{"t": "seat", "seat": 0, "name": "P0", "token": tid * 4}], [], "lobby")
+            deadline = time.monotonic() + 30
+            while store.status(tid) != "expired":
+                assert time.monotonic() < deadline, f"b did not expire {tid}"
+                await asyncio.sleep(0.1)
+        assert store.status(made["table"]) == "playing"
+        assert len(store.load(made["table"])[1]) == thinking  # type: ignore[index]
+        await play_until([p], lambda: p.info is not None and p.info["status"] == "over", timeout=90)
+        await p.close()
+    finally:
+        store.close()
+        for s in (a, b):
+            s.stop()

@@ -160,6 +160,7 @@ class Cluster:
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._release = self.redis.register_script(_RELEASE)
         self.on_move = self.hub.meter.move
+        self.hub.sweeps_store = False
         await self._beat()
         await self.broker.start()
         await self.broker.join(f"p/{self.me}", self._on_message)
@@ -190,12 +191,17 @@ class Cluster:
         await self.redis.set(self.key("alive", self.me), "1", px=int(self.ttl * 1000))
 
     async def _renew_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        next_sweep = loop.time() + self.hub.config.sweep_every
         while True:
             await asyncio.sleep(self.ttl / 3)
             try:
                 await self._beat()
                 await self._renew()
                 await self._watch()
+                if loop.time() >= next_sweep:
+                    next_sweep = loop.time() + self.hub.config.sweep_every
+                    await self._sweep_stored()
             except (RedisError, OSError) as e:
                 log.warning("cluster: redis: %s", e)
             except Exception:  # the next round still comes
@@ -216,6 +222,15 @@ class Cluster:
             if owner != self.me:
                 log.warning("table %s: owned by %s now; dropping this copy", tid, owner)
                 hub._unload(tid)
+
+    async def _sweep_stored(self) -> None:
+        """Expire or abandon the stale stored tables (`Hub.sweep` leaves them to the cluster),
+        each only once its lease is ours: a table that a living process runs (a player there
+        thinking without a turn timer, say) is that process's to close, never this one's."""
+        hub = self.hub
+        for tid in hub.stale_stored(hub.clock.time()):
+            if await self.acquire(tid) == self.me and tid not in hub.tables:
+                hub.close_stale(tid)
 
     async def _watch(self) -> None:
         """End the tunnels whose other end's process is dead."""

@@ -90,6 +90,9 @@ class Hub:
         self.broker: Broker = broker if broker is not None else LocalBroker()
         self.tables: dict[str, LiveTable] = {}
         self._sweeper: Handle | None = None
+        #: whether `sweep` also closes stale stored tables; a cluster does that itself, each
+        #: table under its lease (never one that a living process runs)
+        self.sweeps_store = True
         self.create_buckets: dict[str, Bucket] = {}
         #: new WebSockets per client address (a token bucket each; cleared past 100,000 addresses)
         self.connect_buckets: dict[str, Bucket] = {}
@@ -158,16 +161,25 @@ class Hub:
                 or (now - t.last_seen > cfg.unload_after and (st.status in (FINISHED, EXPIRED) or not t.active()))
             ):
                 self._unload(tid)
+        if self.sweeps_store:
+            for tid in self.stale_stored(now):
+                self.close_stale(tid)
+
+    def stale_stored(self, now: float) -> list[str]:
+        """Stored tables not loaded here that are due to close: lobbies nobody started, matches
+        nobody played for ``abandon_after`` (a bounded number)."""
+        cfg = self.config
         idle_before = now - cfg.abandon_after if cfg.abandon_after > 0 else float("-inf")
-        for tid in self.store.stale(now - cfg.lobby_ttl, idle_before, _SWEEP_BATCH):
-            if tid in self.tables:
-                continue
-            stored = self.get(tid)
-            if stored is None:
-                continue
-            stored.try_submit({"t": "expire" if stored.state.status == LOBBY else "abandon"})
-            if not any(stored.conns.values()):
-                self._unload(tid)
+        return [t for t in self.store.stale(now - cfg.lobby_ttl, idle_before, _SWEEP_BATCH) if t not in self.tables]
+
+    def close_stale(self, tid: str) -> None:
+        """Load a stored table to expire or abandon it; unload it unless someone came meanwhile."""
+        stored = self.get(tid)
+        if stored is None:
+            return
+        stored.try_submit({"t": "expire" if stored.state.status == LOBBY else "abandon"})
+        if not any(stored.conns.values()):
+            self._unload(tid)
 
     def _unload(self, tid: str) -> None:
         t = self.tables.pop(tid, None)

@@ -36,11 +36,11 @@ overtrick tenths, max_overtricks (-1: none), missed penalty (0 call,
 from __future__ import annotations
 
 from .core import CACHE, legal_mask, random_playouts, random_rollout, rules_array, trick_winner
+from .dd import dd_reach, dd_table
 from .deals import sample_deals
 from .inference import mismatches, refine
 from .medium import medium_card
 from .search import call_search, search
-from .dd import dd_reach, dd_table
 from .solve import solve
 
 __all__ = [

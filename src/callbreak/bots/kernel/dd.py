@@ -70,13 +70,13 @@ def _len(h: I64, s: int) -> int:
 
 
 @_jit
-def _quick(hands: np.ndarray, L: int, P: np.ndarray, tn: int) -> int:
-    """Tricks the seat on lead ``L`` surely takes in a row by leading its top cards:
+def _quick(hands: np.ndarray, lead: int, P: np.ndarray, tn: int) -> int:
+    """Tricks the seat on lead ``lead`` surely takes in a row by leading its top cards:
     the top trumps it holds (where it may lead trumps), then the top cards of each
     other suit, as many as every other seat able to trump still follows (a partner
     of the coalition forced to trump would take the lead away)."""
     t: int = P[0]
-    h = hands[L]
+    h = hands[lead]
     live = hands[0] | hands[1] | hands[2] | hands[3]
     played = FULLM ^ live
     tmask = SUITM << (13 * t)
@@ -90,7 +90,7 @@ def _quick(hands: np.ndarray, L: int, P: np.ndarray, tn: int) -> int:
         if r == 0:
             continue
         for o in range(4):
-            if o == L:
+            if o == lead:
                 continue
             if _len(hands[o], t) > rt:  # it may ruff once out of the suit
                 r = min(r, _len(hands[o], s))
@@ -253,29 +253,29 @@ def dd_reach(
             if nodes[0] > budget:
                 return -1
             if nn[d] == 0:
-                L = ld[d]
-                q = _quick(hands, L, P, tns[d])
-                if L == me and need <= q:
+                lead = ld[d]
+                q = _quick(hands, lead, P, tns[d])
+                if lead == me and need <= q:
                     ret = 1
                     mode = 2
                     continue
-                if L != me and need > 13 - tns[d] - q:
+                if lead != me and need > 13 - tns[d] - q:
                     ret = 0
                     mode = 2
                     continue
                 live = hands[0] | hands[1] | hands[2] | hands[3]
-                if L != me and need <= _run(hands[me], live, t):
+                if lead != me and need <= _run(hands[me], live, t):
                     ret = 1  # the top trumps win whenever they are played
                     mode = 2
                     continue
                 _relative(hands, rel)
-                sl = _slot(rel, L + 4 * me, size)
+                sl = _slot(rel, lead + 4 * me, size)
                 if (
                     keys[sl, 0] == rel[0]
                     and keys[sl, 1] == rel[1]
                     and keys[sl, 2] == rel[2]
                     and keys[sl, 3] == rel[3]
-                    and keys[sl, 4] == L + 4 * me
+                    and keys[sl, 4] == lead + 4 * me
                 ):
                     lo = vals[sl] >> 4
                     hi = vals[sl] & 15

@@ -33,7 +33,8 @@ __all__ = ["dd_reach", "dd_table"]
 
 def dd_table(bits: int = 19) -> tuple[np.ndarray, np.ndarray]:
     """An empty table of bounds with ``2**bits`` slots: keys (four hands, and the
-    leader + 4 * the seat) and values (16 * lowest + highest tricks still to come)."""
+    leader + 4 * the seat) and values (256 * the tricks left + 16 * the lowest + the highest the
+    seat takes of them); the slots go in pairs."""
     keys = np.full((1 << bits, 5), -1, dtype=np.int64)
     vals = np.zeros(1 << bits, dtype=np.int64)
     return keys, vals
@@ -96,6 +97,43 @@ def _quick(hands: np.ndarray, lead: int, P: np.ndarray, tn: int) -> int:
                 r = min(r, _len(hands[o], s))
         q += r
     return q
+
+
+@_jit
+def _coalition_trumps(hands: np.ndarray, live: I64, me: int, t: int) -> int:
+    """Tricks the other three surely take with the top trumps they hold between them
+    (above the seat's highest): each of one seat's such trumps wins a trick of its
+    own (the trick goes to a trump of theirs at least as high), so the most any one
+    of them holds."""
+    top = 0
+    c = 13 * t + 12
+    while c >= 13 * t:
+        bit = np.int64(1) << c
+        if live & bit:
+            if hands[me] & bit:
+                break
+            top |= bit
+        c -= 1
+    best = 0
+    for o in range(4):
+        if o != me:
+            best = max(best, _pop(hands[o] & top))
+    return best
+
+
+@_jit
+def _find(keys: np.ndarray, rel: np.ndarray, k4: int, sl: int) -> int:
+    """The slot of the pair ``sl``, ``sl ^ 1`` that holds this position, or -1."""
+    for x in (sl, sl ^ 1):
+        if (
+            keys[x, 0] == rel[0]
+            and keys[x, 1] == rel[1]
+            and keys[x, 2] == rel[2]
+            and keys[x, 3] == rel[3]
+            and keys[x, 4] == k4
+        ):
+            return x
+    return -1
 
 
 @_jit
@@ -268,17 +306,16 @@ def dd_reach(
                     ret = 1  # the top trumps win whenever they are played
                     mode = 2
                     continue
+                if need > 13 - tns[d] - _coalition_trumps(hands, live, me, t):
+                    ret = 0
+                    mode = 2
+                    continue
                 _relative(hands, rel)
                 sl = _slot(rel, lead + 4 * me, size)
-                if (
-                    keys[sl, 0] == rel[0]
-                    and keys[sl, 1] == rel[1]
-                    and keys[sl, 2] == rel[2]
-                    and keys[sl, 3] == rel[3]
-                    and keys[sl, 4] == lead + 4 * me
-                ):
-                    lo = vals[sl] >> 4
-                    hi = vals[sl] & 15
+                hit = _find(keys, rel, lead + 4 * me, sl)
+                if hit >= 0:
+                    lo = (vals[hit] >> 4) & 15
+                    hi = vals[hit] & 15
                     if need <= lo:
                         ret = 1
                         mode = 2
@@ -298,16 +335,15 @@ def dd_reach(
             if sl >= 0:
                 need = target - got[d]
                 _relative(hands, rel)
-                if (
-                    keys[sl, 0] == rel[0]
-                    and keys[sl, 1] == rel[1]
-                    and keys[sl, 2] == rel[2]
-                    and keys[sl, 3] == rel[3]
-                    and keys[sl, 4] == ld[d] + 4 * me
-                ):
-                    lo = vals[sl] >> 4
+                hit = _find(keys, rel, ld[d] + 4 * me, sl)
+                if hit >= 0:
+                    sl = hit
+                    lo = (vals[sl] >> 4) & 15
                     hi = vals[sl] & 15
                 else:
+                    # of the two slots, replace the one that saved less work (fewer tricks left)
+                    if (vals[sl ^ 1] >> 8) < (vals[sl] >> 8):
+                        sl ^= 1
                     keys[sl, 0] = rel[0]
                     keys[sl, 1] = rel[1]
                     keys[sl, 2] = rel[2]
@@ -319,7 +355,7 @@ def dd_reach(
                     lo = max(lo, need)
                 else:
                     hi = min(hi, need - 1)
-                vals[sl] = (lo << 4) | hi
+                vals[sl] = ((13 - tns[d]) << 8) | (lo << 4) | hi
             if d == 0:
                 return ret
             d -= 1

@@ -105,7 +105,7 @@ def _coalition_trumps(hands: np.ndarray, live: I64, me: int, t: int) -> int:
     (above the seat's highest): each of one seat's such trumps wins a trick of its
     own (the trick goes to a trump of theirs at least as high), so the most any one
     of them holds."""
-    top = 0
+    top = np.int64(0)
     c = 13 * t + 12
     while c >= 13 * t:
         bit = np.int64(1) << c

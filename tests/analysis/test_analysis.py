@@ -264,6 +264,33 @@ def test_compiled_double_dummy_matches_the_python_search_mid_round() -> None:
         compared += 1
 
 
+def test_one_double_dummy_answers_under_two_rulesets() -> None:
+    # the same cards played under two trump suits: the bounds found under one must not answer
+    # for the other (its table keys on the cards, not on the rules)
+    rng = random.Random(8)
+    compared = 0
+    while compared < 6:
+        hands = Round.deal_hands(rng.randrange(1 << 30))
+        pair = [Round(Ruleset(trump=t), hands, dealer=0) for t in ("S", "H")]
+        for r in pair:
+            for _ in range(4):
+                r.call(3)
+        while len(pair[0].actions) - 4 < 32:
+            both = set(pair[0].legal_cards()) & set(pair[1].legal_cards())
+            if not both:
+                break
+            card = rng.choice(sorted(both))
+            for r in pair:
+                r.play(card)
+        else:
+            if pair[0].hand_masks != pair[1].hand_masks or pair[0].leader != pair[1].leader:
+                continue
+            shared = DoubleDummy(pair[0].leader)
+            got = [shared.max_tricks(r) for r in (pair[0], pair[1], pair[0])]
+            assert got == [DoubleDummy(pair[0].leader).max_tricks(r) for r in (pair[0], pair[1], pair[0])]
+            compared += 1
+
+
 def test_double_dummy_answers_none_over_its_node_budget() -> None:
     rnd = Round(Ruleset(), Round.deal_hands(seed=4), dealer=0)
     for _ in range(4):

@@ -44,7 +44,8 @@ class DoubleDummy:
     """Exact double-dummy search for one seat against the other three together.
 
     The table of bounds is kept between questions, so asking about every
-    position of a round in turn reuses the work.
+    position of a round in turn reuses the work (and forgotten when a position
+    comes under other rules).
     """
 
     def __init__(self, seat: int, node_budget: int = DEFAULT_NODE_BUDGET, table_bits: int = 20) -> None:
@@ -63,7 +64,10 @@ class DoubleDummy:
         or the others' turn, in any trick), or None when over the node budget."""
         if rnd.phase != PLAYING:
             return 0
-        if self._rules is None or self._rules[0] is not rnd.rules:
+        if self._rules is None or self._rules[0] != rnd.rules:
+            if self._rules is not None:  # the bounds held under other rules: forget them
+                self._keys.fill(-1)
+                self._vals.fill(0)
             self._rules = (rnd.rules, kernel.rules_array(rnd.rules))
         P = self._rules[1]
         hands = np.array(rnd.hand_masks, dtype=np.int64)

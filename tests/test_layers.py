@@ -155,6 +155,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "env": {"numpy", "gymnasium", "pettingzoo", "pyspiel"},
     "analysis": set(),  # it searches through callbreak.bots.evaluation
     "analysis/report": {"rich"},  # the base dependency: tables for the command and the terminal client
+    "analysis/hindsight": {"numpy"},  # the arrays of the compiled double-dummy search (bots/kernel)
     "arena": {"rich", "httpx", "matplotlib", "openskill"},
     "server": {"starlette", "uvicorn", "h11", "orjson", "msgspec"},
     "server/store_pg": {"orjson", "psycopg", "psycopg_pool"},

@@ -14,6 +14,7 @@ from callbreak.analysis.hindsight import DoubleDummy, option_tricks
 from callbreak.bots import make_bot
 from callbreak.cards import Card
 from callbreak.errors import IllegalAction
+from tests.analysis.python_dd import PythonDoubleDummy
 from tests.bots.helpers import called_round
 
 BUDGET = 60  # small: these tests check behaviour, not strength
@@ -197,11 +198,13 @@ def test_the_analysis_survives_json_and_is_reproducible(one_round: tuple[Match, 
     ]
 
 
-def test_hindsight_covers_the_last_tricks(one_round: tuple[Match, Analysis]) -> None:
+def test_hindsight_covers_the_round_from_its_second_trick(one_round: tuple[Match, Analysis]) -> None:
     _, a = one_round
     for seat in range(4):
         cards = [d for d in a.decisions if d.seat == seat and d.kind == "card"]
-        assert all(d.hindsight is not None for d in cards[-4:])
+        assert len(cards) == 13
+        # every card after the first; the first (the whole deal to search) may be over budget
+        assert all(d.hindsight is not None for d in cards[1:])
         for d in cards:
             if d.hindsight is not None:
                 assert d.hindsight.best == max(v for v in d.hindsight.tricks.values() if v is not None)
@@ -239,6 +242,53 @@ def test_double_dummy_matches_a_plain_exact_search_on_small_endgames() -> None:
             if rnd.to_act == seat:
                 per = option_tricks(rnd, DoubleDummy(seat))
                 assert max(v for v in per.values() if v is not None) == want
+
+
+def test_compiled_double_dummy_matches_the_python_search_mid_round() -> None:
+    # positions with five to seven tricks left (too many for the plain search), where
+    # the pure Python search the analysis used before finishes within its budget
+    rng = random.Random(5)
+    compared = 0
+    while compared < 24:
+        _, rnd = called_round(rng)
+        stop = (13 - rng.choice([5, 6, 7])) * 4 + rng.randrange(4)
+        while len(rnd.actions) - 4 < stop:
+            rnd.play(rng.choice(rnd.legal_cards()))
+        seat = rng.randrange(4)
+        want = PythonDoubleDummy(seat, node_budget=30_000).max_tricks(rnd)
+        if want is None:
+            continue
+        assert DoubleDummy(seat).max_tricks(rnd) == want, (seat, rnd)
+        # a tiny table (every slot shared by many positions) only costs time
+        assert DoubleDummy(seat, table_bits=2).max_tricks(rnd) == want, (seat, rnd)
+        compared += 1
+
+
+def test_one_double_dummy_answers_under_two_rulesets() -> None:
+    # the same cards played under two trump suits: the bounds found under one must not answer
+    # for the other (its table keys on the cards, not on the rules)
+    rng = random.Random(8)
+    compared = 0
+    while compared < 6:
+        hands = Round.deal_hands(rng.randrange(1 << 30))
+        pair = [Round(Ruleset(trump=t), hands, dealer=0) for t in ("S", "H")]
+        for r in pair:
+            for _ in range(4):
+                r.call(3)
+        while len(pair[0].actions) - 4 < 32:
+            both = set(pair[0].legal_cards()) & set(pair[1].legal_cards())
+            if not both:
+                break
+            card = rng.choice(sorted(both))
+            for r in pair:
+                r.play(card)
+        else:
+            if pair[0].hand_masks != pair[1].hand_masks or pair[0].leader != pair[1].leader:
+                continue
+            shared = DoubleDummy(pair[0].leader)
+            got = [shared.max_tricks(r) for r in (pair[0], pair[1], pair[0])]
+            assert got == [DoubleDummy(pair[0].leader).max_tricks(r) for r in (pair[0], pair[1], pair[0])]
+            compared += 1
 
 
 def test_double_dummy_answers_none_over_its_node_budget() -> None:

@@ -319,7 +319,9 @@ def assemble(
 def _hindsight(seat: int, positions: list[tuple[int, Round, Card]], node_budget: int) -> dict[int, Hindsight]:
     """The hindsight of one seat's cards in one deal, solved from the last card back
     (each answer fills the table the earlier ones use), stopping at the first
-    position over the node budget: the earlier ones, with more cards left, would be too."""
+    position over the node budget: the earlier ones, with more cards left, would
+    most likely be too (under the default budget that is rare: the first trick or
+    two of a round at most, in the match measured)."""
     dd = DoubleDummy(seat, node_budget)
     out: dict[int, Hindsight] = {}
     for index, rnd, taken in reversed(positions):

@@ -6,15 +6,17 @@ answers "was this trick ever winnable?" apart from "was this a mistake?".
 `DoubleDummy` finds the most tricks one seat can still take from a position
 with all four hands face up, against the other three playing together to stop
 it (the pessimistic reading for a game without partners: whatever the others
-do, the seat takes at least that many).  The search is exact: a yes/no search
-"can the seat take at least ``n`` more?" for rising ``n``, with alpha-beta's
-cut-offs, a table of bounds per position at the start of each trick, and
-cards of one hand that no other unplayed card separates played as one.  The
-rules are the engine's (`Round.legal_mask`, `Round.play`, `Round.pop`).
+do, the seat takes at least that many).  The search is exact and compiled
+(`callbreak.bots.kernel.dd`): yes/no questions "can the seat take at least
+``n`` more?" from a guess (the last answer) up or down, with alpha-beta's
+cut-offs, moves ordered, a table of bounds per position at the start of each
+trick kept between questions, and cards of one hand that no other live card
+separates played as one.
 
-The work is bounded: ``node_budget`` positions per question (a played card is a
-position); a question over budget answers None, so early positions of a round
-may stay unsolved under a small budget while the last tricks always solve.
+The work is bounded: ``node_budget`` turns searched per position; a position over
+budget answers None ("not worked out").  Under the default budget all but a
+seat's first one to three cards of a round solve in the match measured
+(``benchmarks/analysis_speed.py``: 246 of 260 cards).
 
 >>> import random
 >>> from callbreak import Round, Ruleset
@@ -27,113 +29,78 @@ may stay unsolved under a small budget while the last tricks always solve.
 
 from __future__ import annotations
 
-from ..cards import SUIT_MASKS, Card, mask_of
+import numpy as np
+
+from ..bots import kernel
+from ..cards import Card
 from ..round import PLAYING, Round
 
 __all__ = ["DEFAULT_NODE_BUDGET", "DoubleDummy", "option_tricks"]
 
-DEFAULT_NODE_BUDGET = 4_000
-
-
-class _OverBudget(Exception):
-    """Raised inside the search when a question has used its node budget."""
+DEFAULT_NODE_BUDGET = 2_000_000
 
 
 class DoubleDummy:
     """Exact double-dummy search for one seat against the other three together.
 
     The table of bounds is kept between questions, so asking about every
-    position of a round in turn reuses the work.
+    position of a round in turn reuses the work (and forgotten when a position
+    comes under other rules).
     """
 
-    def __init__(self, seat: int, node_budget: int = DEFAULT_NODE_BUDGET) -> None:
+    def __init__(self, seat: int, node_budget: int = DEFAULT_NODE_BUDGET, table_bits: int = 20) -> None:
         if not 0 <= seat <= 3:
             raise ValueError(f"seat must be 0..3, not {seat!r}")
+        if node_budget < 1:
+            raise ValueError("node_budget must be at least 1")
         self.seat = seat
         self.node_budget = node_budget
-        self._bounds: dict[tuple[int, int, int, int, int], tuple[int, int]] = {}
-        self._nodes = 0
+        self._keys, self._vals = kernel.dd_table(table_bits)
+        self._guess = 0
+        self._rules: tuple[object, np.ndarray] | None = None
 
     def max_tricks(self, rnd: Round) -> int | None:
         """Tricks the seat can still take from the position of ``rnd`` (its own
         or the others' turn, in any trick), or None when over the node budget."""
         if rnd.phase != PLAYING:
             return 0
-        left = 13 - rnd.trick_number
-        work = rnd.copy()
-        self._nodes = 0
-        got = 0
-        try:
-            while got < left and self._reach(work, rnd.tricks_won[self.seat] + got + 1):
-                got += 1
-        except _OverBudget:
-            return None
-        return got
+        if self._rules is None or self._rules[0] != rnd.rules:
+            if self._rules is not None:  # the bounds held under other rules: forget them
+                self._keys.fill(-1)
+                self._vals.fill(0)
+            self._rules = (rnd.rules, kernel.rules_array(rnd.rules))
+        P = self._rules[1]
+        hands = np.array(rnd.hand_masks, dtype=np.int64)
+        trick = np.zeros(4, dtype=np.int64)
+        for i, c in enumerate(rnd.trick):
+            trick[i] = int(c)
+        n, leader, tn = len(rnd.trick), rnd.leader, rnd.trick_number
+        nodes = np.zeros(1, dtype=np.int64)
 
-    def _moves(self, rnd: Round) -> list[int]:
-        legal = rnd.legal_mask()
-        hands = rnd.hand_masks
-        live = hands[0] | hands[1] | hands[2] | hands[3] | mask_of(rnd.trick)
-        out: list[int] = []
-        for suit_mask in SUIT_MASKS:
-            m = legal & suit_mask
-            if not m:
-                continue
-            # the top card of each run of this hand's cards with no other live card between
-            prev_in_run = False
-            c = suit_mask.bit_length() - 1
-            low = c - 12
-            while c >= low:
-                bit = 1 << c
-                if m & bit:
-                    if not prev_in_run:
-                        out.append(c)
-                    prev_in_run = True
-                elif live & bit:
-                    prev_in_run = False
-                c -= 1
-        return out
+        def reach(target: int) -> int:
+            return int(
+                kernel.dd_reach(
+                    hands, trick, n, leader, tn, P, self.seat, target,
+                    self._keys, self._vals, self.node_budget, nodes,
+                )
+            )  # fmt: skip
 
-    def _reach(self, rnd: Round, target: int) -> bool:
-        """Whether the seat ends the round with at least ``target`` tricks."""
-        me = self.seat
-        won = rnd.tricks_won[me]
-        if won >= target:
-            return True
-        if won + 13 - rnd.trick_number < target:
-            return False
-        self._nodes += 1
-        if self._nodes > self.node_budget:
-            raise _OverBudget
-        start = not rnd.trick
-        key: tuple[int, int, int, int, int] | None = None
-        need = target - won
-        if start:
-            h = rnd.hand_masks
-            key = (h[0], h[1], h[2], h[3], rnd.leader)
-            lo, hi = self._bounds.get(key, (0, 13))
-            if need <= lo:
-                return True
-            if need > hi:
-                return False
-        moves = self._moves(rnd)
-        maxing = rnd.to_act == me
-        if not maxing:
-            moves.reverse()  # the others try their low cards first
-        result = not maxing
-        for c in moves:
-            rnd.play(Card(c))
-            try:
-                ok = self._reach(rnd, target)
-            finally:
-                rnd.pop()
-            if ok == maxing:
-                result = ok
-                break
-        if key is not None:
-            lo, hi = self._bounds.get(key, (0, 13))
-            self._bounds[key] = (max(lo, need), hi) if result else (lo, min(hi, need - 1))
-        return result
+        lo, hi = 0, 13 - tn  # the answer lies in lo..hi
+        g = min(max(self._guess, lo), hi)
+        while lo < hi:
+            # from the guess: up while yes, down while no
+            target = max(min(g, hi), lo + 1)
+            ok = reach(target)
+            if ok < 0:
+                return None
+            if ok:
+                lo = target
+                g = target + 1
+            else:
+                hi = target - 1
+                g = target - 1
+        self._guess = lo
+        return lo
 
 
 def option_tricks(rnd: Round, dd: DoubleDummy) -> dict[Card, int | None]:

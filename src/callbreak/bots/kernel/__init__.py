@@ -19,7 +19,8 @@ leader, the tricks won.  One module per concern:
 - `inference`: how well a deal explains the other seats' play
   (`mismatches`) and Metropolis-Hastings moves towards deals that do (`refine`);
 - `search`: each candidate card (`search`) or call (`call_search`) played out
-  over many deals; `solve`: exact max^n endgames.
+  over many deals; `solve`: exact max^n endgames; `dd`: exact double dummy,
+  one seat against the other three (`dd_reach`, the analysis' hindsight).
 
 Rules are passed as an int64 array ``P``: trump, must_head, head_after_cut,
 must_undertrump, trump_lead (0 any, 1 not first trick, 2 after broken),
@@ -35,6 +36,7 @@ overtrick tenths, max_overtricks (-1: none), missed penalty (0 call,
 from __future__ import annotations
 
 from .core import CACHE, legal_mask, random_playouts, random_rollout, rules_array, trick_winner
+from .dd import dd_reach, dd_table
 from .deals import sample_deals
 from .inference import mismatches, refine
 from .medium import medium_card
@@ -44,6 +46,8 @@ from .solve import solve
 __all__ = [
     "CACHE",
     "call_search",
+    "dd_reach",
+    "dd_table",
     "legal_mask",
     "medium_card",
     "mismatches",

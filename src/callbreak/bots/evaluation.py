@@ -32,14 +32,12 @@ True
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..cards import Card
 from ..round import SeatView
-from .calling import ROUND_SD, call_position, family_of, load_model, win_value
 from .hard import HardBot, search_values
 from .knowledge import Knowledge
 
@@ -127,41 +125,15 @@ def _card_values(bot: HardBot, view: SeatView, budget: int, seed: int) -> Option
 
 
 def _call_values(bot: HardBot, view: SeatView, budget: int, seed: int) -> OptionValues:
-    from . import kernel
 
     cands = view.legal_calls
     k = Knowledge.from_view(view)
     steps = bot.call_refine if any(c is not None for c in view.calls) else 0
     deals = bot.deals(view, k, _n_deals(budget, len(cands)), seed, 1, steps, bot.call_keep)
-    model = load_model(family_of(view.rules))
-    wv = win_value(view)
-    if wv is None:
-        totals, sd = np.zeros(4), ROUND_SD * 3 * bot.sd_scale
-    else:
-        totals = np.array(wv[0])
-        sd = math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0)) * bot.sd_scale
-
-    def table(totals: np.ndarray, sd: float) -> np.ndarray:
-        return kernel.call_search(
-            np.array(deals, dtype=np.int64),
-            view.seat,
-            (view.dealer + 1) & 3,
-            np.array([-1 if c is None else c for c in view.calls], dtype=np.int64),
-            np.array(cands, dtype=np.int64),
-            kernel.rules_array(view.rules),
-            np.array(model.weights),
-            np.array([call_position(s, view.dealer) for s in range(4)], dtype=np.int64),
-            view.rules.min_call,
-            view.rules.max_call,
-            bot.call_bias,
-            totals,
-            sd,
-            bot.eps,
-            seed,
-            int(bot.mpol >= 2),
-        )
-
-    return _summarise(cands, table(totals, sd), table(np.zeros(4), _FLAT_SD), len(deals))
+    totals, sd = bot.match_stakes(view)
+    valued = bot.call_table(view, deals, cands, totals, sd, seed)
+    flat = bot.call_table(view, deals, cands, np.zeros(4), _FLAT_SD, seed)
+    return _summarise(cands, valued, flat, len(deals))
 
 
 def _summarise(

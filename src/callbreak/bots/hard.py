@@ -58,8 +58,10 @@ import dataclasses
 import math
 import random
 import time
+from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from ..cards import Card
 from ..round import SeatView
@@ -533,31 +535,29 @@ class HardBot(Bot):
         """The deals a card decision searches (`deals` with the card settings)."""
         return self.deals(view, k, n, seed, self.infer, self.refine, self.keep)
 
-    def choose_call(self, view: SeatView) -> tuple[int, dict[int, float]]:
-        """The call, and the value found for each call searched.
-
-        The calibrated model's call stands unless playing the round out over
-        deals consistent with the calls so far finds a neighbouring call
-        clearly better (a paired test, as for cards)."""
-        from . import kernel
-
-        dist = trick_distribution(view)
-        base, _ = best_call(view, dist)
-        seed = self.rng.randrange(1 << 40)
-        if self.call_deals <= 0:
-            return base, {base: 0.0}
-        cands = [c for c in view.legal_calls if base - 1 <= c <= base + 2]
-        k = Knowledge.from_view(view)
-        steps = self.call_refine if any(c is not None for c in view.calls) else 0
-        deals = self.deals(view, k, self.call_deals, seed, 1, steps, self.call_keep)
-        model = load_model(family_of(view.rules))
+    def match_stakes(self, view: SeatView) -> tuple[npt.NDArray[np.float64], float]:
+        """The match totals and the spread of what is left of the match, as the searches
+        value a round's outcome by the chance of finishing first (no totals yet: a wide spread)."""
         wv = win_value(view)
         if wv is None:
-            totals, sd = np.zeros(4), ROUND_SD * 3 * self.sd_scale
-        else:
-            totals = np.array(wv[0])
-            sd = math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0)) * self.sd_scale
-        table = kernel.call_search(
+            return np.zeros(4), ROUND_SD * 3 * self.sd_scale
+        return np.array(wv[0], dtype=np.float64), math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0)) * self.sd_scale
+
+    def call_table(
+        self,
+        view: SeatView,
+        deals: list[list[int]],
+        cands: Sequence[int],
+        totals: npt.NDArray[np.float64],
+        sd: float,
+        seed: int,
+    ) -> npt.NDArray[np.float64]:
+        """Each deal's value (rows) of each candidate call (columns), the round played out
+        by the kernel's calling search."""
+        from . import kernel
+
+        model = load_model(family_of(view.rules))
+        table: npt.NDArray[np.float64] = kernel.call_search(
             np.array(deals, dtype=np.int64),
             view.seat,
             (view.dealer + 1) & 3,
@@ -575,6 +575,26 @@ class HardBot(Bot):
             seed,
             int(self.mpol >= 2),
         )
+        return table
+
+    def choose_call(self, view: SeatView) -> tuple[int, dict[int, float]]:
+        """The call, and the value found for each call searched.
+
+        The calibrated model's call stands unless playing the round out over
+        deals consistent with the calls so far finds a neighbouring call
+        clearly better (a paired test, as for cards)."""
+
+        dist = trick_distribution(view)
+        base, _ = best_call(view, dist)
+        seed = self.rng.randrange(1 << 40)
+        if self.call_deals <= 0:
+            return base, {base: 0.0}
+        cands = [c for c in view.legal_calls if base - 1 <= c <= base + 2]
+        k = Knowledge.from_view(view)
+        steps = self.call_refine if any(c is not None for c in view.calls) else 0
+        deals = self.deals(view, k, self.call_deals, seed, 1, steps, self.call_keep)
+        totals, sd = self.match_stakes(view)
+        table = self.call_table(view, deals, cands, totals, sd, seed)
         means = table.mean(axis=0)
         values = {c: float(v) for c, v in zip(cands, means)}
         bi, fi = int(np.argmax(means)), cands.index(base)

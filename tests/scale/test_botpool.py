@@ -14,9 +14,10 @@ from ..server.conftest import Client, Server, play_until
 
 
 def workers_of(pid: int) -> list[int]:
-    """The pool's processes: children of the server running multiprocessing's spawn."""
-    out = subprocess.run(["ps", "--ppid", str(pid), "-o", "pid=,args="], capture_output=True, text=True).stdout
-    return [int(line.split()[0]) for line in out.splitlines() if "multiprocessing" in line]
+    """The pool's processes: children of the server started by multiprocessing's spawn (not its
+    resource tracker)."""
+    out = subprocess.run(["ps", "-ww", "--ppid", str(pid), "-o", "pid=,args="], capture_output=True, text=True).stdout
+    return [int(line.split()[0]) for line in out.splitlines() if "spawn_main" in line]
 
 
 def decisions(server: Server) -> float:
@@ -34,8 +35,14 @@ async def test_bots_decide_in_worker_processes(make_server: Callable[..., Server
     assert server.proc is not None
     workers = workers_of(server.proc.pid)
     assert len(workers) >= 1
+    killed = 0
     for w in workers:  # every worker dies: the next decisions go to a new pool
-        os.kill(w, signal.SIGKILL)
+        try:
+            os.kill(w, signal.SIGKILL)
+            killed += 1
+        except ProcessLookupError:  # a child that ended between the listing and now
+            pass
+    assert killed >= 1
     before = decisions(server)
     await play_until([p], lambda: p.info is not None and p.info["status"] == "over", timeout=120)
     assert decisions(server) > before

@@ -485,3 +485,37 @@ def test_the_next_player_sits_where_the_rules_say(server: str, phone: Any, direc
     assert after_me in (1, 3)
     assert page.get_attribute(f"[data-testid=seat-{side}]", "data-seat") == str(after_me)
     assert page.get_attribute("[data-testid=seat-top]", "data-seat") == "2"
+
+
+# Counts the card animations a page starts: CSS ones (a card arriving on the trick, a trick flying
+# to its winner) and scripted ones (a played card flying from the hand to the trick).
+ANIMATIONS = """(() => {
+  window.__anims = { css: 0, scripted: 0 };
+  document.addEventListener("animationstart", () => { window.__anims.css += 1; }, true);
+  const native = Element.prototype.animate;
+  Element.prototype.animate = function (...args) { window.__anims.scripted += 1; return native.apply(this, args); };
+})();"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_card_animations_follow_the_reduced_motion_setting(server: str, browser: Any, motion: str) -> None:
+    ctx = browser.new_context(**PHONE, reduced_motion=motion)
+    ctx.add_init_script(RECORDER)
+    ctx.add_init_script(ANIMATIONS)
+    try:
+        page = open_table(ctx, server, rounds=1)
+        played = 0
+        while played < 3 and next_step(page) != "over":
+            legal = legal_and_illegal(page)[0]
+            if not legal:
+                continue
+            tap_to_play(page, legal[0], "face")
+            played += 1
+        page.wait_for_function("() => window.__events.filter(e => e.kind === 'trick').length >= 2")
+        anims = page.evaluate("window.__anims")
+        if motion == "reduce":
+            assert anims == {"css": 0, "scripted": 0}
+        else:
+            assert anims["css"] > 0 and anims["scripted"] > 0, anims
+    finally:
+        ctx.close()

@@ -28,6 +28,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument(
         "--bot-processes", type=int, default=None, help="processes deciding for the bots (default 0: threads)"
     )
+    p.add_argument(
+        "--bot-queue",
+        choices=("local", "redis"),
+        default=None,
+        help="where bots decide: local (here: threads or --bot-processes) or redis (callbreak bot-worker "
+        "processes on any host, fed by a queue on --redis) (CALLBREAK_BOT_QUEUE)",
+    )
     p.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)  # a worker's inherited socket
     p.add_argument("--time-scale", type=float, default=None, help="multiply the rules' turn timers (tests: 0.05)")
     p.add_argument("--bot-delay", type=float, default=None, help="seconds before a bot acts (default 0.7)")
@@ -58,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
         db=args.db,
         redis=args.redis,
         bot_processes=args.bot_processes,
+        bot_queue=args.bot_queue,
         time_scale=args.time_scale,
         bot_delay=args.bot_delay,
         forced_delay=args.forced_delay,

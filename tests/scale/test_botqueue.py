@@ -48,6 +48,9 @@ class Worker:
                 [sys.executable, "-m", "callbreak", "bot-worker", "--redis", redis_url],
                 env=env, stdout=out, stderr=subprocess.STDOUT,
             )
+        self.name = ""
+
+    def wait_ready(self) -> None:
         deadline = time.monotonic() + 60
         while "ready" not in self.output():
             assert self.proc.poll() is None, self.output()
@@ -72,16 +75,23 @@ class Worker:
 def procs(pg_url: str, redis_server: str, ns: str) -> Iterator[dict[str, Any]]:
     made: dict[str, Any] = {"servers": [], "workers": []}
 
-    def server(env: dict[str, str] | None = None) -> ScaledServer:
-        s = ScaledServer(pg_url, redis_server, ns, {**QUEUE, **(env or {})})
-        s.start()
-        made["servers"].append(s)
-        return s
-
     def worker() -> Worker:
         w = Worker(redis_server, ns)
         made["workers"].append(w)
+        w.wait_ready()
         return w
+
+    def server(env: dict[str, str] | None = None, workers: int = 0) -> tuple[ScaledServer, list[Worker]]:
+        """A server and ``workers`` bot workers, started side by side."""
+        s = ScaledServer(pg_url, redis_server, ns, {**QUEUE, **(env or {})})
+        made["servers"].append(s)
+        s.launch()
+        ws = [Worker(redis_server, ns) for _ in range(workers)]
+        made["workers"].extend(ws)
+        s.wait_ready()
+        for w in ws:
+            w.wait_ready()
+        return s, ws
 
     yield {"server": server, "worker": worker, "redis": redis.Redis.from_url(redis_server), "ns": ns, "pg": pg_url}
     for w in made["workers"]:
@@ -119,8 +129,7 @@ def bot_decisions(pg: str, table: str) -> tuple[TableState, list[tuple[int, int,
 
 
 async def test_a_table_of_bots_plays_on_the_workers_decisions_the_same_as_the_local_pools(procs: dict[str, Any]) -> None:
-    server = procs["server"]()
-    worker = procs["worker"]()
+    server, (worker,) = procs["server"](workers=1)
     made = server.create(rules=QUICK1, bots="medium", name="Asha", play_now=True)
     p = Client(server, made["table"], made["token"])
     await p.connect()
@@ -155,8 +164,7 @@ async def test_a_table_of_bots_plays_on_the_workers_decisions_the_same_as_the_lo
 
 
 async def test_a_worker_killed_with_requests_pending_loses_no_decision(procs: dict[str, Any]) -> None:
-    server = procs["server"]()
-    first = procs["worker"]()
+    server, (first,) = procs["server"](workers=1)
     made = server.create(rules=QUICK1, bots="medium", name="Asha", play_now=True)
     p = Client(server, made["table"], made["token"])
     await p.connect()
@@ -199,7 +207,7 @@ async def test_a_worker_killed_with_requests_pending_loses_no_decision(procs: di
 
 
 async def test_with_no_worker_the_seat_plays_its_lowest_legal_action_at_the_deadline(procs: dict[str, Any]) -> None:
-    server = procs["server"](DRIVEN | {"CALLBREAK_BOT_DEADLINE": "5"})
+    server, _ = procs["server"](DRIVEN | {"CALLBREAK_BOT_DEADLINE": "5"})
     made = server.create(rules={**QUICK1, "call_seconds": 30, "card_seconds": 15}, bots="medium", name="Asha", play_now=True)
     p = Client(server, made["table"], made["token"])
     await p.connect()

@@ -17,7 +17,7 @@ action).
 >>> raw = encode_request(request_of(ask, "cb:bots:r:me", "me:1", deadline_ms=2_000_000_000_000))
 >>> req = decode_request(raw)
 >>> req.table, req.v, req.seat, req.level, req.seed, view_of(req) == ask.view
-('t1', 4, 0, 'medium', 77, True)
+('t1', 4, 2, 'medium', 77, True)
 >>> decode_reply(encode_reply(BotReply("me:1", action_text(Card.parse("QD")), "w1", False))).action
 'QD'
 >>> action_of(decode_reply(encode_reply(BotReply("me:1", 3, "w1", True))))

@@ -108,7 +108,7 @@ class BotWorker:
         if now >= self._next_forget:
             self._next_forget = now + 60
             self.forget_idle()
-        got = self.redis.xreadgroup(GROUP, self.name, {self.stream: ">"}, count=1, block=BLOCK_MS)
+        got: Any = self.redis.xreadgroup(GROUP, self.name, {self.stream: ">"}, count=1, block=BLOCK_MS)
         for _stream, entries in got or ():
             for entry_id, fields in entries:
                 self.handle(entry_id, fields, claimed=False)
@@ -118,7 +118,7 @@ class BotWorker:
         idle_ms = int(self.config.bot_claim_idle * 1000)
         start: Any = "0-0"
         while True:
-            reply = self.redis.xautoclaim(self.stream, GROUP, self.name, idle_ms, start_id=start, count=16)
+            reply: Any = self.redis.xautoclaim(self.stream, GROUP, self.name, idle_ms, start_id=start, count=16)
             start, entries = reply[0], reply[1]
             for entry_id, fields in entries:
                 if fields is None:  # trimmed from the stream meanwhile
@@ -152,8 +152,9 @@ class BotWorker:
 
     def forget_idle(self) -> None:
         """Remove the group's consumers gone for good (idle long, nothing pending)."""
-        for c in self.redis.xinfo_consumers(self.stream, GROUP):
-            name = c.get("name")
+        consumers: Any = self.redis.xinfo_consumers(self.stream, GROUP)
+        for c in consumers:
+            name = c["name"]
             if c.get("pending", 0) == 0 and c.get("idle", 0) > FORGET_AFTER * 1000 and name not in (self.name, self.name.encode()):
                 self.redis.xgroup_delconsumer(self.stream, GROUP, name)
 

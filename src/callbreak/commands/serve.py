@@ -100,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
     if args.fd is None:
         for line in served_at(args.host, args.port, cfg.db):
             print(line, flush=True)
+    if cfg.bot_queue == "redis":
+        print(f"  bots decide on the bot workers of {cfg.redis} (callbreak bot-worker; with none, each bot's turn"
+              f" plays the lowest legal action after {cfg.bot_deadline:g} s)", flush=True)
     if cfg.test_hooks:
         print("  TEST HOOKS ON (CALLBREAK_TEST_HOOKS): time moves only by POST /test/clock; not for play", flush=True)
     KERNEL.start(_say)  # hard seats and hints answer at the medium level until it is ready

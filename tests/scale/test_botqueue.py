@@ -225,3 +225,38 @@ async def test_with_no_worker_the_seat_plays_its_lowest_legal_action_at_the_dead
         assert action == lowest_action(view)
     counts = queue_counts(server)
     assert counts.get("expired") == len(decisions) and counts.get("answered", 0) == 0, counts
+
+
+def test_a_worker_answers_a_request_skips_one_past_its_deadline_and_drops_one_that_is_not_one(
+    redis_server: str, ns: str
+) -> None:
+    from callbreak import Match
+    from callbreak.server.botpool import decide
+    from callbreak.server.botqueue import decode_reply, encode_request, request_of
+    from callbreak.server.botworker import BotWorker
+    from callbreak.server.config import ServerConfig
+
+    lines: list[str] = []
+    w = BotWorker(ServerConfig(redis=redis_server, namespace=ns), say=lines.append)
+    w.ensure_group()
+    r = redis.Redis.from_url(redis_server)
+    ps = r.pubsub(ignore_subscribe_messages=True)
+    ps.subscribe(f"{ns}:answers")
+    assert ps.get_message(timeout=5) is None  # (the subscription's confirmation)
+    m = Match(seed=2)
+    ask = BotAsk("t", 0, m.to_act, "medium", 99, m.view(m.to_act))
+    now = int(time.time() * 1000)
+    stream = stream_key(ns)
+    r.xadd(stream, {"r": b"not a request"})
+    r.xadd(stream, {"r": encode_request(request_of(ask, f"{ns}:answers", "o:1", now - 1))})
+    r.xadd(stream, {"r": encode_request(request_of(ask, f"{ns}:answers", "o:2", now + 60_000))})
+    for _ in range(3):
+        w.step()
+    msg = ps.get_message(timeout=10)
+    assert msg is not None
+    rep = decode_reply(msg["data"])
+    assert (rep.id, rep.action, rep.worker, rep.claimed) == ("o:2", decide("medium", 99, ask.view), w.name, False)
+    assert ps.get_message(timeout=0.2) is None  # one answer only
+    assert (w.decided, w.skipped) == (1, 1)
+    assert r.xpending(stream, GROUP)["pending"] == 0  # all three acknowledged
+    ps.close()

@@ -61,21 +61,24 @@ def run(args: argparse.Namespace) -> int:
     from ..server.probes import Probes
     from ..server.sockets import header_timeout_protocol
 
-    cfg = ServerConfig.from_env(
-        db=args.db,
-        redis=args.redis,
-        bot_processes=args.bot_processes,
-        bot_queue=args.bot_queue,
-        time_scale=args.time_scale,
-        bot_delay=args.bot_delay,
-        forced_delay=args.forced_delay,
-        grace=args.grace,
-        between_rounds=args.between_rounds,
-        lobby_ttl=args.lobby_ttl,
-        create_rate=args.create_rate,
-        msg_rate=args.msg_rate,
-        connect_rate=args.connect_rate,
-    )
+    try:
+        cfg = ServerConfig.from_env(
+            db=args.db,
+            redis=args.redis,
+            bot_processes=args.bot_processes,
+            bot_queue=args.bot_queue,
+            time_scale=args.time_scale,
+            bot_delay=args.bot_delay,
+            forced_delay=args.forced_delay,
+            grace=args.grace,
+            between_rounds=args.between_rounds,
+            lobby_ttl=args.lobby_ttl,
+            create_rate=args.create_rate,
+            msg_rate=args.msg_rate,
+            connect_rate=args.connect_rate,
+        )
+    except ValueError as e:  # a bad option or CALLBREAK_* value: say which, start nothing
+        raise SystemExit(f"callbreak serve: {e}") from None
     _raise_open_files_limit()
     if args.workers > 1:
         if not cfg.redis:

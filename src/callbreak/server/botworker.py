@@ -33,7 +33,7 @@ from .botpool import decide
 from .botqueue import GROUP, BotReply, action_text, decode_request, encode_reply, stream_key, view_of
 from .config import ServerConfig
 
-__all__ = ["BotWorker", "supervise"]
+__all__ = ["BotWorker", "new_enough", "supervise"]
 
 log = logging.getLogger("callbreak.botworker")
 
@@ -78,11 +78,17 @@ class BotWorker:
             KERNEL.start()  # hard decisions wait for the kernel once, at the first, not per worker start
         while not self.stopping:
             try:
+                version = str(self.redis.info("server").get("redis_version", "0"))
                 self.ensure_group()
                 break
             except (RedisError, OSError) as e:
                 self.say(f"bot worker {self.name}: Redis is out of reach ({e}); trying again")
                 time.sleep(1.0)
+        else:
+            return 0
+        if not new_enough(version):
+            self.say(f"bot worker {self.name}: Redis {version} is too old: the bot queue needs 6.2 or later (XAUTOCLAIM)")
+            return 2
         self.say(f"bot worker {self.name}: ready (stream {self.stream}, group {GROUP})")
         while not self.stopping:
             try:
@@ -157,6 +163,19 @@ class BotWorker:
             name = c["name"]
             if c.get("pending", 0) == 0 and c.get("idle", 0) > FORGET_AFTER * 1000 and name not in (self.name, self.name.encode()):
                 self.redis.xgroup_delconsumer(self.stream, GROUP, name)
+
+
+def new_enough(version: str) -> bool:
+    """Whether a Redis of ``version`` has what the bot queue uses (``XAUTOCLAIM``: 6.2).
+
+    >>> new_enough("7.0.15"), new_enough("6.2.0"), new_enough("6.0.16"), new_enough("garbage")
+    (True, True, False, False)
+    """
+    try:
+        parts = tuple(int(x) for x in version.split(".")[:2])
+    except ValueError:
+        return False
+    return parts >= (6, 2)
 
 
 def supervise(argv: list[str], processes: int, say: Any = None) -> int:

@@ -7,6 +7,13 @@ tests/scale/services.py), then:
                 client load, side by side: actions/s and action->event p50/p99.
 ``hardbots``    one process (embedded SQLite), tables of 1 scripted player + 3 hard bots,
                 bot decisions in threads and then in a pool of processes, side by side.
+``botqueue``    bot decisions of the same tables (the same views, levels and seeds), asked
+                the way a table asks them (one at a time per table, every table at once),
+                in the local pool of ``--workers`` processes and then on ``--workers``
+                ``callbreak bot-worker`` processes fed by the queue on Redis, side by side:
+                the round trip of a decision (asked -> answered, in the asking process),
+                p50/p99, and whether both gave the same actions.  One table first (the
+                path's own cost), then ``--tables`` at once (queueing for the workers).
 ``failover``    2 processes behind nginx serving live tables; ``kill -9`` of a random one
                 ``--kills`` times at random moments (it is started again at once): actions
                 lost, seconds until every table of the dead process is live again, clients
@@ -16,6 +23,7 @@ tests/scale/services.py), then:
     python benchmarks/scale.py throughput --tables 200 --duration 30
     python benchmarks/scale.py hardbots --tables 100 --duration 30
     python benchmarks/scale.py failover --tables 40 --kills 20
+    python benchmarks/scale.py botqueue --tables 20 --workers 2
 """
 
 from __future__ import annotations
@@ -86,6 +94,111 @@ def hardbots(args: argparse.Namespace) -> None:
         where = "threads" if procs == 0 else f"pool of {procs} processes"
         print(f"| {where} | {r['tables']} | {r['all_actions_per_s']} | {r['latency_ms_p50']} | {r['latency_ms_p99']} "
               f"| {r['errors']} | {r['server_cpu_percent']} |")
+
+
+def decision_asks(tables: int, decisions: int, level: str) -> list[list[Any]]:
+    """For each table (a seeded match played on by medium bots), its first ``decisions`` bot
+    decisions as a server asks them (`BotAsk`: the seat's view, the decision's seed)."""
+    from callbreak import Match, Ruleset
+    from callbreak.bots import make_bot
+    from callbreak.server.autopilot import decision_seed
+    from callbreak.server.botpool import BotAsk
+
+    out = []
+    for t in range(tables):
+        m = Match(Ruleset.preset("quick"), seed=9000 + t)
+        players = [make_bot("medium", 9000 + t * 4 + s) for s in range(4)]
+        asks = []
+        v = 0
+        while m.to_act is not None and len(asks) < decisions:
+            seat = m.to_act
+            view = m.view(seat)
+            asks.append(BotAsk(f"bench{t}", v, seat, level, decision_seed(9000 + t, seat, v), view))
+            m.act(players[seat].act(view))
+            v += 1
+        out.append(asks)
+    return out
+
+
+async def ask_all(deciders: Any, tables: list[list[Any]], warm: int) -> tuple[list[float], list[Any], float]:
+    """Every table asks its decisions one after another, all tables at once: each decision's
+    round trip in seconds, the actions (table by table), and the wall time."""
+    await deciders.start()
+    try:
+        flat = [a for asks in tables for a in asks]
+        for i in range(0, min(warm, len(flat)), 8):  # the workers load what they need first (untimed)
+            await asyncio.gather(*(deciders.decide(a) for a in flat[i : i + 8]))
+        times: list[float] = []
+
+        async def table(asks: list[Any]) -> list[Any]:
+            got = []
+            for a in asks:
+                t0 = time.perf_counter()
+                got.append(await deciders.decide(a))
+                times.append(time.perf_counter() - t0)
+            return got
+
+        t0 = time.perf_counter()
+        actions = await asyncio.gather(*(table(asks) for asks in tables))
+        return times, [x for got in actions for x in got], time.perf_counter() - t0
+    finally:
+        await deciders.close()
+
+
+async def _remote(cfg: Any, tables: list[list[Any]], warm: int) -> tuple[list[float], list[Any], float]:
+    from callbreak.server.botqueue_redis import RedisBotQueue
+    from callbreak.server.clock import LoopClock
+    from callbreak.server.meter import Meter
+
+    meter = Meter()  # counts nobody reads here
+    return await ask_all(RedisBotQueue(cfg, LoopClock(), lambda: meter), tables, warm)
+
+
+def botqueue(args: argparse.Namespace) -> None:
+    import subprocess
+    import tempfile
+
+    from callbreak.server.botpool import BotPool
+    from callbreak.server.config import ServerConfig
+
+    rd = Redis()
+    ns = namespace()
+    log = Path(tempfile.mkstemp(prefix="callbreak-botworker-", suffix=".log")[1])
+    with log.open("ab") as out:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "callbreak", "bot-worker", "--redis", rd.url, "--processes", str(args.workers)],
+            env={**os.environ, "CALLBREAK_NAMESPACE": ns}, stdout=out, stderr=subprocess.STDOUT,
+        )
+    rows = []
+    try:
+        deadline = time.monotonic() + 120
+        while log.read_text().count(": ready") < args.workers:
+            assert time.monotonic() < deadline and worker.poll() is None, log.read_text()
+            time.sleep(0.1)
+        cfg = ServerConfig(redis=rd.url, namespace=ns, bot_queue="redis", bot_deadline=60.0)
+        for count, level, n in ((1, "medium", 160), (args.tables, "medium", args.decisions),
+                                (args.tables, "hard", args.hard_decisions)):
+            tables = decision_asks(count, n, level)
+            warm = 4 * args.workers * (4 if level == "hard" else 1)
+            local = asyncio.run(ask_all(BotPool(args.workers), tables, warm))
+            queued = asyncio.run(_remote(cfg, tables, warm))
+            same = sum(a == b for a, b in zip(local[1], queued[1], strict=True))
+            rows.append((count, level, local, queued, same))
+    finally:
+        worker.terminate()
+        worker.wait(30)
+        rd.stop()
+
+    def ms(xs: list[float], q: float) -> str:
+        xs = sorted(xs)
+        return f"{xs[min(len(xs) - 1, int(q * len(xs)))] * 1000:.1f}"
+
+    print(f"\n{args.workers} worker processes either way; the tables ask at once\n")
+    print("| tables | level | decisions | local pool p50 ms | p99 ms | Redis workers p50 ms | p99 ms | same actions |")
+    print("|---|---|---|---|---|---|---|---|")
+    for count, level, local, queued, same in rows:
+        print(f"| {count} | {level} | {len(local[0])} | {ms(local[0], 0.5)} | {ms(local[0], 0.99)} | {ms(queued[0], 0.5)} "
+              f"| {ms(queued[0], 0.99)} | {same}/{len(local[1])} |")
 
 
 class Seat:
@@ -233,6 +346,11 @@ def main() -> None:
     h.add_argument("--duration", type=float, default=30.0)
     h.add_argument("--think", type=float, default=1.0)
     h.add_argument("--pool", type=int, default=2, help="bot processes in the second run")
+    b = sub.add_parser("botqueue")
+    b.add_argument("--tables", type=int, default=20)
+    b.add_argument("--decisions", type=int, default=40, help="medium decisions per table")
+    b.add_argument("--hard-decisions", type=int, default=12, help="hard decisions per table (4 calls, then cards)")
+    b.add_argument("--workers", type=int, default=2, help="processes in the pool, and bot-worker processes")
     f = sub.add_parser("failover")
     f.add_argument("--tables", type=int, default=40)
     f.add_argument("--kills", type=int, default=20)
@@ -244,6 +362,8 @@ def main() -> None:
         throughput(args)
     elif args.what == "hardbots":
         hardbots(args)
+    elif args.what == "botqueue":
+        botqueue(args)
     else:
         asyncio.run(failover_run(args))
 

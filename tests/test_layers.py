@@ -160,6 +160,8 @@ THIRD_PARTY: dict[str, set[str]] = {
     "server": {"starlette", "uvicorn", "h11", "orjson", "msgspec"},
     "server/store_pg": {"orjson", "psycopg", "psycopg_pool"},
     "server/broker_redis": {"redis"},
+    "server/botqueue_redis": {"msgspec", "redis"},  # the table owner's end of the bot queue
+    "server/botworker": {"msgspec", "redis"},  # callbreak bot-worker
     "server/cluster": {"orjson", "redis", "starlette"},
     "server/router": {"orjson", "starlette"},
     "server/metrics": {"prometheus_client"},

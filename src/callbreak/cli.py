@@ -1,6 +1,6 @@
 """The ``callbreak`` command: one subcommand per module of `callbreak.commands`.
 
-Each command module has ``register(subparsers)``, which adds its parser and sets
+Each command module (``bot_worker`` for ``callbreak bot-worker``) has ``register(subparsers)``, which adds its parser and sets
 ``func`` to a function taking the parsed arguments and returning an exit code.
 Command modules import their heavy dependencies inside ``func`` so that
 ``callbreak --help`` stays fast and lists every command on a lean install;
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from . import __version__
 from .extras import MissingExtra
 
-COMMANDS = ("play", "serve", "score", "replay", "analyse", "arena", "bot", "warmup")
+COMMANDS = ("play", "serve", "score", "replay", "analyse", "arena", "bot", "bot_worker", "warmup")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from .cards import (
     CARDS,
@@ -51,6 +51,8 @@ __all__ = [
     "lowest_action",
     "lowest_card",
 ]
+
+_T = TypeVar("_T")
 
 CALLING = "calling"
 PLAYING = "playing"
@@ -211,6 +213,45 @@ class SeatView:
             "sudden_death": self.sudden_death,
         }
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> SeatView:
+        """Inverse of `to_dict` (a bot worker on another host rebuilds the view it was sent);
+        KeyError, TypeError or ValueError for a malformed one.
+
+        >>> from callbreak import Match
+        >>> m = Match(Ruleset.preset("pagat"), seed=5)
+        >>> for _ in range(9):
+        ...     v = m.view(m.to_act)
+        ...     _ = m.act(v.legal_calls[0] if v.phase == "calling" else v.legal_cards[0])
+        >>> v = m.view(m.to_act)
+        >>> SeatView.from_dict(v.to_dict()) == v
+        True
+        """
+        points, totals = d["points"], d["totals"]
+        return cls(
+            seat=int(d["seat"]),
+            rules=Ruleset.from_dict(d["rules"]),
+            dealer=int(d["dealer"]),
+            phase=str(d["phase"]),
+            to_act=None if d["to_act"] is None else int(d["to_act"]),
+            hand=tuple(Card.parse(c) for c in d["hand"]),
+            hand_sizes=_four(int(n) for n in d["hand_sizes"]),
+            calls=tuple(None if c is None else int(c) for c in d["calls"]),
+            tricks_won=tuple(int(n) for n in d["tricks_won"]),
+            leader=int(d["leader"]),
+            trick=tuple((int(s), Card.parse(c)) for s, c in d["trick"]),
+            tricks=tuple(
+                Trick(int(t["leader"]), _four(Card.parse(c) for c in t["cards"]), int(t["winner"])) for t in d["tricks"]
+            ),
+            legal_calls=tuple(int(n) for n in d["legal_calls"]),
+            legal_cards=tuple(Card.parse(c) for c in d["legal_cards"]),
+            points=None if points is None else tuple(Decimal(p) for p in points),
+            totals=None if totals is None else tuple(Decimal(p) for p in totals),
+            round_number=int(d["round_number"]),
+            rounds=None if d["rounds"] is None else int(d["rounds"]),
+            sudden_death=bool(d["sudden_death"]),
+        )
+
 
 def lowest_card(cards: Iterable[Card], trump: int) -> Card:
     """The lowest legal card, the one a turn timer plays (the server, the remote client's
@@ -250,6 +291,12 @@ def lowest_action(view: SeatView) -> int | Card:
 # (immutable) PlayAction records, shared between rounds.
 _CHUNKS: dict[int, tuple[Card, ...]] = {}
 _PLAYS: dict[int, PlayAction] = {}
+
+
+def _four(items: Iterable[_T]) -> tuple[_T, _T, _T, _T]:
+    """Exactly four items (a trick's cards, the hands' sizes); ValueError otherwise."""
+    a, b, c, d = items
+    return a, b, c, d
 
 
 def _suit_word(suit: int) -> str:

@@ -28,6 +28,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument(
         "--bot-processes", type=int, default=None, help="processes deciding for the bots (default 0: threads)"
     )
+    p.add_argument(
+        "--bot-queue",
+        choices=("local", "redis"),
+        default=None,
+        help="where bots decide: local (here: threads or --bot-processes) or redis (callbreak bot-worker "
+        "processes on any host, fed by a queue on --redis) (CALLBREAK_BOT_QUEUE)",
+    )
     p.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)  # a worker's inherited socket
     p.add_argument("--time-scale", type=float, default=None, help="multiply the rules' turn timers (tests: 0.05)")
     p.add_argument("--bot-delay", type=float, default=None, help="seconds before a bot acts (default 0.7)")
@@ -54,20 +61,24 @@ def run(args: argparse.Namespace) -> int:
     from ..server.probes import Probes
     from ..server.sockets import header_timeout_protocol
 
-    cfg = ServerConfig.from_env(
-        db=args.db,
-        redis=args.redis,
-        bot_processes=args.bot_processes,
-        time_scale=args.time_scale,
-        bot_delay=args.bot_delay,
-        forced_delay=args.forced_delay,
-        grace=args.grace,
-        between_rounds=args.between_rounds,
-        lobby_ttl=args.lobby_ttl,
-        create_rate=args.create_rate,
-        msg_rate=args.msg_rate,
-        connect_rate=args.connect_rate,
-    )
+    try:
+        cfg = ServerConfig.from_env(
+            db=args.db,
+            redis=args.redis,
+            bot_processes=args.bot_processes,
+            bot_queue=args.bot_queue,
+            time_scale=args.time_scale,
+            bot_delay=args.bot_delay,
+            forced_delay=args.forced_delay,
+            grace=args.grace,
+            between_rounds=args.between_rounds,
+            lobby_ttl=args.lobby_ttl,
+            create_rate=args.create_rate,
+            msg_rate=args.msg_rate,
+            connect_rate=args.connect_rate,
+        )
+    except ValueError as e:  # a bad option or CALLBREAK_* value: say which, start nothing
+        raise SystemExit(f"callbreak serve: {e}") from None
     _raise_open_files_limit()
     if args.workers > 1:
         if not cfg.redis:
@@ -92,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
     if args.fd is None:
         for line in served_at(args.host, args.port, cfg.db):
             print(line, flush=True)
+    if cfg.bot_queue == "redis":
+        print(f"  bots decide on the bot workers of {cfg.redis} (callbreak bot-worker; with none, each bot's turn"
+              f" plays the lowest legal action after {cfg.bot_deadline:g} s)", flush=True)
     if cfg.test_hooks:
         print("  TEST HOOKS ON (CALLBREAK_TEST_HOOKS): time moves only by POST /test/clock; not for play", flush=True)
     KERNEL.start(_say)  # hard seats and hints answer at the medium level until it is ready

@@ -16,11 +16,12 @@ from ..bots import Bot
 from ..bots.warmup import serving_bot
 from ..cards import Card
 from ..round import SeatView, lowest_action
+from .botpool import BotAsk
 
 if TYPE_CHECKING:
     from .live import LiveTable
 
-__all__ = ["INLINE_LEVELS", "Autopilot", "safe_act", "table_bot"]
+__all__ = ["INLINE_LEVELS", "Autopilot", "decision_seed", "safe_act", "seeded_act", "table_bot"]
 
 log = logging.getLogger("callbreak.server")
 
@@ -42,6 +43,31 @@ def safe_act(bot: Bot, view: SeatView) -> int | Card | None:
     except Exception:
         log.exception("bot %r failed", bot)
         return None
+
+
+def decision_seed(table_seed: int, seat: int, v: int) -> int:
+    """The seed of one bot decision: the table's seed, the seat and the table's version when
+    it decides.  Every place a bot decides (a thread, the local pool, a bot worker on another
+    host) seeds the bot with it, so a table's bots decide the same wherever they run.
+
+    >>> decision_seed(5, 2, 40) == decision_seed(5, 2, 40) != decision_seed(5, 2, 41)
+    True
+    """
+    return ((table_seed * 4 + seat) << 32) + v
+
+
+def seeded_act(bot: Bot, seed: int, view: SeatView) -> int | Card | None:
+    """``bot``'s choice for ``view``, its random draws started afresh from ``seed``; None
+    (logged) when it fails.
+
+    >>> from callbreak import Match
+    >>> from callbreak.bots import make_bot
+    >>> m = Match(seed=1); v = m.view(m.to_act); b = make_bot("easy", 0)
+    >>> seeded_act(b, 9, v) == seeded_act(make_bot("easy", 3), 9, v)
+    True
+    """
+    bot.reset(seed)
+    return safe_act(bot, view)
 
 
 class Autopilot:
@@ -78,21 +104,22 @@ class Autopilot:
             return
         view = st.match.view(seat)
         bot = self.bot(seat)
+        seed = decision_seed(st.meta.seed, seat, v)
         if st.meta.bots in INLINE_LEVELS or bot.name in INLINE_LEVELS:
-            self._bot_done(v, seat, safe_act(bot, view))
+            self._bot_done(v, seat, seeded_act(bot, seed, view))
             return
-        task = asyncio.get_running_loop().create_task(self._bot_thread(v, seat, bot, view))
+        task = asyncio.get_running_loop().create_task(self._bot_thread(v, seat, bot, seed, view))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _bot_thread(self, v: int, seat: int, bot: Bot, view: SeatView) -> None:
+    async def _bot_thread(self, v: int, seat: int, bot: Bot, seed: int, view: SeatView) -> None:
         t0 = time.perf_counter()
         pool = self.table.hub.botpool
         if pool is not None:
             meta = self.table.state.meta
-            choice = await pool.decide(meta.bots, meta.seed * 4 + seat, view)
+            choice = await pool.decide(BotAsk(meta.id, v, seat, meta.bots, seed, view))
         else:
-            choice = await asyncio.to_thread(safe_act, bot, view)
+            choice = await asyncio.to_thread(seeded_act, bot, seed, view)
         self.table.hub.meter.bot(time.perf_counter() - t0)
         self._bot_done(v, seat, choice)
 

@@ -3,19 +3,23 @@ and in a thread it holds the interpreter lock the event loop needs, so many tabl
 bots would slow every table of the process.  `BotPool` sends each decision (the seat's
 `SeatView`, which holds nothing the seat may not see) to a pool of processes.
 
-Each worker keeps one bot per (level, seed), made as a served table makes it
+Each worker keeps one bot per level, made as a served table makes it
 (`callbreak.bots.warmup.serving_bot`: a hard seat answers at the medium level until the
-kernel is compiled); a seat's decisions may land on different workers, so a worker's bots
-are as good as the table's own but not the same sequence of random draws.
+kernel is compiled), and seeds it for each decision with the decision's own seed
+(`autopilot.decision_seed`: the table's seed, the seat and the version): a decision is the
+same whichever worker makes it, here or on a bot worker of another host
+(`botqueue_redis`), and the same as in a thread (up to the hard search's wall-clock cap).
+
+`Deciders` is what a table asks: `BotPool`, or the Redis queue of bot workers.
 
 >>> from callbreak import Match
 >>> pool = BotPool(1, warm=False)   # (a server's pool loads the hard bot's kernel at once)
 >>> m = Match(seed=3)
 >>> view = m.view(m.to_act)
 >>> import asyncio
->>> asyncio.run(pool.decide("medium", 7, view)) in view.legal_calls
+>>> asyncio.run(pool.decide(BotAsk("t1", 4, m.to_act, "medium", 7, view))) in view.legal_calls
 True
->>> pool.close()
+>>> asyncio.run(pool.close())
 """
 
 from __future__ import annotations
@@ -25,32 +29,64 @@ import logging
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Protocol
 
 from ..bots import Bot
 from ..cards import Card
 from ..extras import missing
 from ..round import SeatView
 
-__all__ = ["BotPool", "decide"]
+__all__ = ["BotAsk", "BotPool", "Deciders", "decide"]
 
 log = logging.getLogger("callbreak.server")
 
-_bots: dict[tuple[str, int], Bot] = {}
+_bots: dict[str, Bot] = {}
+
+
+@dataclass(frozen=True)
+class BotAsk:
+    """One decision a table asks for: its table and version (the answer counts only while the
+    table is still there), the seat, the bot's level, the decision's seed, and the seat's view
+    (nothing the seat may not see)."""
+
+    table: str
+    v: int
+    seat: int
+    level: str
+    seed: int
+    view: SeatView
+
+
+class Deciders(Protocol):
+    """Where a table's bots decide off the event loop: `BotPool` (processes of this host) or
+    `callbreak.server.botqueue_redis.RedisBotQueue` (bot workers on any host)."""
+
+    @property
+    def waiting(self) -> int:
+        """Decisions asked and not answered yet."""
+
+    async def start(self) -> None:
+        """Connect (on the running loop) before the first `decide`."""
+
+    async def decide(self, ask: BotAsk) -> int | Card | None:
+        """The bot's action (None: the seat plays the lowest legal action)."""
+
+    async def close(self) -> None: ...
 
 
 def decide(level: str, seed: int, view: SeatView) -> int | Card | None:
-    """In a worker: the action of the (level, seed) bot for ``view`` (None when it fails)."""
+    """In a worker: the action of a ``level`` bot seeded with ``seed`` for ``view`` (None when
+    it fails).  The same arguments give the same action, in any process."""
     from ..bots.warmup import serving_bot
-    from .autopilot import safe_act
+    from .autopilot import seeded_act
 
-    bot = _bots.get((level, seed))
+    bot = _bots.get(level)
     if bot is None:
         if level == "hard":
             _warm()
-        if len(_bots) > 4096:
-            _bots.clear()
-        bot = _bots[(level, seed)] = serving_bot(level, seed)
-    return safe_act(bot, view)
+        bot = _bots[level] = serving_bot(level, seed)
+    return seeded_act(bot, seed, view)
 
 
 def _start_warming() -> None:
@@ -77,19 +113,33 @@ class BotPool:
         self.workers = workers
         self.warm = warm
         self._pool = self._new()
+        self._waiting = 0
 
-    async def decide(self, level: str, seed: int, view: SeatView) -> int | Card | None:
+    @property
+    def waiting(self) -> int:
+        return self._waiting
+
+    async def start(self) -> None:
+        """Nothing to connect: the workers start with the pool."""
+
+    async def decide(self, ask: BotAsk) -> int | Card | None:
         """The bot's action; a worker that died is replaced and the decision asked again once
         (None if that fails too: the table plays the lowest legal action, as on a timeout)."""
-        for _ in range(2):
-            pool = self._pool
-            try:
-                return await asyncio.get_running_loop().run_in_executor(pool, decide, level, seed, view)
-            except BrokenProcessPool:
-                log.warning("a bot worker died; starting the pool again")
-                if self._pool is pool:
-                    self._pool = self._new()
-        return None
+        self._waiting += 1
+        try:
+            for _ in range(2):
+                pool = self._pool
+                try:
+                    return await asyncio.get_running_loop().run_in_executor(
+                        pool, decide, ask.level, ask.seed, ask.view
+                    )
+                except BrokenProcessPool:
+                    log.warning("a bot worker died; starting the pool again")
+                    if self._pool is pool:
+                        self._pool = self._new()
+            return None
+        finally:
+            self._waiting -= 1
 
     def _new(self) -> ProcessPoolExecutor:
         pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
@@ -99,5 +149,5 @@ class BotPool:
                 pool.submit(_start_warming)
         return pool
 
-    def close(self) -> None:
+    async def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)

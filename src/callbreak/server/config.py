@@ -107,6 +107,16 @@ class ServerConfig:
     sync: str = "normal"
     #: processes deciding for the bots (medium and hard) off the event loop; 0: a thread each
     bot_processes: int = 0
+    #: where bots decide: "" (this process: ``bot_processes``) or "redis" (the bot queue on ``redis``,
+    #: served by ``callbreak bot-worker`` processes on any host: `callbreak.server.botqueue_redis`)
+    bot_queue: str = ""
+    #: the bot queue: seconds a decision waits for a worker's answer before the seat plays the
+    #: lowest legal action (a worker skips a request older than that)
+    bot_deadline: float = 10.0
+    #: the bot queue: seconds a request may sit with one worker unanswered before another takes it
+    bot_claim_idle: float = 2.0
+    #: the bot queue: requests the stream keeps (older ones are trimmed)
+    bot_queue_max: int = 10000
     #: Redis (``redis://host:port/db``) joining this process to the others serving the same
     #: store: table leases, forwarded requests and tunnelled sockets (docs/deploy.md); empty: alone
     redis: str = ""
@@ -168,6 +178,12 @@ class ServerConfig:
             raise ValueError("analysis_budget and analysis_workers must be at least 1")
         if self.redis and not self.redis.startswith(("redis://", "rediss://", "unix://")):
             raise ValueError(f"redis must be a redis:// URL, not {self.redis!r}")
+        if self.bot_queue not in ("", "local", "redis"):
+            raise ValueError(f"bot_queue must be local or redis, not {self.bot_queue!r}")
+        if self.bot_queue == "redis" and not self.redis:
+            raise ValueError("bot_queue redis needs a redis URL (--redis, CALLBREAK_REDIS)")
+        if self.bot_claim_idle < 0.05 or self.bot_deadline <= 0 or self.bot_queue_max < 100:
+            raise ValueError("bot_claim_idle must be at least 0.05 s, bot_deadline over 0, bot_queue_max at least 100")
         if self.lease_ttl < 0.3:
             raise ValueError("lease_ttl must be at least 0.3 seconds")
         if not 0 < self.switch_interval <= 1:

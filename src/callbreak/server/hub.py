@@ -14,7 +14,7 @@ from typing import Any
 from ..bots import levels
 from ..rules import Ruleset
 from .analysis import AnalysisStatus, Analyst
-from .botpool import BotPool
+from .botpool import BotPool, Deciders
 from .broker import Broker, LocalBroker, channel
 from .clock import Clock, Handle, LoopClock
 from .config import ServerConfig
@@ -106,8 +106,15 @@ class Hub:
         self.analyst = Analyst(self.store, config.analysis_budget, config.analysis_workers)
         #: measurements (`server.metrics` replaces it to serve them on /metrics)
         self.meter = Meter()
-        #: worker processes for the bots' decisions (None: a thread per decision)
-        self.botpool = BotPool(config.bot_processes) if config.bot_processes > 0 else None
+        #: where the bots decide: worker processes here, bot workers fed by a queue on Redis,
+        #: or (None) a thread per decision
+        self.botpool: Deciders | None = None
+        if config.bot_queue == "redis":
+            from .botqueue_redis import RedisBotQueue
+
+            self.botpool = RedisBotQueue(config, self.clock, lambda: self.meter)
+        elif config.bot_processes > 0:
+            self.botpool = BotPool(config.bot_processes)
 
     # --- lifecycle ----------------------------------------------------------------------
     async def startup(self) -> None:
@@ -115,6 +122,8 @@ class Hub:
         is first asked for (a player's reconnect, a page, an invite), so a start costs nothing
         per stored table; the sweeper expires or abandons the ones nobody asks for."""
         self._sweeper = self.clock.call_later(self.config.sweep_every, self._sweep_tick)
+        if self.botpool is not None:
+            await self.botpool.start()
         if self.config.analysis_warm:
             self.analyst.warm()
 
@@ -128,7 +137,7 @@ class Hub:
         self.hints.close()
         self.analyst.close()
         if self.botpool is not None:
-            self.botpool.close()
+            await self.botpool.close()
         self.store.close()
 
     def _sweep_tick(self) -> None:

@@ -5,6 +5,7 @@ decision, a lease taken over); `callbreak.server.metrics.PromMeter` (the ``scale
 turns the calls into Prometheus metrics on ``/metrics``.
 
 >>> m = Meter(); m.action(0.001); m.append(0.0002); m.bot(0.03); m.move(); m.forwarded("ws")
+>>> m.bot_queue("answered"); m.bot_queue_depth(3)
 """
 
 from __future__ import annotations
@@ -29,3 +30,12 @@ class Meter:
 
     def forwarded(self, kind: str) -> None:
         """A request (``http``) or a socket (``ws``) was carried to its table's owner elsewhere."""
+
+    def bot_queue(self, outcome: str) -> None:
+        """A decision sent to the bot workers on Redis ended: ``answered`` (by a worker; also
+        ``reclaimed`` when a worker took it over from another), ``expired`` (no answer by the
+        deadline: the lowest legal action), ``failed`` (the queue was out of reach), or an
+        answer was ``ignored`` (a second one, or one after the deadline)."""
+
+    def bot_queue_depth(self, requests: int) -> None:
+        """The bot queue holds ``requests`` not answered yet (all owners' together)."""

@@ -3,11 +3,13 @@
 >>> from callbreak.server.config import ServerConfig
 >>> from callbreak.server.hub import Hub
 >>> hub = Hub(ServerConfig(db=":memory:"))
->>> m = PromMeter(hub); m.action(0.002); m.append(0.0004); m.move()
+>>> m = PromMeter(hub); m.action(0.002); m.append(0.0004); m.move(); m.bot_queue("answered")
 >>> text = m.render().decode()
 >>> "callbreak_actions_total 1.0" in text, "callbreak_lease_moves_total 1.0" in text
 (True, True)
 >>> "callbreak_live_tables 0.0" in text, "callbreak_connections 0.0" in text
+(True, True)
+>>> 'callbreak_bot_queue_total{outcome="answered"} 1.0' in text, "callbreak_bot_waiting 0.0" in text
 (True, True)
 >>> hub.store.close(); hub.hints.close()
 """
@@ -53,6 +55,16 @@ class PromMeter(Meter):
         )
         self.appends = Histogram("callbreak_store_append_seconds", "one entry committed", buckets=_FAST, registry=r)
         self.bots = Histogram("callbreak_bot_decision_seconds", "a bot's decision, queueing included", buckets=_BOT, registry=r)
+        Gauge("callbreak_bot_waiting", "bot decisions asked by this process and not answered yet", registry=r).set_function(
+            lambda: 0 if hub.botpool is None else hub.botpool.waiting
+        )
+        self.queue = Counter(
+            "callbreak_bot_queue",
+            "bot decisions sent to the bot workers on Redis, by outcome (answered, reclaimed, expired, failed, ignored)",
+            ["outcome"],
+            registry=r,
+        )
+        self.depth = Gauge("callbreak_bot_queue_depth", "requests in the bot queue not answered yet (every owner's)", registry=r)
         self.moves = Counter("callbreak_lease_moves", "tables taken over from a dead process", registry=r)
         self.forwards = Counter(
             "callbreak_forwarded", "requests and sockets carried to their table's owner", ["kind"], registry=r
@@ -70,6 +82,12 @@ class PromMeter(Meter):
 
     def move(self) -> None:
         self.moves.inc()
+
+    def bot_queue(self, outcome: str) -> None:
+        self.queue.labels(outcome).inc()
+
+    def bot_queue_depth(self, requests: int) -> None:
+        self.depth.set(requests)
 
     def forwarded(self, kind: str) -> None:
         self.forwards.labels(kind).inc()

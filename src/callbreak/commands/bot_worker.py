@@ -1,0 +1,51 @@
+"""``callbreak bot-worker``: decide for the bots of a scaled-out deployment's tables, fed by
+the bot queue on its Redis (``callbreak serve --bot-queue redis``; docs/deploy.md)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    p = subparsers.add_parser(
+        "bot-worker",
+        help="decide for the bots of the tables served with --bot-queue redis (any host, any number)",
+        description="Take bot decisions from the deployment's queue on Redis and answer them "
+        "(callbreak serve --bot-queue redis). Run as many as the bots need, on any host; a worker "
+        "that dies loses no decision: another takes it over. Settings also come from CALLBREAK_REDIS, "
+        "CALLBREAK_NAMESPACE and CALLBREAK_BOT_CLAIM_IDLE.",
+    )
+    p.add_argument("--redis", default=None, help="redis:// URL of the deployment (CALLBREAK_REDIS)")
+    p.add_argument("--processes", type=int, default=1, help="worker processes on this host (default 1; one per core)")
+    p.add_argument("--namespace", default=None, help="the deployment's key prefix (CALLBREAK_NAMESPACE; default callbreak)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..extras import need
+
+    need("`callbreak bot-worker`", "server", "scale")
+    from ..server.botworker import BotWorker, supervise
+    from ..server.config import ServerConfig
+
+    try:
+        cfg = ServerConfig.from_env(redis=args.redis, namespace=args.namespace)
+    except ValueError as e:
+        raise SystemExit(f"callbreak bot-worker: {e}") from None
+    if not cfg.redis:
+        raise SystemExit("callbreak bot-worker: say which Redis: --redis redis://host:6379/0 (or CALLBREAK_REDIS)")
+    if args.processes < 1:
+        raise SystemExit("callbreak bot-worker: --processes must be at least 1")
+    if args.processes > 1:
+        print(
+            f"callbreak bot-worker: {args.processes} processes deciding for the bots of {cfg.redis} "
+            f"(namespace {cfg.namespace})",
+            flush=True,
+        )
+        argv = ["bot-worker", "--redis", cfg.redis, "--namespace", cfg.namespace]
+        return supervise(argv, args.processes)
+    print(f"callbreak bot-worker: deciding for the bots of {cfg.redis} (namespace {cfg.namespace})", flush=True)
+    return BotWorker(cfg).run()

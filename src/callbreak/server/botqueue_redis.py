@@ -1,0 +1,173 @@
+"""The table owner's end of the bot queue on Redis (``--bot-queue redis``): `Deciders` whose
+decisions are made by ``callbreak bot-worker`` processes on any host.
+
+Why Redis streams with a consumer group, and not a task library: one round trip each way
+and no broker of its own.  The owner ``XADD``\\ s a request (`botqueue.BotRequest`: only
+what the seat may see) to the deployment's stream, trimmed to ``bot_queue_max`` entries; the
+workers, blocked in ``XREADGROUP``, get it at once, one request each, decide, ``PUBLISH``
+the answer on this process's reply channel and ``XACK``.  A request left unanswered by a
+worker that died or stalls is taken over by another (``XAUTOCLAIM`` after
+``bot_claim_idle`` seconds: `callbreak.server.botworker`).
+
+The owner waits for an answer until ``bot_deadline`` seconds on the table's clock (the
+`ManualClock` in tests), then gives up: the seat plays the lowest legal action, as when a
+bot fails.  An answer is used once, by the decision still waiting for it (a second answer
+to the same request, or one after the deadline, is ignored), and the table uses it only if
+it is still at the version it asked at (`Autopilot`): nothing is played twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Callable
+
+import msgspec
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError, ResponseError
+
+from ..cards import Card
+from .botpool import BotAsk
+from .botqueue import GROUP, action_of, decode_reply, encode_request, reply_channel, request_of, stream_key
+from .clock import Clock, Handle
+from .config import ServerConfig
+from .meter import Meter
+
+__all__ = ["RedisBotQueue", "ensure_group"]
+
+log = logging.getLogger("callbreak.server")
+
+#: seconds between two readings of the queue's depth (for the metrics)
+DEPTH_EVERY = 1.0
+
+
+async def ensure_group(r: aioredis.Redis, stream: str) -> None:
+    """The workers' consumer group on ``stream`` (made with the stream if missing)."""
+    try:
+        await r.xgroup_create(stream, GROUP, id="$", mkstream=True)
+    except ResponseError as e:
+        if "BUSYGROUP" not in str(e):
+            raise
+
+
+class RedisBotQueue:
+    """`Deciders` over the Redis at ``config.redis``; timers on ``clock``; counts on ``meter()``."""
+
+    def __init__(self, config: ServerConfig, clock: Clock, meter: Callable[[], Meter]) -> None:
+        self.url = config.redis
+        self.deadline = config.bot_deadline
+        self.maxlen = config.bot_queue_max
+        self.stream = stream_key(config.namespace)
+        self.me = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.channel = reply_channel(config.namespace, self.me)
+        self.clock = clock
+        self.meter = meter
+        self.redis: aioredis.Redis = aioredis.Redis.from_url(self.url)
+        self._pubsub: aioredis.client.PubSub | None = None
+        self._ids = itertools.count(1)
+        self._waiting: dict[str, asyncio.Future[int | Card | None]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    async def start(self) -> None:
+        await ensure_group(self.redis, self.stream)
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(self.channel)
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._reader()), loop.create_task(self._depth())]
+
+    async def decide(self, ask: BotAsk) -> int | Card | None:
+        rid = f"{self.me}:{next(self._ids)}"
+        fut: asyncio.Future[int | Card | None] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = fut
+        timer: Handle = self.clock.call_later(self.deadline, self._expire, rid, ask)
+        try:
+            req = request_of(ask, self.channel, rid, int((time.time() + self.deadline) * 1000))
+            try:
+                await self.redis.xadd(self.stream, {"r": encode_request(req)}, maxlen=self.maxlen, approximate=True)
+            except (RedisError, OSError) as e:
+                log.warning("table %s: the bot queue is out of reach (%s); the seat plays the lowest legal action", ask.table, e)
+                self.meter().bot_queue("failed")
+                return None
+            return await fut
+        finally:
+            timer.cancel()
+            self._waiting.pop(rid, None)
+
+    def _expire(self, rid: str, ask: BotAsk) -> None:
+        fut = self._waiting.pop(rid, None)
+        if fut is not None and not fut.done():
+            log.warning(
+                "table %s: no bot worker answered seat %d at version %d in %g s; the seat plays the lowest legal action",
+                ask.table, ask.seat, ask.v, self.deadline,
+            )
+            self.meter().bot_queue("expired")
+            fut.set_result(None)
+
+    def _answer(self, raw: bytes | str) -> None:
+        try:
+            rep = decode_reply(raw)
+        except (msgspec.DecodeError, msgspec.ValidationError) as e:
+            log.warning("bot queue: an answer that is not one (%s)", e)
+            return
+        fut = self._waiting.pop(rep.id, None)
+        if fut is None or fut.done():  # a second answer to one request, or one after the deadline
+            self.meter().bot_queue("ignored")
+            return
+        self.meter().bot_queue("answered")
+        if rep.claimed:
+            self.meter().bot_queue("reclaimed")
+        fut.set_result(action_of(rep))
+
+    async def _reader(self) -> None:
+        ps = self._pubsub
+        assert ps is not None
+        while True:
+            try:
+                msg = await ps.get_message(ignore_subscribe_messages=True, timeout=None)
+            except (RedisError, OSError) as e:
+                # what was in flight is lost: those decisions end at their deadline
+                log.warning("bot queue: the answers' channel is lost (%s); joining it again", e)
+                await asyncio.sleep(0.2)
+                continue
+            if msg is not None and msg["type"] == "message":
+                self._answer(msg["data"])
+
+    async def _depth(self) -> None:
+        """The requests in the stream not answered yet (waiting for a worker, or with one)."""
+        while True:
+            await asyncio.sleep(DEPTH_EVERY)
+            try:
+                groups = await self.redis.xinfo_groups(self.stream)
+            except (RedisError, OSError):
+                continue
+            for g in groups:
+                name = g.get("name")
+                if name in (GROUP, GROUP.encode()):
+                    lag = g.get("lag")
+                    self.meter().bot_queue_depth(int(g.get("pending") or 0) + int(lag or 0))
+
+    async def close(self) -> None:
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, RedisError, OSError):
+                await t
+        for fut in self._waiting.values():
+            if not fut.done():
+                fut.set_result(None)
+        self._waiting.clear()
+        if self._pubsub is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.aclose()

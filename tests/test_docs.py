@@ -105,33 +105,11 @@ NOT_YET: frozenset[str] = frozenset(
         "callbreak.arena.summary:Summary",
         "callbreak.arena.summary:rules_label",
         "callbreak.arena.summary:summarize",
-        "callbreak.bots:register_level",
-        "callbreak.bots:levels",
-        "callbreak.bots:make_bot",
-        "callbreak.bots.base:Bot",
-        "callbreak.bots.base:Hint",
-        "callbreak.bots.cachedir:CacheChoice",
-        "callbreak.bots.cachedir:writable",
-        "callbreak.bots.cachedir:choose_cache_dir",
         "callbreak.bots.cachedir:configure_cache",
-        "callbreak.bots.easy:trick_winner",
-        "callbreak.bots.easy:EasyBot",
         "callbreak.bots.hints:hint",
-        "callbreak.bots.ismcts:IsmctsBot",
-        "callbreak.bots.knowledge:Knowledge",
-        "callbreak.bots.knowledge:cards_mask",
-        "callbreak.bots.medium:choose_card",
-        "callbreak.bots.medium:MediumBot",
-        "callbreak.bots.names:bot_names",
-        "callbreak.bots.sparring:BoldBot",
-        "callbreak.bots.sparring:TimidBot",
-        "callbreak.bots.sparring:NoisyBot",
-        "callbreak.bots.sparring:CounterBot",
         "callbreak.bots.train_calls:fit",
         "callbreak.bots.train_calls:main",
         "callbreak.bots.warmup:exercise",
-        "callbreak.bots.warmup:Warmup",
-        "callbreak.bots.warmup:UntilReady",
         "callbreak.bots.warmup:main",
         "callbreak.commands.analyse:register",
         "callbreak.commands.analyse:run",
@@ -232,7 +210,8 @@ def _has_example(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) ->
     if ">>>" in (ast.get_docstring(node, clean=False) or ""):
         return True
     return isinstance(node, ast.ClassDef) and any(
-        isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and ">>>" in (ast.get_docstring(n, clean=False) or "")
+        isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+        and ">>>" in (ast.get_docstring(n, clean=False) or "")
         for n in node.body
     )
 
@@ -244,7 +223,9 @@ def public_names() -> dict[str, bool]:
         parts = path.relative_to(SRC.parent).with_suffix("").parts
         module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and not node.name.startswith("_"):
+            if isinstance(
+                node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+            ) and not node.name.startswith("_"):
                 out[f"{module}:{node.name}"] = _has_example(node)
     return out
 

@@ -8,6 +8,17 @@ from typing import Any
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``callbreak bot serve`` and ``callbreak bot check`` to the command line's subcommands.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> args = parser.parse_args(["bot", "serve", "--bot", "medium", "--port", "0"])
+    >>> args.func is run_serve, args.bot, args.port, args.rules
+    (True, 'medium', 0, 'bhoos')
+    >>> parser.parse_args(["bot", "check", "http://127.0.0.1:7000"]).func is run_check
+    True
+    """
     p = subparsers.add_parser(
         "bot",
         help="serve one of our bots over HTTP, or check someone's HTTP bot",
@@ -55,6 +66,17 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    """``callbreak bot serve``: serve a bot over HTTP until interrupted (2: a bad level or port).
+
+    >>> import argparse, contextlib, io
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     code = run_serve(parser.parse_args(["bot", "serve", "--bot", "grandmaster", "--port", "0"]))
+    >>> code, err.getvalue()[:40]
+    (2, "error: unknown bot level 'grandmaster' (")
+    """
     import sys
 
     from ..remote.server import BotServer

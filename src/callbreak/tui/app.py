@@ -73,7 +73,15 @@ def state_key(m: TableModel) -> tuple[Any, ...]:
 def load_hint() -> HintFn:
     """`callbreak.bots.hints.hint`, answering quickly while the kernel warms up
     (the hints module is plain Python; a hard hint itself needs the ``bots`` extra,
-    which the ``tui`` extra installs)."""
+    which the ``tui`` extra installs).
+
+    >>> from callbreak import Match
+    >>> hint = load_hint()
+    >>> m = Match(seed=3)
+    >>> h = hint(m.view(m.to_act))
+    >>> h.call in m.view(m.to_act).legal_calls, h.card
+    (True, None)
+    """
     from ..bots.hints import hint
 
     return functools.partial(hint, until_ready=KERNEL)
@@ -81,7 +89,12 @@ def load_hint() -> HintFn:
 
 @dataclass
 class LocalOptions:
-    """What the start screen asks for (prefilled from the command line)."""
+    """What the start screen asks for (prefilled from the command line).
+
+    >>> game = LocalOptions(bots="easy", preset="quick", changes={"rounds": 2}, seed=4, name="Asha").make_game()
+    >>> game.rules.rounds, game.seed, game.model().names[0]
+    (2, 4, 'Asha')
+    """
 
     bots: str = "medium"
     preset: str = "standard"

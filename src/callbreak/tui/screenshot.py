@@ -20,7 +20,15 @@ __all__ = ["advance", "save"]
 
 
 def advance(game: LocalGame, round_number: int = 2, trick: int = 6) -> None:
-    """Play seat 0 with a bot until ``round_number``, ``trick``, your turn with 2+ cards down."""
+    """Play seat 0 with a bot until ``round_number``, ``trick``, your turn with 2+ cards down.
+
+    >>> from callbreak import Ruleset
+    >>> game = LocalGame(Ruleset.preset("standard"), seed=21, bots="medium", name="You", delay=0, trick_pause=0)
+    >>> advance(game, round_number=1, trick=2)
+    >>> v = game.match.view(0)
+    >>> game.human_to_act, len(v.trick) >= 2, len(v.tricks) + 1 >= 2
+    (True, True, True)
+    """
     me, _ = bot_or_fallback("medium", game.match.seed)
     for _ in range(2000):
         v = game.match.view(0)

@@ -159,7 +159,15 @@ def check_bot(
     time_budget: float = 1.5,
     timeout: float = 5.0,
 ) -> CheckReport:
-    """Check the bot at ``url``; see the module's description."""
+    """Check the bot at ``url``; see the module's description.
+
+    >>> import socket
+    >>> closed = socket.socket(); closed.bind(("127.0.0.1", 0))   # a port nobody listens on
+    >>> rep = check_bot(f"http://127.0.0.1:{closed.getsockname()[1]}", positions=4, timeout=1.0)
+    >>> [r.name for r in rep.results], rep.failures[0].detail.split(":")[0]
+    (['GET /hi'], 'ConnectError')
+    >>> closed.close()
+    """
     if rules is None:
         rules = Ruleset.preset("bhoos")
     url = url.rstrip("/")

@@ -150,7 +150,15 @@ def configure_cache() -> CacheChoice:
     Must run before the kernel's functions are decorated: numba picks a cache
     location when ``njit(cache=True)`` wraps a function.  The path is the chosen
     directory's ``kernel-FINGERPRINT`` subdirectory (`kernel_fingerprint`), always
-    told to numba; child processes inherit it through ``NUMBA_CACHE_DIR``."""
+    told to numba; child processes inherit it through ``NUMBA_CACHE_DIR``.
+
+    >>> import os
+    >>> c = configure_cache()
+    >>> c is configure_cache(), os.path.basename(c.path) == f"kernel-{kernel_fingerprint()}"
+    (True, True)
+    >>> os.environ["NUMBA_CACHE_DIR"] == c.path, c.explicit
+    (True, True)
+    """
     global _applied
     if _applied is not None:
         return _applied

@@ -249,7 +249,18 @@ def _exit_with(parent: int) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Compile the kernel into its cache in this process (``callbreak warmup``,
-    and the helper process of `Warmup`)."""
+    and the helper process of `Warmup`).
+
+    >>> import contextlib, io
+    >>> out = io.StringIO()
+    >>> with contextlib.redirect_stdout(out):
+    ...     try:
+    ...         main(["--help"])
+    ...     except SystemExit as e:
+    ...         code = e.code
+    >>> code, out.getvalue().splitlines()[0]
+    (0, 'usage: python -m callbreak.bots.warmup [-h] [--parent PARENT]')
+    """
     p = argparse.ArgumentParser(prog="python -m callbreak.bots.warmup", description=main.__doc__)
     p.add_argument("--parent", type=int, default=None, help="stop when this process is gone")
     args = p.parse_args(argv)

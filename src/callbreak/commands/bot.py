@@ -98,6 +98,20 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    """``callbreak bot check URL``: check someone's HTTP bot; 0 when it passes, 1 when a check fails.
+
+    >>> import argparse, contextlib, io, socket
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> closed = socket.socket(); closed.bind(("127.0.0.1", 0))   # a port nobody listens on
+    >>> out = io.StringIO()
+    >>> with contextlib.redirect_stdout(out):
+    ...     code = run_check(parser.parse_args(["bot", "check", f"http://127.0.0.1:{closed.getsockname()[1]}",
+    ...                                         "--positions", "4"]))
+    >>> code, "GET /hi" in out.getvalue()
+    (1, True)
+    >>> closed.close()
+    """
     import json
 
     from rich.console import Console

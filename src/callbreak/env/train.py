@@ -499,6 +499,18 @@ def evaluate(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m callbreak.env.train``: train the linear policy, report its curve, save its weights.
+
+    >>> import contextlib, io
+    >>> out = io.StringIO()
+    >>> with contextlib.redirect_stdout(out):
+    ...     try:
+    ...         main(["--help"])
+    ...     except SystemExit as e:
+    ...         code = e.code
+    >>> code, "--updates" in out.getvalue()
+    (0, True)
+    """
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--updates", type=int, default=400)
     ap.add_argument("--games", type=int, default=256)

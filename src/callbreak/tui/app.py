@@ -145,7 +145,22 @@ def table_rules_markdown(rules: Ruleset | None) -> str:
 
 
 class HelpScreen(ModalScreen[None]):
-    """The rules summary and the keys."""
+    """The rules summary and the keys.
+
+    >>> import asyncio
+    >>> from callbreak import Ruleset
+    >>> from callbreak.tui.game import LocalGame
+    >>> async def help_and_back():
+    ...     game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    ...     app = CallbreakApp(game, hint=False)
+    ...     async with app.run_test(size=(110, 34)) as pilot:
+    ...         await pilot.press("question_mark")
+    ...         shown = type(app.screen).__name__
+    ...         await pilot.press("escape")
+    ...         return shown, type(app.screen).__name__
+    >>> asyncio.run(help_and_back())
+    ('HelpScreen', 'TableScreen')
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,f1,enter,q", "close", tr("dialog.close")),
@@ -245,7 +260,20 @@ class SummaryScreen(ModalScreen[None]):
 
 
 class SetupScreen(Screen[LocalOptions]):
-    """Choose the bots, the rules and your name before a local match."""
+    """Choose the bots, the rules and your name before a local match.
+
+    >>> import asyncio
+    >>> async def setup():
+    ...     app = CallbreakApp(options=LocalOptions(bots="easy", preset="quick", seed=3), setup=True, hint=False)
+    ...     async with app.run_test(size=(110, 34)) as pilot:
+    ...         await pilot.pause()
+    ...         shown = type(app.screen).__name__
+    ...         await pilot.click("#setup-play")
+    ...         await pilot.pause()
+    ...         return shown, type(app.screen).__name__, app.game.rules.name, app.game.seed
+    >>> asyncio.run(setup())
+    ('SetupScreen', 'TableScreen', 'quick', 3)
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.quit", tr("tui.b_quit"))]
 
@@ -301,7 +329,22 @@ class SetupScreen(Screen[LocalOptions]):
 
 
 class HandView(Static):
-    """Your hand; a click chooses a card, a click on the chosen card plays it."""
+    """Your hand; a click chooses a card, a click on the chosen card plays it.
+
+    >>> import asyncio
+    >>> from callbreak import Ruleset
+    >>> from callbreak.tui.game import LocalGame
+    >>> async def hand():
+    ...     game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    ...     app = CallbreakApp(game, hint=False)
+    ...     async with app.run_test(size=(110, 34)) as pilot:
+    ...         await pilot.pause()
+    ...         view = app.screen.query_one(HandView)
+    ...         first = view.slots[0]
+    ...         return len(view.slots), view.card_at(first[0]) == first[2], view.card_at(-1)
+    >>> asyncio.run(hand())
+    (13, True, None)
+    """
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -327,7 +370,21 @@ class HandView(Static):
 
 
 class TableScreen(Screen[None]):
-    """The table: header, seats and trick, scores, your hand and the prompt."""
+    """The table: header, seats and trick, scores, your hand and the prompt.
+
+    >>> import asyncio
+    >>> from callbreak import Ruleset
+    >>> from callbreak.tui.game import LocalGame
+    >>> async def table():
+    ...     game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    ...     app = CallbreakApp(game, hint=False)
+    ...     async with app.run_test(size=(110, 34)) as pilot:
+    ...         await pilot.pause()
+    ...         screen = app.screen
+    ...         return type(screen).__name__, sorted(w.id for w in screen.query("#header, #table, #hand, #prompt"))
+    >>> asyncio.run(table())
+    ('TableScreen', ['hand', 'header', 'prompt', 'table'])
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", tr("tui.b_choose"), key_display="←→"),
@@ -401,6 +458,21 @@ class CallbreakApp(App[int]):
 
     Give it a `Game` to play at once, or `LocalOptions` with ``setup=True`` for the
     start screen.
+
+    >>> import asyncio
+    >>> from callbreak import Ruleset
+    >>> from callbreak.tui.game import LocalGame
+    >>> async def play_a_call():
+    ...     game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    ...     app = CallbreakApp(game, hint=False)
+    ...     async with app.run_test(size=(110, 34)) as pilot:
+    ...         while not game.human_to_act:
+    ...             await pilot.pause()
+    ...         await pilot.press("3", "enter")
+    ...         await pilot.pause()
+    ...         return type(app.screen).__name__, game.match.round.calls[0]
+    >>> asyncio.run(play_a_call())
+    ('TableScreen', 3)
     """
 
     TITLE = "Callbreak"

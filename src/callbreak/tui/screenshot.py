@@ -61,7 +61,13 @@ async def _save(path: Path, seed: int, size: tuple[int, int]) -> None:
 
 
 def save(path: str | Path, seed: int = 21, size: tuple[int, int] = (110, 34)) -> Path:
-    """Write the SVG screenshot to ``path``."""
+    """Write the SVG screenshot to ``path``.
+
+    >>> import tempfile, pathlib
+    >>> path = save(pathlib.Path(tempfile.mkdtemp()) / "tui.svg", seed=21, size=(110, 34))
+    >>> path.name, path.read_text(encoding="utf-8").startswith("<svg")
+    ('tui.svg', True)
+    """
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     asyncio.run(_save(p, seed, size))

@@ -180,7 +180,26 @@ class HelpScreen(ModalScreen[None]):
 
 
 class SummaryScreen(ModalScreen[None]):
-    """After each round: calls, tricks, points and totals; at the end, the final places."""
+    """After each round: calls, tricks, points and totals; at the end, the final places.
+
+    >>> import asyncio
+    >>> from decimal import Decimal
+    >>> from callbreak import Ruleset
+    >>> from callbreak.tui.game import LocalGame, RoundSummary
+    >>> points = tuple(map(Decimal, ("3.1", "-2", "4.1", "3")))
+    >>> async def summary():
+    ...     game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    ...     app = CallbreakApp(game, hint=False)
+    ...     async with app.run_test(size=(110, 34)) as pilot:
+    ...         await pilot.pause()
+    ...         app.push_screen(SummaryScreen(RoundSummary(1, (3, 2, 4, 3), (4, 1, 5, 3), points, points), game.model()))
+    ...         await pilot.pause()
+    ...         shown = type(app.screen).__name__
+    ...         await pilot.press("enter")
+    ...         return shown, type(app.screen).__name__
+    >>> asyncio.run(summary())
+    ('SummaryScreen', 'TableScreen')
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,escape", "close", tr("tui.b_continue")),

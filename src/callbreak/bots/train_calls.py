@@ -102,6 +102,18 @@ def fit(samples: list[tuple[list[float], int]], meta: dict[str, Any]) -> CallMod
 
 
 def main(argv: list[str] | None = None) -> None:
+    """``python -m callbreak.bots.train_calls``: simulate rounds, fit the calling model of each rules family, write it to ``bots/data``.
+
+    >>> import contextlib, io
+    >>> out = io.StringIO()
+    >>> with contextlib.redirect_stdout(out):
+    ...     try:
+    ...         main(["--help"])
+    ...     except SystemExit as e:
+    ...         code = e.code
+    >>> code, "--rounds" in out.getvalue(), "--passes" in out.getvalue()
+    (0, True, True)
+    """
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=6000, help="training rounds per pass and family")
     ap.add_argument("--passes", type=int, default=2)

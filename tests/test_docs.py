@@ -83,7 +83,6 @@ NOT_YET: frozenset[str] = frozenset(
         "callbreak.env.train:evaluate_batched",
         "callbreak.env.train:evaluate",
         "callbreak.server.broker_redis:RedisBroker",
-        "callbreak.tui.analysis_screen:AnalysisScreen",
         "callbreak.tui.online:OnlineGame",
     }
 )

@@ -15,9 +15,16 @@ __all__ = ["Meter"]
 class Meter:
     """Measurements of one server process (this base ignores them).
 
-    >>> m = Meter()
-    >>> m.action(0.004), m.append(0.0003), m.bot(0.03), m.move(), m.forwarded("http")
-    (None, None, None, None, None)
+    >>> class SlowActions(Meter):   # a meter overrides the hooks it wants
+    ...     def __init__(self) -> None:
+    ...         self.slow = 0
+    ...     def action(self, seconds: float) -> None:
+    ...         self.slow += seconds > 0.05
+    >>> m = SlowActions()
+    >>> for s in (0.004, 0.2, 0.01):
+    ...     m.action(s)
+    >>> m.append(0.0003); m.move(); m.forwarded("ws"); m.slow   # the rest: ignored, as by the base
+    1
     """
 
     def action(self, seconds: float) -> None:

@@ -43,11 +43,28 @@ EXTRAS: dict[str, tuple[str, ...]] = {
 
 
 class MissingExtra(ImportError):
-    """A feature was asked for whose extra is not installed; the message names the extra."""
+    """A feature was asked for whose extra is not installed; the message names the extra.
+
+    >>> EXTRAS["example"] = ("surely_no_such_module",)
+    >>> try:
+    ...     need("the example", "example")
+    ... except MissingExtra as e:
+    ...     print(isinstance(e, ImportError), "example" in str(e))
+    True True
+    >>> del EXTRAS["example"]
+    """
 
 
 def missing(extra: str) -> list[str]:
-    """The modules of ``extra`` that cannot be imported here (found without importing them)."""
+    """The modules of ``extra`` that cannot be imported here (found without importing them).
+
+    >>> missing("server")   # every module of the server extra is installed here
+    []
+    >>> EXTRAS["example"] = ("json", "surely_no_such_module")
+    >>> missing("example")
+    ['surely_no_such_module']
+    >>> del EXTRAS["example"]
+    """
     return [m for m in EXTRAS[extra] if importlib.util.find_spec(m) is None]
 
 

@@ -100,6 +100,18 @@ def analyse_decision(
     ``where`` is (deal, round, step, trick) for the record.  No hindsight.
 
     Raises ValueError when ``taken`` is not one of the view's legal options.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> view = m.view(m.to_act)
+    >>> d = analyse_decision(view, taken=view.legal_calls[0], budget=40, seed=1)
+    >>> d.kind, d.taken, d.best in [o.action for o in d.options], d.grade in GRADES, d.hindsight
+    ('call', '1', True, True, None)
+    >>> try:
+    ...     analyse_decision(view, taken=14)
+    ... except ValueError as e:
+    ...     print(e)
+    14 is not a legal option here
     """
     options: tuple[int, ...] | tuple[Card, ...] = (
         view.legal_calls if view.phase == "calling" else view.legal_cards
@@ -188,7 +200,15 @@ def _replay(match: Match) -> Match:
 
 
 def count_decisions(match: Match, seats: Iterable[int]) -> int:
-    """How many actions of ``seats`` the match holds (the work `analyse` does)."""
+    """How many actions of ``seats`` the match holds (the work `analyse` does).
+
+    >>> from callbreak import Match, Ruleset
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=2)
+    >>> for a in (2, 3, 2, 3): _ = m.act(a)
+    >>> _ = m.act(m.round.legal_cards()[0])
+    >>> count_decisions(m, [0, 1, 2, 3]), count_decisions(m, [m.round.dealer])
+    (5, 1)
+    """
     want = set(seats)
     n = 0
     for rnd in match.deals:
@@ -220,6 +240,19 @@ def analyse(
 
     The same as `analyse_deal` for each deal, then `assemble`.
     Raises ValueError for a seat outside 0..3 or a budget below 1.
+
+    >>> from callbreak import Match, Ruleset
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=2)
+    >>> for a in (2, 3, 2, 3): _ = m.act(a)
+    >>> done = []
+    >>> a = analyse(m, seats=[1], budget=40, seed=1, progress=lambda n, total: done.append((n, total)))
+    >>> [d.kind for d in a.decisions], done, a.summaries[0].seat
+    (['call'], [(1, 1)], 1)
+    >>> try:
+    ...     analyse(m, seats=[4])
+    ... except ValueError as e:
+    ...     print(e)
+    seats must be among 0..3, not [4]
     """
     chosen = _seats(seats)
     total = count_decisions(match, chosen)
@@ -250,6 +283,15 @@ def analyse_deal(
     independent pieces of work (a server runs them in parallel).
 
     Raises ValueError for a seat outside 0..3, a budget below 1 or no such deal.
+
+    >>> from callbreak import Match, Ruleset
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=2)
+    >>> for a in (2, 3, 2, 3): _ = m.act(a)
+    >>> ds = analyse_deal(m, 0, seats=[0, 2], budget=40, seed=1)
+    >>> [(d.seat, d.kind, d.taken) for d in ds]
+    [(2, 'call', '3'), (0, 'call', '3')]
+    >>> ds == analyse_deal(m, 0, seats=[0, 2], budget=40, seed=1)   # seeded: the same every time
+    True
     """
     chosen = _seats(seats)
     if budget < 1:
@@ -296,7 +338,16 @@ def assemble(
     match: Match, seats: Sequence[int], budget: int, seed: int, decisions: Sequence[Decision]
 ) -> Analysis:
     """The `Analysis` of ``match`` from its ``decisions`` (every deal's, in order):
-    the summaries and the curve of each seat's chance of finishing first."""
+    the summaries and the curve of each seat's chance of finishing first.
+
+    >>> from callbreak import Match, Ruleset
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=2)
+    >>> for a in (2, 3, 2, 3): _ = m.act(a)
+    >>> parts = [analyse_deal(m, i, [3], 40, 1) for i in range(len(m.deals))]
+    >>> a = assemble(m, [3], 40, 1, [d for part in parts for d in part])
+    >>> a.seats, len(a.decisions), a.summaries[0].decisions, a == analyse(m, [3], 40, 1)
+    ((3,), 1, 1, True)
+    """
     chosen = _seats(seats)
     curve: dict[int, tuple[tuple[int, int, float], ...]] = {
         s: tuple(
@@ -334,7 +385,15 @@ def _hindsight(seat: int, positions: list[tuple[int, Round, Card]], node_budget:
 
 
 def summarise(match: Match, decisions: Sequence[Decision], seat: int) -> PlayerSummary:
-    """The summary of ``seat`` over ``decisions`` (its own among them) and the match's finished rounds."""
+    """The summary of ``seat`` over ``decisions`` (its own among them) and the match's finished rounds.
+
+    >>> from callbreak import Match, Ruleset
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=2)
+    >>> for a in (2, 3, 2, 3): _ = m.act(a)
+    >>> s = summarise(m, analyse_deal(m, 0, [0], 40, 1), seat=0)
+    >>> s.seat, s.decisions, sum(s.grades.values())
+    (0, 1, 1)
+    """
     mine = [d for d in decisions if d.seat == seat]
     unforced = [d for d in mine if not d.forced]
     grades: dict[str, int] = {g: sum(d.grade == g for d in mine) for g in GRADES}

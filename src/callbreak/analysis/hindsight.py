@@ -46,6 +46,20 @@ class DoubleDummy:
     The table of bounds is kept between questions, so asking about every
     position of a round in turn reuses the work (and forgotten when a position
     comes under other rules).
+
+    >>> import random
+    >>> from callbreak import Round, Ruleset
+    >>> rnd = Round(Ruleset(), Round.deal_hands(seed=2), dealer=3)
+    >>> rnd.playout(random.Random(2))
+    >>> for _ in range(8): _ = rnd.pop()   # back to the last two tricks
+    >>> dd = DoubleDummy(rnd.to_act)
+    >>> len(rnd.hands[rnd.to_act]), dd.max_tricks(rnd)   # two tricks left: against best play it makes neither
+    (2, 0)
+    >>> try:
+    ...     DoubleDummy(4)
+    ... except ValueError as e:
+    ...     print(e)
+    seat must be 0..3, not 4
     """
 
     def __init__(self, seat: int, node_budget: int = DEFAULT_NODE_BUDGET, table_bits: int = 20) -> None:

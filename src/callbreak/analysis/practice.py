@@ -76,7 +76,13 @@ class Position:
 
 
 def practice_rules(rules: Ruleset) -> Ruleset:
-    """The rules of a practice round: the match's, one round, a tie at the top shared."""
+    """The rules of a practice round: the match's, one round, a tie at the top shared.
+
+    >>> from callbreak import Ruleset
+    >>> r = practice_rules(Ruleset.preset("quick"))
+    >>> r.rounds, r.tie_break, r.trump
+    (1, 'share', 'S')
+    """
     return rules.replace(rounds=1, tie_break="share")
 
 
@@ -84,6 +90,18 @@ def position_of(match: Match, deal: int, step: int) -> Position:
     """The position before action ``step`` of deal number ``deal`` of ``match``.
 
     Raises ValueError when the deal has no such action.
+
+    >>> from callbreak import Match, Ruleset
+    >>> m = Match(Ruleset.preset("quick"), seed=3)
+    >>> for a in (2, 3, 2, 3): _ = m.act(a)
+    >>> p = position_of(m, 0, 2)
+    >>> p.actions, p.dealer == m.round.dealer, p.rules.rounds
+    ((2, 3), True, 1)
+    >>> try:
+    ...     position_of(m, 0, 40)
+    ... except ValueError as e:
+    ...     print(e)
+    deal 0 has no action 40
     """
     if not 0 <= deal < len(match.deals):
         raise ValueError(f"the match has no deal {deal}")
@@ -102,6 +120,13 @@ def start_position(position: Position, seed: int, players: Sequence[str] | None 
     """A one-round match at ``position``: its deal dealt, its actions replayed by the engine.
 
     Raises ValueError (`IllegalAction` is one) when the actions do not replay.
+
+    >>> from callbreak import Match, Ruleset
+    >>> m = Match(Ruleset.preset("quick"), seed=3)
+    >>> for a in (2, 3, 2, 3): _ = m.act(a)
+    >>> p = start_position(position_of(m, 0, 3), seed=9)
+    >>> p.round.calls, p.to_act == m.round.dealer, p.round.hands == m.deals[0].hands
+    ([2, None, 2, 3], True, True)
     """
     m = Match(position.rules, seed, dealer=position.dealer, players=players, dealt=[position.dealt])
     for a in position.actions:
@@ -113,6 +138,15 @@ def practice_match(match: Match, decision: Decision) -> Match:
     """A fresh one-round match at the position of ``decision`` (its seat to act).
 
     Raises ValueError when ``decision`` is not a decision of ``match``'s seats.
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.analysis.engine import analyse_deal
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=2)
+    >>> for a in (2, 3, 2, 3): _ = m.act(a)
+    >>> d = analyse_deal(m, 0, [2], 40, 1)[0]
+    >>> p = practice_match(m, d)
+    >>> p.to_act == d.seat, p.round.calls, p.rules.rounds
+    (True, [None, 2, None, None], 1)
     """
     pos = position_of(match, decision.deal, decision.step)
     if match.deals[decision.deal].actions[decision.step].seat != decision.seat:

@@ -26,7 +26,12 @@ GRADES: tuple[Grade, ...] = ("good", "inaccuracy", "mistake", "blunder")
 @dataclass(frozen=True, slots=True)
 class Option:
     """One legal option from the seat's own view: its mean chance of finishing
-    first in the match and its mean round points, over the deals searched."""
+    first in the match and its mean round points, over the deals searched.
+
+    >>> o = Option(action="3", win=0.31, points=2.4)
+    >>> o, Option(**{"action": "3", "win": 0.31, "points": 2.4}) == o
+    (Option(action='3', win=0.31, points=2.4), True)
+    """
 
     action: str
     win: float
@@ -70,6 +75,12 @@ class Decision:
     taken falls below that best option on each figure (never negative; both 0
     when the option taken is the best).
     ``forced``: the only legal option (not graded against the player).
+
+    >>> d = Decision(deal=0, round=1, step=1, trick=None, seat=1, kind="call", taken="5", best="3",
+    ...              options=(Option("3", 0.31, 2.4), Option("5", 0.22, 0.9)), loss_points=1.5, loss_win=0.09,
+    ...              grade="mistake", forced=False)
+    >>> d.option("5").win, Decision.from_dict(d.to_dict()) == d
+    (0.22, True)
     """
 
     deal: int
@@ -118,6 +129,14 @@ class PlayerSummary:
     away by its calls / its cards, summed; ``calls_made`` (exactly),
     ``calls_over`` (more tricks than called) and ``calls_missed`` (fewer) count
     its finished rounds; ``grades``: how many decisions got each grade.
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.analysis.engine import analyse
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=2)
+    >>> for a in (2, 3, 2, 3): _ = m.act(a)
+    >>> s = analyse(m, seats=[0], budget=40, seed=1).summaries[0]
+    >>> s.seat, s.decisions, 0.0 <= s.accuracy <= 100.0, sorted(s.grades)
+    (0, 1, True, ['blunder', 'good', 'inaccuracy', 'mistake'])
     """
 
     seat: int
@@ -139,7 +158,16 @@ class Analysis:
     seat analysed, the chance each analysed seat gave itself of finishing first
     after each of its cards (``curve``: per seat, (deal, trick, chance)), and how
     it was made: the seats, the budget per decision, the seed and the grading
-    thresholds in force."""
+    thresholds in force.
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.analysis.engine import analyse
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=2)
+    >>> for a in (2, 3, 2, 3): _ = m.act(a)
+    >>> a = analyse(m, seats=[0, 1], budget=40, seed=1)
+    >>> a.seats, len(a.decisions), [s.seat for s in a.summaries], len(a.mistakes(0)) <= len(a.decisions)
+    ((0, 1), 2, [0, 1], True)
+    """
 
     seats: tuple[int, ...]
     players: tuple[str, ...]

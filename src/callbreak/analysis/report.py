@@ -40,13 +40,34 @@ def _dec(lang: str, x: float) -> str:
 
 
 def render(analysis: Analysis, console: Console, lang: str = "en") -> None:
-    """Print `tables` to ``console``."""
+    """Print `tables` to ``console``.
+
+    >>> from rich.console import Console
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.analysis.engine import analyse
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=2)
+    >>> for a in (2, 3, 2, 3): _ = m.act(a)
+    >>> import io
+    >>> console = Console(width=100, record=True, file=io.StringIO())
+    >>> render(analyse(m, seats=[0], budget=40, seed=1), console)
+    >>> "Accuracy" in console.export_text()
+    True
+    """
     for t in tables(analysis, lang):
         console.print(t)
 
 
 def tables(analysis: Analysis, lang: str = "en") -> list[RenderableType]:
-    """The summary table and each analysed player's mistakes and blunders, in ``lang``."""
+    """The summary table and each analysed player's mistakes and blunders, in ``lang``.
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.analysis.engine import analyse
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=2)
+    >>> for a in (2, 3, 2, 3): _ = m.act(a)
+    >>> ts = tables(analyse(m, seats=[0], budget=40, seed=1))
+    >>> ts[0].title, [c.header for c in ts[0].columns][:2]
+    ("Analysis (each player's view; hard-bot search)", ['Player', 'Accuracy'])
+    """
     tr = translator(lang)
     out: list[RenderableType] = []
     names = analysis.players

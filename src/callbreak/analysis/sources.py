@@ -31,6 +31,18 @@ def load_match(text: str) -> Match:
     """The match of ``text``: a text hand history, its JSON form, or a server log.
 
     Raises `HistoryError` for anything else, or a log whose actions the engine refuses.
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.notation import dumps, to_json
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=2)
+    >>> for a in (2, 3, 2, 3): _ = m.act(a)
+    >>> load_match(dumps(m)).round.calls, load_match(to_json(m)).round.calls
+    ([3, 2, 3, 2], [3, 2, 3, 2])
+    >>> try:
+    ...     load_match("{not json")
+    ... except HistoryError as e:
+    ...     print(str(e)[:8])
+    not JSON
     """
     if not text.lstrip().startswith("{"):
         return loads(text)

@@ -36,6 +36,13 @@ __all__ = ["CheckReport", "CheckResult", "check_bot", "sample_positions"]
 
 @dataclass(slots=True)
 class CheckResult:
+    """One check of a remote bot: passed or not, what was seen, how long it took.
+
+    >>> r = CheckResult("answers a call", ok=False, detail="HTTP 500", ms=12.5)
+    >>> r.ok, r.severity, CheckResult("slow card", False, "1.9 s", severity="warn").severity
+    (False, 'fail', 'warn')
+    """
+
     name: str
     ok: bool
     detail: str
@@ -45,6 +52,14 @@ class CheckResult:
 
 @dataclass(slots=True)
 class CheckReport:
+    """Every check of the bot at ``url``; its failures (fatal) and warnings (not).
+
+    >>> rep = CheckReport("http://127.0.0.1:8765")
+    >>> rep.results += [CheckResult("answers a call", True, "3", 4.0), CheckResult("slow card", False, "1.9 s", severity="warn")]
+    >>> [r.name for r in rep.failures], [r.name for r in rep.warnings]
+    ([], ['slow card'])
+    """
+
     url: str
     results: list[CheckResult] = field(default_factory=list)
     times_ms: list[float] = field(default_factory=list)
@@ -105,7 +120,15 @@ def _tags(view: SeatView) -> list[str]:
 
 def sample_positions(rules: Ruleset, count: int, seed: int = 0) -> list[tuple[str, SeatView]]:
     """``count`` positions (label, view) from seeded matches of random bots, covering
-    each edge case at least once before repeating any."""
+    each edge case at least once before repeating any.
+
+    >>> from callbreak import Ruleset
+    >>> ps = sample_positions(Ruleset.preset("quick"), 6, seed=1)
+    >>> len(ps), sorted({label for label, _ in ps}) == sorted(label for label, _ in ps)   # six edge cases, none twice
+    (6, True)
+    >>> ps == sample_positions(Ruleset.preset("quick"), 6, seed=1)
+    True
+    """
     rng = random.Random(seed)
     found: dict[str, list[SeatView]] = {}
     bots = [make_bot("random", seed + i) for i in range(4)]
@@ -136,7 +159,15 @@ def check_bot(
     time_budget: float = 1.5,
     timeout: float = 5.0,
 ) -> CheckReport:
-    """Check the bot at ``url``; see the module's description."""
+    """Check the bot at ``url``; see the module's description.
+
+    >>> import socket
+    >>> closed = socket.socket(); closed.bind(("127.0.0.1", 0))   # a port nobody listens on
+    >>> rep = check_bot(f"http://127.0.0.1:{closed.getsockname()[1]}", positions=4, timeout=1.0)
+    >>> [r.name for r in rep.results], rep.failures[0].detail.split(":")[0]
+    (['GET /hi'], 'ConnectError')
+    >>> closed.close()
+    """
     if rules is None:
         rules = Ruleset.preset("bhoos")
     url = url.rstrip("/")

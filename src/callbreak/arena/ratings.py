@@ -28,6 +28,13 @@ __all__ = ["load_ratings", "update_ratings"]
 
 
 def load_ratings(path: str) -> dict[str, dict[str, float]]:
+    """The ratings stored at ``path`` ({} when there is no file yet).
+
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     print(load_ratings(os.path.join(d, "ratings.json")))
+    {}
+    """
     if not os.path.exists(path):
         return {}
     with open(path) as f:
@@ -38,7 +45,20 @@ def load_ratings(path: str) -> dict[str, dict[str, float]]:
 
 
 def update_ratings(path: str, records: Sequence[MatchRecord], specs: Sequence[str]) -> Any:
-    """Rate every match of ``records`` (in order), save to ``path``, return a Rich table."""
+    """Rate every match of ``records`` (in order), save to ``path``, return a Rich table.
+
+    >>> import os, tempfile
+    >>> from callbreak import Ruleset
+    >>> from callbreak.arena.runner import run_arena
+    >>> specs = ["medium", "easy", "random", "random"]
+    >>> res = run_arena(specs, 1, rules=Ruleset.preset("quick", rounds=1), seed=1)
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     table = update_ratings(os.path.join(d, "ratings.json"), res.records, specs)
+    ...     print(sorted(load_ratings(os.path.join(d, "ratings.json"))))
+    ['easy', 'medium', 'random']
+    >>> type(table).__name__
+    'Table'
+    """
     need("the arena's ratings", "plot")
     from openskill.models import PlackettLuce
     from rich.table import Table

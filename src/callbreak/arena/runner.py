@@ -53,7 +53,16 @@ def seat_bot(spec: str, seed: int | None = None, time_budget: float = 1.5, think
     (`callbreak.env.train.load`; a ValueError naming the file if it is missing or bad),
     anything else is `resolve_bot`'s.  Specs stay strings, resolved in each worker.
     ``think``: seconds of one core per round for a bot that takes a thinking budget
-    (`callbreak.bots.hard.HardBot.think_for`, as playout counts: seeded runs replay)."""
+    (`callbreak.bots.hard.HardBot.think_for`, as playout counts: seeded runs replay).
+
+    >>> seat_bot("medium", seed=3)
+    <MediumBot 'medium' seed=3>
+    >>> try:
+    ...     seat_bot("policy:/no/such/weights.npz")
+    ... except ValueError as e:
+    ...     print(str(e)[:30])
+    policy file /no/such/weights.n
+    """
     bot = _seat_bot(spec, seed, time_budget)
     think_for = getattr(bot, "think_for", None)
     if think is not None and think_for is not None:
@@ -88,7 +97,12 @@ def derive_seed(*parts: int | str) -> int:
 @dataclass(frozen=True, slots=True)
 class Task:
     """One match to play: deal group ``group`` (its seed ``deal_seed``) with the bots
-    rotated by ``rotation`` (bot ``i`` sits in seat ``(i + rotation) % 4``)."""
+    rotated by ``rotation`` (bot ``i`` sits in seat ``(i + rotation) % 4``).
+
+    >>> t = tasks_for(8, seed=0, duplicate=True)[5]
+    >>> t.index, t.group, t.rotation, t.deal_seed == tasks_for(8, 0, True)[4].deal_seed   # one deal, rotated seats
+    (5, 1, 1, True)
+    """
 
     index: int
     group: int
@@ -116,7 +130,14 @@ def tasks_for(matches: int, seed: int, duplicate: bool) -> list[Task]:
 
 @dataclass(slots=True)
 class MatchRecord:
-    """What happened in one match, indexed by bot (not seat)."""
+    """What happened in one match, indexed by bot (not seat).
+
+    >>> from callbreak import Ruleset
+    >>> from callbreak.bots import make_bot
+    >>> rec = play_match([make_bot("medium", s) for s in range(4)], Ruleset.preset("quick", rounds=1), tasks_for(1, 0, False)[0])
+    >>> rec.seats, rec.rounds, len(rec.calls[0]), sum(sum(t) for t in rec.tricks)
+    ([0, 1, 2, 3], 1, 1, 13)
+    """
 
     index: int
     group: int
@@ -153,7 +174,16 @@ class MatchRecord:
 
 
 def play_match(bots: Sequence[Bot], rules: Ruleset, task: Task) -> MatchRecord:
-    """Play one match; ``bots[i]`` sits in seat ``(i + task.rotation) % 4``."""
+    """Play one match; ``bots[i]`` sits in seat ``(i + task.rotation) % 4``.
+
+    >>> from callbreak import Ruleset
+    >>> from callbreak.bots import make_bot
+    >>> bots = [make_bot(level, s) for s, level in enumerate(("medium", "easy", "random", "random"))]
+    >>> task = tasks_for(4, seed=0, duplicate=True)[1]   # the bots one seat on
+    >>> rec = play_match(bots, Ruleset.preset("quick", rounds=1), task)
+    >>> rec.seats, rec.totals == play_match(bots, Ruleset.preset("quick", rounds=1), task).totals   # seeded
+    ([1, 2, 3, 0], True)
+    """
     seats = [(i + task.rotation) % 4 for i in range(4)]
     at_seat: list[Bot] = [bots[0]] * 4
     for i, s in enumerate(seats):
@@ -229,7 +259,13 @@ def play_match(bots: Sequence[Bot], rules: Ruleset, task: Task) -> MatchRecord:
 
 @dataclass
 class RunResult:
-    """A whole arena run: the configuration and every match record, in task order."""
+    """A whole arena run: the configuration and every match record, in task order.
+
+    >>> from callbreak import Ruleset
+    >>> res = run_arena(["medium", "easy", "random", "random"], 2, rules=Ruleset.preset("quick", rounds=1), seed=1)
+    >>> res.matches, len(res.records), res.duplicate, res.jobs
+    (2, 2, False, 1)
+    """
 
     specs: list[str]
     rules: Ruleset
@@ -275,7 +311,19 @@ def run_arena(
     """Play ``matches`` matches (rounded up to a multiple of 4 in duplicate play) between
     the four bots of ``specs``; with ``jobs`` > 1 in that many processes; ``think``: each
     hard seat's budget in seconds of one core per round (`seat_bot`).  The records
-    are the same whatever ``jobs`` is."""
+    are the same whatever ``jobs`` is.
+
+    >>> from callbreak import Ruleset
+    >>> res = run_arena(["medium", "easy", "random", "random"], 4, rules=Ruleset.preset("quick", rounds=1),
+    ...                 seed=1, duplicate=True)
+    >>> [r.rotation for r in res.records], len({r.deal_seed for r in res.records})
+    ([0, 1, 2, 3], 1)
+    >>> try:
+    ...     run_arena(["medium", "easy"], 1)
+    ... except ValueError as e:
+    ...     print(e)
+    an arena match needs four bots, not 2
+    """
     if len(specs) != 4:
         raise ValueError(f"an arena match needs four bots, not {len(specs)}")
     if matches < 1:

@@ -29,6 +29,16 @@ __all__ = ["BotSummary", "Summary", "rules_label", "summarize"]
 
 @dataclass(slots=True)
 class BotSummary:
+    """One bot's statistics over an arena run (`summarize`).
+
+    >>> from callbreak import Ruleset
+    >>> from callbreak.arena.runner import run_arena
+    >>> res = run_arena(["medium", "random", "random", "random"], 4, rules=Ruleset.preset("quick", rounds=1), seed=1)
+    >>> b = summarize(res).bots[0]
+    >>> b.label, b.matches, b.rounds, 0.0 <= b.win_share <= 1.0, b.fault_count
+    ('medium', 4, 4, True, 0)
+    """
+
     index: int
     spec: str
     label: str
@@ -60,6 +70,16 @@ class BotSummary:
 
 @dataclass(slots=True)
 class Summary:
+    """An arena run's configuration and each bot's `BotSummary`.
+
+    >>> from callbreak import Ruleset
+    >>> from callbreak.arena.runner import run_arena
+    >>> res = run_arena(["medium", "random", "random", "random"], 4, rules=Ruleset.preset("quick", rounds=1), seed=1)
+    >>> s = summarize(res)
+    >>> s.rules, s.matches, s.unit, [b.label for b in s.bots]
+    ('standard (rounds=1)', 4, 'match', ['medium', 'random #1', 'random #2', 'random #3'])
+    """
+
     specs: list[str]
     rules: str
     matches: int
@@ -185,7 +205,12 @@ def _clean(d: dict[str, Any]) -> dict[str, Any]:
 
 
 def rules_label(rules: Any) -> str:
-    """``bhoos``, or the nearest preset and what differs: ``bhoos (rounds=2)``."""
+    """``bhoos``, or the nearest preset and what differs: ``bhoos (rounds=2)``.
+
+    >>> from callbreak import Ruleset
+    >>> rules_label(Ruleset.preset("bhoos")), rules_label(Ruleset.preset("bhoos", rounds=2))
+    ('bhoos', 'bhoos (rounds=2)')
+    """
     pname, diff = rules.describe()
     if not diff:
         return str(pname)
@@ -203,7 +228,16 @@ def _labels(specs: list[str]) -> list[str]:
 
 
 def summarize(result: RunResult) -> Summary:
-    """Per-bot statistics of an arena run."""
+    """Per-bot statistics of an arena run.
+
+    >>> from callbreak import Ruleset
+    >>> from callbreak.arena.runner import run_arena
+    >>> res = run_arena(["medium", "easy", "random", "random"], 4, rules=Ruleset.preset("quick", rounds=1),
+    ...                 seed=1, duplicate=True)
+    >>> s = summarize(res)
+    >>> s.unit, [b.label for b in s.bots], [b.matches for b in s.bots]
+    ('deal group', ['medium', 'easy', 'random #1', 'random #2'], [4, 4, 4, 4])
+    """
     recs = result.records
     groups: dict[int, list[MatchRecord]] = {}
     for r in recs:

@@ -22,6 +22,14 @@ _FACTORIES: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot}
 
 
 def register_level(name: str, factory: Callable[[int | None], Bot]) -> None:
+    """Add a bot level under ``name`` (`make_bot` then makes it; a factory takes a seed).
+
+    >>> from callbreak.bots.sparring import TimidBot
+    >>> register_level("doc-timid", TimidBot)
+    >>> "doc-timid" in levels(), make_bot("doc-timid", seed=1).name
+    (True, 'spar-timid')
+    >>> del _FACTORIES["doc-timid"]   # (and gone again: other examples see the usual levels)
+    """
     _FACTORIES[name] = factory
 
 
@@ -43,6 +51,11 @@ def _hard(seed: int | None) -> Bot:
 
 
 def levels() -> list[str]:
+    """Every level `make_bot` knows: the four of the game, then the sparring pool's.
+
+    >>> all(level in levels() for level in LEVELS), "spar-bold" in levels(), "grandmaster" in levels()
+    (True, True, False)
+    """
     _load_levels()
     return list(_FACTORIES)
 
@@ -56,6 +69,17 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
 
     Raises ValueError for an unknown level and `callbreak.extras.MissingExtra`
     (an ImportError) for ``hard`` where the ``bots`` extra is not installed.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> bot = make_bot("medium", seed=7)
+    >>> bot, bot.act(m.view(m.to_act)) in m.view(m.to_act).legal_calls
+    (<MediumBot 'medium' seed=7>, True)
+    >>> try:
+    ...     make_bot("grandmaster")
+    ... except ValueError as e:
+    ...     print(str(e)[:36])
+    unknown bot level 'grandmaster' (lev
     """
     _load_levels()
     try:

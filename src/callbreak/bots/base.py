@@ -33,6 +33,15 @@ class Bot:
 
     ``seed`` makes the bot's choices reproducible: the same seed and the same
     views give the same actions.  A bot must never look past its view.
+
+    >>> from callbreak import Match
+    >>> class LowestBot(Bot):   # one method to write
+    ...     name = "lowest"
+    ...     def act(self, view):
+    ...         return view.legal_calls[0] if view.phase == "calling" else view.legal_cards[0]
+    >>> m = Match(seed=3)
+    >>> LowestBot(seed=1).call(m.view(m.to_act)), LowestBot(seed=1)
+    (1, <LowestBot 'lowest' seed=1>)
     """
 
     name = "bot"
@@ -71,7 +80,13 @@ class Bot:
 
 class Hint:
     """A suggestion for a human: a call with its chance of being made, or a card;
-    ``level``: the bot level that answered (``"hard"`` or ``"medium"``)."""
+    ``level``: the bot level that answered (``"hard"`` or ``"medium"``).
+
+    >>> from callbreak.cards import Card
+    >>> h = Hint(card=Card.parse("AS"), reason="the ace of trumps wins the trick", level="hard")
+    >>> str(h.card), h.call, h.level
+    ('AS', None, 'hard')
+    """
 
     __slots__ = ("call", "card", "chance", "level", "reason")
 

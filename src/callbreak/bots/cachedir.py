@@ -54,7 +54,14 @@ KERNEL_DIR = os.path.join(SOURCE_DIR, "kernel")
 @dataclass(frozen=True)
 class CacheChoice:
     """The directory numba caches the kernel in, why, and whether numba must be told
-    (``explicit``: False when it is numba's own default, the source ``__pycache__``)."""
+    (``explicit``: False when it is numba's own default, the source ``__pycache__``).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     c = choose_cache_dir(env={"CALLBREAK_NUMBA_CACHE_DIR": d})
+    ...     print(c.path == d, c.why, c.explicit)
+    True CALLBREAK_NUMBA_CACHE_DIR True
+    """
 
     path: str
     why: str
@@ -63,7 +70,13 @@ class CacheChoice:
 
 def writable(directory: str) -> bool:
     """Whether ``directory`` exists (or can be made) and a file can be written in it
-    (numba's own test: a temporary file)."""
+    (numba's own test: a temporary file).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     print(writable(d), writable(d + "/new/sub"), writable("/proc/no-such"))
+    True True False
+    """
     try:
         os.makedirs(directory, exist_ok=True)
         tempfile.TemporaryFile(dir=directory).close()
@@ -85,7 +98,16 @@ def user_cache_dir(env: Mapping[str, str]) -> str:
 
 
 def choose_cache_dir(source_dir: str = SOURCE_DIR, env: Mapping[str, str] | None = None) -> CacheChoice:
-    """The cache directory for the kernel whose source is in ``source_dir``."""
+    """The cache directory for the kernel whose source is in ``source_dir``.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     c = choose_cache_dir(source_dir=d, env={})
+    ...     print(c.path == d + "/__pycache__", c.why, c.explicit)
+    ...     print(choose_cache_dir(source_dir=d, env={"NUMBA_CACHE_DIR": d + "/numba"}).why)
+    True next to the source False
+    NUMBA_CACHE_DIR
+    """
     env = os.environ if env is None else env
     skipped: list[str] = []
     for name in (ENV, "NUMBA_CACHE_DIR"):
@@ -128,7 +150,15 @@ def configure_cache() -> CacheChoice:
     Must run before the kernel's functions are decorated: numba picks a cache
     location when ``njit(cache=True)`` wraps a function.  The path is the chosen
     directory's ``kernel-FINGERPRINT`` subdirectory (`kernel_fingerprint`), always
-    told to numba; child processes inherit it through ``NUMBA_CACHE_DIR``."""
+    told to numba; child processes inherit it through ``NUMBA_CACHE_DIR``.
+
+    >>> import os
+    >>> c = configure_cache()
+    >>> c is configure_cache(), os.path.basename(c.path) == f"kernel-{kernel_fingerprint()}"
+    (True, True)
+    >>> os.environ["NUMBA_CACHE_DIR"] == c.path, c.explicit
+    (True, True)
+    """
     global _applied
     if _applied is not None:
         return _applied

@@ -57,7 +57,16 @@ def _beats(card: int, best: int, trump: int) -> bool:
 
 
 def trick_winner(trick: tuple[tuple[int, Card], ...], trump: int) -> tuple[int, int]:
-    """(seat, card) currently winning a non-empty trick."""
+    """(seat, card) currently winning a non-empty trick.
+
+    >>> from callbreak.cards import Card
+    >>> trick = ((1, Card.parse("KH")), (2, Card.parse("AH")), (3, Card.parse("2S")))
+    >>> seat, card = trick_winner(trick, trump=0)   # spades (suit 0) are trumps: the 2 cuts
+    >>> seat, Card(card)
+    (3, Card('2S'))
+    >>> trick_winner(trick[:2], trump=0)[0]
+    2
+    """
     seat, best = trick[0][0], int(trick[0][1])
     for s, c in trick[1:]:
         if _beats(c, best, trump):
@@ -66,7 +75,16 @@ def trick_winner(trick: tuple[tuple[int, Card], ...], trump: int) -> tuple[int, 
 
 
 class EasyBot(Bot):
-    """Counts sure tricks to call; wins cheaply while short, else plays low."""
+    """Counts sure tricks to call; wins cheaply while short, else plays low.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> view = m.view(m.to_act)
+    >>> bot = EasyBot(seed=1)
+    >>> call = bot.act(view)
+    >>> call in view.legal_calls, call == EasyBot(seed=1).act(view)
+    (True, True)
+    """
 
     name = "easy"
 

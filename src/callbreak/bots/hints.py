@@ -50,6 +50,22 @@ def hint(view: SeatView, level: str = "hard", until_ready: Warmup | None = None)
     Serving only, ``until_ready``: while that warm-up of the hard level's kernel
     (`callbreak.bots.warmup`) is not ready, a hard card hint answers at once from
     the medium level and says so.  Raises ValueError when the seat has no turn.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> h = hint(m.view(m.to_act))   # calling: the call of highest expected value, and its chance
+    >>> h.call in m.view(m.to_act).legal_calls, 0.0 < h.chance < 1.0, h.card, h.level
+    (True, True, None, 'hard')
+    >>> while m.round.phase == "calling":
+    ...     _ = m.act(m.round.legal_calls()[0])
+    >>> h = hint(m.view(m.to_act), level="medium")   # playing: a card and its reason
+    >>> h.card, h.reason, h.level
+    (Card('AH'), 'cash a sure winner', 'medium')
+    >>> try:
+    ...     hint(m.view((m.to_act + 1) % 4))
+    ... except ValueError as e:
+    ...     print("no turn")
+    no turn
     """
     if level not in ("hard", "medium"):
         raise ValueError(f"hint level must be 'hard' or 'medium', not {level!r}")

@@ -58,7 +58,17 @@ def _bits(mask: int) -> list[int]:
 
 
 class IsmctsBot(Bot):
-    """Single-observer IS-MCTS, ``iterations`` per card, exploration ``c``."""
+    """Single-observer IS-MCTS, ``iterations`` per card, exploration ``c``.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> while m.round.phase == "calling":
+    ...     _ = m.act(m.round.legal_calls()[0])
+    >>> view = m.view(m.to_act)
+    >>> card = IsmctsBot(seed=1, iterations=20).act(view)
+    >>> card in view.legal_cards, card == IsmctsBot(seed=1, iterations=20).act(view)
+    (True, True)
+    """
 
     name = "spar-ismcts"
 

@@ -68,6 +68,12 @@ class Knowledge:
     ``cannot[s]`` is the mask of cards seat ``s`` is known not to hold (for
     the seat itself: everything outside its hand); ``unseen`` the cards
     neither in the seat's hand nor played; ``sizes`` the cards left per seat.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> k = Knowledge.from_view(m.view(0))
+    >>> bin(k.possible(0)).count("1"), bin(k.possible(1)).count("1")   # its own 13 cards; the 39 others
+    (13, 39)
     """
 
     __slots__ = (
@@ -288,6 +294,13 @@ def _bits(mask: int) -> list[int]:
 
 
 def cards_mask(cards: Sequence[Card | int]) -> int:
+    """The cards as a bit mask (bit ``int(card)`` set for each).
+
+    >>> from callbreak.cards import Card
+    >>> mask = cards_mask([Card.parse("AS"), Card.parse("2C")])
+    >>> mask == 1 << int(Card.parse("AS")) | 1 << int(Card.parse("2C")), mask.bit_count(), cards_mask([])
+    (True, 2, 0)
+    """
     m = 0
     for c in cards:
         m |= 1 << c

@@ -102,6 +102,15 @@ def choose_card(view: SeatView, k: Knowledge | None = None, greedy: bool = False
 
     ``greedy`` plays as if every trick were needed (used to measure a hand's
     trick potential when training the calling model).
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> while m.round.phase == "calling":
+    ...     _ = m.act(m.round.legal_calls()[0])
+    >>> view = m.view(m.to_act)
+    >>> card, why = choose_card(view)
+    >>> card, why, card in view.legal_cards
+    (Card('AH'), 'cash a sure winner', True)
     """
     legal = view.legal_cards
     if len(legal) == 1:
@@ -207,7 +216,15 @@ def _follow(x: _Ctx, legal: list[int]) -> tuple[int, str]:
 
 
 class MediumBot(Bot):
-    """Card counting and rules of thumb; calls from the trick distribution."""
+    """Card counting and rules of thumb; calls from the trick distribution.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> view = m.view(m.to_act)
+    >>> call = MediumBot(seed=1).act(view)
+    >>> call in view.legal_calls, call == MediumBot(seed=2).act(view)   # rules of thumb: no randomness
+    (True, True)
+    """
 
     name = "medium"
 

@@ -72,6 +72,10 @@ def bot_names(seats: Sequence[str | None], seed: int) -> tuple[str, ...]:
     """The four seats' names: a person's name as given, a bot (``None``) named by the rule.
 
     ``seed`` fixes the order the names are drawn in (a table's seed, a local match's seed).
+
+    >>> names = bot_names(["Asha", None, None, None], seed=7)
+    >>> names[0], len(set(names)), names == bot_names(["Asha", None, None, None], seed=7)
+    ('Asha', 4, True)
     """
     if len(seats) != 4:
         raise ValueError(f"a table has four seats, not {len(seats)}")

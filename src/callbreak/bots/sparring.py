@@ -66,14 +66,30 @@ class _ShiftedCaller(Bot):
 
 
 class BoldBot(_ShiftedCaller):
-    """Medium's play; calls one trick more than medium."""
+    """Medium's play; calls one trick more than medium.
+
+    >>> from callbreak import Match
+    >>> from callbreak.bots.medium import MediumBot
+    >>> m = Match(seed=3)
+    >>> view = m.view(m.to_act)
+    >>> BoldBot(seed=1).act(view) - MediumBot(seed=1).act(view)
+    1
+    """
 
     name = "spar-bold"
     shift = 1
 
 
 class TimidBot(_ShiftedCaller):
-    """Medium's play; calls one trick fewer than medium."""
+    """Medium's play; calls one trick fewer than medium.
+
+    >>> from callbreak import Match
+    >>> from callbreak.bots.medium import MediumBot
+    >>> m = Match(seed=5)
+    >>> view = m.view(m.to_act)
+    >>> MediumBot(seed=1).act(view) - TimidBot(seed=1).act(view)
+    1
+    """
 
     name = "spar-timid"
     shift = -1
@@ -81,7 +97,15 @@ class TimidBot(_ShiftedCaller):
 
 class NoisyBot(Bot):
     """Medium with noise: a random legal card with chance ``card_noise``, a call one
-    off medium's (up or down) with chance ``call_noise``."""
+    off medium's (up or down) with chance ``call_noise``.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> view = m.view(m.to_act)
+    >>> calls = {NoisyBot(seed=s, call_noise=1.0).act(view) for s in range(8)}   # always one off
+    >>> sorted(calls)
+    [4, 6]
+    """
 
     name = "spar-noisy"
 
@@ -103,7 +127,16 @@ class NoisyBot(Bot):
 
 class CounterBot(Bot):
     """A greedy card counter: wins every trick it can, with a boss card (one no
-    unseen card of its suit beats) when it has one; leads boss cards first."""
+    unseen card of its suit beats) when it has one; leads boss cards first.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> while m.round.phase == "calling":
+    ...     _ = m.act(m.round.legal_calls()[0])
+    >>> view = m.view(m.to_act)
+    >>> CounterBot(seed=1).act(view) in view.legal_cards
+    True
+    """
 
     name = "spar-counter"
 

@@ -68,6 +68,15 @@ def _play_chunk(args: tuple[str, int, int]) -> list[tuple[list[float], int]]:
 
 
 def fit(samples: list[tuple[list[float], int]], meta: dict[str, Any]) -> CallModel:
+    """The calling model fitted to ``samples`` (a hand's features, the tricks it took): a ridge regression of the tricks, then a smoothed distribution of them per bin of the prediction.
+
+    >>> samples = _play_chunk(("head", 1, 60))   # 60 simulated rounds of the standard rules
+    >>> model = fit(samples, {"family": "head"})
+    >>> len(model.weights) == len(FEATURES), model.meta["samples"], len(model.dists) == N_BINS
+    (True, 60, True)
+    >>> all(abs(sum(d) - 1) < 1e-9 for d in model.dists)
+    True
+    """
     import numpy as np
 
     X = np.array([f for f, _ in samples], dtype=float)
@@ -93,6 +102,18 @@ def fit(samples: list[tuple[list[float], int]], meta: dict[str, Any]) -> CallMod
 
 
 def main(argv: list[str] | None = None) -> None:
+    """``python -m callbreak.bots.train_calls``: simulate rounds, fit the calling model of each rules family, write it to ``bots/data``.
+
+    >>> import contextlib, io
+    >>> out = io.StringIO()
+    >>> with contextlib.redirect_stdout(out):
+    ...     try:
+    ...         main(["--help"])
+    ...     except SystemExit as e:
+    ...         code = e.code
+    >>> code, "--rounds" in out.getvalue(), "--passes" in out.getvalue()
+    (0, True, True)
+    """
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=6000, help="training rounds per pass and family")
     ap.add_argument("--passes", type=int, default=2)

@@ -75,7 +75,14 @@ class Warmup:
     """The kernel's readiness in this process, and the background work that brings it.
 
     ``ready`` turns true once every entry point is loaded here; ``start`` (at most
-    once) begins the work; progress goes to ``report`` (default: stderr)."""
+    once) begins the work; progress goes to ``report`` (default: stderr).
+
+    >>> w = Warmup(report=print)
+    >>> w.ready, w.started
+    (False, False)
+    >>> w.quick("a hint")   # an answer given before the kernel was ready (said once)
+    a hint answered at the medium level: the hard bot's kernel is still warming up
+    """
 
     def __init__(self, report: Report | None = None) -> None:
         self._ready = threading.Event()
@@ -179,7 +186,18 @@ KERNEL = Warmup()
 
 class UntilReady(Bot):
     """Serving only: ``strong`` once ``warmup`` is ready; until then ``quick``,
-    which answers at once (each such answer is noted on ``warmup``)."""
+    which answers at once (each such answer is noted on ``warmup``).
+
+    >>> from callbreak import Match
+    >>> from callbreak.bots.medium import MediumBot
+    >>> from callbreak.bots.random_bot import RandomBot
+    >>> w = Warmup(report=lambda message: None)
+    >>> bot = UntilReady(MediumBot(seed=1), RandomBot(seed=1), w)
+    >>> m = Match(seed=3)
+    >>> view = m.view(m.to_act)
+    >>> bot.act(view) == RandomBot(seed=1).act(view), bot.name   # not ready: the quick bot answers
+    (True, 'medium')
+    """
 
     def __init__(self, strong: Bot, quick: Bot, warmup: Warmup) -> None:
         super().__init__(strong.seed)
@@ -231,7 +249,18 @@ def _exit_with(parent: int) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Compile the kernel into its cache in this process (``callbreak warmup``,
-    and the helper process of `Warmup`)."""
+    and the helper process of `Warmup`).
+
+    >>> import contextlib, io
+    >>> out = io.StringIO()
+    >>> with contextlib.redirect_stdout(out):
+    ...     try:
+    ...         main(["--help"])
+    ...     except SystemExit as e:
+    ...         code = e.code
+    >>> code, out.getvalue().splitlines()[0]
+    (0, 'usage: python -m callbreak.bots.warmup [-h] [--parent PARENT]')
+    """
     p = argparse.ArgumentParser(prog="python -m callbreak.bots.warmup", description=main.__doc__)
     p.add_argument("--parent", type=int, default=None, help="stop when this process is gone")
     args = p.parse_args(argv)

@@ -16,6 +16,15 @@ from typing import Any
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``callbreak analyse`` (alias ``analyze``) to the command line's subcommands.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> args = parser.parse_args(["analyze", "match.json", "--budget", "200", "--no-hindsight"])
+    >>> args.func is run, args.file, args.budget, args.no_hindsight, args.seed
+    (True, 'match.json', 200, True, 0)
+    """
     p = subparsers.add_parser(
         "analyse",
         aliases=["analyze"],
@@ -44,6 +53,24 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``callbreak analyse``: value each call and card of a match's history; print the report.
+
+    >>> import argparse, contextlib, io, os, tempfile
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.notation import dumps
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=2)
+    >>> for a in (2, 3, 2, 3): _ = m.act(a)
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = os.path.join(d, "match.txt")
+    ...     _ = open(path, "w").write(dumps(m))
+    ...     out = io.StringIO()
+    ...     with contextlib.redirect_stdout(out):
+    ...         code = run(parser.parse_args(["analyse", path, "--seat", "0", "--budget", "40", "--no-hindsight"]))
+    >>> code, "Accuracy" in out.getvalue()
+    (0, True)
+    """
     import json
     import sys
     from pathlib import Path

@@ -13,6 +13,15 @@ from typing import Any
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``callbreak arena`` to the command line's subcommands.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> args = parser.parse_args(["arena", "hard", "medium", "medium", "medium", "-n", "8", "--duplicate"])
+    >>> args.func is run, args.bots, args.matches, args.duplicate, args.rules
+    (True, ['hard', 'medium', 'medium', 'medium'], 8, True, 'bhoos')
+    """
     p = subparsers.add_parser(
         "arena",
         help="play matches between four bots (levels or HTTP URLs) and report statistics",
@@ -62,6 +71,18 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``callbreak arena``: play the matches, print each bot's statistics.
+
+    >>> import argparse, contextlib, io
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> out = io.StringIO()
+    >>> with contextlib.redirect_stdout(out):
+    ...     code = run(parser.parse_args(["arena", "medium", "easy", "random", "random", "-n", "2",
+    ...                                   "--rules", "quick", "--rounds", "1", "--quiet"]))
+    >>> code, "medium" in out.getvalue() and "random #2" in out.getvalue()
+    (0, True)
+    """
     import sys
 
     from rich.console import Console

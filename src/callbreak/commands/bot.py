@@ -8,6 +8,17 @@ from typing import Any
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``callbreak bot serve`` and ``callbreak bot check`` to the command line's subcommands.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> args = parser.parse_args(["bot", "serve", "--bot", "medium", "--port", "0"])
+    >>> args.func is run_serve, args.bot, args.port, args.rules
+    (True, 'medium', 0, 'bhoos')
+    >>> parser.parse_args(["bot", "check", "http://127.0.0.1:7000"]).func is run_check
+    True
+    """
     p = subparsers.add_parser(
         "bot",
         help="serve one of our bots over HTTP, or check someone's HTTP bot",
@@ -55,6 +66,17 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    """``callbreak bot serve``: serve a bot over HTTP until interrupted (2: a bad level or port).
+
+    >>> import argparse, contextlib, io
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     code = run_serve(parser.parse_args(["bot", "serve", "--bot", "grandmaster", "--port", "0"]))
+    >>> code, err.getvalue()[:40]
+    (2, "error: unknown bot level 'grandmaster' (")
+    """
     import sys
 
     from ..remote.server import BotServer
@@ -76,6 +98,20 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    """``callbreak bot check URL``: check someone's HTTP bot; 0 when it passes, 1 when a check fails.
+
+    >>> import argparse, contextlib, io, socket
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> closed = socket.socket(); closed.bind(("127.0.0.1", 0))   # a port nobody listens on
+    >>> out = io.StringIO()
+    >>> with contextlib.redirect_stdout(out):
+    ...     code = run_check(parser.parse_args(["bot", "check", f"http://127.0.0.1:{closed.getsockname()[1]}",
+    ...                                         "--positions", "4"]))
+    >>> code, "GET /hi" in out.getvalue()
+    (1, True)
+    >>> closed.close()
+    """
     import json
 
     from rich.console import Console

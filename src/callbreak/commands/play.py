@@ -58,6 +58,15 @@ def parse_settings(items: Sequence[str]) -> dict[str, Any]:
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``callbreak play`` to the command line's subcommands.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> args = parser.parse_args(["play", "--bots", "hard", "--rules", "quick", "--set", "rounds=3", "--seed", "7"])
+    >>> args.func is run, args.bots, args.rules, args.set, args.seed
+    (True, 'hard', 'quick', ['rounds=3'], 7)
+    """
     p = subparsers.add_parser(
         "play",
         help="play in the terminal: against bots, or at an online table (--join URL)",
@@ -83,6 +92,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    """``callbreak play``: the terminal game (2, before any screen, for bad options).
+
+    >>> import argparse, contextlib, io
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     code = run(parser.parse_args(["play", "--lang", "en", "--rules", "quick", "--set", "rounds=-1"]))
+    >>> code, err.getvalue()[:22]
+    (2, 'callbreak play: rounds')
+    """
     from ..bots import LEVELS
     from ..extras import need
     from ..rules import PRESETS, Ruleset

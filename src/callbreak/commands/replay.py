@@ -13,6 +13,15 @@ from typing import Any
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``callbreak replay`` to the command line's subcommands.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> args = parser.parse_args(["replay", "--demo", "3", "--summary"])
+    >>> args.func is run, args.demo, args.rules, args.summary
+    (True, 3, 'quick', True)
+    """
     p = subparsers.add_parser(
         "replay",
         help="print a match from its hand history, trick by trick",
@@ -92,7 +101,17 @@ def _card(c: Any) -> str:
 
 
 def render(match: Any, console: Any, summary: bool = False) -> None:
-    """Print ``match`` (a `Match`) round by round with Rich."""
+    """Print ``match`` (a `Match`) round by round with Rich.
+
+    >>> import io
+    >>> from rich.console import Console
+    >>> from callbreak import Ruleset
+    >>> console = Console(width=100, file=io.StringIO())
+    >>> render(demo_match(3, Ruleset.preset("quick", rounds=1)), console, summary=True)
+    >>> text = console.file.getvalue()
+    >>> "Round 1" in text, "1st" in text
+    (True, True)
+    """
     from rich.rule import Rule
     from rich.table import Table
 
@@ -201,6 +220,17 @@ def ordinal(n: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``callbreak replay``: print a match from its history, or a seeded demo match.
+
+    >>> import argparse, contextlib, io
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> out = io.StringIO()
+    >>> with contextlib.redirect_stdout(out):
+    ...     code = run(parser.parse_args(["replay", "--demo", "3", "--set", "rounds=1", "--history"]))
+    >>> code, out.getvalue().splitlines()[0]
+    (0, '[Event "Demo: four random bots"]')
+    """
     import sys
     from pathlib import Path
 

@@ -23,6 +23,15 @@ _HELP_INPUT = "commands: 'undo' removes the last round, 'done' stops, 'help' sho
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``callbreak score`` to the command line's subcommands.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> args = parser.parse_args(["score", "--players", "Asha,Bikash,Chandra,Dipa", "--rounds", "3 4 2 3 / 4 3 2 4"])
+    >>> args.func is run, args.players, args.rounds
+    (True, 'Asha,Bikash,Chandra,Dipa', '3 4 2 3 / 4 3 2 4')
+    """
     p = subparsers.add_parser(
         "score",
         help="score a game played with real cards (calls and tricks per round)",
@@ -50,7 +59,19 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def sheet_table(sheet: Any) -> Any:
-    """A Rich table: one row per round (call/won, points, running total), then places."""
+    """A Rich table: one row per round (call/won, points, running total), then places.
+
+    >>> import io
+    >>> from rich.console import Console
+    >>> from callbreak.scorecalc import ScoreSheet
+    >>> from callbreak import Ruleset
+    >>> sheet = ScoreSheet(["Asha", "Bikash", "Chandra", "Dipa"], Ruleset.preset("quick"))
+    >>> _ = sheet.add_round([3, 4, 2, 3], [4, 3, 2, 4])
+    >>> console = Console(width=100, file=io.StringIO())
+    >>> console.print(sheet_table(sheet))
+    >>> "Asha" in console.file.getvalue(), "3.1" in console.file.getvalue()
+    (True, True)
+    """
     from rich.table import Table
 
     from .replay import ordinal
@@ -96,6 +117,19 @@ def _status(sheet: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``callbreak score``: the score sheet of a game played with real cards (2: a bad round).
+
+    >>> import argparse, contextlib, io
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> out = io.StringIO()
+    >>> with contextlib.redirect_stdout(out):
+    ...     code = run(parser.parse_args(["score", "--players", "Asha,Bikash,Chandra,Dipa", "--rules", "quick",
+    ...                                   "--rounds", "3 4 2 3 / 4 3 2 4", "--json"]))
+    >>> import json
+    >>> code, json.loads(out.getvalue())["rounds"]
+    (0, [{'calls': [3, 4, 2, 3], 'tricks': [4, 3, 2, 4]}])
+    """
     import sys
     from pathlib import Path
 

@@ -10,6 +10,15 @@ __all__ = ["register", "run", "served_at", "tune_gc"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``callbreak serve`` to the command line's subcommands.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> args = parser.parse_args(["serve", "--port", "9000", "--db", "tables.db", "--grace", "30"])
+    >>> args.func is run, args.host, args.port, args.db, args.grace
+    (True, '127.0.0.1', 9000, 'tables.db', 30.0)
+    """
     p = subparsers.add_parser(
         "serve",
         help="run the online tables (HTTP + WebSocket) and the web client",
@@ -50,6 +59,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    """``callbreak serve``: run the web server until interrupted.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> try:   # (a valid command line serves until interrupted)
+    ...     run(parser.parse_args(["serve", "--workers", "2"]))
+    ... except SystemExit as e:
+    ...     print(e)
+    callbreak serve: --workers needs --redis (the processes share their tables through it)
+    """
     from ..extras import need
 
     need("`callbreak serve`", "server")

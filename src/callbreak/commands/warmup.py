@@ -13,6 +13,14 @@ __all__ = ["register", "run"]
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``callbreak warmup`` to the command line's subcommands.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> parser.parse_args(["warmup"]).func is run
+    True
+    """
     p = subparsers.add_parser(
         "warmup",
         help="compile the hard bot's kernel into its cache now (for install scripts and images)",

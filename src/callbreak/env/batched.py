@@ -79,7 +79,15 @@ def _extra(rules: Ruleset) -> npt.NDArray[np.int64]:
 
 @_jit
 def score_tenths(call: int, won: int, P: np.ndarray) -> int:
-    """`callbreak.scoring.score_tenths` on the kernel's rules array."""
+    """`callbreak.scoring.score_tenths` on the kernel's rules array.
+
+    >>> from callbreak import Ruleset
+    >>> from callbreak.bots.kernel.core import rules_array
+    >>> from callbreak.scoring import score_tenths as engine_score
+    >>> P = rules_array(Ruleset())
+    >>> [score_tenths(3, won, P) for won in (2, 3, 5)], [engine_score(3, won, Ruleset()) for won in (2, 3, 5)]
+    ([-30, 30, 32], [-30, 30, 32])
+    """
     if won >= call and (P[6] < 0 or won - call <= P[6]):
         base = call
         if P[8] >= 0 and call >= P[8]:
@@ -358,7 +366,19 @@ def _observe(
 
 
 class Finished(NamedTuple):
-    """Rounds that ended during the last `step`, one row each (for replays and checks)."""
+    """Rounds that ended during the last `step`, one row each (for replays and checks).
+
+    >>> import numpy as np
+    >>> env = BatchedEnv(2, ruleset="standard", seed=4)
+    >>> obs, mask = env.reset()
+    >>> rng = np.random.default_rng(0)
+    >>> for _ in range(14):   # seat 0's call and 13 cards: every game's round ends
+    ...     legal = [np.flatnonzero(m) for m in mask]
+    ...     obs, mask, reward, done = env.step(np.array([rng.choice(a) for a in legal]))
+    >>> f = env.finished
+    >>> f.game.tolist(), f.calls.shape, f.won.sum(axis=1).tolist(), f.actions.shape
+    ([0, 1], (2, 4), [13, 13], (2, 56))
+    """
 
     game: npt.NDArray[np.int64]
     dealer: npt.NDArray[np.int64]

@@ -57,7 +57,16 @@ Obs = dict[str, npt.NDArray[Any]]
 
 
 def ruleset_of(ruleset: Ruleset | str | None) -> Ruleset:
-    """A `Ruleset` from one, a preset's name, or None (the standard rules); it must fix the rounds."""
+    """A `Ruleset` from one, a preset's name, or None (the standard rules); it must fix the rounds.
+
+    >>> ruleset_of("quick").rounds, ruleset_of(None) == Ruleset()
+    (3, True)
+    >>> try:
+    ...     ruleset_of(Ruleset(rounds=None))
+    ... except ValueError as e:
+    ...     print(e)
+    an episode is one match: the ruleset must fix the number of rounds
+    """
     if ruleset is None:
         rules = Ruleset()
     elif isinstance(ruleset, str):
@@ -73,7 +82,12 @@ def ruleset_of(ruleset: Ruleset | str | None) -> Ruleset:
 
 def match_for(rules: Ruleset, seed: int, options: dict[str, Any] | None) -> Match:
     """The match a ``reset`` starts: ``seed``, and the ``dealt`` hands (one deal: four hand
-    masks or card lists) and ``dealer`` of ``options`` where given."""
+    masks or card lists) and ``dealer`` of ``options`` where given.
+
+    >>> m = match_for(Ruleset(), seed=5, options={"dealer": 2})
+    >>> m.round.dealer, m.to_act, match_for(Ruleset(), 5, None).round.hands == match_for(Ruleset(), 5, {}).round.hands
+    (2, 3, True)
+    """
     options = options or {}
     dealt = options.get("dealt")
     return Match(rules, seed=seed, dealer=options.get("dealer"), dealt=None if dealt is None else [dealt])
@@ -86,7 +100,16 @@ def env(
     seed: int | None = None,
     illegal_reward: float | None = None,
 ) -> AECEnv:
-    """The environment with PettingZoo's usual wrappers (illegal action: end with a penalty)."""
+    """The environment with PettingZoo's usual wrappers (illegal action: end with a penalty).
+
+    >>> e = env(ruleset="quick", seed=2)
+    >>> e.reset()
+    >>> e.agent_selection, int(e.action_space("player_0").n), e.observation_space("player_0")["action_mask"].shape
+    ('player_1', 66, (66,))
+    >>> legal = [int(a) for a in e.observe(e.agent_selection)["action_mask"].nonzero()[0]]
+    >>> e.step(legal[0]); e.agent_selection, e.unwrapped.match.round.calls
+    ('player_2', [None, 1, None, None])
+    """
     e: AECEnv = raw_env(ruleset=ruleset, render_mode=render_mode, reward=reward, seed=seed)
     if illegal_reward is None:
         illegal_reward = -1.0 if reward == "places" else -13.0
@@ -98,7 +121,15 @@ def env(
 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's naming
     """The unwrapped environment; ``match`` is the engine's `Match` being played (its full
-    state, hands included: for analysis, never part of an observation)."""
+    state, hands included: for analysis, never part of an observation).
+
+    >>> e = raw_env(ruleset="quick", seed=2)
+    >>> e.reset()
+    >>> agent = e.agent_selection
+    >>> legal = [int(a) for a in e.observe(agent)["action_mask"].nonzero()[0]]
+    >>> e.step(legal[0]); e.match.round.calls
+    [None, 1, None, None]
+    """
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": list(RENDER_MODES),

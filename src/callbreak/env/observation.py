@@ -124,7 +124,14 @@ HIGH[_ROUND] = BOUND
 
 
 def observe(view: SeatView) -> npt.NDArray[np.float32]:
-    """The observation of ``view.seat``, made of nothing but ``view``."""
+    """The observation of ``view.seat``, made of nothing but ``view``.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> o = observe(m.view(0))
+    >>> o.shape == (SIZE,), int(o[HAND:HAND + 52].sum()), bool((observe(m.view(0)) == o).all())
+    (True, 13, True)
+    """
     me = view.seat
     if not 0 <= me <= 3:
         raise ValueError(f"an observation is of a seat 0..3, not {me!r}")
@@ -160,7 +167,14 @@ def observe(view: SeatView) -> npt.NDArray[np.float32]:
 
 
 def mask(view: SeatView) -> npt.NDArray[np.int8]:
-    """1 for each legal action of ``view.seat`` (all 0 when it is not its turn)."""
+    """1 for each legal action of ``view.seat`` (all 0 when it is not its turn).
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> seat = m.to_act
+    >>> [to_engine(int(a))[1] for a in mask(m.view(seat)).nonzero()[0]][:4], int(mask(m.view((seat + 1) % 4)).sum())
+    ([1, 2, 3, 4], 0)
+    """
     out = np.zeros(N_ACTIONS, dtype=np.int8)
     if view.to_act == view.seat:
         for n in view.legal_calls:

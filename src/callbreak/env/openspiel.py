@@ -71,12 +71,29 @@ _INFO_BLOCKS = (("seat", 4), ("dealt", 52), ("calls", 4 * 15), ("tricks", 13 * (
 
 
 def info_state_size() -> int:
-    """The length of the information-state tensor (2872)."""
+    """The length of the information-state tensor (2872).
+
+    >>> info_state_size()
+    2872
+    >>> game = pyspiel.load_game("python_callbreak")
+    >>> game.information_state_tensor_size() == info_state_size()
+    True
+    """
     return sum(n for _, n in _INFO_BLOCKS)
 
 
 class CallbreakGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no types
-    """One deal of Callbreak for OpenSpiel."""
+    """One deal of Callbreak for OpenSpiel.
+
+    >>> game = pyspiel.load_game("python_callbreak", {"preset": "bhoos", "dealer": 0})
+    >>> game.num_players(), game.num_distinct_actions(), game.max_game_length(), game.rules.name, game.dealer
+    (4, 66, 56, 'bhoos', 0)
+    >>> try:
+    ...     pyspiel.load_game("python_callbreak", {"dealer": 7})
+    ... except ValueError as e:
+    ...     print(e)
+    dealer must be a seat 0..3, not 7
+    """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_DEFAULTS, **(params or {})}
@@ -106,7 +123,21 @@ class CallbreakGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no types
 
 
 class CallbreakState(pyspiel.State):  # type: ignore[misc]
-    """The deal so far (chance) and then the engine's `Round`."""
+    """The deal so far (chance) and then the engine's `Round`.
+
+    >>> import random
+    >>> game = pyspiel.load_game("python_callbreak")
+    >>> state = game.new_initial_state()
+    >>> rng = random.Random(1)
+    >>> while state.is_chance_node():   # deal the 52 cards
+    ...     state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    >>> state.current_player(), state.legal_actions()[:3]   # seat 0 calls first: calls are 52 + n
+    (0, [53, 54, 55])
+    >>> while not state.is_terminal():
+    ...     state.apply_action(state.legal_actions()[0])
+    >>> state.is_terminal(), len(state.returns())
+    (True, 4)
+    """
 
     def __init__(self, game: CallbreakGame) -> None:
         super().__init__(game)
@@ -221,7 +252,17 @@ class CallbreakState(pyspiel.State):  # type: ignore[misc]
 
 
 class CallbreakObserver:
-    """OpenSpiel's Python observer: tensors and strings from the player's own view."""
+    """OpenSpiel's Python observer: tensors and strings from the player's own view.
+
+    >>> game = pyspiel.load_game("python_callbreak")
+    >>> state = game.new_initial_state()
+    >>> while state.is_chance_node():
+    ...     state.apply_action(state.chance_outcomes()[0][0])
+    >>> obs = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    >>> obs.set_from(state, player=0)
+    >>> obs.tensor.shape, sorted(obs.dict), int(obs.dict["dealt"].sum())
+    ((2872,), ['calls', 'dealt', 'seat', 'tricks'], 13)
+    """
 
     def __init__(self, iig_obs_type: Any, params: Any) -> None:
         if params:

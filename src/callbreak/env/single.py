@@ -54,7 +54,17 @@ ENV_ID = "callbreak/Callbreak-v0"
 class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
     """``seat`` (0..3) is the learner's; ``opponents`` a bot level for all three others or
     three levels (seat order, skipping the learner's).  ``match`` is the engine's `Match`
-    (its full state: for analysis, never part of an observation)."""
+    (its full state: for analysis, never part of an observation).
+
+    >>> env = CallbreakEnv(ruleset="quick", opponents=["easy", "medium", "random"], seat=2)
+    >>> obs, info = env.reset(seed=3)
+    >>> env.seat, env.match.to_act == env.seat, obs.shape, info["action_mask"].shape
+    (2, True, (556,), (66,))
+    >>> legal = [int(a) for a in info["action_mask"].nonzero()[0]]
+    >>> obs, reward, terminated, truncated, info = env.step(legal[0])   # the lowest call
+    >>> env.match.round.calls[env.seat], terminated
+    (1, False)
+    """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012  # Gymnasium's own declaration
 

@@ -22,7 +22,16 @@ def render_text(
     match: Match, names: tuple[str, ...] = ("player_0", "player_1", "player_2", "player_3")
 ) -> str:
     """Public state (calls, tricks won, totals, the trick on the table) and the hand of the
-    seat to act only: no other hand is shown."""
+    seat to act only: no other hand is shown.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> text = render_text(m)
+    >>> print(text.splitlines()[0])
+    Round 1 of 5, dealer player_1, trump S, calling
+    >>> text.count("hand") <= 1   # the seat to act's hand only
+    True
+    """
     v = match.view(-1)
     rounds = "" if v.rounds is None else f" of {v.rounds}"
     state = "over" if match.is_over else v.phase

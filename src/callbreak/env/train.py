@@ -238,7 +238,12 @@ FIXED = N_CARD + 1
 
 
 def initial() -> npt.NDArray[np.float64]:
-    """The untrained policy's weights: uniform over the legal cards, calls near the lowest."""
+    """The untrained policy's weights: uniform over the legal cards, calls near the lowest.
+
+    >>> theta = initial()
+    >>> theta.shape == (N_FEATURES,), float(theta.sum()), float(theta[FIXED])
+    (True, 1.0, 1.0)
+    """
     theta = np.zeros(N_FEATURES)
     theta[FIXED] = 1.0
     return theta
@@ -281,7 +286,12 @@ def _state(obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
 
 @dataclass
 class Result:
-    """A trained policy and its learning curve (mean points per round of each update)."""
+    """A trained policy and its learning curve (mean points per round of each update).
+
+    >>> r = Result(initial())
+    >>> r.curve.append(-1.25); r.theta.shape == (N_FEATURES,), r.curve
+    (True, [-1.25])
+    """
 
     theta: npt.NDArray[np.float64]
     curve: list[float] = field(default_factory=list)
@@ -358,7 +368,18 @@ def train(
 
 
 def save(path: str | os.PathLike[str], theta: npt.NDArray[np.float64]) -> None:
-    """Write the policy's weights to ``path`` (``np.savez``: ``theta`` and ``n_features``)."""
+    """Write the policy's weights to ``path`` (``np.savez``: ``theta`` and ``n_features``).
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "policy.npz"
+    >>> save(path, initial()); bool((load(path) == initial()).all())
+    True
+    >>> try:
+    ...     save(path, initial()[:3])
+    ... except ValueError as e:
+    ...     print(e)
+    a policy has 35 weights, not shape (3,)
+    """
     theta = np.asarray(theta, dtype=np.float64)
     if theta.shape != (N_FEATURES,):
         raise ValueError(f"a policy has {N_FEATURES} weights, not shape {theta.shape}")
@@ -478,6 +499,18 @@ def evaluate(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m callbreak.env.train``: train the linear policy, report its curve, save its weights.
+
+    >>> import contextlib, io
+    >>> out = io.StringIO()
+    >>> with contextlib.redirect_stdout(out):
+    ...     try:
+    ...         main(["--help"])
+    ...     except SystemExit as e:
+    ...         code = e.code
+    >>> code, "--updates" in out.getvalue()
+    (0, True)
+    """
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--updates", type=int, default=400)
     ap.add_argument("--games", type=int, default=256)

@@ -65,12 +65,29 @@ Entry = str | dict[str, str]
 
 
 class Translate(Protocol):
+    """What `translator` returns: ``tr(key, **params)``, the text of ``key`` with its placeholders filled.
+
+    >>> tr: Translate = translator("en")
+    >>> tr("analysis.progress", done=2, count=5)
+    'Analysing… 2 of 5 rounds done.'
+    """
+
     def __call__(self, key: str, /, **params: object) -> str: ...
 
 
 @cache
 def catalogue(lang: str) -> dict[str, Entry]:
-    """The catalogue of ``lang`` as stored (a `ValueError` names an unknown language)."""
+    """The catalogue of ``lang`` as stored (a `ValueError` names an unknown language).
+
+    >>> en = catalogue("en")
+    >>> en["analysis.progress"]["other"], sorted(catalogue("hi")) == sorted(en)
+    ('Analysing… {done} of {count} rounds done.', True)
+    >>> try:
+    ...     catalogue("fr")
+    ... except ValueError as e:
+    ...     print(e)
+    no language 'fr': choose one of en, ne, hi, bn
+    """
     if lang not in LANGUAGES:
         raise ValueError(f"no language {lang!r}: choose one of {', '.join(LANGUAGES)}")
     data = json.loads((DIR / f"{lang}.json").read_text(encoding="utf-8"))
@@ -101,14 +118,29 @@ def digits(lang: str, text: object) -> str:
 
 
 def placeholders(entry: Entry) -> set[str]:
-    """The ``{names}`` an entry uses (all of its plural forms together)."""
+    """The ``{names}`` an entry uses (all of its plural forms together).
+
+    >>> sorted(placeholders(catalogue("en")["analysis.hindsight_lost"])), placeholders("no names here")
+    (['best', 'count', 'taken'], set())
+    """
     texts = entry.values() if isinstance(entry, dict) else [entry]
     return {m for t in texts for m in _PLACEHOLDER.findall(t)}
 
 
 def translator(lang: str) -> Translate:
     """``tr(key, **params)`` for ``lang``: the entry with its placeholders filled; numbers in
-    the language's digits; a key missing from the language falls back to English."""
+    the language's digits; a key missing from the language falls back to English.
+
+    >>> translator("en")("analysis.progress", done=1, count=1)
+    'Analysing… 1 of 1 round done.'
+    >>> "২" in translator("bn")("analysis.progress", done=2, count=5)   # Bengali digits
+    True
+    >>> try:
+    ...     translator("en")("no.such.key")
+    ... except KeyError as e:
+    ...     print(e)
+    "no text for 'no.such.key'"
+    """
     own, english = catalogue(lang), catalogue("en")
 
     def tr(key: str, /, **params: object) -> str:
@@ -144,7 +176,13 @@ def choose_language(wanted: str | None) -> str:
 
 def language_from_env(env: Mapping[str, str] | None = None) -> str:
     """The language the environment asks for: the first known one of ``LANGUAGE`` (a
-    colon-separated list, as gettext reads it), else ``LC_ALL``, ``LC_MESSAGES``, ``LANG``."""
+    colon-separated list, as gettext reads it), else ``LC_ALL``, ``LC_MESSAGES``, ``LANG``.
+
+    >>> language_from_env({"LANGUAGE": "ne:en", "LANG": "hi_IN.UTF-8"}), language_from_env({"LANG": "bn_BD.UTF-8"})
+    ('ne', 'bn')
+    >>> language_from_env({"LANGUAGE": "fr:de", "LC_ALL": "C.UTF-8"}), language_from_env({})
+    ('en', 'en')
+    """
     env = os.environ if env is None else env
     for tag in env.get("LANGUAGE", "").split(":"):
         if tag.lower().startswith("en") or choose_language(tag) != "en":

@@ -25,7 +25,12 @@ __all__ = ["Fault", "RemoteBot", "fallback_action", "resolve_bot"]
 
 @dataclass(frozen=True, slots=True)
 class Fault:
-    """One bad answer: ``kind`` is ``timeout``, ``illegal``, ``malformed`` or ``error``."""
+    """One bad answer: ``kind`` is ``timeout``, ``illegal``, ``malformed`` or ``error``.
+
+    >>> f = Fault("timeout", 2, "no answer within 1.55 s")
+    >>> f.to_dict()
+    {'kind': 'timeout', 'round': 2, 'detail': 'no answer within 1.55 s'}
+    """
 
     kind: str
     round: int
@@ -54,6 +59,16 @@ class RemoteBot(Bot):
     default 1.5 as in the tournament); ``grace`` is how much longer than the
     budget the answer may take to travel before it counts as late.
     ``player_ids`` are the ids sent as ``playerIds`` (seat order).
+
+    >>> import socket
+    >>> from callbreak import Match
+    >>> closed = socket.socket(); closed.bind(("127.0.0.1", 0))   # a port nobody listens on
+    >>> bot = RemoteBot(f"http://127.0.0.1:{closed.getsockname()[1]}", time_budget=1.5, connect_timeout=0.5)
+    >>> m = Match(seed=1)
+    >>> view = m.view(m.to_act)
+    >>> bot.act(view) == fallback_action(view), [f.kind for f in bot.faults], bot.decisions
+    (True, ['error'], 1)
+    >>> bot.close(); closed.close()
     """
 
     name = "remote"

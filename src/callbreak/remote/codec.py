@@ -92,6 +92,14 @@ def view_to_request(
     Built from the view alone: the only cards in it are the seat's own hand and
     cards already played.  ``timeBudget`` is sent with both kinds of request when
     given (the tournament documents it for ``/play``).
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=1)
+    >>> path, body = view_to_request(m.view(m.to_act), time_budget_ms=1500)
+    >>> path, body["playerId"], len(body["cards"]), body["context"]["round"], body["timeBudget"]
+    ('/bid', 'P2', 13, 1, 1500)
+    >>> parse_request(path, body).view.hand == m.view(m.to_act).hand   # the seat's own cards, no others
+    True
     """
     if view.phase not in ("calling", "playing") or view.to_act != view.seat:
         raise ValueError(f"seat {view.seat} has nothing to do (phase {view.phase!r}, to act {view.to_act})")
@@ -124,7 +132,14 @@ def view_to_request(
 
 @dataclass(frozen=True, slots=True)
 class ParsedRequest:
-    """A request read back: the seat's view, its time budget (ms, or None) and the ids."""
+    """A request read back: the seat's view, its time budget (ms, or None) and the ids.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=1)
+    >>> req = parse_request(*view_to_request(m.view(m.to_act), time_budget_ms=900))
+    >>> req.view.seat == m.to_act, req.time_budget_ms, req.player_ids == DEFAULT_IDS
+    (True, 900, True)
+    """
 
     view: SeatView
     time_budget_ms: int | None

@@ -48,6 +48,14 @@ def set_time_limit(bot: Bot, seconds: float | None) -> bool:
 
     A bot takes one by having a ``time_limit`` attribute (seconds, or None for
     its own default).  Returns whether the bot took it.
+
+    >>> from callbreak.bots import make_bot
+    >>> set_time_limit(make_bot("medium"), 0.5)   # the medium bot takes no limit
+    False
+    >>> class Thinker(make_bot("random").__class__):
+    ...     time_limit = None
+    >>> t = Thinker(); set_time_limit(t, 0.5), t.time_limit
+    (True, 0.5)
     """
     if hasattr(bot, "time_limit"):
         try:
@@ -67,6 +75,18 @@ class BotService:
     ``seed`` makes answers reproducible: the bot is reseeded before each
     request from ``seed`` and the request itself, so the same request always
     gets the same answer, whatever came before.
+
+    >>> import json
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.remote.codec import view_to_request
+    >>> service = BotService("medium", Ruleset.preset("bhoos"), seed=0)
+    >>> m = Match(Ruleset.preset("bhoos"), seed=1)
+    >>> path, body = view_to_request(m.view(m.to_act))
+    >>> status, answer = service.handle("POST", path, json.dumps(body).encode())
+    >>> status, sorted(answer), answer == service.handle("POST", path, json.dumps(body).encode())[1]
+    (200, ['value'], True)
+    >>> service.handle("POST", "/bid", b"{not json")[0]
+    400
     """
 
     def __init__(
@@ -304,6 +324,8 @@ class BotServer:
         self.httpd = _Server((host, port), handler)
         self.host, self.port = self.httpd.server_address[0], int(self.httpd.server_address[1])
         self._thread: threading.Thread | None = None
+        #: whether a serve loop was started (`close` stops one; without, shutdown would wait forever)
+        self._serving = False
 
     @property
     def url(self) -> str:
@@ -313,6 +335,7 @@ class BotServer:
     def start(self) -> None:
         """Serve in a background thread and warm the bot up in another."""
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self._serving = True
         self._thread.start()
         threading.Thread(target=self.service.warm_up, daemon=True).start()
 
@@ -322,13 +345,22 @@ class BotServer:
     def serve_forever(self) -> None:
         """Warm up in the background and serve in this thread until interrupted."""
         threading.Thread(target=self.service.warm_up, daemon=True).start()
+        self._serving = True
         try:
             self.httpd.serve_forever()
         finally:
             self.httpd.server_close()
 
     def close(self) -> None:
-        self.httpd.shutdown()
+        """Stop serving (if it was) and free the port.
+
+        >>> server = BotServer("random", port=0)   # bound to a free port; start() would serve it
+        >>> server.url.startswith("http://127.0.0.1:"), server.port > 0, server.service.bot.name
+        (True, True, 'random')
+        >>> server.close()   # never started: the port is freed at once
+        """
+        if self._serving:
+            self.httpd.shutdown()
         self.httpd.server_close()
         if self._thread is not None:
             self._thread.join(timeout=5)

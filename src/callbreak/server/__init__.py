@@ -20,7 +20,16 @@ __all__ = ["ServerConfig", "create_app"]
 
 
 def create_app(config: ServerConfig | None = None) -> object:
-    """The ASGI application (imported lazily so ``import callbreak.server`` stays light)."""
+    """The ASGI application (imported lazily so ``import callbreak.server`` stays light).
+
+    >>> import asyncio, httpx
+    >>> app = create_app(ServerConfig(db=":memory:"))
+    >>> async def get(path):
+    ...     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as client:
+    ...         return (await client.get(path)).status_code
+    >>> type(app).__name__, asyncio.run(get("/healthz"))
+    ('Starlette', 200)
+    """
     need("the web app", "server")
     from .app import create_app as _create
 

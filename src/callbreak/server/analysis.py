@@ -44,7 +44,13 @@ SEED = 0
 class AnalysisStatus(msgspec.Struct, kw_only=True, omit_defaults=True):
     """The answer of ``/api/tables/{id}/analysis``: ``running`` (``done`` of ``total``
     deals analysed), ``ready`` (with ``analysis``) or ``failed`` (with ``message``: English,
-    for the logs; the client words a failure from the state)."""
+    for the logs; the client words a failure from the state).
+
+    >>> msgspec.json.encode(AnalysisStatus(state="running", done=2, total=5))
+    b'{"state":"running","done":2,"total":5}'
+    >>> msgspec.json.decode(b'{"state": "failed", "message": "the analysis failed: OSError"}', type=AnalysisStatus)
+    AnalysisStatus(state='failed', done=0, total=0, analysis=None, message='the analysis failed: OSError')
+    """
 
     state: Literal["running", "ready", "failed"]
     done: int = 0
@@ -90,7 +96,15 @@ class _Job:
 
 
 class Analyst:
-    """Runs and keeps the analyses of finished tables."""
+    """Runs and keeps the analyses of finished tables.
+
+    >>> from callbreak.server.store import open_store
+    >>> store = open_store(":memory:")
+    >>> analyst = Analyst(store, budget=800, workers=1)
+    >>> analyst.key, analyst.status("k3Xa9Q")   # never asked for
+    ('v2:budget=800:seed=0', None)
+    >>> analyst.close(); store.close()
+    """
 
     def __init__(self, store: Store, budget: int, workers: int) -> None:
         self.store = store

@@ -31,7 +31,14 @@ def channel(table_id: str, seat: int) -> str:
 
 
 class Broker(Protocol):
-    """Publish text payloads to channels; subscribers get them in publish order."""
+    """Publish text payloads to channels; subscribers get them in publish order.
+
+    >>> b: Broker = LocalBroker()   # or a RedisBroker: the same three calls
+    >>> got = []
+    >>> stop = b.subscribe(channel("k3Xa9Q", -1), got.append)
+    >>> b.publish("k3Xa9Q/watch", "frame"), b.subscribers("k3Xa9Q/watch"), got
+    (1, 1, ['frame'])
+    """
 
     def publish(self, channel: str, payload: str) -> int:
         """Deliver to every subscriber of ``channel``; return how many got it."""
@@ -44,7 +51,16 @@ class Broker(Protocol):
 
 
 class LocalBroker:
-    """`Broker` within one process: callbacks run synchronously, in order."""
+    """`Broker` within one process: callbacks run synchronously, in order.
+
+    >>> b = LocalBroker()
+    >>> seen = []
+    >>> stops = [b.subscribe("t/0", lambda p, i=i: seen.append((i, p))) for i in (1, 2)]
+    >>> b.publish("t/0", "event"), seen
+    (2, [(1, 'event'), (2, 'event')])
+    >>> stops[0](); b.publish("t/0", "again"), seen[-1], b.subscribers("t/0")
+    (1, (2, 'again'), 1)
+    """
 
     def __init__(self) -> None:
         self._subs: dict[str, list[Callable[[str], None]]] = {}

@@ -28,13 +28,27 @@ __all__ = ["Clock", "Handle", "LoopClock", "ManualClock"]
 
 
 class Handle(Protocol):
-    """A scheduled callback; `cancel` stops it if it has not run."""
+    """A scheduled callback; `cancel` stops it if it has not run.
+
+    >>> clock = ManualClock()
+    >>> fired = []
+    >>> h = clock.call_later(1.0, fired.append, "late")
+    >>> h.cancel(); clock.advance(2.0); fired, clock.pending()
+    ([], 0)
+    """
 
     def cancel(self) -> None: ...
 
 
 class Clock:
-    """Wall time, monotonic time and delayed calls."""
+    """Wall time, monotonic time and delayed calls.
+
+    >>> class Frozen(Clock):   # a clock needs time, monotonic and call_later; now_ms comes with it
+    ...     def time(self) -> float:
+    ...         return 1_700_000_000.25
+    >>> Frozen().now_ms()
+    1700000000250
+    """
 
     def time(self) -> float:
         """Wall-clock seconds since the epoch (what deadlines sent to clients are in)."""
@@ -54,7 +68,17 @@ class Clock:
 
 
 class LoopClock(Clock):
-    """The real clock: `time.time`, `time.monotonic`, the running event loop's timers."""
+    """The real clock: `time.time`, `time.monotonic`, the running event loop's timers.
+
+    >>> import asyncio
+    >>> async def main():
+    ...     clock, fired = LoopClock(), []
+    ...     clock.call_later(0, fired.append, "now")
+    ...     await asyncio.sleep(0)
+    ...     return fired, clock.monotonic() > 0, clock.now_ms() > 1_600_000_000_000
+    >>> asyncio.run(main())
+    (['now'], True, True)
+    """
 
     def time(self) -> float:
         return time.time()
@@ -84,7 +108,18 @@ class _Timer:
 
 class ManualClock(Clock):
     """Time that moves only when `advance` moves it; due callbacks run in time order.
-    Time is kept in whole microseconds, so 0.59 s and then 0.01 s reach a 0.6 s timer."""
+    Time is kept in whole microseconds, so 0.59 s and then 0.01 s reach a 0.6 s timer.
+
+    >>> clock = ManualClock(start=50.0)
+    >>> fired = []
+    >>> _ = clock.call_later(0.6, fired.append, "0.6 s")
+    >>> clock.advance(0.59); clock.advance(0.01); fired, clock.time(), clock.monotonic()
+    (['0.6 s'], 50.6, 0.6)
+    >>> _ = clock.call_later(1, lambda: clock.call_later(1, fired.append, "chained")); clock.pending()
+    1
+    >>> clock.advance(5); fired
+    ['0.6 s', 'chained']
+    """
 
     def __init__(self, start: float = 1_700_000_000.0) -> None:
         self._start = start

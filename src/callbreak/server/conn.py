@@ -43,7 +43,15 @@ class Conn:
     """One WebSocket: its seat (-1 for a spectator), its outgoing queue, its rate limit.
 
     ``send`` sends one text message; ``close_socket(code, reason)`` sends the close frame;
-    ``abort`` drops the connection at once (the transport, whatever it still holds)."""
+    ``abort`` drops the connection at once (the transport, whatever it still holds).
+
+    >>> from callbreak.server.clock import ManualClock
+    >>> conn = Conn(None, 0, None, ServerConfig(send_buffer=20), ManualClock())   # type: ignore[arg-type]
+    >>> conn.push('{"type":"pong"}'); conn.queued_bytes, conn.take()
+    (15, ['{"type":"pong"}'])
+    >>> conn.push("x" * 21); conn.closed, conn.close_code == TOO_SLOW, conn.close_reason   # too far behind
+    (True, True, 'too far behind: reconnect to catch up')
+    """
 
     def __init__(
         self,

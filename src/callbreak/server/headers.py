@@ -28,7 +28,19 @@ _RAW = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in SECURITY_
 
 
 class SecurityHeaders:
-    """Add `SECURITY_HEADERS` to every HTTP response of ``app`` (WebSockets pass through)."""
+    """Add `SECURITY_HEADERS` to every HTTP response of ``app`` (WebSockets pass through).
+
+    >>> import asyncio
+    >>> from starlette.responses import PlainTextResponse
+    >>> sent = []
+    >>> async def send(message):
+    ...     sent.append(message)
+    >>> app = SecurityHeaders(PlainTextResponse("hello"))
+    >>> asyncio.run(app({"type": "http", "method": "GET", "path": "/", "headers": []}, None, send))
+    >>> headers = dict(sent[0]["headers"])
+    >>> headers[b"x-content-type-options"], headers[b"content-security-policy"].startswith(b"default-src 'self'")
+    (b'nosniff', True)
+    """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app

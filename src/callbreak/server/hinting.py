@@ -55,6 +55,22 @@ class Hints:
     ``processes``: each hint is worked out in a child process (as many as ``workers``, started at
     the first hint), so its Python work never holds this process's GIL against the event loop; the
     pool's threads only wait for them.  Without, the threads work the hints out themselves.
+
+    >>> import asyncio
+    >>> from callbreak.rules import Ruleset
+    >>> from callbreak.server.config import ServerConfig
+    >>> from callbreak.server.hub import Hub
+    >>> hub = Hub(ServerConfig(db=":memory:"))
+    >>> t, tokens = hub.create_table(Ruleset(), name="Asha", play_now=True)
+    >>> hints = Hints(workers=1, queue=16)
+    >>> try:   # a hint is for the seat to act (its search is `callbreak.bots.hints.hint`)
+    ...     asyncio.run(hints.hint(t, (t.state.to_act + 1) % 4))
+    ... except TableError as e:
+    ...     print(e.code, "|", e.message)
+    not_your_turn | a hint is for your turn
+    >>> hints.pending(), hints.computed, len(hints)
+    (0, 0, 0)
+    >>> hints.close(); hub.store.close(); hub.hints.close()
     """
 
     def __init__(self, workers: int = 1, queue: int = 16, processes: bool = False) -> None:

@@ -18,7 +18,28 @@ FORMATS = ("text", "json", "log")
 
 def history(st: TableState, fmt: str) -> tuple[str, str]:
     """(media type, text) of a finished match's hand history; `TableError` before its end
-    or for an unknown format."""
+    or for an unknown format.
+
+    >>> from callbreak.rules import Ruleset
+    >>> from callbreak.server.table import TableMeta, TableState
+    >>> st = TableState(TableMeta("k3Xa9Q", "8hJq2w", Ruleset.preset("quick", rounds=1), "random", 7, 0.0))
+    >>> for e in ({"t": "seat", "seat": 0, "name": "Asha", "token": "a-seat-token-0123"}, {"t": "start"}):
+    ...     _ = st.apply(e)
+    >>> try:
+    ...     history(st, "text")
+    ... except TableError as e:
+    ...     print(e.code)
+    not_over
+    >>> while st.status != "over":   # everyone plays their first legal move
+    ...     r = st.match.round
+    ...     _ = st.apply({"t": "next"} if st.status == "between_rounds"
+    ...                  else {"t": "call", "seat": r.to_act, "call": r.legal_calls()[0]} if r.phase == "calling"
+    ...                  else {"t": "play", "seat": r.to_act, "card": str(r.legal_cards()[0])})
+    >>> import json
+    >>> media, text = history(st, "log")
+    >>> media, json.loads(text)["seed"], len(json.loads(text)["actions"])
+    ('application/json', 7, 112)
+    """
     if fmt not in FORMATS:
         raise TableError("bad_format", "format is text, json or log")
     if st.status != FINISHED or st.match is None:

@@ -14,7 +14,19 @@ __all__ = ["Meter"]
 
 
 class Meter:
-    """Measurements of one server process (this base ignores them)."""
+    """Measurements of one server process (this base ignores them).
+
+    >>> class SlowActions(Meter):   # a meter overrides the hooks it wants
+    ...     def __init__(self) -> None:
+    ...         self.slow = 0
+    ...     def action(self, seconds: float) -> None:
+    ...         self.slow += seconds > 0.05
+    >>> m = SlowActions()
+    >>> for s in (0.004, 0.2, 0.01):
+    ...     m.action(s)
+    >>> m.append(0.0003); m.move(); m.forwarded("ws"); m.slow   # the rest: ignored, as by the base
+    1
+    """
 
     def action(self, seconds: float) -> None:
         """A player's action was handled: validated, committed and published, in ``seconds``."""

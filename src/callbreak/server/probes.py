@@ -22,7 +22,25 @@ log = logging.getLogger("callbreak.server")
 
 
 class Probes:
-    """ASGI middleware answering ``/readyz`` and ``/metrics`` for ``hub``'s process."""
+    """ASGI middleware answering ``/readyz`` and ``/metrics`` for ``hub``'s process.
+
+    >>> import asyncio
+    >>> from callbreak.server.config import ServerConfig
+    >>> from callbreak.server.hub import Hub
+    >>> from starlette.applications import Starlette
+    >>> hub = Hub(ServerConfig(db=":memory:"))
+    >>> probes = Probes(Starlette(), hub)
+    >>> sent = []
+    >>> async def send(message):
+    ...     sent.append(message)
+    >>> asyncio.run(probes({"type": "http", "path": "/readyz", "method": "GET", "headers": []}, None, send))
+    >>> sent[0]["status"], sent[1]["body"]   # before the app's startup
+    (503, b'{"ready":false,"why":"starting"}')
+    >>> probes.started = True   # (what the lifespan's startup sets)
+    >>> probes.ready()
+    (True, 'ok')
+    >>> hub.store.close(); hub.hints.close()
+    """
 
     def __init__(self, app: ASGIApp, hub: Hub, joined: Callable[[], bool] | None = None) -> None:
         self.app = app

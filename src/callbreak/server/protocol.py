@@ -57,7 +57,13 @@ __all__ = [
 
 
 class ErrorCode(enum.StrEnum):
-    """Every ``code`` the server sends, in an ``error`` message or an HTTP error body."""
+    """Every ``code`` the server sends, in an ``error`` message or an HTTP error body.
+
+    >>> ErrorCode("not_host") is ErrorCode.NOT_HOST, ErrorCode.NOT_HOST == "not_host"
+    (True, True)
+    >>> ERRORS[ErrorCode.NOT_HOST]
+    'only the host may do that (start, end), and the host cannot leave'
+    """
 
     BAD_JSON = "bad_json"
     BAD_MESSAGE = "bad_message"
@@ -140,53 +146,105 @@ class _Client(msgspec.Struct, tag_field="type", kw_only=True):
 
 
 class Hello(_Client, tag="hello"):
-    """First message (and again after a gap): the last version seen (0 or none: a snapshot)."""
+    """First message (and again after a gap): the last version seen (0 or none: a snapshot).
+
+    >>> parse('{"type": "hello", "since": 12}')
+    Hello(since=12, ref=None)
+    >>> msgspec.json.encode(Hello(since=12, ref="h1"))
+    b'{"type":"hello","since":12,"ref":"h1"}'
+    """
 
     since: int | None = None
 
 
 class Ping(_Client, tag="ping"):
-    """Keep-alive: answered with a `Pong`."""
+    """Keep-alive: answered with a `Pong`.
+
+    >>> parse('{"type": "ping", "ref": 4}')
+    Ping(ref=4)
+    >>> msgspec.json.encode(Ping())
+    b'{"type":"ping","ref":null}'
+    """
 
 
 class Call(_Client, tag="call"):
-    """The seat's call."""
+    """The seat's call.
+
+    >>> parse('{"type": "call", "call": 4}')
+    Call(call=4, ref=None)
+    >>> msgspec.json.encode(Call(call=4, ref="c1"))
+    b'{"type":"call","call":4,"ref":"c1"}'
+    """
 
     call: int
 
 
 class Play(_Client, tag="play"):
-    """The seat's card, as text (``AS``)."""
+    """The seat's card, as text (``AS``).
+
+    >>> parse('{"type": "play", "card": "QH"}')
+    Play(card='QH', ref=None)
+    >>> msgspec.json.encode(Play(card="QH"))
+    b'{"type":"play","card":"QH","ref":null}'
+    """
 
     card: Annotated[str, msgspec.Meta(max_length=4)]
 
 
 class Ready(_Client, tag="ready"):
-    """Between rounds: ready for the next deal (ignored once it has started)."""
+    """Between rounds: ready for the next deal (ignored once it has started).
+
+    >>> parse('{"type": "ready"}'), msgspec.json.encode(Ready())
+    (Ready(ref=None), b'{"type":"ready","ref":null}')
+    """
 
 
 class Start(_Client, tag="start"):
-    """The host, in the lobby: start (empty seats get bots)."""
+    """The host, in the lobby: start (empty seats get bots).
+
+    >>> parse('{"type": "start", "ref": "s"}'), msgspec.json.encode(Start())
+    (Start(ref='s'), b'{"type":"start","ref":null}')
+    """
 
 
 class Leave(_Client, tag="leave"):
-    """A player (not the host), in the lobby: free the seat; its token stops working."""
+    """A player (not the host), in the lobby: free the seat; its token stops working.
+
+    >>> parse('{"type": "leave"}'), msgspec.json.encode(Leave())
+    (Leave(ref=None), b'{"type":"leave","ref":null}')
+    """
 
 
 class Hint(_Client, tag="hint"):
-    """On the seat's turn: a suggested call or card (a `HintMessage`)."""
+    """On the seat's turn: a suggested call or card (a `HintMessage`).
+
+    >>> parse('{"type": "hint", "ref": 9}'), msgspec.json.encode(Hint(ref=9))
+    (Hint(ref=9), b'{"type":"hint","ref":9}')
+    """
 
 
 class Back(_Client, tag="back"):
-    """Take the seat back from the bot playing it."""
+    """Take the seat back from the bot playing it.
+
+    >>> parse('{"type": "back"}'), msgspec.json.encode(Back())
+    (Back(ref=None), b'{"type":"back","ref":null}')
+    """
 
 
 class RematchAsk(_Client, tag="rematch"):
-    """Once the match is over: the same people at a new table (a `Rematch` each)."""
+    """Once the match is over: the same people at a new table (a `Rematch` each).
+
+    >>> parse('{"type": "rematch"}'), msgspec.json.encode(RematchAsk())
+    (RematchAsk(ref=None), b'{"type":"rematch","ref":null}')
+    """
 
 
 class End(_Client, tag="end"):
-    """The host, between rounds of an endless table (``rules.rounds`` null): end the match."""
+    """The host, between rounds of an endless table (``rules.rounds`` null): end the match.
+
+    >>> parse('{"type": "end"}'), msgspec.json.encode(End())
+    (End(ref=None), b'{"type":"end","ref":null}')
+    """
 
 
 ClientMessage = Hello | Ping | Call | Play | Ready | Start | Leave | Hint | Back | RematchAsk | End
@@ -205,7 +263,14 @@ _any = msgspec.json.Decoder()
 
 
 class Refused(Exception):
-    """A message refused at the edge: its `code`, a text for people, and its valid ``ref``."""
+    """A message refused at the edge: its `code`, a text for people, and its valid ``ref``.
+
+    >>> try:
+    ...     parse('{"type": "play", "card": "QHQHQ", "ref": "p7"}')
+    ... except Refused as e:
+    ...     print(e.code.value, e.ref, "|", e.message)
+    bad_card p7 | bad play message: Expected `str` of length <= 4 - at `$.card`
+    """
 
     def __init__(self, code: ErrorCode, message: str, ref: str | int | None = None) -> None:
         super().__init__(f"{code}: {message}")
@@ -272,6 +337,13 @@ class _Strict(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class SeatInfo(_Strict):
+    """One seat as a table's page shows it.
+
+    >>> msgspec.json.decode('{"name": "Ritu", "kind": "bot", "level": "medium", "connected": true,'
+    ...                     ' "autoplay": false, "ready": false}', type=SeatInfo)
+    SeatInfo(name='Ritu', kind='bot', level='medium', connected=True, autoplay=False, ready=False)
+    """
+
     name: str | None
     kind: Literal["human", "bot", "empty"]
     level: str | None
@@ -281,7 +353,18 @@ class SeatInfo(_Strict):
 
 
 class TableInfo(_Strict):
-    """``TABLE``: the table as this connection may see it."""
+    """``TABLE``: the table as this connection may see it.
+
+    >>> from callbreak.rules import Ruleset
+    >>> from callbreak.server.config import ServerConfig
+    >>> from callbreak.server.hub import Hub
+    >>> hub = Hub(ServerConfig(db=":memory:"))
+    >>> t, tokens = hub.create_table(Ruleset(), name="Asha")
+    >>> info = msgspec.convert(t.table_info(0), TableInfo)
+    >>> info.status, info.seats[0].name, [s.kind for s in info.seats], info.you, info.rules["rounds"]
+    ('lobby', 'Asha', ['human', 'empty', 'empty', 'empty'], 0, 5)
+    >>> hub.store.close(); hub.hints.close()
+    """
 
     id: str
     status: Literal["lobby", "playing", "between_rounds", "over", "expired", "abandoned"]
@@ -299,7 +382,13 @@ class TableInfo(_Strict):
 
 
 class RoundRow(_Strict):
-    """One finished round of the score sheet."""
+    """One finished round of the score sheet.
+
+    >>> row = msgspec.json.decode('{"round": 1, "dealer": 0, "calls": [3, 2, 4, 3],'
+    ...     ' "tricks_won": [4, 1, 5, 3], "points": ["3.1", "-2.0", "4.1", "3.0"]}', type=RoundRow)
+    >>> row.calls, row.points
+    ([3, 2, 4, 3], ['3.1', '-2.0', '4.1', '3.0'])
+    """
 
     round: int
     dealer: int
@@ -309,13 +398,32 @@ class RoundRow(_Strict):
 
 
 class TrickRecord(_Strict):
+    """One trick of the round: who led, the cards in play order, who won it.
+
+    >>> msgspec.json.decode('{"leader": 2, "cards": ["KH", "3H", "AH", "2S"], "winner": 1}', type=TrickRecord)
+    TrickRecord(leader=2, cards=['KH', '3H', 'AH', '2S'], winner=1)
+    """
+
     leader: int
     cards: list[str]
     winner: int | None
 
 
 class State(_Strict):
-    """``STATE``: the engine's view for this seat (spectators: seat -1, no hand)."""
+    """``STATE``: the engine's view for this seat (spectators: seat -1, no hand).
+
+    >>> from callbreak.rules import Ruleset
+    >>> from callbreak.server.config import ServerConfig
+    >>> from callbreak.server.hub import Hub
+    >>> hub = Hub(ServerConfig(db=":memory:"))
+    >>> t, tokens = hub.create_table(Ruleset(), name="Asha", play_now=True)
+    >>> state = msgspec.convert(t.state.state(0), State)
+    >>> state.phase, state.seat, len(state.hand), state.hand_sizes, state.legal_cards
+    ('calling', 0, 13, [13, 13, 13, 13], [])
+    >>> msgspec.convert(t.state.state(-1), State).hand   # a spectator sees no hand
+    []
+    >>> hub.store.close(); hub.hints.close()
+    """
 
     seat: int
     rules: dict[str, Any]
@@ -345,25 +453,57 @@ class _Event(_Strict, tag_field="kind"):
 
 
 class SeatRecord(_Strict):
+    """Who sat at a seat when the match started (a `Started` event's seats).
+
+    >>> msgspec.json.decode('{"name": "Maya", "kind": "bot", "level": "hard"}', type=SeatRecord)
+    SeatRecord(name='Maya', kind='bot', level='hard')
+    """
+
     name: str | None
     kind: Literal["human", "bot", "empty"]
     level: str | None
 
 
 class Seated(_Event, tag="seated"):
+    """``seated``: a player took a seat in the lobby.
+
+    >>> msgspec.json.decode('{"kind": "seated", "v": 2, "seat": 1, "name": "Ritu"}', type=Event)
+    Seated(v=2, seat=1, name='Ritu')
+    """
+
     seat: int
     name: str
 
 
 class Left(_Event, tag="left"):
+    """``left``: a player freed a seat in the lobby.
+
+    >>> msgspec.json.decode('{"kind": "left", "v": 3, "seat": 1}', type=Event)
+    Left(v=3, seat=1)
+    """
+
     seat: int
 
 
 class Started(_Event, tag="start"):
+    """``start``: the match started, with these seats.
+
+    >>> e = msgspec.json.decode('{"kind": "start", "v": 4, "seats": [{"name": "Asha", "kind": "human", "level": null},'
+    ...     ' {"name": "Ritu", "kind": "bot", "level": "easy"}]}', type=Event)
+    >>> type(e).__name__, [s.kind for s in e.seats]
+    ('Started', ['human', 'bot'])
+    """
+
     seats: list[SeatRecord]
 
 
 class Dealt(_Event, tag="deal"):
+    """``deal``: a round was dealt.
+
+    >>> msgspec.json.decode('{"kind": "deal", "v": 5, "round": 1, "dealer": 0, "sudden_death": false}', type=Event)
+    Dealt(v=5, round=1, dealer=0, sudden_death=False)
+    """
+
     round: int
     dealer: int
     sudden_death: bool
@@ -373,6 +513,13 @@ Reason = Literal["timeout", "forced", "autoplay"] | None
 
 
 class Called(_Event, tag="call"):
+    """``call``: a seat called (``auto`` with its ``reason`` when the server called for it).
+
+    >>> msgspec.json.decode('{"kind": "call", "v": 6, "round": 1, "seat": 1, "call": 3, "auto": false, "reason": null}',
+    ...                     type=Event)
+    Called(v=6, round=1, seat=1, call=3, auto=False, reason=None)
+    """
+
     round: int
     seat: int
     call: int
@@ -381,6 +528,13 @@ class Called(_Event, tag="call"):
 
 
 class Played(_Event, tag="play"):
+    """``play``: a seat played a card (``auto`` with its ``reason`` when the server played it).
+
+    >>> msgspec.json.decode('{"kind": "play", "v": 11, "round": 1, "seat": 2, "card": "7C", "auto": true,'
+    ...                     ' "reason": "timeout"}', type=Event)
+    Played(v=11, round=1, seat=2, card='7C', auto=True, reason='timeout')
+    """
+
     round: int
     seat: int
     card: str
@@ -389,6 +543,14 @@ class Played(_Event, tag="play"):
 
 
 class TrickDone(_Event, tag="trick"):
+    """``trick``: a trick was won.
+
+    >>> e = msgspec.json.decode('{"kind": "trick", "v": 14, "round": 1, "number": 1, "winner": 3,'
+    ...                         ' "cards": [[1, "KH"], [2, "3H"], [3, "AH"], [0, "5H"]]}', type=Event)
+    >>> e.winner, e.cards[2]
+    (3, (3, 'AH'))
+    """
+
     round: int
     number: int
     winner: int
@@ -396,12 +558,27 @@ class TrickDone(_Event, tag="trick"):
 
 
 class Redealt(_Event, tag="redeal"):
+    """``redeal``: the round was dealt again (e.g. the calls' total was too low).
+
+    >>> msgspec.json.decode('{"kind": "redeal", "v": 9, "round": 1, "dealer": 1, "calls": [1, 1, 1, 1]}', type=Event)
+    Redealt(v=9, round=1, dealer=1, calls=[1, 1, 1, 1])
+    """
+
     round: int
     dealer: int
     calls: list[int | None]
 
 
 class RoundOver(_Event, tag="round_over"):
+    """``round_over``: a round's score.
+
+    >>> e = msgspec.json.decode('{"kind": "round_over", "v": 70, "round": 1, "calls": [3, 2, 4, 3],'
+    ...     ' "tricks_won": [4, 1, 5, 3], "points": ["3.1", "-2.0", "4.1", "3.0"],'
+    ...     ' "totals": ["3.1", "-2.0", "4.1", "3.0"], "next_sudden_death": false}', type=Event)
+    >>> type(e).__name__, e.points
+    ('RoundOver', ['3.1', '-2.0', '4.1', '3.0'])
+    """
+
     round: int
     calls: list[int | None]
     tricks_won: list[int]
@@ -411,34 +588,78 @@ class RoundOver(_Event, tag="round_over"):
 
 
 class ReadyEvent(_Event, tag="ready"):
+    """``ready``: a seat is ready for the next deal.
+
+    >>> msgspec.json.decode('{"kind": "ready", "v": 71, "seat": 0}', type=Event)
+    ReadyEvent(v=71, seat=0)
+    """
+
     seat: int
 
 
 class Autoplay(_Event, tag="autoplay"):
+    """``autoplay``: a bot took over a seat (``on``) or gave it back.
+
+    >>> msgspec.json.decode('{"kind": "autoplay", "v": 30, "seat": 2, "on": true, "reason": "disconnected"}', type=Event)
+    Autoplay(v=30, seat=2, on=True, reason='disconnected')
+    """
+
     seat: int
     on: bool
     reason: Literal["timeout", "disconnected"] | None
 
 
 class MatchOver(_Event, tag="match_over"):
+    """``match_over``: the places (1 = first, by seat) and the totals.
+
+    >>> e = msgspec.json.decode('{"kind": "match_over", "v": 400, "places": [2, 4, 1, 3],'
+    ...     ' "totals": ["9.2", "-3.0", "12.1", "4.0"], "reason": null}', type=Event)
+    >>> e.places, e.reason
+    ([2, 4, 1, 3], None)
+    """
+
     places: list[int]
     totals: list[str]
     reason: Literal["idle"] | None
 
 
 class TieBreak(_Event, tag="tie_break"):
+    """``tie_break``: the match ended level; a sudden-death round follows.
+
+    >>> msgspec.json.decode('{"kind": "tie_break", "v": 401, "totals": ["9.2", "9.2", "1.0", "4.0"]}', type=Event)
+    TieBreak(v=401, totals=['9.2', '9.2', '1.0', '4.0'])
+    """
+
     totals: list[str]
 
 
 class RematchEvent(_Event, tag="rematch"):
+    """``rematch``: the table's rematch is this table.
+
+    >>> msgspec.json.decode('{"kind": "rematch", "v": 402, "table": "k3Xa9Q"}', type=Event)
+    RematchEvent(v=402, table='k3Xa9Q')
+    """
+
     table: str
 
 
 class Expired(_Event, tag="expired"):
+    """``expired``: the table timed out in the lobby.
+
+    >>> msgspec.json.decode('{"kind": "expired", "v": 3}', type=Event)
+    Expired(v=3)
+    """
+
     pass
 
 
 class Abandoned(_Event, tag="abandoned"):
+    """``abandoned``: no player came back to the unfinished table.
+
+    >>> msgspec.json.decode('{"kind": "abandoned", "v": 57}', type=Event)
+    Abandoned(v=57)
+    """
+
     pass
 
 
@@ -468,7 +689,18 @@ class _Server(_Strict, tag_field="type"):
 
 
 class Snapshot(_Server, tag="snapshot"):
-    """The whole table as this connection may see it (and the score sheet)."""
+    """The whole table as this connection may see it (and the score sheet).
+
+    >>> from callbreak.rules import Ruleset
+    >>> from callbreak.server.config import ServerConfig
+    >>> from callbreak.server.hub import Hub
+    >>> hub = Hub(ServerConfig(db=":memory:"))
+    >>> t, tokens = hub.create_table(Ruleset(), name="Asha", play_now=True)
+    >>> snap = msgspec.json.decode(t.snapshot(0), type=ServerMessage)
+    >>> type(snap).__name__, snap.table.status, snap.state.phase, len(snap.state.hand), snap.sheet
+    ('Snapshot', 'playing', 'calling', 13, [])
+    >>> hub.store.close(); hub.hints.close()
+    """
 
     v: int
     server_time: int
@@ -478,7 +710,22 @@ class Snapshot(_Server, tag="snapshot"):
 
 
 class EventMessage(_Server, tag="event"):
-    """One event of the log, filtered for this seat, with the state right after it."""
+    """One event of the log, filtered for this seat, with the state right after it.
+
+    >>> from callbreak.rules import Ruleset
+    >>> from callbreak.server.broker import channel
+    >>> from callbreak.server.config import ServerConfig
+    >>> from callbreak.server.hub import Hub
+    >>> hub = Hub(ServerConfig(db=":memory:"))
+    >>> t, tokens = hub.create_table(Ruleset(), name="Asha")
+    >>> frames = []
+    >>> stop = hub.broker.subscribe(channel(t.state.id, 0), frames.append)   # seat 0's connection
+    >>> _ = hub.join(t.state.meta.invite, "Ritu")
+    >>> msg = msgspec.json.decode(frames[0], type=ServerMessage)
+    >>> type(msg).__name__, msg.event, [s.name for s in msg.table.seats[:2]], msg.state
+    ('EventMessage', Seated(v=2, seat=1, name='Ritu'), ['Asha', 'Ritu'], None)
+    >>> hub.store.close(); hub.hints.close()
+    """
 
     v: int
     server_time: int
@@ -488,7 +735,18 @@ class EventMessage(_Server, tag="event"):
 
 
 class Synced(_Server, tag="synced"):
-    """After ``hello``: the connection is up to date."""
+    """After ``hello``: the connection is up to date.
+
+    >>> from callbreak.rules import Ruleset
+    >>> from callbreak.server.config import ServerConfig
+    >>> from callbreak.server.hub import Hub
+    >>> hub = Hub(ServerConfig(db=":memory:"))
+    >>> t, tokens = hub.create_table(Ruleset(), name="Asha", play_now=True)
+    >>> synced = msgspec.json.decode(t.catch_up(0, t.state.v)[-1], type=ServerMessage)
+    >>> type(synced).__name__, synced.v == t.state.v, synced.table.you
+    ('Synced', True, 0)
+    >>> hub.store.close(); hub.hints.close()
+    """
 
     v: int
     server_time: int
@@ -496,7 +754,19 @@ class Synced(_Server, tag="synced"):
 
 
 class TableMessage(_Server, tag="table"):
-    """A change outside the game (connections, deadlines, spectators)."""
+    """A change outside the game (connections, deadlines, spectators).
+
+    >>> from callbreak.rules import Ruleset
+    >>> from callbreak.server.config import ServerConfig
+    >>> from callbreak.server.hub import Hub
+    >>> hub = Hub(ServerConfig(db=":memory:"))
+    >>> t, tokens = hub.create_table(Ruleset(), name="Asha")
+    >>> frame = table_frame(t.state.v, 1000, msgspec.json.encode(t.table_info(-1)).decode())
+    >>> msg = msgspec.json.decode(frame, type=ServerMessage)
+    >>> type(msg).__name__, msg.server_time, msg.table.you, msg.table.invite   # a spectator sees no invite
+    ('TableMessage', 1000, -1, None)
+    >>> hub.store.close(); hub.hints.close()
+    """
 
     v: int
     server_time: int
@@ -504,7 +774,14 @@ class TableMessage(_Server, tag="table"):
 
 
 class HintMessage(_Server, tag="hint"):
-    """The answer to a `Hint`: a call (with its chance of being made) or a card."""
+    """The answer to a `Hint`: a call (with its chance of being made) or a card.
+
+    >>> hint = HintMessage(v=12, call=None, chance=None, card="AS", reason="the ace wins the trick", level="hard", ref=9)
+    >>> msgspec.json.decode(encode(hint), type=ServerMessage) == hint
+    True
+    >>> encode(HintMessage(v=3, call=4, chance=0.82, card=None, reason="4 tricks: 82%", level="hard"))
+    '{"type":"hint","v":3,"call":4,"chance":0.82,"card":null,"reason":"4 tricks: 82%","level":"hard","ref":null}'
+    """
 
     v: int
     call: int | None
@@ -517,7 +794,14 @@ class HintMessage(_Server, tag="hint"):
 
 class Error(_Server, tag="error", omit_defaults=True):
     """A refusal: nothing changed.  ``v`` is the table's version (absent before a connection
-    has a table); ``ref`` echoes the refused message's."""
+    has a table); ``ref`` echoes the refused message's.
+
+    >>> err = Error(ErrorCode.NOT_YOUR_TURN, "it is seat 2 to play", v=17, ref="p3")
+    >>> encode(err)
+    '{"type":"error","code":"not_your_turn","message":"it is seat 2 to play","v":17,"ref":"p3"}'
+    >>> msgspec.json.decode(encode(err), type=ServerMessage) == err
+    True
+    """
 
     code: ErrorCode
     message: str
@@ -526,12 +810,26 @@ class Error(_Server, tag="error", omit_defaults=True):
 
 
 class Pong(_Server, tag="pong"):
+    """The answer to a `Ping`: the server's clock (milliseconds), and the ping's ``ref``.
+
+    >>> encode(Pong(server_time=1_700_000_000_000, ref=4))
+    '{"type":"pong","server_time":1700000000000,"ref":4}'
+    >>> msgspec.json.decode(encode(Pong(server_time=5, ref=4)), type=ServerMessage)
+    Pong(server_time=5, ref=4)
+    """
+
     server_time: int
     ref: Ref | None = None
 
 
 class Rematch(_Server, tag="rematch", omit_defaults=True):
-    """Private to its seat: its token at the rematch table."""
+    """Private to its seat: its token at the rematch table.
+
+    >>> encode(Rematch(table="k3Xa9Q", token="tok-of-seat-2", seat=2))
+    '{"type":"rematch","table":"k3Xa9Q","token":"tok-of-seat-2","seat":2}'
+    >>> msgspec.json.decode(encode(Rematch(table="k3Xa9Q", token="t", seat=2)), type=ServerMessage).seat
+    2
+    """
 
     table: str
     token: str
@@ -558,24 +856,57 @@ def encode(msg: ServerMessage) -> str:
 # The big messages are framed around JSON parts rendered once per audience (a table's
 # `TableInfo`, a seat's `State`, an event): the same shapes as the structs above.
 def snapshot_frame(v: int, server_time: int, table: str, state: str, sheet: str) -> str:
+    """A `Snapshot` as JSON text, around its parts (each already JSON).
+
+    >>> frame = snapshot_frame(3, 1000, '{"id": "k3Xa9Q"}', "null", "[]")
+    >>> frame
+    '{"type":"snapshot","v":3,"server_time":1000,"table":{"id": "k3Xa9Q"},"state":null,"sheet":[]}'
+    >>> msgspec.json.decode(frame)["table"]
+    {'id': 'k3Xa9Q'}
+    """
     return f'{{"type":"snapshot","v":{v},"server_time":{server_time},"table":{table},"state":{state},"sheet":{sheet}}}'
 
 
 def event_frame(v: int, server_time: int, event: str, table: str, state: str) -> str:
+    """An `EventMessage` as JSON text, around its parts (each already JSON).
+
+    >>> frame = event_frame(5, 1000, '{"kind": "ready", "v": 5, "seat": 0}', '{"id": "k3Xa9Q"}', "null")
+    >>> frame
+    '{"type":"event","v":5,"server_time":1000,"event":{"kind": "ready", "v": 5, "seat": 0},"table":{"id": "k3Xa9Q"},"state":null}'
+    >>> msgspec.json.decode(frame)["event"]
+    {'kind': 'ready', 'v': 5, 'seat': 0}
+    """
     return f'{{"type":"event","v":{v},"server_time":{server_time},"event":{event},"table":{table},"state":{state}}}'
 
 
 def synced_frame(v: int, server_time: int, table: str) -> str:
+    """A `Synced` message as JSON text, around its table (already JSON).
+
+    >>> synced_frame(7, 1000, '{"id": "k3Xa9Q"}')
+    '{"type":"synced","v":7,"server_time":1000,"table":{"id": "k3Xa9Q"}}'
+    """
     return f'{{"type":"synced","v":{v},"server_time":{server_time},"table":{table}}}'
 
 
 def table_frame(v: int, server_time: int, table: str) -> str:
+    """A `TableMessage` as JSON text, around its table (already JSON).
+
+    >>> table_frame(7, 1000, '{"id": "k3Xa9Q"}')
+    '{"type":"table","v":7,"server_time":1000,"table":{"id": "k3Xa9Q"}}'
+    """
     return f'{{"type":"table","v":{v},"server_time":{server_time},"table":{table}}}'
 
 
 # --- documentation -----------------------------------------------------------------------------
 def schema() -> dict[str, Any]:
-    """The JSON Schema of the protocol: ``client`` and ``server`` messages, with shared ``$defs``."""
+    """The JSON Schema of the protocol: ``client`` and ``server`` messages, with shared ``$defs``.
+
+    >>> s = schema()
+    >>> s["anyOf"], sorted(s["$defs"]["ClientMessage"]["discriminator"]["mapping"])[:4]
+    ([{'$ref': '#/$defs/ClientMessage'}, {'$ref': '#/$defs/ServerMessage'}], ['back', 'call', 'end', 'hello'])
+    >>> "not_host: only the host may do that" in s["$defs"]["ErrorCode"]["description"]
+    True
+    """
     (client, server), defs = msgspec.json.schema_components([ClientMessage, ServerMessage])
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -592,7 +923,14 @@ def schema() -> dict[str, Any]:
 
 
 def error_table() -> str:
-    """The error codes as a Markdown table (``docs/protocol.md`` carries it)."""
+    """The error codes as a Markdown table (``docs/protocol.md`` carries it).
+
+    >>> print(error_table()[:140])
+    | code | meaning |
+    |---|---|
+    | `bad_json` | the message (or HTTP body) is not JSON, or not a JSON object (HTTP) |
+    | `bad_message` | a JSON m
+    """
     rows = ["| code | meaning |", "|---|---|"]
     rows += [f"| `{c.value}` | {m} |" for c, m in ERRORS.items()]
     return "\n".join(rows) + "\n"

@@ -42,7 +42,12 @@ def _files(static: Path) -> list[Path]:
 
 
 def build_id(static: Path = STATIC) -> str:
-    """A short hash of the package version and of every static file's name and bytes."""
+    """A short hash of the package version and of every static file's name and bytes.
+
+    >>> b = build_id()
+    >>> len(b), b == build_id(), all(c in "0123456789abcdef" for c in b)
+    (16, True, True)
+    """
     h = hashlib.sha256(__version__.encode())
     for p in _files(static):
         h.update(b"\0" + p.relative_to(static).as_posix().encode() + b"\0")
@@ -54,13 +59,23 @@ def build_id(static: Path = STATIC) -> str:
 
 
 def precache(static: Path = STATIC) -> list[str]:
-    """The URLs the worker stores at install: the pages, then every static file."""
+    """The URLs the worker stores at install: the pages, then every static file.
+
+    >>> urls = precache()
+    >>> urls[:4], "/static/app.js" in urls, "/static/i18n/hi.json" in urls, "/static/sw.js" in urls
+    (['/', '/rules', '/calculator', '/matches'], True, True, False)
+    """
     files = [f"/static/{p.relative_to(static).as_posix()}" for p in _files(static) if p.name not in _SKIP]
     return [*PAGES, *files, *(f"/static/i18n/{lang}.json" for lang in LANGUAGES)]
 
 
 def service_worker(static: Path = STATIC) -> str:
-    """The worker's JavaScript as served at ``/sw.js``."""
+    """The worker's JavaScript as served at ``/sw.js``.
+
+    >>> js = service_worker()
+    >>> js.splitlines()[0] == f"const BUILD = {json.dumps(build_id())};", js.splitlines()[1].startswith("const PRECACHE = [")
+    (True, True)
+    """
     head = (
         f"const BUILD = {json.dumps(build_id(static))};\nconst PRECACHE = {json.dumps(precache(static))};\n"
     )

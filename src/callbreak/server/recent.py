@@ -32,7 +32,14 @@ AUDIENCES = (0, 1, 2, 3, -1)
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One log entry's events (``(v, JSON)``) and the state after it (None: null, the lobby)."""
+    """One log entry's events (``(v, JSON)``) and the state after it (None: null, the lobby).
+
+    >>> e = Entry(events=((7, '{"kind":"ready","v":7,"seat":2}'),), head='{"seat":', tails={0: '0}', -1: '-1}'})
+    >>> e.first_v, e.state(0), e.state(-1)
+    (7, '{"seat":,0}', '{"seat":,-1}')
+    >>> Entry(((3, "{}"),), None, {}).state(2)   # in the lobby: no state
+    'null'
+    """
 
     events: tuple[tuple[int, str], ...]
     head: str | None
@@ -48,7 +55,16 @@ class Entry:
 
 
 class Recent:
-    """The newest entries of a table, at most ``limit`` events in all."""
+    """The newest entries of a table, at most ``limit`` events in all.
+
+    >>> r = Recent(limit=10)
+    >>> for v in (5, 6, 7):
+    ...     _ = r.record([{"kind": "ready", "v": v, "seat": v - 5}], None)
+    >>> [e.events for e in r.missed(5)]
+    [((6, '{"kind":"ready","v":6,"seat":1}'),), ((7, '{"kind":"ready","v":7,"seat":2}'),)]
+    >>> r.missed(1) is None   # further behind than the entries kept: a snapshot instead
+    True
+    """
 
     def __init__(self, limit: int) -> None:
         self.limit = limit

@@ -48,11 +48,34 @@ __all__ = ["SQLiteStore", "Store", "StoreConflict", "open_store"]
 
 
 class StoreConflict(RuntimeError):
-    """An entry number that is already taken: another writer got there first."""
+    """An entry number that is already taken: another writer got there first.
+
+    >>> from callbreak.rules import Ruleset
+    >>> from callbreak.server.table import TableMeta
+    >>> s = SQLiteStore(":memory:")
+    >>> s.create(TableMeta("k3Xa9Q", "8hJq2w", Ruleset(), "easy", 1, 0.0), [{"t": "seat", "seat": 0}], [], "lobby")
+    >>> try:
+    ...     s.append("k3Xa9Q", 0, {"t": "start"}, (), "playing")   # entry 0 is taken
+    ... except StoreConflict as e:
+    ...     print(type(e).__name__)
+    StoreConflict
+    >>> s.close()
+    """
 
 
 class Store(Protocol):
-    """The storage interface of the server (embedded: `SQLiteStore`)."""
+    """The storage interface of the server (embedded: `SQLiteStore`).
+
+    >>> from callbreak.rules import Ruleset
+    >>> from callbreak.server.table import TableMeta
+    >>> s: Store = open_store(":memory:")
+    >>> s.create(TableMeta("k3Xa9Q", "8hJq2w", Ruleset(), "easy", 1, 0.0), [{"t": "seat", "seat": 0}], [("tok0", 0)], "lobby")
+    >>> s.append("k3Xa9Q", 1, {"t": "start"}, (), "playing")
+    >>> meta, entries = s.load("k3Xa9Q")
+    >>> meta.bots, entries, s.find_invite("8hJq2w"), s.find_token("tok0"), s.status("k3Xa9Q"), s.unfinished()
+    ('easy', [{'t': 'seat', 'seat': 0}, {'t': 'start'}], 'k3Xa9Q', ('k3Xa9Q', 0), 'playing', ['k3Xa9Q'])
+    >>> s.close()
+    """
 
     def create(
         self,
@@ -149,7 +172,18 @@ _UNFINISHED = ("lobby", "playing", "between_rounds")
 
 
 class SQLiteStore:
-    """`Store` on one SQLite file in WAL mode."""
+    """`Store` on one SQLite file in WAL mode.
+
+    >>> from callbreak.rules import Ruleset
+    >>> from callbreak.server.table import TableMeta
+    >>> s = SQLiteStore(":memory:", now=lambda: 100.0)
+    >>> s.create(TableMeta("k3Xa9Q", "8hJq2w", Ruleset(), "easy", 1, 0.0), [], [], "lobby")
+    >>> s.stale(lobby_before=50.0, idle_before=50.0, limit=10), s.stale(lobby_before=200.0, idle_before=50.0, limit=10)
+    (['k3Xa9Q'], ['k3Xa9Q'])
+    >>> s.save_analysis("k3Xa9Q", "v2", b"{}"); s.load_analysis("k3Xa9Q", "v2"), s.load_analysis("k3Xa9Q", "v1")
+    (b'{}', None)
+    >>> s.close()
+    """
 
     def __init__(
         self,

@@ -75,7 +75,14 @@ def is_postgres_url(db: str) -> bool:
 
 
 def migrate(conn: psycopg.Connection[Any]) -> int:
-    """Apply the migrations ``conn``'s database lacks; return the schema version now."""
+    """Apply the migrations ``conn``'s database lacks; return the schema version now.
+
+    >>> len(MIGRATIONS)   # what migrate returns once a database has them all
+    2
+    >>> [line.split()[2] for sql in MIGRATIONS for line in sql.splitlines() if "CREATE TABLE" in line]
+    ['tables', 'log', 'tokens', 'analyses']
+    >>> migrate(psycopg.connect("postgresql://localhost/callbreak"))   # doctest: +SKIP
+    """
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
         conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
@@ -93,7 +100,13 @@ def migrate(conn: psycopg.Connection[Any]) -> int:
 
 
 class PostgresStore:
-    """`Store` on a PostgreSQL database (``url``: ``postgresql://user@host:port/db``)."""
+    """`Store` on a PostgreSQL database (``url``: ``postgresql://user@host:port/db``).
+
+    >>> from callbreak.server.store import open_store
+    >>> is_postgres_url("postgresql://callbreak@127.0.0.1:5432/callbreak")   # open_store then makes a PostgresStore
+    True
+    >>> store = open_store("postgresql://callbreak@127.0.0.1:5432/callbreak")   # doctest: +SKIP
+    """
 
     def __init__(self, url: str, now: Callable[[], float] = time.time, max_size: int = 4) -> None:
         self.url = url

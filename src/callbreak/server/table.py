@@ -63,7 +63,12 @@ ABANDONED = "abandoned"
 
 
 class TableError(ValueError):
-    """A refused request: ``code`` for programs, the text for people."""
+    """A refused request: ``code`` for programs, the text for people.
+
+    >>> e = TableError("seat_taken", "someone holds that seat")
+    >>> e.code, e.message, str(e)
+    ('seat_taken', 'someone holds that seat', 'seat_taken: someone holds that seat')
+    """
 
     def __init__(self, code: str, message: str) -> None:
         self.code = code
@@ -90,7 +95,16 @@ def clean_name(name: object, default: str = "Player") -> str:
 
 @dataclass
 class TableMeta:
-    """What a table is created with; everything else is in its log."""
+    """What a table is created with; everything else is in its log.
+
+    >>> from callbreak.rules import Ruleset
+    >>> meta = TableMeta(id="k3Xa9Q", invite="8hJq2w", rules=Ruleset(), bots="hard", seed=7, created=1_700_000_000.0)
+    >>> d = meta.to_dict()
+    >>> d["bots"], d["rules"]["rounds"], d["host"], "practice" in d
+    ('hard', 5, 0, False)
+    >>> TableMeta.from_dict(d) == meta
+    True
+    """
 
     id: str
     invite: str
@@ -135,6 +149,12 @@ class TableMeta:
 
 @dataclass
 class Seat:
+    """One seat of a table: who holds it, and (hidden from ``repr``) its token.
+
+    >>> Seat("Asha", "human", "s3cret"), Seat().kind
+    (Seat(name='Asha', kind='human'), 'empty')
+    """
+
     name: str = ""
     kind: str = "empty"  # "empty", "human", "bot"
     token: str = field(default="", repr=False)

@@ -45,13 +45,22 @@ MAX_ADVANCE = 86_400.0
 
 
 class Advance(msgspec.Struct, forbid_unknown_fields=True):
-    """``POST /test/clock``: seconds to move the clock on."""
+    """``POST /test/clock``: seconds to move the clock on.
+
+    >>> msgspec.json.decode(b'{"advance": 2.5}', type=Advance), msgspec.json.decode(b"{}", type=Advance)
+    (Advance(advance=2.5), Advance(advance=0.0))
+    """
 
     advance: float = msgspec.field(default=0.0)
 
 
 class ClockAnswer(msgspec.Struct):
-    """The clock after the move, and each loaded table's version."""
+    """The clock after the move, and each loaded table's version.
+
+    >>> clock = ManualClock(start=1000.0); clock.advance(2.5)
+    >>> msgspec.json.encode(ClockAnswer(clock.monotonic(), clock.time(), {"k3Xa9Q": 12}))
+    b'{"monotonic":2.5,"time":1002.5,"tables":{"k3Xa9Q":12}}'
+    """
 
     monotonic: float
     time: float
@@ -59,7 +68,11 @@ class ClockAnswer(msgspec.Struct):
 
 
 class Counters(msgspec.Struct):
-    """Work done so far by the process."""
+    """Work done so far by the process.
+
+    >>> msgspec.json.encode(Counters({"k3Xa9Q": 3}, 1, 0, [4242], False, ["k3Xa9Q"]))
+    b'{"catchup_work":{"k3Xa9Q":3},"hints_computed":1,"hints_pending":0,"hint_children":[4242],"kernel_ready":false,"loaded":["k3Xa9Q"]}'
+    """
 
     catchup_work: dict[str, int]
     hints_computed: int
@@ -72,7 +85,16 @@ class Counters(msgspec.Struct):
 
 
 class Hold(msgspec.Struct, forbid_unknown_fields=True):
-    """``POST /test/hints``: occupy (true) or free (false) every hint thread."""
+    """``POST /test/hints``: occupy (true) or free (false) every hint thread.
+
+    >>> msgspec.json.decode(b'{"hold": true}', type=Hold)
+    Hold(hold=True)
+    >>> try:
+    ...     msgspec.json.decode(b'{"hold": true, "for": 5}', type=Hold)
+    ... except msgspec.ValidationError as e:
+    ...     print(e)
+    Object contains unknown field `for`
+    """
 
     hold: bool
 
@@ -82,7 +104,25 @@ def _bad(message: str) -> Response:
 
 
 def hook_routes(hub: Hub, clock: ManualClock) -> list[Route]:
-    """The ``/test/*`` routes for ``hub``, whose clock is ``clock``."""
+    """The ``/test/*`` routes for ``hub``, whose clock is ``clock``.
+
+    >>> import asyncio, httpx
+    >>> from callbreak.server.config import ServerConfig
+    >>> from callbreak.server.hub import Hub
+    >>> from starlette.applications import Starlette
+    >>> clock = ManualClock(start=1000.0)
+    >>> hub = Hub(ServerConfig(db=":memory:"), clock=clock)
+    >>> app = Starlette(routes=hook_routes(hub, clock))
+    >>> async def post(path, body):
+    ...     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as client:
+    ...         r = await client.post(path, json=body)
+    ...         return r.status_code, r.json()
+    >>> asyncio.run(post("/test/clock", {"advance": 1.5}))
+    (200, {'monotonic': 1.5, 'time': 1001.5, 'tables': {}})
+    >>> asyncio.run(post("/test/clock", {"advance": -1}))
+    (400, {'error': 'bad_json', 'message': 'advance must be between 0 and 86400 seconds'})
+    >>> hub.store.close(); hub.hints.close()
+    """
     gate = threading.Event()
     gate.set()
 

@@ -21,7 +21,23 @@ ABORT = "callbreak.abort"
 
 
 class ExposeAbort:
-    """ASGI middleware: a WebSocket's scope gets ``abort`` (under `ABORT`) when the server shows its transport."""
+    """ASGI middleware: a WebSocket's scope gets ``abort`` (under `ABORT`) when the server shows its transport.
+
+    >>> import asyncio
+    >>> seen = []
+    >>> async def app(scope, receive, send):
+    ...     seen.append(abort_of(scope))
+    >>> class Transport:
+    ...     def abort(self):
+    ...         print("aborted")
+    >>> class Protocol:   # what uvicorn's send is a method of
+    ...     transport = Transport()
+    ...     async def send(self, message):
+    ...         pass
+    >>> asyncio.run(ExposeAbort(app)({"type": "websocket"}, None, Protocol().send)); seen[0]()
+    aborted
+    >>> asyncio.run(ExposeAbort(app)({"type": "http"}, None, Protocol().send)); seen[1]
+    """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -36,6 +52,10 @@ class ExposeAbort:
 
 
 def abort_of(scope: MutableMapping[str, Any]) -> Callable[[], None] | None:
-    """The connection's ``abort`` (None when the ASGI server did not show its transport)."""
+    """The connection's ``abort`` (None when the ASGI server did not show its transport).
+
+    >>> abort_of({ABORT: lambda: None}) is not None, abort_of({}), abort_of({ABORT: "not callable"})
+    (True, None, None)
+    """
     abort = scope.get(ABORT)
     return abort if callable(abort) else None

@@ -31,7 +31,28 @@ TUI_BUDGET = 400
 
 class AnalysisScreen(ModalScreen[Match | None]):
     """Analyse one seat's calls and cards of a finished match, then show the tables;
-    closes with the practice match of the worst mistake (``p``), or None."""
+    closes with the practice match of the worst mistake (``p``), or None.
+
+    >>> import asyncio
+    >>> from callbreak import Ruleset
+    >>> from callbreak.commands.replay import demo_match
+    >>> from callbreak.tui.app import CallbreakApp
+    >>> from callbreak.tui.game import LocalGame
+    >>> match = demo_match(3, Ruleset.preset("quick", rounds=1))   # a finished match of four random bots
+    >>> async def analysed():
+    ...     game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    ...     app = CallbreakApp(game, hint=False)
+    ...     async with app.run_test(size=(110, 34)) as pilot:
+    ...         screen = AnalysisScreen(match, seat=0, budget=20)
+    ...         app.push_screen(screen)
+    ...         while not screen.done:   # the analysis runs in a worker thread
+    ...             await pilot.pause()
+    ...         worst_found = screen.worst is not None   # what `p` would practise
+    ...         await pilot.press("escape")
+    ...         return worst_found, type(app.screen).__name__
+    >>> asyncio.run(analysed())
+    (True, 'TableScreen')
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter,q", "close", tr("dialog.close")),

@@ -73,7 +73,15 @@ def state_key(m: TableModel) -> tuple[Any, ...]:
 def load_hint() -> HintFn:
     """`callbreak.bots.hints.hint`, answering quickly while the kernel warms up
     (the hints module is plain Python; a hard hint itself needs the ``bots`` extra,
-    which the ``tui`` extra installs)."""
+    which the ``tui`` extra installs).
+
+    >>> from callbreak import Match
+    >>> hint = load_hint()
+    >>> m = Match(seed=3)
+    >>> h = hint(m.view(m.to_act))
+    >>> h.call in m.view(m.to_act).legal_calls, h.card
+    (True, None)
+    """
     from ..bots.hints import hint
 
     return functools.partial(hint, until_ready=KERNEL)
@@ -81,7 +89,12 @@ def load_hint() -> HintFn:
 
 @dataclass
 class LocalOptions:
-    """What the start screen asks for (prefilled from the command line)."""
+    """What the start screen asks for (prefilled from the command line).
+
+    >>> game = LocalOptions(bots="easy", preset="quick", changes={"rounds": 2}, seed=4, name="Asha").make_game()
+    >>> game.rules.rounds, game.seed, game.model().names[0]
+    (2, 4, 'Asha')
+    """
 
     bots: str = "medium"
     preset: str = "standard"
@@ -132,7 +145,22 @@ def table_rules_markdown(rules: Ruleset | None) -> str:
 
 
 class HelpScreen(ModalScreen[None]):
-    """The rules summary and the keys."""
+    """The rules summary and the keys.
+
+    >>> import asyncio
+    >>> from callbreak import Ruleset
+    >>> from callbreak.tui.game import LocalGame
+    >>> async def help_and_back():
+    ...     game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    ...     app = CallbreakApp(game, hint=False)
+    ...     async with app.run_test(size=(110, 34)) as pilot:
+    ...         await pilot.press("question_mark")
+    ...         shown = type(app.screen).__name__
+    ...         await pilot.press("escape")
+    ...         return shown, type(app.screen).__name__
+    >>> asyncio.run(help_and_back())
+    ('HelpScreen', 'TableScreen')
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,f1,enter,q", "close", tr("dialog.close")),
@@ -152,7 +180,26 @@ class HelpScreen(ModalScreen[None]):
 
 
 class SummaryScreen(ModalScreen[None]):
-    """After each round: calls, tricks, points and totals; at the end, the final places."""
+    """After each round: calls, tricks, points and totals; at the end, the final places.
+
+    >>> import asyncio
+    >>> from decimal import Decimal
+    >>> from callbreak import Ruleset
+    >>> from callbreak.tui.game import LocalGame, RoundSummary
+    >>> points = tuple(map(Decimal, ("3.1", "-2", "4.1", "3")))
+    >>> async def summary():
+    ...     game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    ...     app = CallbreakApp(game, hint=False)
+    ...     async with app.run_test(size=(110, 34)) as pilot:
+    ...         await pilot.pause()
+    ...         app.push_screen(SummaryScreen(RoundSummary(1, (3, 2, 4, 3), (4, 1, 5, 3), points, points), game.model()))
+    ...         await pilot.pause()
+    ...         shown = type(app.screen).__name__
+    ...         await pilot.press("enter")
+    ...         return shown, type(app.screen).__name__
+    >>> asyncio.run(summary())
+    ('SummaryScreen', 'TableScreen')
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,escape", "close", tr("tui.b_continue")),
@@ -232,7 +279,20 @@ class SummaryScreen(ModalScreen[None]):
 
 
 class SetupScreen(Screen[LocalOptions]):
-    """Choose the bots, the rules and your name before a local match."""
+    """Choose the bots, the rules and your name before a local match.
+
+    >>> import asyncio
+    >>> async def setup():
+    ...     app = CallbreakApp(options=LocalOptions(bots="easy", preset="quick", seed=3), setup=True, hint=False)
+    ...     async with app.run_test(size=(110, 34)) as pilot:
+    ...         await pilot.pause()
+    ...         shown = type(app.screen).__name__
+    ...         await pilot.click("#setup-play")
+    ...         await pilot.pause()
+    ...         return shown, type(app.screen).__name__, app.game.rules.name, app.game.seed
+    >>> asyncio.run(setup())
+    ('SetupScreen', 'TableScreen', 'quick', 3)
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.quit", tr("tui.b_quit"))]
 
@@ -288,7 +348,22 @@ class SetupScreen(Screen[LocalOptions]):
 
 
 class HandView(Static):
-    """Your hand; a click chooses a card, a click on the chosen card plays it."""
+    """Your hand; a click chooses a card, a click on the chosen card plays it.
+
+    >>> import asyncio
+    >>> from callbreak import Ruleset
+    >>> from callbreak.tui.game import LocalGame
+    >>> async def hand():
+    ...     game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    ...     app = CallbreakApp(game, hint=False)
+    ...     async with app.run_test(size=(110, 34)) as pilot:
+    ...         await pilot.pause()
+    ...         view = app.screen.query_one(HandView)
+    ...         first = view.slots[0]
+    ...         return len(view.slots), view.card_at(first[0]) == first[2], view.card_at(-1)
+    >>> asyncio.run(hand())
+    (13, True, None)
+    """
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -314,7 +389,21 @@ class HandView(Static):
 
 
 class TableScreen(Screen[None]):
-    """The table: header, seats and trick, scores, your hand and the prompt."""
+    """The table: header, seats and trick, scores, your hand and the prompt.
+
+    >>> import asyncio
+    >>> from callbreak import Ruleset
+    >>> from callbreak.tui.game import LocalGame
+    >>> async def table():
+    ...     game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    ...     app = CallbreakApp(game, hint=False)
+    ...     async with app.run_test(size=(110, 34)) as pilot:
+    ...         await pilot.pause()
+    ...         screen = app.screen
+    ...         return type(screen).__name__, sorted(w.id for w in screen.query("#header, #table, #hand, #prompt"))
+    >>> asyncio.run(table())
+    ('TableScreen', ['hand', 'header', 'prompt', 'table'])
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", tr("tui.b_choose"), key_display="←→"),
@@ -388,6 +477,21 @@ class CallbreakApp(App[int]):
 
     Give it a `Game` to play at once, or `LocalOptions` with ``setup=True`` for the
     start screen.
+
+    >>> import asyncio
+    >>> from callbreak import Ruleset
+    >>> from callbreak.tui.game import LocalGame
+    >>> async def play_a_call():
+    ...     game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    ...     app = CallbreakApp(game, hint=False)
+    ...     async with app.run_test(size=(110, 34)) as pilot:
+    ...         while not game.human_to_act:
+    ...             await pilot.pause()
+    ...         await pilot.press("3", "enter")
+    ...         await pilot.pause()
+    ...         return type(app.screen).__name__, game.match.round.calls[0]
+    >>> asyncio.run(play_a_call())
+    ('TableScreen', 3)
     """
 
     TITLE = "Callbreak"

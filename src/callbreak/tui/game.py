@@ -55,7 +55,13 @@ __all__ = [
 
 @dataclass(frozen=True)
 class RoundSummary:
-    """One finished round: per seat call, tricks, points and running totals."""
+    """One finished round: per seat call, tricks, points and running totals.
+
+    >>> s = RoundSummary(1, (3, 2, 4, 3), (4, 1, 5, 3), (Decimal("3.1"), Decimal(-2), Decimal("4.1"), Decimal(3)),
+    ...                  (Decimal("3.1"), Decimal(-2), Decimal("4.1"), Decimal(3)))
+    >>> s.number, s.points[1], s.sudden_death
+    (1, Decimal('-2'), False)
+    """
 
     number: int
     calls: tuple[int | None, ...]
@@ -67,7 +73,14 @@ class RoundSummary:
 
 @dataclass(frozen=True)
 class TableModel:
-    """Everything the screen shows, from one seat's point of view (its `SeatView` only)."""
+    """Everything the screen shows, from one seat's point of view (its `SeatView` only).
+
+    >>> from callbreak import Ruleset
+    >>> game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    >>> m = game.model()
+    >>> m.seat, m.names[0], m.view.phase, m.over, m.my_turn == (m.view.to_act == 0)
+    (0, 'Asha', 'calling', False, True)
+    """
 
     seat: int
     view: SeatView
@@ -94,7 +107,18 @@ class TableModel:
 
 
 class Game:
-    """The interface the app drives: a local match or an online seat."""
+    """The interface the app drives: a local match or an online seat.
+
+    >>> from callbreak import Ruleset
+    >>> game: Game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    >>> game.seat, game.pending_summary, game.model().view.phase
+    (0, None, 'calling')
+    >>> try:
+    ...     game.rematch()
+    ... except IllegalAction as e:
+    ...     print(e)
+    no rematch here
+    """
 
     seat: int = 0
     fatal: str | None = None
@@ -238,7 +262,14 @@ def bot_or_fallback(level: str, seed: int | None) -> tuple[Bot, str]:
 
 
 def summaries_of(match: Match) -> tuple[RoundSummary, ...]:
-    """The finished rounds of a match as `RoundSummary` rows."""
+    """The finished rounds of a match as `RoundSummary` rows.
+
+    >>> from callbreak.commands.replay import demo_match
+    >>> from callbreak import Ruleset
+    >>> rows = summaries_of(demo_match(3, Ruleset.preset("quick")))
+    >>> len(rows) >= 3, rows[0].number, sum(rows[0].tricks), rows[-1].totals == tuple(demo_match(3, Ruleset.preset("quick")).totals)
+    (True, 1, 13, True)
+    """
     out: list[RoundSummary] = []
     totals = [Decimal(0)] * 4
     planned = match.rules.rounds
@@ -268,6 +299,19 @@ class LocalGame(Game):
     ``until_ready``: a hard bot plays at the medium level until that warm-up
     of its kernel is ready (`callbreak.bots.warmup.serving_bot`; not for
     replays of a seed).
+
+    >>> from callbreak import Ruleset
+    >>> game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    >>> while not game.human_to_act:
+    ...     _ = game.step_bot()
+    >>> legal = game.match.view(0).legal_calls
+    >>> game.submit(legal[0]); game.match.round.calls[0] == legal[0]
+    True
+    >>> try:
+    ...     game.submit(99)
+    ... except IllegalAction as e:
+    ...     print(type(e).__name__)
+    IllegalAction
     """
 
     rules: Ruleset = field(default_factory=Ruleset)
@@ -471,5 +515,12 @@ class LocalGame(Game):
 
 
 def model_with(model: TableModel, **changes: object) -> TableModel:
-    """A copy of ``model`` with some fields changed."""
+    """A copy of ``model`` with some fields changed.
+
+    >>> from callbreak import Ruleset
+    >>> model = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0).model()
+    >>> changed = model_with(model, status="Ritu is thinking…")
+    >>> changed.status, model.status, changed.view is model.view
+    ('Ritu is thinking…', '', True)
+    """
     return replace(model, **changes)  # type: ignore[arg-type]

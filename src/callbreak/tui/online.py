@@ -41,7 +41,14 @@ __all__ = ["JoinTarget", "OnlineGame", "parse_join_url", "view_from_dict"]
 
 @dataclass(frozen=True)
 class JoinTarget:
-    """Where to sit: the server's base URL and an invite code, or a table and its seat token."""
+    """Where to sit: the server's base URL and an invite code, or a table and its seat token.
+
+    >>> t = parse_join_url("https://cards.example/t/k3Xa9Q#s3cret")
+    >>> t.base, t.table, t.token, t.code
+    ('https://cards.example', 'k3Xa9Q', 's3cret', None)
+    >>> t.ws_url(t.table, t.token)
+    'wss://cards.example/ws/k3Xa9Q?token=s3cret'
+    """
 
     base: str
     code: str | None = None

@@ -47,13 +47,25 @@ POS_NAMES = {"S": "south", "W": "west", "N": "north", "E": "east"}
 
 
 def card_text(card: Card, style: str = "") -> Text:
-    """``A♠`` / ``10♥`` coloured by suit."""
+    """``A♠`` / ``10♥`` coloured by suit.
+
+    >>> from callbreak import Card
+    >>> t = card_text(Card.parse("QD"), "underline")
+    >>> t.plain, t.style
+    ('Q♦', 'bold red underline')
+    """
     colour = "bold red" if card.suit in RED_SUITS else "bold"
     return Text(card.symbol, style=f"{colour} {style}".strip())
 
 
 def card_face(card: Card, width: int = 5) -> Text:
-    """A small white card face (one line), red or black by suit."""
+    """A small white card face (one line), red or black by suit.
+
+    >>> from callbreak import Card
+    >>> f = card_face(Card.parse("AS"))
+    >>> repr(f.plain), f.style
+    ("'  A♠ '", 'bold black on grey93')
+    """
     fg = "red3" if card.suit in RED_SUITS else "black"
     return Text(f" {card.symbol} ".center(width), style=f"bold {fg} on grey93")
 
@@ -62,6 +74,11 @@ def position_of(seat: int, me: int, direction: str) -> str:
     """Where ``seat`` sits on screen when ``me`` is at the bottom: ``S``, ``W``, ``N`` or ``E``.
 
     Seats act in order 0, 1, 2, 3; clockwise play goes from you to your left (west).
+
+    >>> [position_of(s, me=2, direction="clockwise") for s in range(4)]
+    ['N', 'E', 'S', 'W']
+    >>> [position_of(s, me=2, direction="counterclockwise") for s in range(4)]
+    ['N', 'W', 'S', 'E']
     """
     off = (seat - me) % 4
     if direction == "counterclockwise":
@@ -144,6 +161,14 @@ def rules_label(rules: Ruleset) -> str:
 
 
 def header_text(model: TableModel) -> Text:
+    """The top line: the game's name, the round, the rules and the trump.
+
+    >>> from callbreak import Ruleset
+    >>> from callbreak.tui.game import LocalGame
+    >>> game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    >>> header_text(game.model()).plain
+    ' ♠ Callbreak   quick rules  ·  round 1 of 3  ·  seed 3'
+    """
     v = model.view
     rules = v.rules
     t = Text()
@@ -204,7 +229,14 @@ def _seat_block(
 
 
 def card_block(card: Card | None, tall: bool = True, mark: bool = False) -> Text:
-    """A card on the table: three lines tall (one when space is short); None is an empty place."""
+    """A card on the table: three lines tall (one when space is short); None is an empty place.
+
+    >>> from callbreak import Card
+    >>> card_block(Card.parse("TH")).plain.splitlines()
+    ['10♥   ', '      ', '   10♥']
+    >>> card_block(Card.parse("TH"), tall=False).plain, card_block(None, tall=False).plain
+    (' 10♥  ', '      ')
+    """
     if card is None:
         if not tall:
             return Text("      ", style="on #0b3320", justify="left")
@@ -227,6 +259,16 @@ def table_renderable(
 
     ``height`` (lines available) picks tall or flat cards and short seat blocks;
     ``totals`` adds each seat's running total (when no score panel is shown).
+
+    >>> import io
+    >>> from rich.console import Console
+    >>> from callbreak import Ruleset
+    >>> from callbreak.tui.game import LocalGame
+    >>> game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    >>> console = Console(width=80, file=io.StringIO())
+    >>> console.print(table_renderable(game.model(), height=30))
+    >>> "Asha" in console.file.getvalue()
+    True
     """
     tall = height >= 19
     short = height < 15
@@ -319,7 +361,14 @@ def hand_text(
     dim_illegal: bool,
 ) -> Text:
     """The hand as card faces (or one compact line when narrow), centred in ``width``;
-    the selected card raised, the cards you may not play now dimmed."""
+    the selected card raised, the cards you may not play now dimmed.
+
+    >>> from callbreak import Card
+    >>> hand = [Card.parse(c) for c in ("AS", "TH", "9H", "2C")]
+    >>> t = hand_text(hand, legal=hand[1:3], selected=hand[1], trump="S", width=40, dim_illegal=True)
+    >>> "A♠" in t.plain and "10♥" in t.plain, len(t.plain.splitlines()) >= 1
+    (True, True)
+    """
     slots, wide = hand_slots(hand, trump, width)
     legal_set = set(legal)
     if not slots:
@@ -357,6 +406,16 @@ def scores_renderable(model: TableModel, width: int = 30) -> RenderableType:
     """Calls, tricks and running totals, with the rounds so far, in ``width`` columns.
 
     The players' names are cut to fit (see `short_labels`), never to the same label.
+
+    >>> import io
+    >>> from rich.console import Console
+    >>> from callbreak import Ruleset
+    >>> from callbreak.tui.game import LocalGame
+    >>> game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    >>> console = Console(width=40, file=io.StringIO())
+    >>> console.print(scores_renderable(game.model()))
+    >>> "Asha" in console.file.getvalue()
+    True
     """
     v = model.view
     t = Table(title=tr("table.scores"), title_style="bold", expand=True, pad_edge=False, box=None, padding=(0, 1))
@@ -403,7 +462,16 @@ def scores_renderable(model: TableModel, width: int = 30) -> RenderableType:
 
 
 def summary_table(summary: RoundSummary, names: Sequence[str], seat: int) -> Table:
-    """One round: per seat call, tricks, points and totals."""
+    """One round: per seat call, tricks, points and totals.
+
+    >>> from decimal import Decimal
+    >>> from callbreak.tui.game import RoundSummary
+    >>> s = RoundSummary(1, (3, 2, 4, 3), (4, 1, 5, 3), tuple(map(Decimal, ("3.1", "-2", "4.1", "3"))),
+    ...                  tuple(map(Decimal, ("3.1", "-2", "4.1", "3"))))
+    >>> t = summary_table(s, ["Asha", "Ritu", "Maya", "Rahul"], seat=0)
+    >>> t.title, t.row_count, [c.header for c in t.columns][:3]
+    ('Round 1', 4, ['player', 'call', 'tricks'])
+    """
     title = tr("tui.round_title_sudden" if summary.sudden_death else "tui.round_title", round=summary.number)
     t = Table(title=title, title_style="bold", expand=False)
     t.add_column(tr("tui.col_player"))
@@ -470,7 +538,16 @@ def result_line(places: Sequence[int], totals: Sequence[Decimal], names: Sequenc
 
 
 def match_result(model: TableModel) -> str:
-    """`result_line` for a finished match's model ('' while it is still on)."""
+    """`result_line` for a finished match's model ('' while it is still on).
+
+    >>> from callbreak import Ruleset
+    >>> from callbreak.tui.game import LocalGame, model_with
+    >>> model = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0).model()
+    >>> match_result(model)   # still on
+    ''
+    >>> match_result(model_with(model, places=(1, 3, 2, 4)))
+    'You won with 0.0 points! Chandra came 2nd with 0.0.'
+    """
     if model.places is None:
         return ""
     totals = model.view.totals or (model.summaries[-1].totals if model.summaries else (Decimal(0),) * 4)
@@ -478,7 +555,15 @@ def match_result(model: TableModel) -> str:
 
 
 def places_table(model: TableModel) -> Table:
-    """Final places, best first."""
+    """Final places, best first.
+
+    >>> from callbreak import Ruleset
+    >>> from callbreak.tui.game import LocalGame, model_with
+    >>> model = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0).model()
+    >>> t = places_table(model_with(model, places=(2, 1, 3, 4)))
+    >>> t.title, t.row_count
+    ('Final places', 4)
+    """
     assert model.places is not None
     totals = model.view.totals or (Decimal(0),) * 4
     t = Table(title=tr("dialog.final_places"), title_style="bold", expand=False)

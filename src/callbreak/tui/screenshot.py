@@ -20,7 +20,15 @@ __all__ = ["advance", "save"]
 
 
 def advance(game: LocalGame, round_number: int = 2, trick: int = 6) -> None:
-    """Play seat 0 with a bot until ``round_number``, ``trick``, your turn with 2+ cards down."""
+    """Play seat 0 with a bot until ``round_number``, ``trick``, your turn with 2+ cards down.
+
+    >>> from callbreak import Ruleset
+    >>> game = LocalGame(Ruleset.preset("standard"), seed=21, bots="medium", name="You", delay=0, trick_pause=0)
+    >>> advance(game, round_number=1, trick=2)
+    >>> v = game.match.view(0)
+    >>> game.human_to_act, len(v.trick) >= 2, len(v.tricks) + 1 >= 2
+    (True, True, True)
+    """
     me, _ = bot_or_fallback("medium", game.match.seed)
     for _ in range(2000):
         v = game.match.view(0)
@@ -53,7 +61,13 @@ async def _save(path: Path, seed: int, size: tuple[int, int]) -> None:
 
 
 def save(path: str | Path, seed: int = 21, size: tuple[int, int] = (110, 34)) -> Path:
-    """Write the SVG screenshot to ``path``."""
+    """Write the SVG screenshot to ``path``.
+
+    >>> import tempfile, pathlib
+    >>> path = save(pathlib.Path(tempfile.mkdtemp()) / "tui.svg", seed=21, size=(110, 34))
+    >>> path.name, path.read_text(encoding="utf-8").startswith("<svg")
+    ('tui.svg', True)
+    """
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     asyncio.run(_save(p, seed, size))

@@ -23,16 +23,35 @@ class _InUse:
 
 
 def use(lang: str) -> None:
-    """Show every text from now on in ``lang`` (a `ValueError` for an unknown language)."""
+    """Show every text from now on in ``lang`` (a `ValueError` for an unknown language).
+
+    >>> use("ne"); current(), tr("seat.you") != "You"
+    ('ne', True)
+    >>> use("en"); current(), tr("seat.you")
+    ('en', 'You')
+    >>> try:
+    ...     use("fr")
+    ... except ValueError as e:
+    ...     print(e)
+    no language 'fr': choose one of en, ne, hi, bn
+    """
     _InUse.translate = translator(lang)
     _InUse.lang = lang
 
 
 def current() -> str:
-    """The language in use."""
+    """The language in use.
+
+    >>> current()   # English unless `use` chose another
+    'en'
+    """
     return _InUse.lang
 
 
 def tr(key: str, /, **params: object) -> str:
-    """The text of ``key`` in the language in use (see `callbreak.i18n.translator`)."""
+    """The text of ``key`` in the language in use (see `callbreak.i18n.translator`).
+
+    >>> tr("seat.you"), tr("analysis.progress", done=1, count=3)
+    ('You', 'Analysing… 1 of 3 rounds done.')
+    """
     return _InUse.translate(key, **params)

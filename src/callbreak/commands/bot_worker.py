@@ -10,6 +10,14 @@ __all__ = ["register", "run"]
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``callbreak bot-worker`` to the command line's subcommands.
+
+    >>> parser = argparse.ArgumentParser(prog="callbreak")
+    >>> register(parser.add_subparsers())
+    >>> args = parser.parse_args(["bot-worker", "--redis", "redis://10.0.0.5:6379/0", "--processes", "4"])
+    >>> args.func is run, args.redis, args.processes, args.namespace
+    (True, 'redis://10.0.0.5:6379/0', 4, None)
+    """
     p = subparsers.add_parser(
         "bot-worker",
         help="decide for the bots of the tables served with --bot-queue redis (any host, any number)",
@@ -25,6 +33,14 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Serve the bot queue until stopped (one worker, or ``--processes`` of them); a bad setting
+    is one line.
+
+    >>> run(argparse.Namespace(redis="redis://127.0.0.1:6379/0", namespace=None, processes=0))
+    Traceback (most recent call last):
+    ...
+    SystemExit: callbreak bot-worker: --processes must be at least 1
+    """
     from ..extras import need
 
     need("`callbreak bot-worker`", "server", "scale")

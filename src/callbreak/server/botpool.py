@@ -48,7 +48,14 @@ _bots: dict[str, Bot] = {}
 class BotAsk:
     """One decision a table asks for: its table and version (the answer counts only while the
     table is still there), the seat, the bot's level, the decision's seed, and the seat's view
-    (nothing the seat may not see)."""
+    (nothing the seat may not see).
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> ask = BotAsk("t1", 0, m.to_act, "medium", 7, m.view(m.to_act))
+    >>> ask.seat, decide(ask.level, ask.seed, ask.view) == decide(ask.level, ask.seed, ask.view)
+    (2, True)
+    """
 
     table: str
     v: int
@@ -60,7 +67,13 @@ class BotAsk:
 
 class Deciders(Protocol):
     """Where a table's bots decide off the event loop: `BotPool` (processes of this host) or
-    `callbreak.server.botqueue_redis.RedisBotQueue` (bot workers on any host)."""
+    `callbreak.server.botqueue_redis.RedisBotQueue` (bot workers on any host).
+
+    >>> pool: Deciders = BotPool(1, warm=False)
+    >>> pool.waiting
+    0
+    >>> import asyncio; asyncio.run(pool.close())
+    """
 
     @property
     def waiting(self) -> int:
@@ -77,7 +90,15 @@ class Deciders(Protocol):
 
 def decide(level: str, seed: int, view: SeatView) -> int | Card | None:
     """In a worker: the action of a ``level`` bot seeded with ``seed`` for ``view`` (None when
-    it fails).  The same arguments give the same action, in any process."""
+    it fails).  The same arguments give the same action, in any process.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=4)
+    >>> view = m.view(m.to_act)
+    >>> call = decide("medium", 11, view)
+    >>> call in view.legal_calls, call == decide("medium", 11, view)
+    (True, True)
+    """
     from ..bots.warmup import serving_bot
     from .autopilot import seeded_act
 
@@ -107,7 +128,22 @@ def _warm() -> None:
 
 class BotPool:
     """``workers`` processes deciding for bots (started on first use, with ``spawn``: no copy
-    of the server's event loop, sockets or threads)."""
+    of the server's event loop, sockets or threads).
+
+    >>> import asyncio
+    >>> from callbreak import Match
+    >>> m = Match(seed=4)
+    >>> view = m.view(m.to_act)
+    >>> async def ask() -> tuple[object, int]:
+    ...     pool = BotPool(1, warm=False)
+    ...     try:
+    ...         return await pool.decide(BotAsk("t1", 0, m.to_act, "easy", 3, view)), pool.waiting
+    ...     finally:
+    ...         await pool.close()
+    >>> action, waiting = asyncio.run(ask())
+    >>> action == decide("easy", 3, view), waiting
+    (True, 0)
+    """
 
     def __init__(self, workers: int, warm: bool = True) -> None:
         self.workers = workers

@@ -73,7 +73,14 @@ def reply_channel(namespace: str, owner: str) -> str:
 
 
 class BotRequest(msgspec.Struct, forbid_unknown_fields=True):
-    """One decision for a bot worker."""
+    """One decision for a bot worker.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> req = request_of(BotAsk("t1", 4, m.to_act, "medium", 77, m.view(m.to_act)), "r", "me:1", 0)
+    >>> req.id, req.table, req.seat, sorted(req.view)[:3]
+    ('me:1', 't1', 2, ['calls', 'dealer', 'hand'])
+    """
 
     #: unique per request (the owner's id and a counter): the answer names it
     id: str
@@ -93,7 +100,11 @@ class BotRequest(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class BotReply(msgspec.Struct, forbid_unknown_fields=True):
-    """A worker's answer."""
+    """A worker's answer.
+
+    >>> BotReply("me:1", "QD", "worker-1", claimed=False)
+    BotReply(id='me:1', action='QD', worker='worker-1', claimed=False)
+    """
 
     id: str
     #: a call, a card's text, or None when the bot failed
@@ -105,12 +116,27 @@ class BotReply(msgspec.Struct, forbid_unknown_fields=True):
 
 
 def request_of(ask: BotAsk, reply: str, rid: str, deadline_ms: int) -> BotRequest:
-    """The request for ``ask``: built from the seat's own view only."""
+    """The request for ``ask``: built from the seat's own view only.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> seat = m.to_act
+    >>> req = request_of(BotAsk("t1", 0, seat, "hard", 5, m.view(seat)), "cb:bots:r:me", "me:7", 1_700_000_000_000)
+    >>> req.view["hand"] == [str(c) for c in m.view(seat).hand], req.reply, req.deadline_ms
+    (True, 'cb:bots:r:me', 1700000000000)
+    """
     return BotRequest(rid, reply, ask.table, ask.v, ask.seat, ask.level, ask.seed, deadline_ms, ask.view.to_dict())
 
 
 def view_of(req: BotRequest) -> SeatView:
-    """The seat's view a request carries (KeyError, TypeError or ValueError when malformed)."""
+    """The seat's view a request carries (KeyError, TypeError or ValueError when malformed).
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> view = m.view(m.to_act)
+    >>> view_of(request_of(BotAsk("t1", 0, m.to_act, "easy", 1, view), "r", "i", 0)) == view
+    True
+    """
     return SeatView.from_dict(req.view)
 
 
@@ -120,19 +146,42 @@ _rep_dec = msgspec.json.Decoder(BotReply)
 
 
 def encode_request(req: BotRequest) -> bytes:
+    """A request as the stream carries it (JSON).
+
+    >>> encode_request(BotRequest("me:1", "r", "t1", 4, 0, "easy", 9, 0, {}))
+    b'{"id":"me:1","reply":"r","table":"t1","v":4,"seat":0,"level":"easy","seed":9,"deadline_ms":0,"view":{}}'
+    """
     return _req_enc.encode(req)
 
 
 def decode_request(raw: bytes | str) -> BotRequest:
-    """msgspec.DecodeError (or ValidationError) for anything but a request."""
+    """The request in ``raw``; msgspec.DecodeError (or ValidationError) for anything but a request.
+
+    >>> decode_request(b'{"id":"me:1","reply":"r","table":"t1","v":4,"seat":0,"level":"easy","seed":9,"deadline_ms":0,"view":{}}').v
+    4
+    >>> decode_request(b'{"id": "me:1"}')
+    Traceback (most recent call last):
+    ...
+    msgspec.ValidationError: Object missing required field `reply`
+    """
     return _req_dec.decode(raw)
 
 
 def encode_reply(rep: BotReply) -> bytes:
+    """An answer as the owner's channel carries it (JSON).
+
+    >>> encode_reply(BotReply("me:1", 3, "w1", False))
+    b'{"id":"me:1","action":3,"worker":"w1","claimed":false}'
+    """
     return _req_enc.encode(rep)
 
 
 def decode_reply(raw: bytes | str) -> BotReply:
+    """The answer in ``raw`` (msgspec.DecodeError or ValidationError for anything else).
+
+    >>> decode_reply(b'{"id":"me:1","action":"AS","worker":"w1","claimed":true}').claimed
+    True
+    """
     return _rep_dec.decode(raw)
 
 
@@ -147,7 +196,13 @@ def action_text(action: int | Card | None) -> int | str | None:
 
 def action_of(rep: BotReply) -> int | Card | None:
     """The action an answer carries (None for a failed bot or a card that does not parse: the
-    owner then plays the lowest legal action, as it does for an illegal one)."""
+    owner then plays the lowest legal action, as it does for an illegal one).
+
+    >>> action_of(BotReply("i", "AS", "w", False)), action_of(BotReply("i", 2, "w", False))
+    (Card('AS'), 2)
+    >>> action_of(BotReply("i", "ZZ", "w", False)) is None
+    True
+    """
     a = rep.action
     if isinstance(a, str):
         try:

@@ -57,7 +57,16 @@ async def ensure_group(r: aioredis.Redis, stream: str) -> None:
 
 
 class RedisBotQueue:
-    """`Deciders` over the Redis at ``config.redis``; timers on ``clock``; counts on ``meter()``."""
+    """`Deciders` over the Redis at ``config.redis``; timers on ``clock``; counts on ``meter()``.
+
+    Made without a connection (`start` connects):
+
+    >>> from callbreak.server.clock import ManualClock
+    >>> from callbreak.server.meter import Meter
+    >>> q = RedisBotQueue(ServerConfig(redis="redis://127.0.0.1:6379/0", namespace="cb"), ManualClock(), Meter)
+    >>> q.stream, q.channel.startswith("cb:bots:r:"), q.waiting
+    ('cb:bots:q', True, 0)
+    """
 
     def __init__(self, config: ServerConfig, clock: Clock, meter: Callable[[], Meter]) -> None:
         self.url = config.redis

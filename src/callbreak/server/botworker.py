@@ -44,7 +44,14 @@ FORGET_AFTER = 600.0
 
 
 class BotWorker:
-    """One worker: a consumer of the bot queue of ``config.namespace`` on ``config.redis``."""
+    """One worker: a consumer of the bot queue of ``config.namespace`` on ``config.redis``.
+
+    Made without a connection (`run` connects and serves until stopped):
+
+    >>> w = BotWorker(ServerConfig(redis="redis://127.0.0.1:6379/0", namespace="cb"))
+    >>> w.stream, w.decided, w.claimed, w.skipped
+    ('cb:bots:q', 0, 0, 0)
+    """
 
     def __init__(self, config: ServerConfig, say: Any = None) -> None:
         self.config = config

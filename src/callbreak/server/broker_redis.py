@@ -29,7 +29,14 @@ log = logging.getLogger("callbreak.server")
 
 
 class RedisBroker:
-    """`Broker` on the Redis at ``url``; channel names get ``prefix`` (a namespace per deployment)."""
+    """`Broker` on the Redis at ``url``; channel names get ``prefix`` (a namespace per deployment).
+
+    Made without a connection (`start` connects; tests/scale run it on a real Redis):
+
+    >>> b = RedisBroker("redis://127.0.0.1:6379/0", prefix="cb:")
+    >>> b.url, b.prefix
+    ('redis://127.0.0.1:6379/0', 'cb:')
+    """
 
     def __init__(self, url: str, prefix: str = "callbreak:", on_lost: Callable[[], None] | None = None) -> None:
         self.url = url

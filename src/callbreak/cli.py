@@ -21,6 +21,12 @@ COMMANDS = ("play", "serve", "score", "replay", "analyse", "arena", "bot", "bot_
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``callbreak`` command line: one subcommand per command module.
+
+    >>> args = build_parser().parse_args(["arena", "hard", "medium", "medium", "medium", "--matches", "8"])
+    >>> args.command, args.matches
+    ('arena', 8)
+    """
     parser = argparse.ArgumentParser(
         prog="callbreak",
         description="Callbreak: play, serve, score, replay and pit bots against each other.",
@@ -33,6 +39,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command ``argv`` names (the process's arguments when None); its exit status.
+
+    >>> main(["bot-worker", "--redis", "redis://127.0.0.1:6379/0", "--processes", "0"])
+    Traceback (most recent call last):
+    ...
+    SystemExit: callbreak bot-worker: --processes must be at least 1
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)

@@ -32,12 +32,32 @@ INLINE_LEVELS = {"random"}
 def table_bot(level: str, seed: int) -> Bot:
     """A bot of ``level`` (ValueError for an unknown one: tables are created with a known level).
     A hard bot answers from the medium level until its kernel is ready
-    (`callbreak.bots.warmup.serving_bot`): a served table never waits for a compile."""
+    (`callbreak.bots.warmup.serving_bot`): a served table never waits for a compile.
+
+    >>> table_bot("medium", 3).name
+    'medium'
+    >>> table_bot("grandmaster", 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot level 'grandmaster'...
+    """
     return serving_bot(level, seed)
 
 
 def safe_act(bot: Bot, view: SeatView) -> int | Card | None:
-    """The bot's choice; None (logged) when it fails."""
+    """The bot's choice; None (logged) when it fails.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=2)
+    >>> view = m.view(m.to_act)
+    >>> safe_act(table_bot("easy", 1), view) in view.legal_calls
+    True
+    >>> class Broken:
+    ...     def act(self, view: SeatView) -> int:
+    ...         raise RuntimeError("out of cards")
+    >>> safe_act(Broken(), view) is None
+    True
+    """
     try:
         return bot.act(view)
     except Exception:
@@ -71,7 +91,24 @@ def seeded_act(bot: Bot, seed: int, view: SeatView) -> int | Card | None:
 
 
 class Autopilot:
-    """The bots and the timers' automatic actions of one `LiveTable`."""
+    """The bots and the timers' automatic actions of one `LiveTable`.
+
+    A seat whose time ran out plays its lowest legal action, and its run of expiries is counted
+    (two in a row turn autoplay on):
+
+    >>> from callbreak.rules import Ruleset
+    >>> from callbreak.server.config import ServerConfig
+    >>> from callbreak.server.hub import Hub
+    >>> hub = Hub(ServerConfig(db=":memory:"))
+    >>> t, tokens = hub.create_table(Ruleset(), name="Asha", play_now=True)
+    >>> seat, v = t.state.to_act, t.state.v
+    >>> t.autopilot.auto(v, seat, "timeout")
+    >>> t.state.v == v + 1, t.log[-1] == {"t": "call", "seat": seat, "call": 1, "auto": "timeout"}
+    (True, True)
+    >>> t.autopilot.expiries[seat]
+    1
+    >>> hub.store.close(); hub.hints.close()
+    """
 
     def __init__(self, table: LiveTable) -> None:
         self.table = table

@@ -74,7 +74,17 @@ def new_token() -> str:
 
 
 class Hub:
-    """All the tables of this process, their storage and their fan-out."""
+    """All the tables of this process, their storage and their fan-out.
+
+    >>> from callbreak.rules import Ruleset
+    >>> from callbreak.server.config import ServerConfig
+    >>> from callbreak.server.hub import Hub
+    >>> hub = Hub(ServerConfig(db=":memory:"))
+    >>> t, tokens = hub.create_table(Ruleset(), name="Asha")
+    >>> hub.tables[t.id] is t, t.state.status, len(tokens)
+    (True, 'lobby', 1)
+    >>> hub.store.close(); hub.hints.close()
+    """
 
     def __init__(
         self,

@@ -33,12 +33,35 @@ log = logging.getLogger("callbreak.server")
 
 
 def dumps(obj: Any) -> str:
-    """JSON text (orjson)."""
+    """JSON text (orjson).
+
+    >>> dumps({"t": "call", "seat": 2, "call": 3})
+    '{"t":"call","seat":2,"call":3}'
+    """
     return orjson.dumps(obj).decode()
 
 
 class LiveTable:
-    """A table in play in this process."""
+    """A table in play in this process.
+
+    An action is applied, stored, then published; a refused one changes nothing:
+
+    >>> from callbreak.rules import Ruleset
+    >>> from callbreak.server.config import ServerConfig
+    >>> from callbreak.server.hub import Hub
+    >>> hub = Hub(ServerConfig(db=":memory:"))
+    >>> t, tokens = hub.create_table(Ruleset(), name="Asha", play_now=True)
+    >>> seat, v = t.state.to_act, t.state.v
+    >>> [e["kind"] for e in t.submit({"t": "call", "seat": seat, "call": 2})], t.state.v - v
+    (['call'], 1)
+    >>> t.submit({"t": "call", "seat": seat, "call": 3})
+    Traceback (most recent call last):
+    ...
+    callbreak.server.table.TableError: not_your_turn: it is seat ...'s turn
+    >>> t.state.v - v
+    1
+    >>> hub.store.close(); hub.hints.close()
+    """
 
     def __init__(self, hub: Hub, state: TableState, entries: list[dict[str, Any]]) -> None:
         self.hub = hub

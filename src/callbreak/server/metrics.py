@@ -35,7 +35,18 @@ _BOT = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
 
 class PromMeter(Meter):
-    """`Meter` into a registry of its own; `render` is the text of ``/metrics``."""
+    """`Meter` into a registry of its own; `render` is the text of ``/metrics``.
+
+    >>> from callbreak.server.config import ServerConfig
+    >>> from callbreak.server.hub import Hub
+    >>> hub = Hub(ServerConfig(db=":memory:"))
+    >>> meter = PromMeter(hub)
+    >>> meter.append(0.002)
+    >>> [line for line in meter.render().decode().splitlines()
+    ...  if line.startswith(("callbreak_live_tables ", "callbreak_store_append_seconds_count"))]
+    ['callbreak_live_tables 0.0', 'callbreak_store_append_seconds_count 1.0']
+    >>> hub.store.close(); hub.hints.close()
+    """
 
     def __init__(self, hub: Hub) -> None:
         self.registry = CollectorRegistry()

@@ -7,6 +7,8 @@ nothing at all, is held for ever.  `header_timeout_protocol` gives uvicorn's h11
 protocol that time-out: a connection whose request head is not complete within
 ``seconds`` of its opening (or of the end of its previous response) is closed; and a
 head larger than the limit is refused even when it arrives in one piece.
+
+`QuietDenialWebSockets` is uvicorn's WebSocket protocol, less a log line per refused handshake.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-__all__ = ["header_timeout_protocol"]
+__all__ = ["QuietDenialWebSockets", "header_timeout_protocol"]
 
 
 class _HeaderTimeoutH11(H11Protocol):
@@ -79,3 +82,16 @@ def header_timeout_protocol(seconds: float, max_header: int = 16384) -> type[H11
     """uvicorn's h11 protocol, closing a socket whose request head takes longer than ``seconds``
     and answering 400 to one larger than ``max_header`` bytes."""
     return type("HeaderTimeoutH11", (_HeaderTimeoutH11,), {"header_timeout": float(seconds), "max_header": max_header})
+
+
+class QuietDenialWebSockets(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol (the one it picks when ``websockets`` is installed), marking a
+    handshake refused with an HTTP answer (``websocket.http.response``) as complete.  uvicorn
+    (0.54) does not, and so logs "ASGI callable returned without completing handshake" for every
+    refusal: under a flood of new sockets (refused with 429, `admission.Admission`) that line,
+    hundreds a second, cost more than the refusal itself."""
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.http.response.body" and not message.get("more_body", False):
+            self.handshake_complete = True

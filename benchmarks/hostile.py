@@ -90,6 +90,13 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of ``pid`` and its children (nginx's master and its worker)."""
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        children = [int(c) for c in f.read().split()]
+    return cpu_seconds(pid) + sum(cpu_seconds(c) for c in children)
+
+
 def rss_mib(pid: int) -> float:
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -401,14 +408,18 @@ async def window(
     seconds: float,
     attack: tuple[str, dict[str, Any], int] | None,
     profile: str | None = None,
+    front: Addr | None = None,
+    nginx_pid: int | None = None,
 ) -> dict[str, float]:
-    """One measured window (with ``attack`` running through it in a child process, if any)."""
+    """One measured window (with ``attack`` running through it in a child process, if any);
+    the attackers reach the server at ``front`` (nginx's address, or the server's own)."""
     for v in victims:
         v.latencies = []
     proc = None
     if attack is not None:
         ctx = multiprocessing.get_context("spawn")
-        proc = ctx.Process(target=_attack_process, args=(attack[0], server.port, attack[1], attack[2], seconds + 2))
+        port = (front or server).port
+        proc = ctx.Process(target=_attack_process, args=(attack[0], port, attack[1], attack[2], seconds + 2))
         proc.start()
         await asyncio.sleep(2)  # the attackers connect before the window opens
         for v in victims:
@@ -420,9 +431,11 @@ async def window(
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+    ng0 = tree_cpu_seconds(nginx_pid) if nginx_pid else 0.0
     cpu0, t0 = cpu_seconds(server.proc.pid), time.monotonic()
     await asyncio.sleep(seconds)
     cpu1, t1 = cpu_seconds(server.proc.pid), time.monotonic()
+    ng1 = tree_cpu_seconds(nginx_pid) if nginx_pid else 0.0
     rss = rss_mib(server.proc.pid)
     # an action still waiting for its event counts with the time it has waited so far
     now = time.monotonic()
@@ -437,6 +450,7 @@ async def window(
     return {
         "rss": rss,
         "cpu": 100 * (cpu1 - cpu0) / (t1 - t0),
+        "nginx_cpu": 100 * (ng1 - ng0) / (t1 - t0),
         "p50": 1000 * percentile(lat, 0.5),
         "p99": 1000 * percentile(lat, 0.99),
         "n": len(lat),
@@ -444,7 +458,7 @@ async def window(
     }
 
 
-async def prepare_target(server: Server) -> tuple[dict[str, Any], int]:
+async def prepare_target(server: Addr) -> tuple[dict[str, Any], int]:
     """A table with a long log (a scripted player plays it fast), left by its player."""
     made = server.create(rules={"preset": "quick", "rounds": 20}, bots="random", name="Target", play_now=True)
     p = Player(server, made["table"], made["token"], think=0.0)
@@ -465,19 +479,30 @@ async def main() -> None:
     ap.add_argument("--victims", type=int, default=8, help="victim tables (one scripted person and three bots each)")
     ap.add_argument("--think", type=float, default=0.02, help="the victims' think time before each action (s)")
     ap.add_argument("--profile", default=None, help="a directory: py-spy samples of the server in each attack window")
+    ap.add_argument("--nginx", action="store_true",
+                    help="everyone (victims and attackers) reaches the server through nginx with deploy/nginx/callbreak.conf")
     args = ap.parse_args()
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
     server = Server({"CALLBREAK_BOT_DELAY": "0.02", "CALLBREAK_CREATE_RATE": "0", "CALLBREAK_BETWEEN_ROUNDS": "0.5"})
+    nginx = None
     try:
+        front: Addr = server
+        if args.nginx:
+            sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+            from tests.scale.procs import Nginx
+
+            nginx = Nginx([server.port])  # the deployment's site, its per-address limits included
+            front = Addr(nginx.port)
         await asyncio.get_running_loop().run_in_executor(None, server.kernel_ready)
-        target, v = await prepare_target(server)
+        target, v = await prepare_target(front)
         since = max(1, v - 40)
         victims: list[Player] = []
         for i in range(args.victims):
-            made = server.create(rules={"preset": "pagat"}, bots="random", name=f"Victim{i}", play_now=True)
-            victims.append(Player(server, made["table"], made["token"], think=args.think))
+            made = front.create(rules={"preset": "pagat"}, bots="random", name=f"Victim{i}", play_now=True)
+            victims.append(Player(front, made["table"], made["token"], think=args.think))
         target["victim"] = victims[0].url.split("/ws/")[1].split("?")[0]
+        nginx_pid = nginx.proc.pid if nginx else None
         vstop = asyncio.Event()
         vruns = [asyncio.ensure_future(p.run(vstop)) for p in victims]
         await asyncio.sleep(2)
@@ -485,22 +510,28 @@ async def main() -> None:
         print(
             f"server pid {server.proc.pid}; target table v={v} (catch-ups from v={since}); {args.seconds:g} s windows; "
             f"{args.victims} victim tables (think {args.think:g} s, bots 0.02 s); load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+            + ("; through nginx (deploy/nginx/callbreak.conf)" if nginx else "; direct")
         )
         print(
-            f"{'attack':<12} {'RSS MiB':>13} {'CPU %':>11} {'victim p50 ms':>15} {'victim p99 ms':>15} {'p99':>6} {'actions':>11}"
+            f"{'attack':<12} {'RSS MiB':>13} {'CPU %':>11} {'victim p50 ms':>15} {'victim p99 ms':>15} {'p99':>6} {'actions':>11} {'load':>5}"
+            + (f" {'nginx CPU %':>11}" if nginx else "")
         )
-        print(f"{'':<12} {'quiet / att.':>13} {'quiet / att.':>11} {'quiet / att.':>15} {'quiet / att.':>15} {'ratio':>6} {'q / a':>11}")
+        print(
+            f"{'':<12} {'quiet / att.':>13} {'quiet / att.':>11} {'quiet / att.':>15} {'quiet / att.':>15} {'ratio':>6} {'q / a':>11} {'1 min':>5}"
+            + (f" {'quiet / att.':>11}" if nginx else "")
+        )
         for name in [a for a in args.only.split(",") if a]:
-            quiet = await window(server, victims, args.seconds, None)
             prof = None
             if args.profile:
                 os.makedirs(args.profile, exist_ok=True)
                 prof = os.path.join(args.profile, f"{name}.txt")
-            hit = await window(server, victims, args.seconds, (name, target, since), prof)
+            quiet = await window(server, victims, args.seconds, None, None, front, nginx_pid)
+            hit = await window(server, victims, args.seconds, (name, target, since), prof, front, nginx_pid)
             print(
                 f"{name:<12} {quiet['rss']:>6.0f} / {hit['rss']:<4.0f} {quiet['cpu']:>4.0f} / {hit['cpu']:<4.0f} "
                 f"{quiet['p50']:>6.1f} / {hit['p50']:<6.1f} {quiet['p99']:>6.1f} / {hit['p99']:<6.1f} "
-                f"{hit['p99'] / quiet['p99']:>5.1f}x {quiet['n']:>5.0f} / {hit['n']:<5.0f}",
+                f"{hit['p99'] / quiet['p99']:>5.1f}x {quiet['n']:>5.0f} / {hit['n']:<5.0f} {os.getloadavg()[0]:>5.1f}"
+                + (f" {quiet['nginx_cpu']:>4.0f} / {hit['nginx_cpu']:<4.0f}" if nginx else ""),
                 flush=True,
             )
             await asyncio.sleep(3)  # let the server settle before the next quiet window
@@ -508,6 +539,8 @@ async def main() -> None:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(asyncio.gather(*vruns), 10)
     finally:
+        if nginx is not None:
+            nginx.stop()
         server.stop()
 
 

@@ -16,7 +16,9 @@ Attacks:
 - ``hello-spam``: 3 connections asking for a 40-event catch-up at 18/s each (reading it all).
 - ``hint-spam``: 3 seats (each at its own endless table, no timer) asking for a hint at 18/s, and
   acting on each hint as soon as it comes (every decision a new hint to work out).
-- ``spectators``: 20 loops connecting a spectator to a victim's table, hello, close (at most 3,000).
+- ``spectators``: 20 loops connecting a spectator to a victim's table, hello, close (at most 30,000,
+  enough for the whole window however fast each handshake is refused; it prints how many were
+  refused and admitted, and in what time).
 - ``slowloris``: 300 sockets sending a header line every 5 s, never finishing, and 300 silent ones.
 
     python benchmarks/hostile.py --seconds 15
@@ -329,17 +331,25 @@ async def hint_spam(server: Addr, target: dict[str, Any], since: int, stop: asyn
 
 
 async def spectators(server: Addr, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:
-    budget = [3000]
+    budget = [30_000]
+    refused, admitted = [0], [0]
+    t0 = time.monotonic()
 
     async def loop() -> None:
         while not stop.is_set() and budget[0] > 0:
             budget[0] -= 1
-            with contextlib.suppress(Exception):
+            try:
                 async with websockets.connect(f"{server.ws}/ws/{target['victim']}", max_size=2**22) as ws:
                     await ws.send('{"type":"hello","since":0}')
                     await ws.recv()
+                    admitted[0] += 1
+            except websockets.InvalidStatus:
+                refused[0] += 1
+            except (OSError, websockets.WebSocketException):
+                pass
 
     await asyncio.gather(*(loop() for _ in range(20)))
+    print(f"  (spectators: {refused[0]} handshakes refused, {admitted[0]} admitted in {time.monotonic() - t0:.1f} s)", flush=True)
 
 
 async def slowloris(server: Addr, target: dict[str, Any], since: int, stop: asyncio.Event) -> None:

@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         app,
         **where,
         log_level=args.log_level,
-        http=header_timeout_protocol(cfg.header_timeout, cfg.max_header),
+        http=header_timeout_protocol(cfg.header_timeout, cfg.max_header, hub.over_connect_rate),
         ws=QuietDenialWebSockets,
         h11_max_incomplete_event_size=cfg.max_header,
         timeout_keep_alive=cfg.keep_alive,

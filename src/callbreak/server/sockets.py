@@ -8,17 +8,33 @@ protocol that time-out: a connection whose request head is not complete within
 ``seconds`` of its opening (or of the end of its previous response) is closed; and a
 head larger than the limit is refused even when it arrives in one piece.
 
+It also refuses a WebSocket handshake from an address over its rate of new sockets
+(``refuse_upgrade``: `Hub.over_connect_rate`) with HTTP 429 as soon as the request head is read,
+before uvicorn builds a WebSocket protocol, a scope and a task for it: a flood of new sockets
+from one address costs the server as little as an HTTP request can.  A handshake that came
+through a proxy (``X-Forwarded-For``) goes on to `admission.Admission`, which knows its
+client's address.
+
 `QuietDenialWebSockets` is uvicorn's WebSocket protocol, less a log line per refused handshake.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from .admission import denial
+
+if TYPE_CHECKING:
+    from .table import TableError
+
+#: an address's refusal of a new WebSocket (`Hub.over_connect_rate`), or None
+Refusal = Callable[[str], "TableError | None"]
 
 __all__ = ["QuietDenialWebSockets", "header_timeout_protocol"]
 
@@ -26,6 +42,7 @@ __all__ = ["QuietDenialWebSockets", "header_timeout_protocol"]
 class _HeaderTimeoutH11(H11Protocol):
     header_timeout = 10.0
     max_header = 16384
+    refuse_upgrade: Refusal | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -72,16 +89,37 @@ class _HeaderTimeoutH11(H11Protocol):
         if self.conn.their_state is not h11.IDLE:  # a whole request head arrived (or an upgrade)
             self._disarm()
 
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        refuse = self.refuse_upgrade
+        if refuse is not None and self.client is not None and all(k != b"x-forwarded-for" for k, _ in self.headers):
+            e = refuse(self.client[0])
+            if e is not None:
+                self._deny(e)
+                return
+        super().handle_websocket_upgrade(event)
+
+    def _deny(self, e: TableError) -> None:
+        headers, body = denial(e.code, e.message)
+        head = h11.Response(status_code=429, headers=[*headers, (b"connection", b"close")], reason=b"Too Many Requests")
+        out = [self.conn.send(event) for event in (head, h11.Data(data=body), h11.EndOfMessage())]
+        self.transport.write(b"".join(x for x in out if x))
+        self.transport.close()
+
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if not self.transport.is_closing():
             self._arm()
 
 
-def header_timeout_protocol(seconds: float, max_header: int = 16384) -> type[H11Protocol]:
-    """uvicorn's h11 protocol, closing a socket whose request head takes longer than ``seconds``
-    and answering 400 to one larger than ``max_header`` bytes."""
-    return type("HeaderTimeoutH11", (_HeaderTimeoutH11,), {"header_timeout": float(seconds), "max_header": max_header})
+def header_timeout_protocol(seconds: float, max_header: int = 16384, refuse_upgrade: Refusal | None = None) -> type[H11Protocol]:
+    """uvicorn's h11 protocol, closing a socket whose request head takes longer than ``seconds``,
+    answering 400 to one larger than ``max_header`` bytes, and 429 to a WebSocket handshake that
+    ``refuse_upgrade`` refuses for its address."""
+    return type(
+        "HeaderTimeoutH11",
+        (_HeaderTimeoutH11,),
+        {"header_timeout": float(seconds), "max_header": max_header, "refuse_upgrade": staticmethod(refuse_upgrade) if refuse_upgrade else None},
+    )
 
 
 class QuietDenialWebSockets(WebSocketsSansIOProtocol):

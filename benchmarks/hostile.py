@@ -442,10 +442,12 @@ async def window(
             stderr=subprocess.DEVNULL,
         )
     ng0 = tree_cpu_seconds(nginx_pid) if nginx_pid else 0.0
+    att0 = cpu_seconds(proc.pid) if proc is not None and proc.pid else 0.0
     cpu0, t0 = cpu_seconds(server.proc.pid), time.monotonic()
     await asyncio.sleep(seconds)
     cpu1, t1 = cpu_seconds(server.proc.pid), time.monotonic()
     ng1 = tree_cpu_seconds(nginx_pid) if nginx_pid else 0.0
+    att1 = cpu_seconds(proc.pid) if proc is not None and proc.pid else 0.0
     rss = rss_mib(server.proc.pid)
     # an action still waiting for its event counts with the time it has waited so far
     now = time.monotonic()
@@ -461,6 +463,7 @@ async def window(
         "rss": rss,
         "cpu": 100 * (cpu1 - cpu0) / (t1 - t0),
         "nginx_cpu": 100 * (ng1 - ng0) / (t1 - t0),
+        "attacker_cpu": 100 * (att1 - att0) / (t1 - t0),
         "p50": 1000 * percentile(lat, 0.5),
         "p99": 1000 * percentile(lat, 0.99),
         "n": len(lat),
@@ -523,11 +526,11 @@ async def main() -> None:
             + ("; through nginx (deploy/nginx/callbreak.conf)" if nginx else "; direct")
         )
         print(
-            f"{'attack':<12} {'RSS MiB':>13} {'CPU %':>11} {'victim p50 ms':>15} {'victim p99 ms':>15} {'p99':>6} {'actions':>11} {'load':>5}"
+            f"{'attack':<12} {'RSS MiB':>13} {'CPU %':>11} {'victim p50 ms':>15} {'victim p99 ms':>15} {'p99':>6} {'actions':>11} {'load':>5} {'attackers':>9}"
             + (f" {'nginx CPU %':>11}" if nginx else "")
         )
         print(
-            f"{'':<12} {'quiet / att.':>13} {'quiet / att.':>11} {'quiet / att.':>15} {'quiet / att.':>15} {'ratio':>6} {'q / a':>11} {'1 min':>5}"
+            f"{'':<12} {'quiet / att.':>13} {'quiet / att.':>11} {'quiet / att.':>15} {'quiet / att.':>15} {'ratio':>6} {'q / a':>11} {'1 min':>5} {'CPU %':>9}"
             + (f" {'quiet / att.':>11}" if nginx else "")
         )
         for name in [a for a in args.only.split(",") if a]:
@@ -540,7 +543,7 @@ async def main() -> None:
             print(
                 f"{name:<12} {quiet['rss']:>6.0f} / {hit['rss']:<4.0f} {quiet['cpu']:>4.0f} / {hit['cpu']:<4.0f} "
                 f"{quiet['p50']:>6.1f} / {hit['p50']:<6.1f} {quiet['p99']:>6.1f} / {hit['p99']:<6.1f} "
-                f"{hit['p99'] / quiet['p99']:>5.1f}x {quiet['n']:>5.0f} / {hit['n']:<5.0f} {os.getloadavg()[0]:>5.1f}"
+                f"{hit['p99'] / quiet['p99']:>5.1f}x {quiet['n']:>5.0f} / {hit['n']:<5.0f} {os.getloadavg()[0]:>5.1f} {hit['attacker_cpu']:>9.0f}"
                 + (f" {quiet['nginx_cpu']:>4.0f} / {hit['nginx_cpu']:<4.0f}" if nginx else ""),
                 flush=True,
             )

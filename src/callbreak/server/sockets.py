@@ -21,6 +21,7 @@ client's address.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,18 @@ if TYPE_CHECKING:
 Refusal = Callable[[str], "TableError | None"]
 
 __all__ = ["QuietDenialWebSockets", "header_timeout_protocol"]
+
+
+@functools.lru_cache(maxsize=16)
+def _raw_denial(code: str, message: str) -> bytes:
+    r"""A whole HTTP 429 answer refusing a WebSocket handshake (built once per message).
+
+    >>> _raw_denial("rate_limited", "wait").split(b"\r\n")[0]
+    b'HTTP/1.1 429 Too Many Requests'
+    """
+    headers, body = denial(code, message)
+    lines = [b"HTTP/1.1 429 Too Many Requests", *(k + b": " + v for k, v in headers), b"connection: close"]
+    return b"\r\n".join(lines) + b"\r\n\r\n" + body
 
 
 class _HeaderTimeoutH11(H11Protocol):
@@ -99,10 +112,8 @@ class _HeaderTimeoutH11(H11Protocol):
         super().handle_websocket_upgrade(event)
 
     def _deny(self, e: TableError) -> None:
-        headers, body = denial(e.code, e.message)
-        head = h11.Response(status_code=429, headers=[*headers, (b"connection", b"close")], reason=b"Too Many Requests")
-        out = [self.conn.send(event) for event in (head, h11.Data(data=body), h11.EndOfMessage())]
-        self.transport.write(b"".join(x for x in out if x))
+        # written whole, without h11's state machine: the socket is closed at once
+        self.transport.write(_raw_denial(e.code, e.message))
         self.transport.close()
 
     def on_response_complete(self) -> None:

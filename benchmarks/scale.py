@@ -60,7 +60,7 @@ def throughput(args: argparse.Namespace) -> None:
             servers = [ScaledServer(fresh_database(pg.url), rd.url, namespace(), {"CALLBREAK_LEASE_TTL": "3"})]
             servers += [ScaledServer(servers[0].pg, rd.url, servers[0].env["CALLBREAK_NAMESPACE"]) for _ in range(n - 1)]
             start_all(servers)
-            nginx = Nginx([s.port for s in servers])
+            nginx = Nginx([s.port for s in servers], limits=False)  # every load client is 127.0.0.1
             try:
                 load.main(["--url", nginx.base, "--tables", str(args.tables), "--humans", "2", "--duration",
                            str(args.duration), "--think", str(args.think), "--procs", "2"])
@@ -268,7 +268,7 @@ async def failover_run(args: argparse.Namespace) -> None:
     env = {"CALLBREAK_LEASE_TTL": str(args.lease_ttl), "CALLBREAK_BOT_DELAY": "0.05"}
     servers = [ScaledServer(url, rd.url, ns, env) for _ in range(2)]
     start_all(servers)
-    nginx = Nginx([s.port for s in servers])
+    nginx = Nginx([s.port for s in servers], limits=False)  # every load client is 127.0.0.1
     rng = random.Random(args.seed)
     seats: list[Seat] = []
     tasks = []

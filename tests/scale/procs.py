@@ -78,9 +78,14 @@ http {{
 """
 
 
-def site(upstreams: list[int], port: int) -> str:
-    """deploy/nginx/callbreak.conf with ``upstreams`` (loopback ports) and listening on ``port``."""
+def site(upstreams: list[int], port: int, limits: bool = True) -> str:
+    """deploy/nginx/callbreak.conf with ``upstreams`` (loopback ports) and listening on ``port``;
+    without its per-address limits when ``limits`` is false (a load benchmark's clients all come
+    from 127.0.0.1)."""
     text = SITE.read_text()
+    if not limits:
+        text, n = re.subn(r"^ +limit_(?:req|conn) [^;]*;\n", "", text, flags=re.M)
+        assert n == 3, "deploy/nginx/callbreak.conf: not the three limits of its location"
     # each upstream with the deployment's own server parameters (max_fails=0: see the site's comment)
     first = re.search(r"^    server \S+((?: [^;\s]+)*);", text, re.M)
     assert first is not None, "deploy/nginx/callbreak.conf: no server line"
@@ -93,16 +98,17 @@ def site(upstreams: list[int], port: int) -> str:
 
 
 class Nginx:
-    """Debian's nginx on a loopback port, round robin over ``upstreams`` (ports)."""
+    """Debian's nginx on a loopback port, round robin over ``upstreams`` (ports), with the site's
+    per-address limits unless ``limits`` is false."""
 
-    def __init__(self, upstreams: list[int]) -> None:
+    def __init__(self, upstreams: list[int], limits: bool = True) -> None:
         import os
 
         if not os.path.exists(NGINX):
             unavailable("nginx is not installed (apt-get install nginx)")
         self.dir = Path(tempfile.mkdtemp(prefix="callbreak-nginx-"))
         self.port = free_port()
-        (self.dir / "site.conf").write_text(site(upstreams, self.port))
+        (self.dir / "site.conf").write_text(site(upstreams, self.port, limits))
         conf = self.dir / "nginx.conf"
         conf.write_text(MAIN_CONF.format(dir=self.dir))
         self.proc = subprocess.Popen(

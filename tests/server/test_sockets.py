@@ -175,3 +175,33 @@ async def test_new_websockets_per_address_are_rate_limited(make_server) -> None:
     await advance(server, 1.0)
     assert (await first_message())["type"] == "snapshot"
     assert (await first_message())["error"] == "rate_limited"
+
+
+async def test_new_websockets_are_limited_per_forwarded_address_and_refused_quietly(make_server) -> None:  # type: ignore[no-untyped-def]
+    """Behind a proxy (``X-Forwarded-For`` from 127.0.0.1, which uvicorn trusts) each client's
+    address has its own rate of new sockets, refused with the same 429 as a direct client's; and
+    no refusal writes a line to the server's log."""
+    from .driven import DRIVEN
+
+    server: Server = make_server(DRIVEN | {"CALLBREAK_CONNECT_RATE": "1", "CALLBREAK_CONNECT_BURST": "3"})
+    made = server.create(rules={"preset": "quick", "rounds": 1}, bots="random", name="A")
+    url = f"{server.ws_base}/ws/{made['table']}"
+
+    async def handshake(forwarded_for: str | None) -> int:
+        """101 (then closed at once), or the status refusing the handshake (its body checked)."""
+        headers = {"X-Forwarded-For": forwarded_for} if forwarded_for else None
+        try:
+            ws = await websockets.connect(url, additional_headers=headers)
+        except websockets.InvalidStatus as e:
+            assert orjson.loads(e.response.body or b"{}")["error"] == "rate_limited"
+            assert e.response.headers["content-type"] == "application/json"
+            return int(e.response.status_code)
+        await ws.close()
+        return 101
+
+    # one client behind the proxy uses up its burst; another behind it, and a direct one, still get in
+    assert [await handshake("203.0.113.7") for _ in range(5)] == [101, 101, 101, 429, 429]
+    assert await handshake("198.51.100.2") == 101
+    assert [await handshake(None) for _ in range(5)] == [101, 101, 101, 429, 429]
+    out = server.stop()
+    assert "handshake" not in out and "Traceback" not in out, out

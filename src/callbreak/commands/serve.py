@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from ..server.app import create_app
     from ..server.config import ServerConfig
     from ..server.probes import Probes
-    from ..server.sockets import header_timeout_protocol
+    from ..server.sockets import QuietDenialWebSockets, header_timeout_protocol
 
     try:
         cfg = ServerConfig.from_env(
@@ -134,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
         app,
         **where,
         log_level=args.log_level,
-        http=header_timeout_protocol(cfg.header_timeout, cfg.max_header),
+        http=header_timeout_protocol(cfg.header_timeout, cfg.max_header, hub.over_connect_rate),
+        ws=QuietDenialWebSockets,
         h11_max_incomplete_event_size=cfg.max_header,
         timeout_keep_alive=cfg.keep_alive,
         ws_max_size=max(65536, cfg.max_message * 4),

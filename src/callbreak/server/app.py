@@ -20,11 +20,13 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..i18n import DIR as I18N
 from ..i18n import LANGUAGES
 from ..rules import Ruleset
+from .admission import Admission
 from .api import (
     B,
     CreateTable,
@@ -92,6 +94,18 @@ async def _raw_body(request: Request, limit: int) -> bytes:
         if len(raw) > limit:
             raise TableError("too_large", f"request bodies are at most {limit} bytes")
     return raw
+
+
+class _App(Starlette):
+    """Starlette with `Admission` in front of its whole stack: a WebSocket over its address's
+    limits is refused before Starlette does anything for it."""
+
+    def __init__(self, hub: Hub, **kwargs: Any) -> None:
+        self.hub = hub
+        super().__init__(**kwargs)
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return Admission(super().build_middleware_stack(), self.hub)
 
 
 def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Starlette:
@@ -255,23 +269,9 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         return answer(msgspec.convert({"matches": the_hub.matches(tokens)}, Matches))
 
     async def ws(websocket: WebSocket) -> None:
-        ip = _client_ip(websocket)
-        try:
-            the_hub.admit(ip)
-        except TableError as e:
-            if e.code == "rate_limited" and "websocket.http.response" in websocket.scope.get("extensions", {}):
-                # a flood of new sockets: refused at the handshake (HTTP 429), the cheapest answer
-                await websocket.send_denial_response(_error(e.code, e.message))
-                return
-            await websocket.accept()
-            await websocket.send_text(encode(Error(ErrorCode(e.code), e.message)))
-            await websocket.close(code=4429)
-            return
+        # admitted already (its address's limits): `Admission`, in front of everything else
         await websocket.accept()
-        try:
-            await _serve_socket(websocket)
-        finally:
-            the_hub.release(ip)
+        await _serve_socket(websocket)
 
     async def _serve_socket(websocket: WebSocket) -> None:
         async def close_socket(code: int, reason: str) -> None:
@@ -349,8 +349,8 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
             raise ValueError("test_hooks needs a hub on a ManualClock")
         routes += hook_routes(the_hub, the_hub.clock)
     # ExposeAbort outermost: it sees the ASGI server's own `send` (see `transport`)
-    app = Starlette(
-        routes=routes, lifespan=lifespan, middleware=[Middleware(ExposeAbort), Middleware(SecurityHeaders)]
+    app = _App(
+        the_hub, routes=routes, lifespan=lifespan, middleware=[Middleware(ExposeAbort), Middleware(SecurityHeaders)]
     )
     app.state.hub = the_hub
     return app

@@ -73,6 +73,10 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def _too_many_new() -> TableError:
+    return TableError("rate_limited", "too many new connections from here; wait a little")
+
+
 class Hub:
     """All the tables of this process, their storage and their fan-out.
 
@@ -434,8 +438,14 @@ class Hub:
                     self.connect_buckets.clear()
                 b = self.connect_buckets[ip] = Bucket(self.config.connect_rate, self.config.connect_burst, self.clock.monotonic)
             if not b.take():
-                raise TableError("rate_limited", "too many new connections from here; wait a little")
+                raise _too_many_new()
         self.sockets_per_ip[ip] = n + 1
+
+    def over_connect_rate(self, ip: str) -> TableError | None:
+        """The error `admit` would refuse a new WebSocket from ``ip`` with for its rate, counting
+        nothing (None: within the rate).  The server's cheapest refusal asks it (`sockets`)."""
+        b = self.connect_buckets.get(ip)
+        return _too_many_new() if b is not None and not b.ready() else None
 
     def release(self, ip: str) -> None:
         n = self.sockets_per_ip.get(ip, 0) - 1

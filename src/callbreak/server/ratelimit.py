@@ -19,6 +19,9 @@ class Bucket:
     (True, True, False)
     >>> clock.advance(1.0); b.take(), b.take()
     (True, False)
+    >>> b.ready(); clock.advance(1.0); b.ready(), b.ready()
+    False
+    (True, True)
     """
 
     __slots__ = ("burst", "level", "monotonic", "rate", "stamp")
@@ -29,6 +32,12 @@ class Bucket:
         self.level = self.burst
         self.monotonic = monotonic
         self.stamp = monotonic()
+
+    def ready(self) -> bool:
+        """Whether `take` would succeed now (nothing is taken)."""
+        if self.rate <= 0:
+            return True
+        return self.level + max(0.0, self.monotonic() - self.stamp) * self.rate >= 1
 
     def take(self) -> bool:
         if self.rate <= 0:

@@ -41,7 +41,32 @@ def denial(code: str, message: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
 
 
 class Admission:
-    """ASGI middleware: `Hub.admit` for every WebSocket, before ``app`` sees it."""
+    """ASGI middleware: `Hub.admit` for every WebSocket, before ``app`` sees it.
+
+    One address opening sockets in a loop: the first 60 (the burst) reach the app, the rest are
+    refused with HTTP 429 at the handshake.
+
+    >>> import asyncio
+    >>> from callbreak.server.clock import ManualClock
+    >>> from callbreak.server.config import ServerConfig
+    >>> from callbreak.server.hub import Hub
+    >>> hub = Hub(ServerConfig(db=":memory:"), clock=ManualClock())
+    >>> async def app(scope: Scope, receive: Receive, send: Send) -> None:
+    ...     await send({"type": "websocket.accept"})
+    >>> async def flood(n: int) -> list[dict[str, object]]:
+    ...     sent: list[dict[str, object]] = []
+    ...     async def send(m: dict[str, object]) -> None: sent.append(m)
+    ...     async def receive() -> dict[str, object]: return {"type": "websocket.connect"}
+    ...     gate = Admission(app, hub)
+    ...     scope = {"type": "websocket", "client": ("10.0.0.9", 5000), "extensions": {"websocket.http.response": {}}}
+    ...     for _ in range(n):
+    ...         await gate(scope, receive, send)
+    ...     return sent
+    >>> sent = asyncio.run(flood(100))
+    >>> sum(m["type"] == "websocket.accept" for m in sent), sent[-2]["status"]
+    (60, 429)
+    >>> hub.store.close(); hub.hints.close()
+    """
 
     def __init__(self, app: ASGIApp, hub: Hub) -> None:
         self.app = app

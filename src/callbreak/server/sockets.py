@@ -125,7 +125,12 @@ class _HeaderTimeoutH11(H11Protocol):
 def header_timeout_protocol(seconds: float, max_header: int = 16384, refuse_upgrade: Refusal | None = None) -> type[H11Protocol]:
     """uvicorn's h11 protocol, closing a socket whose request head takes longer than ``seconds``,
     answering 400 to one larger than ``max_header`` bytes, and 429 to a WebSocket handshake that
-    ``refuse_upgrade`` refuses for its address."""
+    ``refuse_upgrade`` refuses for its address.
+
+    >>> proto = header_timeout_protocol(10.0, max_header=8192)
+    >>> issubclass(proto, H11Protocol), proto.header_timeout, proto.max_header, proto.refuse_upgrade
+    (True, 10.0, 8192, None)
+    """
     return type(
         "HeaderTimeoutH11",
         (_HeaderTimeoutH11,),

@@ -45,6 +45,7 @@ from .protocol import (
     parse,
 )
 from .ratelimit import Bucket
+from .recent import AUDIENCES
 from .store import Store, open_store
 from .table import (
     ABANDONED,
@@ -201,9 +202,18 @@ class Hub:
         if meta.bots not in levels():  # created with a known level: a stored table is wrong, not random
             raise ValueError(f"table {table_id} names an unknown bot level {meta.bots!r}")
         state = TableState(meta)
-        for e in entries:
-            state.apply(e)
+        # the log's newest entries also refill the catch-up events (each entry has one event or
+        # more), so a client that missed the last events of a process that died, or of this one
+        # before it unloaded the table, catches up from its version instead of a snapshot
+        keep_from = len(entries) - max(0, self.config.catchup_max)
+        tail: list[tuple[list[dict[str, Any]], tuple[str, dict[int, str]] | None]] = []
+        for i, e in enumerate(entries):
+            events = state.apply(e)
+            if i >= keep_from and events:
+                tail.append((events, state.state_parts(list(AUDIENCES))))
         t = self.tables[table_id] = LiveTable(self, state, entries)
+        for events, parts in tail:
+            t.recent.record(events, parts)
         return t
 
     def reload(self, table: LiveTable) -> None:

@@ -105,16 +105,25 @@ async def _make_tables(base: str, n: int, humans: int, bots: str, rules: dict[st
     sem = asyncio.Semaphore(8)
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
 
+        async def ask(path: str, body: dict[str, Any]) -> dict[str, Any]:
+            """The answer to a POST, asked again (up to 5 times) while the server says 503 or 5xx."""
+            for attempt in range(5):
+                r = await http.post(path, json=body)
+                if r.status_code < 500 or attempt == 4:
+                    break
+                await asyncio.sleep(0.5)
+            if r.status_code != 200:
+                raise RuntimeError(f"POST {path}: {r.status_code} {r.text[:200]}")
+            return dict(r.json())
+
         async def one(i: int) -> list[str]:
             async with sem:
-                made = (await http.post("/api/tables", json={"rules": rules, "bots": bots, "name": f"L{i}"})).json()
+                made = await ask("/api/tables", {"rules": rules, "bots": bots, "name": f"L{i}"})
                 tokens = [made["token"]]
                 for h in range(1, humans):
-                    j = (await http.post(f"/api/join/{made['invite']}", json={"name": f"L{i}.{h}"})).json()
-                    tokens.append(j["token"])
+                    tokens.append((await ask(f"/api/join/{made['invite']}", {"name": f"L{i}.{h}"}))["token"])
                 if start:
-                    r = await http.post(f"/api/tables/{made['table']}/start", json={"token": made["token"]})
-                    r.raise_for_status()
+                    await ask(f"/api/tables/{made['table']}/start", {"token": made["token"]})
                 return [made["table"], *tokens]
 
         return await asyncio.gather(*(one(i) for i in range(n)))
@@ -185,7 +194,12 @@ def idle_sweep(base: str, workers: Workers, cpu: CpuWindow, active: int, humans:
     missed = 0
     for n in idle_steps:
         tables = (n - have) // 4
-        workers.add([(t, tok, idle_think, False) for (t, tok, _, _) in make_seats(base, tables, 4, idle_think)])
+        try:
+            seats = make_seats(base, tables, 4, idle_think)
+        except RuntimeError as e:  # the server refused to seat more: the sweep ends there
+            log(f"step of {n} idle seats not set up: {e}")
+            break
+        workers.add([(t, tok, idle_think, False) for (t, tok, _, _) in seats])
         have += tables * 4
         step = measure(workers, cpu, active, have, warm, window)
         out.append(step)

@@ -3,17 +3,24 @@
 Each run starts its own PostgreSQL, Redis and nginx on loopback (as the tests do:
 tests/scale/services.py), then:
 
-``throughput``  benchmarks/load.py against 1 and then 2 processes behind nginx, the same
-                client load, side by side: actions/s and action->event p50/p99.
+``throughput``  stepped load (capacity.py; the client is loadclient.py: raw WebSockets in its own
+                processes) on 1 process on SQLite (the embedded default, for reference), then
+                1 and 2 processes on the same PostgreSQL + Redis, each behind nginx: tables of
+                2 scripted seats + 2 random bots are added step by step until a step's p99
+                action->event is over ``--bound`` (50 ms); the highest step within it, side by
+                side, and the ratio of actions/s; then a seats sweep on 2 processes (playing
+                tables + mostly idle seats); every step with each component's CPU.
 ``hardbots``    one process (embedded SQLite), tables of 1 scripted player + 3 hard bots,
                 bot decisions in threads and then in a pool of processes, side by side.
 ``failover``    2 processes behind nginx serving live tables; ``kill -9`` of a random one
                 ``--kills`` times at random moments (it is started again at once): actions
                 lost, seconds until every table of the dead process is live again, clients
-                that came back (the same client object: no reload), and reconnections refused
-                at the handshake (nginx's 502 when it holds every process down).
+                that came back (the same client object: no reload, retrying with the page's
+                backoff), and reconnections refused at the handshake (nginx's 502 when it holds
+                every process down); ``--verbose``: each table's recovery in its phases.
 
-    python benchmarks/scale.py throughput --tables 200 --duration 30
+    python benchmarks/scale.py throughput
+    python benchmarks/scale.py throughput --configs 1,2 --steps 25,50,75,100,150,200,250 --misses 2
     python benchmarks/scale.py hardbots --tables 100 --duration 30
     python benchmarks/scale.py failover --tables 40 --kills 20
 """
@@ -191,6 +198,7 @@ class Seat:
         #: handshake ended (the router's wait for the lease is in there), when it was live (synced)
         self.phases: list[dict[str, float]] = []
         self.tries = 0
+        self.backoff = 0
         self.try_at = 0.0
         self.open_at = 0.0
         self.refused = 0  # reconnections refused at the handshake (nginx's 502 "no live upstreams", …)
@@ -204,6 +212,7 @@ class Seat:
             try:
                 async with websockets.connect(self.url, max_size=2**22) as ws:
                     self.open_at = time.monotonic()
+                    self.backoff = 0
                     await ws.send(orjson.dumps({"type": "hello", "since": self.v}).decode())
                     async for raw in ws:
                         await self.on_message(ws, orjson.loads(raw))
@@ -216,7 +225,9 @@ class Seat:
             if self.live:
                 self.live = False
                 self.down_since = time.monotonic()
-            await asyncio.sleep(0.05)
+            # the page's backoff (static/table.js, `Connection.retry`): 0.4 s, doubling to 8 s, +-25 %
+            await asyncio.sleep(min(8.0, 0.4 * 2**self.backoff) * self.rng.uniform(0.75, 1.25))
+            self.backoff += 1
 
     async def on_message(self, ws: Any, msg: dict[str, Any]) -> None:
         kind = msg["type"]

@@ -3,8 +3,13 @@
 Each run starts its own PostgreSQL, Redis and nginx on loopback (as the tests do:
 tests/scale/services.py), then:
 
-``throughput``  benchmarks/load.py against 1 and then 2 processes behind nginx, the same
-                client load, side by side: actions/s and action->event p50/p99.
+``throughput``  stepped load (capacity.py; the client is loadclient.py: raw WebSockets in its own
+                processes) on 1 process on SQLite (the embedded default, for reference), then
+                1 and 2 processes on the same PostgreSQL + Redis, each behind nginx: tables of
+                2 scripted seats + 2 random bots are added step by step until a step's p99
+                action->event is over ``--bound`` (50 ms); the highest step within it, side by
+                side, and the ratio of actions/s; then a seats sweep on 2 processes (playing
+                tables + mostly idle seats); every step with each component's CPU.
 ``hardbots``    one process (embedded SQLite), tables of 1 scripted player + 3 hard bots,
                 bot decisions in threads and then in a pool of processes, side by side.
 ``botqueue``    bot decisions of the same tables (the same views, levels and seeds), asked
@@ -17,10 +22,12 @@ tests/scale/services.py), then:
 ``failover``    2 processes behind nginx serving live tables; ``kill -9`` of a random one
                 ``--kills`` times at random moments (it is started again at once): actions
                 lost, seconds until every table of the dead process is live again, clients
-                that came back (the same client object: no reload), and reconnections refused
-                at the handshake (nginx's 502 when it holds every process down).
+                that came back (the same client object: no reload, retrying with the page's
+                backoff), and reconnections refused at the handshake (nginx's 502 when it holds
+                every process down); ``--verbose``: each table's recovery in its phases.
 
-    python benchmarks/scale.py throughput --tables 200 --duration 30
+    python benchmarks/scale.py throughput
+    python benchmarks/scale.py throughput --configs 1,2 --steps 25,50,75,100,150,200,250 --misses 2
     python benchmarks/scale.py hardbots --tables 100 --duration 30
     python benchmarks/scale.py failover --tables 40 --kills 20
     python benchmarks/scale.py botqueue --tables 20 --workers 2
@@ -32,8 +39,12 @@ import argparse
 import asyncio
 import os
 import random
+import shutil
+import signal
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -49,35 +60,119 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from tests.scale.procs import Nginx, ScaledServer, start_all  # noqa: E402
 from tests.scale.services import Postgres, Redis, fresh_database, namespace  # noqa: E402
 
+import capacity  # noqa: E402
 import load  # noqa: E402
+from loadclient import spawn_workers  # noqa: E402
+
+
+class EmbeddedServer(ScaledServer):
+    """``callbreak serve`` alone on a SQLite file (the embedded default), for reference."""
+
+    def __init__(self, db: str, env: dict[str, str]) -> None:
+        super().__init__(db, "", "unused", env)
+
+    def launch(self) -> None:
+        self.log = Path(tempfile.mkstemp(prefix="callbreak-serve-", suffix=".log")[1])
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "callbreak", "serve", "--port", str(self.port), "--db", self.pg],
+                env=self.env, stdout=out, stderr=subprocess.STDOUT,
+            )
+
+
+#: the servers of the throughput runs: no rate limits (every seat comes from 127.0.0.1), bots at once
+LOAD_ENV = {"CALLBREAK_MAX_SOCKETS_PER_IP": "0", "CALLBREAK_BETWEEN_ROUNDS": "0.5", "CALLBREAK_LEASE_TTL": "3"}
+
+
+def _deployment(kind: str, pg: Postgres, rd: Redis, tmp: str) -> list[ScaledServer]:
+    if kind == "sqlite":
+        servers: list[ScaledServer] = [EmbeddedServer(f"{tmp}/load.db", LOAD_ENV)]
+    else:
+        n = int(kind)
+        url, ns = fresh_database(pg.url), namespace()
+        servers = [ScaledServer(url, rd.url, ns, LOAD_ENV) for _ in range(n)]
+    start_all(servers)
+    # the hard bot's kernel loads in a helper process at start: seconds of CPU, not the load's
+    deadline = time.monotonic() + 180
+    while not all("kernel is ready" in s.output() for s in servers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return servers
 
 
 def throughput(args: argparse.Namespace) -> None:
+    """Stepped load on 1 process (SQLite, for reference), 1 and 2 processes (PostgreSQL + Redis),
+    each behind nginx: the highest step within the bound, side by side; then the seats sweep."""
+    steps = [int(x) for x in args.steps.split(",")]
+    idle_steps = [int(x) for x in args.idle_steps.split(",")]
     pg, rd = Postgres(), Redis()
-    rows = []
+    tmp = tempfile.mkdtemp(prefix="callbreak-throughput-")
+    results: dict[str, list[capacity.Step]] = {}
+    names = {"sqlite": "1 process, SQLite (embedded)", "1": "1 process, PostgreSQL + Redis",
+             "2": "2 processes, PostgreSQL + Redis"}
+    print(f"bound: p99 action->event <= {args.bound} ms; {args.humans} scripted seats a table (think "
+          f"{args.think} s mean) + {4 - args.humans} random bots; steps of {args.warm:g} s warm-up + "
+          f"{args.window:g} s window; {args.clients} client processes; CPU in % of one core "
+          f"({os.cpu_count()} cores)", flush=True)
     try:
-        for n in (1, 2):
-            servers = [ScaledServer(fresh_database(pg.url), rd.url, namespace(), {"CALLBREAK_LEASE_TTL": "3"})]
-            servers += [ScaledServer(servers[0].pg, rd.url, servers[0].env["CALLBREAK_NAMESPACE"]) for _ in range(n - 1)]
-            start_all(servers)
-            nginx = Nginx([s.port for s in servers], limits=False)  # every load client is 127.0.0.1
+        for kind in args.configs.split(","):
+            servers = _deployment(kind, pg, rd, tmp)
+            nginx = Nginx([s.port for s in servers], limits=False, worker_connections=16384)  # every load client is 127.0.0.1
+            workers = spawn_workers(nginx.base, args.clients, args.seed)
+            cpu = capacity.CpuWindow({"servers": [s.proc.pid for s in servers if s.proc],
+                                      "postgres": [pg.proc.pid], "redis": [rd.proc.pid], "nginx": [nginx.proc.pid]})
+            print(f"\n{names[kind]}\n{capacity.HEAD}\n|{'---|' * 13}", flush=True)
             try:
-                load.main(["--url", nginx.base, "--tables", str(args.tables), "--humans", "2", "--duration",
-                           str(args.duration), "--think", str(args.think), "--procs", "2"])
-                rows.append((n, dict(load.LAST_REPORT)))
+                results[kind] = capacity.run_steps(nginx.base, workers, cpu, steps, args.humans, args.think,
+                                                   args.warm, args.window, args.bound, args.misses)
             finally:
+                workers.stop()
+                nginx.stop()
+                for s in servers:
+                    s.stop()
+        sweep: list[capacity.Step] = []
+        if args.idle_steps and "2" in results:
+            top = capacity.best(results["2"], args.bound)
+            active = max(steps[0], (top.tables if top else steps[0]) // 2)
+            servers = _deployment("2", pg, rd, tmp)
+            nginx = Nginx([s.port for s in servers], limits=False, worker_connections=16384)  # every load client is 127.0.0.1
+            workers = spawn_workers(nginx.base, args.clients, args.seed)
+            cpu = capacity.CpuWindow({"servers": [s.proc.pid for s in servers if s.proc],
+                                      "postgres": [pg.proc.pid], "redis": [rd.proc.pid], "nginx": [nginx.proc.pid]})
+            print(f"\nseats sweep, 2 processes: {active} playing tables + idle seats (tables of 4 scripted "
+                  f"players thinking {args.idle_think:g} s mean)\n{capacity.HEAD}\n|{'---|' * 13}", flush=True)
+            try:
+                sweep = capacity.idle_sweep(nginx.base, workers, cpu, active, args.humans, args.think, idle_steps,
+                                            args.idle_think, args.warm, args.window, args.bound, args.misses)
+            finally:
+                workers.stop()
                 nginx.stop()
                 for s in servers:
                     s.stop()
     finally:
         pg.stop()
         rd.stop()
-    print("\n| processes | connections | actions/s (all seats) | p50 ms | p99 ms | errors |")
-    print("|---|---|---|---|---|---|")
-    for n, r in rows:
-        print(f"| {n} | {r['connections']} | {r['all_actions_per_s']} | {r['latency_ms_p50']} | {r['latency_ms_p99']} | {r['errors']} |")
-    if len(rows) == 2:
-        print(f"ratio of actions/s, 2 processes / 1: {rows[1][1]['all_actions_per_s'] / rows[0][1]['all_actions_per_s']:.2f}")
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"\n| at p99 <= {args.bound:g} ms | highest step (tables) | connections | actions/s | p99 ms "
+          "| CPU %: servers | postgres | redis | nginx | client | other |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    tops = {k: capacity.best(v, args.bound) for k, v in results.items()}
+    for kind, top in tops.items():
+        if top is None:
+            print(f"| {names[kind]} | none within the bound | | | | | | | | | |")
+            continue
+        c = top.cpu
+        print(f"| {names[kind]} | {top.tables} | {top.connections} | {top.actions_per_s} | {top.p99_ms} "
+              f"| {c['servers']:.0f} | {c['postgres']:.0f} | {c['redis']:.0f} | {c['nginx']:.0f} | {c['client']:.0f} "
+              f"| {c['other']:.0f} |")
+    one, two = tops.get("1"), tops.get("2")
+    if one and two:
+        print(f"ratio of actions/s within the bound, 2 processes / 1 (PostgreSQL + Redis): "
+              f"{two.actions_per_s / one.actions_per_s:.2f}")
+    top = capacity.best(sweep, args.bound)
+    if top is not None:
+        print(f"most connected seats within the bound, 2 processes: {top.connections} "
+              f"({top.tables} playing tables + {top.idle_seats} idle seats, {top.actions_per_s} actions/s, "
+              f"p99 {top.p99_ms} ms)")
 
 
 def hardbots(args: argparse.Namespace) -> None:
@@ -212,14 +307,25 @@ class Seat:
         self.lost = 0
         self.down_since: float | None = None
         self.recoveries: list[tuple[float, float]] = []  # (when it went down, seconds until live)
+        #: per recovery: when it went down, its tries, when the try that got in began, when its
+        #: handshake ended (the router's wait for the lease is in there), when it was live (synced)
+        self.phases: list[dict[str, float]] = []
+        self.tries = 0
+        self.backoff = 0
+        self.try_at = 0.0
+        self.open_at = 0.0
         self.refused = 0  # reconnections refused at the handshake (nginx's 502 "no live upstreams", …)
         self.live = False
         self.stop = False
 
     async def run(self) -> None:
         while not self.stop:
+            self.tries += 1
+            self.try_at = time.monotonic()
             try:
                 async with websockets.connect(self.url, max_size=2**22) as ws:
+                    self.open_at = time.monotonic()
+                    self.backoff = 0
                     await ws.send(orjson.dumps({"type": "hello", "since": self.v}).decode())
                     async for raw in ws:
                         await self.on_message(ws, orjson.loads(raw))
@@ -232,7 +338,9 @@ class Seat:
             if self.live:
                 self.live = False
                 self.down_since = time.monotonic()
-            await asyncio.sleep(0.05)
+            # the page's backoff (static/table.js, `Connection.retry`): 0.4 s, doubling to 8 s, +-25 %
+            await asyncio.sleep(min(8.0, 0.4 * 2**self.backoff) * self.rng.uniform(0.75, 1.25))
+            self.backoff += 1
 
     async def on_message(self, ws: Any, msg: dict[str, Any]) -> None:
         kind = msg["type"]
@@ -243,8 +351,12 @@ class Seat:
             if not self.live:
                 self.live = True
                 if self.down_since is not None:
-                    self.recoveries.append((self.down_since, time.monotonic() - self.down_since))
+                    now = time.monotonic()
+                    self.recoveries.append((self.down_since, now - self.down_since))
+                    self.phases.append({"down": self.down_since, "tries": self.tries, "try": self.try_at,
+                                        "open": self.open_at, "live": now})
                     self.down_since = None
+                self.tries = 0
         if kind == "event":
             self.v = msg["v"]
             self.seen = max(self.seen, self.v)
@@ -296,8 +408,7 @@ async def failover_run(args: argparse.Namespace) -> None:
             await asyncio.to_thread(victim.start)
             await _until(lambda v=victim: "kernel is ready" in v.output(), 120)
             if args.verbose:
-                t = kills[-1][0]
-                print([(round(down - t, 2), round(d, 2)) for s in seats for (down, d) in s.recoveries if down >= t - 1])
+                _breakdown(kills[-1][0], seats)
         for s in seats:
             s.stop = True
     finally:
@@ -326,6 +437,20 @@ async def failover_run(args: argparse.Namespace) -> None:
           f"{statistics.median(per_kill):.2f} | {max(per_kill):.2f} | {back}/{len(seats)} | {sum(s.refused for s in seats)} |")
 
 
+def _breakdown(t: float, seats: list[Seat]) -> None:
+    """Each table the kill at ``t`` took down, slowest first: seconds from the kill until its socket
+    closed (detection), until the try that got in began (the client's retries before it), that
+    try's handshake (the router's wait for the lease), and from the handshake to ``synced`` (rebuild)."""
+    rows = sorted(
+        ((p["live"] - t, p["down"] - t, p["try"] - p["down"], p["open"] - p["try"], p["live"] - p["open"], p["tries"])
+         for s in seats for p in s.phases if p["down"] >= t - 1),
+        reverse=True,
+    )
+    print("  total | closed after kill | retries before | handshake | to synced | tries")
+    for r in rows:
+        print("  " + " | ".join(f"{x:.2f}" if isinstance(x, float) else str(x) for x in r))
+
+
 async def _until(cond: Any, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while not cond():
@@ -338,9 +463,19 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
     t = sub.add_parser("throughput")
-    t.add_argument("--tables", type=int, default=200)
-    t.add_argument("--duration", type=float, default=30.0)
-    t.add_argument("--think", type=float, default=0.5)
+    t.add_argument("--steps", default="50,100,200,300,400,600,800", help="tables at each step (in all)")
+    t.add_argument("--configs", default="sqlite,1,2", help="sqlite (embedded, 1 process), 1, 2: processes on PG + Redis")
+    t.add_argument("--humans", type=int, default=2, help="scripted seats a table (random bots fill the rest)")
+    t.add_argument("--think", type=float, default=1.0, help="a scripted seat's mean think (s)")
+    t.add_argument("--warm", type=float, default=3.0, help="seconds after a step's tables joined, before its window")
+    t.add_argument("--window", type=float, default=10.0, help="seconds measured at each step")
+    t.add_argument("--bound", type=float, default=50.0, help="p99 action->event bound (ms)")
+    t.add_argument("--clients", type=int, default=2, help="client processes")
+    t.add_argument("--idle-steps", default="1000,2000,3000,4000,5000,6000",
+                   help="idle seats at each step of the 2-process seats sweep ('' for none)")
+    t.add_argument("--idle-think", type=float, default=45.0, help="an idle seat's mean think (s)")
+    t.add_argument("--misses", type=int, default=1, help="stop a sweep after this many steps in a row over the bound")
+    t.add_argument("--seed", type=int, default=1)
     h = sub.add_parser("hardbots")
     h.add_argument("--tables", type=int, default=100)
     h.add_argument("--duration", type=float, default=30.0)
@@ -358,6 +493,7 @@ def main() -> None:
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--verbose", action="store_true", help="print each table's time down after each kill")
     args = ap.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a `timeout` still stops the services
     if args.what == "throughput":
         throughput(args)
     elif args.what == "hardbots":

@@ -505,6 +505,20 @@ class Round:
         return [Trick(l, (CARDS[a], CARDS[b], CARDS[c], CARDS[d]), w) for l, (a, b, c, d), w in self._tricks]
 
     @property
+    def last_trick(self) -> Trick | None:
+        """The trick finished last (None before the first): ``tricks[-1]`` without building the others.
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1), dealer=3); rnd.last_trick is None
+        True
+        >>> rnd.playout(random.Random(2)); rnd.last_trick == rnd.tricks[-1]
+        True
+        """
+        if not self._tricks:
+            return None
+        lead, (a, b, c, d), w = self._tricks[-1]
+        return Trick(lead, (CARDS[a], CARDS[b], CARDS[c], CARDS[d]), w)
+
+    @property
     def trick_number(self) -> int:
         """0..12: the index of the trick in progress (13 when over).
 

@@ -65,7 +65,8 @@ MAIN_CONF = """
 worker_processes 1;
 pid {dir}/nginx.pid;
 error_log {dir}/error.log warn;
-events {{ worker_connections 1024; }}
+worker_rlimit_nofile {files};
+events {{ worker_connections {conns}; }}
 http {{
     access_log off;
     client_body_temp_path {dir}/body;
@@ -101,7 +102,7 @@ class Nginx:
     """Debian's nginx on a loopback port, round robin over ``upstreams`` (ports), with the site's
     per-address limits unless ``limits`` is false."""
 
-    def __init__(self, upstreams: list[int], limits: bool = True) -> None:
+    def __init__(self, upstreams: list[int], limits: bool = True, worker_connections: int = 1024) -> None:
         import os
 
         if not os.path.exists(NGINX):
@@ -110,7 +111,8 @@ class Nginx:
         self.port = free_port()
         (self.dir / "site.conf").write_text(site(upstreams, self.port, limits))
         conf = self.dir / "nginx.conf"
-        conf.write_text(MAIN_CONF.format(dir=self.dir))
+        # a proxied socket holds two of nginx's connections (the client's and the upstream's)
+        conf.write_text(MAIN_CONF.format(dir=self.dir, conns=worker_connections, files=2 * worker_connections + 64))
         self.proc = subprocess.Popen(
             [NGINX, "-c", str(conf), "-p", str(self.dir), "-g", "daemon off;"],
             stdout=subprocess.PIPE,

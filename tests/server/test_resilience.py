@@ -81,6 +81,32 @@ async def test_server_killed_mid_trick_resumes_the_same_table(make_server) -> No
     await a.close()
 
 
+async def test_a_restarted_server_catches_a_client_up_from_the_log(make_server) -> None:  # type: ignore[no-untyped-def]
+    """A process that loads a table from the store (a restart here; a survivor taking over a dead
+    owner's table in tests/scale) has the table's newest events for catch-ups: a client that missed
+    the last few gets them, the same as they were first told, and no snapshot."""
+    server: Server = make_server()
+    made = server.create(rules=QUICK1, bots="random", name="Asha", play_now=True)
+    a = Client(server, made["table"], made["token"])
+    await a.connect()
+    await play_until([a], lambda: a.v >= 14, timeout=30)
+    server.kill()
+    await a.wait(lambda c: c.closed, timeout=5)
+    told = {m["v"]: m for m in a.messages if m["type"] == "event"}
+    server.start()  # same port, same database file
+    b = Client(server, made["table"], made["token"])
+    b.v = a.v - 8  # it heard of everything but the last 8 events
+    await b.connect()
+    await b.wait(lambda c: any(m["type"] == "synced" for m in c.messages))
+    synced = next(m for m in b.messages if m["type"] == "synced")
+    assert not any(m["type"] == "snapshot" for m in b.messages)
+    events = [m for m in b.messages if m["type"] == "event" and m["v"] <= synced["v"]]
+    assert synced["v"] >= a.v and [m["v"] for m in events] == list(range(a.v - 7, synced["v"] + 1))
+    for m in events[:8]:
+        assert (m["event"], m["state"]) == (told[m["v"]]["event"], told[m["v"]]["state"])
+    await b.close()
+
+
 async def test_kill_at_random_moments_loses_nothing(make_server) -> None:  # type: ignore[no-untyped-def]
     server: Server = make_server({"CALLBREAK_BOT_DELAY": "0.002"})
     tables = [server.create(rules=QUICK1, bots="random", name=f"P{i}", play_now=True) for i in range(3)]

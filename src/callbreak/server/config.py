@@ -54,8 +54,8 @@ class ServerConfig:
     max_message: int = 4096
     #: largest HTTP body accepted (bytes)
     max_body: int = 16384
-    #: events kept per table, rendered for every seat, for catch-ups: a reconnecting client
-    #: missing more (or more than the table has had since this process loaded it) gets a snapshot
+    #: events kept per table, rendered for every seat, for catch-ups (refilled from the log's newest
+    #: entries when a process loads the table): a reconnecting client missing more gets a snapshot
     catchup_max: int = 64
     #: bytes (UTF-8) queued for one connection that does not keep up before it is dropped
     #: (close code 4008; it can reconnect and catch up)

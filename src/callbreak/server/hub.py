@@ -45,6 +45,7 @@ from .protocol import (
     parse,
 )
 from .ratelimit import Bucket
+from .recent import AUDIENCES
 from .store import Store, open_store
 from .table import (
     ABANDONED,
@@ -224,9 +225,19 @@ class Hub:
         if meta.bots not in levels():  # created with a known level: a stored table is wrong, not random
             raise ValueError(f"table {table_id} names an unknown bot level {meta.bots!r}")
         state = TableState(meta)
-        for e in entries:
-            state.apply(e)
+        # the log's newest entries also refill the catch-up events, so a client that missed the
+        # last events of a process that died (or of this one, before it unloaded the table)
+        # catches up from its version instead of a snapshot; only the newest few (each costs a
+        # rendering, and a failover rebuilds a dead process's tables one after another)
+        keep_from = len(entries) - max(0, min(self.config.catchup_max, _REFILL))
+        tail: list[tuple[list[dict[str, Any]], tuple[str, dict[int, str]] | None]] = []
+        for i, e in enumerate(entries):
+            events = state.apply(e)
+            if i >= keep_from and events:
+                tail.append((events, state.state_parts(list(AUDIENCES))))
         t = self.tables[table_id] = LiveTable(self, state, entries)
+        for events, parts in tail:
+            t.recent.record(events, parts)
         return t
 
     def reload(self, table: LiveTable) -> None:
@@ -589,6 +600,10 @@ class Hub:
             case Hint():
                 conn.push(await self.hints.message(t, seat, msg.ref))
 
+
+#: log entries whose events a table loaded from the store keeps for catch-ups: more than what an
+#: owner that dies can have committed and not yet sent (a bot's move, a trick, a round's end)
+_REFILL = 16
 
 #: stored tables expired or abandoned per sweep, at most (each is loaded to be closed)
 _SWEEP_BATCH = 20

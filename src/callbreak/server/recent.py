@@ -4,8 +4,9 @@ Each accepted log entry is kept with the events it caused (as JSON) and the stat
 as one public ``head`` shared by every audience and a small ``tail`` per seat (its hand and legal
 moves).  A catch-up walks back from the newest entry only as far as the client's ``since``, so it
 costs what was missed, never the length of the log; a client further behind than the entries kept
-(`ServerConfig.catchup_max` events, and only those since the table was loaded into this process)
-gets a snapshot instead.
+(`ServerConfig.catchup_max` events; a process that loads a table from the store refills them from
+the log's newest entries, so a client of a process that died catches up on the next one) gets a
+snapshot instead.
 
 >>> r = Recent(limit=3)
 >>> for v in (1, 2, 3, 4):

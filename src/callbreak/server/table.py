@@ -344,7 +344,8 @@ class TableState:
             {"kind": "play", "round": number, "seat": seat, "card": str(card), "auto": bool(auto), "reason": auto}
         ]
         if action.winner is not None:
-            t = rnd.tricks[-1]
+            t = rnd.last_trick
+            assert t is not None
             out.append(
                 {
                     "kind": "trick",

@@ -54,10 +54,6 @@ NOT_YET: frozenset[str] = frozenset(
         "callbreak.bots.kernel.search:search",
         "callbreak.bots.kernel.search:call_search",
         "callbreak.bots.kernel.solve:solve",
-        "callbreak.server.cluster:Cluster",
-        "callbreak.server.router:ClusterRouter",
-        "callbreak.server.router:clustered",
-        "callbreak.server.workers:supervise",
         # Not yet, for want of a fast example: a first call compiles a numba kernel that
         # `callbreak warmup` does not cache (env.train's features and what uses them, the warmup
         # itself), or needs a Redis server, an online table's server, a hard-bot analysis or a
@@ -65,6 +61,7 @@ NOT_YET: frozenset[str] = frozenset(
         # stopped (the supervisors).
         "callbreak.server.botqueue_redis:ensure_group",
         "callbreak.server.botworker:supervise",
+        "callbreak.server.workers:supervise",
         # a uvicorn protocol class: it runs only inside a real server (tests/server/test_sockets.py)
         "callbreak.server.sockets:QuietDenialWebSockets",
         "callbreak.bots.warmup:exercise",

@@ -120,7 +120,18 @@ class _Tunnel:
 
 
 class Cluster:
-    """This process's place among the others: its leases, its forwarded requests and tunnels."""
+    """This process's place among the others: its leases, its forwarded requests and tunnels.
+
+    Made without a connection (it joins when the app starts; tests/scale run it on real Redis):
+
+    >>> from callbreak.server.config import ServerConfig
+    >>> from callbreak.server.hub import Hub
+    >>> hub = Hub(ServerConfig(db=":memory:"))
+    >>> cluster = Cluster(hub, "redis://127.0.0.1:6379/0", namespace="cb", lease_ttl=3.0)
+    >>> cluster.joined(), cluster.owned, cluster.moves
+    (False, set(), 0)
+    >>> hub.store.close(); hub.hints.close()
+    """
 
     def __init__(self, hub: Hub, redis_url: str, namespace: str = "callbreak", lease_ttl: float = 3.0) -> None:
         self.hub = hub

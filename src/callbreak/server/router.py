@@ -39,7 +39,20 @@ def table_of(path: str) -> str | None:
 
 
 class ClusterRouter:
-    """ASGI middleware: requests for a table owned by another process go there (`Cluster`)."""
+    """ASGI middleware: requests for a table owned by another process go there (`Cluster`).
+
+    Until the process has joined the others (its first lease renewal), every request is served
+    here:
+
+    >>> from callbreak.server import create_app
+    >>> from callbreak.server.config import ServerConfig
+    >>> cfg = ServerConfig(db=":memory:", redis="redis://127.0.0.1:6379/0", namespace="cb")
+    >>> app = create_app(cfg)
+    >>> router = clustered(app, cfg)   # joins the others when the app starts (lifespan)
+    >>> type(router).__name__, router.cluster.ready, router.cluster.app is app
+    ('ClusterRouter', False, True)
+    >>> app.state.hub.store.close(); app.state.hub.hints.close()
+    """
 
     def __init__(self, app: ASGIApp, cluster: Cluster, max_body: int = 16384) -> None:
         self.app = app
@@ -169,6 +182,16 @@ async def _unavailable(send: Send) -> None:
 
 
 def clustered(app: Starlette, config: ServerConfig) -> ClusterRouter:
-    """``app`` (from `create_app`) joined to the processes on ``config.redis``."""
+    """``app`` (from `create_app`) joined to the processes on ``config.redis``.
+
+    >>> from callbreak.server import create_app
+    >>> from callbreak.server.config import ServerConfig
+    >>> cfg = ServerConfig(db=":memory:", redis="redis://127.0.0.1:6379/0", namespace="cb")
+    >>> app = create_app(cfg)
+    >>> router = clustered(app, cfg)   # joins the others when the app starts (lifespan)
+    >>> router.app is app, router.cluster.ns, router.cluster.ttl
+    (True, 'cb', 3.0)
+    >>> app.state.hub.store.close(); app.state.hub.hints.close()
+    """
     hub: Hub = app.state.hub
     return ClusterRouter(app, Cluster(hub, config.redis, config.namespace, config.lease_ttl), config.max_body)

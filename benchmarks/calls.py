@@ -16,6 +16,17 @@ tricks and made share; then the other seats' tricks, playouts against actual.
 
     python benchmarks/calls.py --only medium spar-bold spar-noisy spar-counter --deals 10 --jobs 2
     python benchmarks/calls.py --hero hard:call_margin=0.0 --only medium --deals 10 --json out.json
+    python benchmarks/calls.py --hero hard:call_rescue=0.4 --base hard --deals 200   # paired, first rounds
+
+With ``--base SPEC`` it compares calls paired instead, one round at a time and
+cheaply: on each deal (the first round of a match, each seat in turn) the base
+and the hero (``hard`` with other ``call_*`` settings) are asked for their call
+from the same state (the same random draws); where they agree the round would
+replay exactly and counts as no difference; where they differ the round is
+played out both ways from that point, the same bots and random states, and the
+difference (hero less base) is taken in the hero's points and in its points
+less the others' mean.  Printed per opponent and pooled: the share of calls that
+differ and both differences a round, with 95 % intervals over the deals.
 
 Seeds 50000 and 60000 are kept for the official sparring runs; spar-timid and
 spar-ismcts are held out of tuning (they may be measured, not tuned on).
@@ -24,6 +35,7 @@ spar-ismcts are held out of tuning (they may be measured, not tuned on).
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import math
 from collections import defaultdict
@@ -40,6 +52,7 @@ from callbreak.bots.calling import trick_distribution
 from callbreak.bots.hard import HardBot, decode_outcomes
 from callbreak.round import SeatView
 from callbreak.scoring import score_tenths
+from sparring import call_settings
 
 
 class Recorder(HardBot):
@@ -130,6 +143,67 @@ def play(args: tuple[str, str, str, int, int]) -> list[dict[str, Any]]:
     return recs
 
 
+def duel(args: tuple[str, str, str, str, int, int]) -> dict[str, float]:
+    """One first round, called by the base and by the hero (`call_settings`) from the
+    same state, played out both ways where the calls differ."""
+    hero, base, other, preset, seed, hero_seat = args
+    rules = Ruleset.preset(preset)
+    if rules.rounds is None:
+        rules = rules.replace(rounds=5)
+    settings = call_settings(hero, base)
+    bots: list[Bot] = [build(base if s == hero_seat else other, seed * 4 + s) for s in range(4)]
+    m = Match(rules, seed=seed, dealer=0)
+    while m.to_act != hero_seat:
+        seat = m.to_act
+        assert seat is not None
+        m.act(bots[seat].act(m.view(seat)))
+    v = m.view(hero_seat)
+    probe = copy.deepcopy(bots)
+    for k, val in settings.items():
+        if not hasattr(probe[hero_seat], k):
+            raise ValueError(f"hard has no setting {k!r}")
+        setattr(probe[hero_seat], k, val)
+    branches = [(m, bots), (copy.deepcopy(m), probe)]
+    calls = [bs[hero_seat].act(v) for _, bs in branches]
+    if calls[0] == calls[1]:
+        return {"differ": 0.0, "points": 0.0, "margin": 0.0, "call": float(calls[0])}  # type: ignore[arg-type]
+    ends = []
+    for (match, bs), call in zip(branches, calls):
+        match.act(call)
+        while len(match.rounds) < 1:
+            seat = match.to_act
+            assert seat is not None
+            match.act(bs[seat].act(match.view(seat)))
+        pts = [
+            score_tenths(c or 0, w, rules) / 10
+            for c, w in zip(match.rounds[0].calls, match.rounds[0].tricks_won)
+        ]
+        ends.append((pts[hero_seat], pts[hero_seat] - sum(pts[s] for s in range(4) if s != hero_seat) / 3))
+    return {
+        "differ": 1.0,
+        "points": ends[1][0] - ends[0][0],
+        "margin": ends[1][1] - ends[0][1],
+        "call": float(calls[0]),  # type: ignore[arg-type]
+        "hero_call": float(calls[1]),  # type: ignore[arg-type]
+    }
+
+
+def duel_report(label: str, res: list[dict[str, float]]) -> None:
+    """Differences a round (hero less base), with 95 % intervals over the deals (4 seats each)."""
+    deals = len(res) // 4
+    line = (
+        f"{label:<28} {deals:>5} deals, calls differ {100 * sum(r['differ'] for r in res) / len(res):5.1f} %"
+    )
+    for what in ("points", "margin"):
+        per = [sum(r[what] for r in res[4 * g : 4 * g + 4]) / 4 for g in range(deals)]
+        mu = float(np.mean(per))
+        ci = 1.96 * float(np.std(per, ddof=1)) / math.sqrt(deals) if deals > 1 else 0.0
+        line += f", {what} {mu:+.3f} ± {ci:.3f}"
+    up = sum(1 for r in res if r["differ"] and r["hero_call"] > r["call"])
+    line += f" (hero higher in {up} of {int(sum(r['differ'] for r in res))})"
+    print(line, flush=True)
+
+
 def summary(label: str, recs: list[dict[str, Any]]) -> None:
     """Print the calibration of the hero's calls in ``recs``."""
     n = len(recs)
@@ -212,7 +286,25 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=70000)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json", help="write every record here")
+    ap.add_argument(
+        "--base", metavar="SPEC", help="compare the hero's calls with SPEC's, paired (first rounds)"
+    )
     a = ap.parse_args()
+    if a.base:
+        print(
+            f"{a.rules} rules, first rounds, {a.deals} deals x 4 seats, seed {a.seed}: {a.hero} less {a.base}"
+        )
+        pooled_d: list[dict[str, float]] = []
+        for other in a.only:
+            tasks = [
+                (a.hero, a.base, other, a.rules, a.seed + i, s) for i in range(a.deals) for s in range(4)
+            ]
+            with ProcessPoolExecutor(a.jobs) as ex:
+                res = list(ex.map(duel, tasks, chunksize=4))
+            duel_report(other, res)
+            pooled_d += res
+        duel_report("pooled", pooled_d)
+        return
     print(f"{a.rules} rules, {a.deals} deals x 4 seats per opponent, seed {a.seed}, hero {a.hero}")
     print(HEADER)
     everything: dict[str, list[dict[str, Any]]] = {}

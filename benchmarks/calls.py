@@ -252,6 +252,39 @@ def buckets(recs: list[dict[str, Any]]) -> None:
         )
 
 
+def spread(recs: list[dict[str, Any]], rules: Ruleset) -> None:
+    """Tricks less the call, as the playouts predicted and in play; the points lost to
+    hindsight that the playouts' own spread predicts; the score with every call
+    moved by one (the tricks taken held fixed)."""
+    searched = [r for r in recs if "pred" in r]
+    pred = np.zeros(27)
+    act = np.zeros(27)
+    expected = 0.0
+
+    def sc(c: int, t: int) -> float:
+        return score_tenths(min(max(c, rules.min_call), rules.max_call), t, rules) / 10
+
+    for r in searched:
+        p = np.array(r["pred"], dtype=float)
+        p /= p.sum()
+        for t in range(14):
+            pred[t - r["call"] + 13] += p[t]
+            best = max(sc(c, t) for c in rules.legal_call_range())
+            expected += p[t] * (best - sc(r["call"], t))
+        act[r["won"] - r["call"] + 13] += 1
+    n = max(len(searched), 1)
+    print("    tricks less call:      " + " ".join(f"{k:>+5d}" for k in range(-3, 5)))
+    print("      playouts (%):        " + " ".join(f"{100 * pred[k + 13] / n:5.1f}" for k in range(-3, 5)))
+    print("      play (%):            " + " ".join(f"{100 * act[k + 13] / n:5.1f}" for k in range(-3, 5)))
+    moved = [sum(sc(r["call"] + k, r["won"]) for r in recs) / len(recs) for k in (-1, 0, 1)]
+    print(
+        f"    lost to hindsight: {sum(r['lost'] for r in searched) / n:.3f} a round, "
+        f"{expected / n:.3f} expected under the playouts' spread; "
+        f"points a round with every call one lower / as made / one higher (tricks fixed): "
+        f"{moved[0]:.3f} / {moved[1]:.3f} / {moved[2]:.3f}"
+    )
+
+
 def others(recs: list[dict[str, Any]]) -> None:
     """The other seats' tricks: the playouts (for the hero's call) against the play."""
     pred: list[float] = []
@@ -286,6 +319,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=70000)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json", help="write every record here")
+    ap.add_argument("--from-json", metavar="FILE", help="print the figures of records written by --json")
     ap.add_argument(
         "--base", metavar="SPEC", help="compare the hero's calls with SPEC's, paired (first rounds)"
     )
@@ -305,22 +339,33 @@ def main() -> None:
             pooled_d += res
         duel_report("pooled", pooled_d)
         return
-    print(f"{a.rules} rules, {a.deals} deals x 4 seats per opponent, seed {a.seed}, hero {a.hero}")
-    print(HEADER)
+    rules = Ruleset.preset(a.rules)
     everything: dict[str, list[dict[str, Any]]] = {}
+    if a.from_json:
+        with open(a.from_json) as f:
+            stored = json.load(f)
+        print(f"records of {a.from_json}")
+    else:
+        print(f"{a.rules} rules, {a.deals} deals x 4 seats per opponent, seed {a.seed}, hero {a.hero}")
+    print(HEADER)
     for other in a.only:
-        tasks = [(a.hero, other, a.rules, a.seed + i, s) for i in range(a.deals) for s in range(4)]
-        with ProcessPoolExecutor(a.jobs) as ex:
-            recs = [r for rs in ex.map(play, tasks, chunksize=1) for r in rs]
+        if a.from_json:
+            recs = stored[other]
+        else:
+            tasks = [(a.hero, other, a.rules, a.seed + i, s) for i in range(a.deals) for s in range(4)]
+            with ProcessPoolExecutor(a.jobs) as ex:
+                recs = [r for rs in ex.map(play, tasks, chunksize=1) for r in rs]
         everything[other] = recs
         summary(other, recs)
         buckets(recs)
+        spread(recs, rules)
         others(recs)
     pooled = [r for rs in everything.values() for r in rs]
     summary("pooled", pooled)
     buckets(pooled)
+    spread(pooled, rules)
     others(pooled)
-    if a.json:
+    if a.json and not a.from_json:
         with open(a.json, "w") as f:
             json.dump(everything, f)
 

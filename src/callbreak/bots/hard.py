@@ -450,7 +450,7 @@ class HardBot(Bot):
         super().__init__(seed)
         if not 0.0 <= call_rescue <= 1.0:
             raise ValueError("call_rescue must be between 0 and 1")
-        self.call_rescue = call_rescue
+        self.call_rescue = float(call_rescue)
         if keep < 1 or every < 1 or call_keep < 1:
             raise ValueError("keep, call_keep and every must be at least 1")
         self.keep = keep

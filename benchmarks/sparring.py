@@ -17,7 +17,13 @@ hero's decision times (p50/p99 per card and per round, one process per core).
 ``--think`` seats ``hard:think=S``: S seconds of one core a round turned into
 playout counts (`HardBot.think_for`), so the run is seeded and replays.  With
 ``--base SPEC`` every match is also played with SPEC in the hero's seat, and the
-paired difference (hero less base) is printed with its 95 % interval.
+paired difference (hero less base) is printed with its 95 % interval.  With
+``--calls-only`` (heroes that differ from the base only in ``call_*`` settings of
+``hard``) each match is played with the base, and at each of its calls a copy of
+the base bot with the hero's settings is asked for its call: a match in which no
+call differs would replay exactly (the same seed, the same decisions), so it is
+played again with the hero only where some call differs; the results are the
+same as without it, for a fraction of the work.
 Opponents named in ``callbreak.bots.sparring.HELD_OUT`` are marked: they are
 kept out of all tuning and looked at last.
 """
@@ -25,22 +31,51 @@ kept out of all tuning and looked at last.
 from __future__ import annotations
 
 import argparse
+import copy
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bots_duel import build
-from callbreak import Match, Ruleset
+from callbreak import Card, Match, Ruleset
 from callbreak.bots.sparring import HELD_OUT, LEVELS
 from callbreak.scoring import score_tenths
 
 POOL = ["medium", *LEVELS]
 
 
-def play(args: tuple[str, str, str, int, int]) -> dict[str, Any]:
-    """One match: the hero in ``hero_seat``, the opponent in the others."""
-    hero, other, preset, seed, hero_seat = args
+def settings_of(spec: str) -> dict[str, Any]:
+    """The settings of a ``level:key=value,...`` spec (as `bots_duel.build` reads them)."""
+    out: dict[str, Any] = {}
+    for kv in filter(None, spec.partition(":")[2].split(",")):
+        k, _, v = kv.partition("=")
+        out[k] = float(v) if "." in v else int(v)
+    return out
+
+
+def call_settings(hero: str, base: str) -> dict[str, Any]:
+    """The ``call_*`` settings by which the ``hard`` spec ``hero`` differs from ``base``
+    (an error if they differ in anything else)."""
+    h, b = settings_of(hero), settings_of(base)
+    rest = {k: v for k, v in h.items() if not k.startswith("call_")}
+    if (
+        hero.partition(":")[0] != "hard"
+        or base.partition(":")[0] != "hard"
+        or rest != {k: v for k, v in b.items() if not k.startswith("call_")}
+        or not set(b) <= set(h)
+    ):
+        raise ValueError(f"--calls-only: {hero!r} must be {base!r} with only call_ settings changed")
+    return {k: v for k, v in h.items() if k.startswith("call_")}
+
+
+def play(args: tuple[str, str, str, int, int, tuple[str, ...]]) -> dict[str, Any]:
+    """One match: the hero in ``hero_seat``, the opponent in the others; for each
+    spec in ``probes``, whether a copy of the hero with its call settings would
+    have called differently at some call of the match (``diverged``)."""
+    hero, other, preset, seed, hero_seat, probes = args
+    settings = [call_settings(p, hero) for p in probes]
+    diverged = [False] * len(probes)
     rules = Ruleset.preset(preset)
     if rules.rounds is None:
         rules = rules.replace(rounds=5)
@@ -54,9 +89,21 @@ def play(args: tuple[str, str, str, int, int]) -> dict[str, Any]:
         seat = m.to_act
         assert seat is not None
         v = m.view(seat)
+        probe_calls: dict[int, int | Card] = {}
+        if seat == hero_seat and v.phase == "calling":
+            for j, kw in enumerate(settings):
+                if not diverged[j]:
+                    probe = copy.deepcopy(bots[seat])  # the same state, so the same random draws
+                    for k, val in kw.items():
+                        if not hasattr(probe, k):
+                            raise ValueError(f"hard has no setting {k!r}")
+                        setattr(probe, k, val)
+                    probe_calls[j] = probe.act(v)
         t0 = time.perf_counter()
         a = bots[seat].act(v)
         dt = time.perf_counter() - t0
+        for j, c in probe_calls.items():
+            diverged[j] = diverged[j] or c != a
         if seat == hero_seat:
             spent += dt
             if v.phase == "playing" and len(v.legal_cards) > 1:
@@ -86,6 +133,7 @@ def play(args: tuple[str, str, str, int, int]) -> dict[str, Any]:
         "lost": lost,
         "cards": cards,
         "round_times": rounds,
+        "diverged": diverged,
     }
 
 
@@ -141,6 +189,11 @@ def main() -> None:
     ap.add_argument(
         "--base", metavar="SPEC", help="also play every match with SPEC as the hero: paired difference"
     )
+    ap.add_argument(
+        "--calls-only",
+        action="store_true",
+        help="the heroes differ from --base only in call_ settings: replay only matches where a call differs",
+    )
     a = ap.parse_args()
     opponents = a.only or POOL
     heroes = [f"hard:think={float(s)}" for s in a.think.split(",")] if a.think else a.hero
@@ -149,10 +202,38 @@ def main() -> None:
     for other in opponents:
         held = " (held out)" if other in HELD_OUT else ""
         specs = ([a.base] if a.base else []) + heroes
-        tasks = [(h, other, a.rules, a.seed + i, s) for h in specs for i in range(a.deals) for s in range(4)]
-        with ProcessPoolExecutor(a.jobs) as ex:
-            res = list(ex.map(play, tasks, chunksize=1))
         per = 4 * a.deals
+        if a.calls_only and a.base:
+            probes = tuple(heroes)
+            tasks = [
+                (a.base, other, a.rules, a.seed + i, s, probes) for i in range(a.deals) for s in range(4)
+            ]
+            with ProcessPoolExecutor(a.jobs) as ex:
+                base_res = list(ex.map(play, tasks, chunksize=1))
+                again = [
+                    (h, other, a.rules, a.seed + i, s, ())
+                    for j, h in enumerate(heroes)
+                    for i in range(a.deals)
+                    for s in range(4)
+                    if base_res[4 * i + s]["diverged"][j]
+                ]
+                replayed = iter(list(ex.map(play, again, chunksize=1)))
+            res = list(base_res)
+            for j in range(len(heroes)):
+                res += [next(replayed) if r["diverged"][j] else r for r in base_res]
+            print(
+                f"    {len(again)} of {per * len(heroes)} hero matches differ in some call: replayed",
+                flush=True,
+            )
+        else:
+            tasks = [
+                (h, other, a.rules, a.seed + i, s, ())
+                for h in specs
+                for i in range(a.deals)
+                for s in range(4)
+            ]
+            with ProcessPoolExecutor(a.jobs) as ex:
+                res = list(ex.map(play, tasks, chunksize=1))
         runs = {h: res[j * per : (j + 1) * per] for j, h in enumerate(specs)}
         for h in specs:
             report(f"{h} v {other}{held}"[:40], runs[h], a.deals)

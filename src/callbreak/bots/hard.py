@@ -79,7 +79,7 @@ from .calling import (
 from .knowledge import Knowledge
 from .medium import choose_card
 
-__all__ = ["DECISIONS", "SERVING_TIME_LIMIT", "THINK_BASE", "HardBot", "search_values"]
+__all__ = ["DECISIONS", "SERVING_TIME_LIMIT", "THINK_BASE", "HardBot", "decode_outcomes", "search_values"]
 
 CALL_SD = 1.1  # spread of a call around the model's estimate, for weighting deals
 CALL_BIAS = 0.4  # bots call a little under their mean potential
@@ -337,6 +337,22 @@ def search_values(
     )
 
 
+def decode_outcomes(
+    outcomes: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The tricks won and the calls of the four seats (a last axis of 4) at the end of
+    each playout of the call search (`HardBot.call_table`'s ``outcomes``).
+
+    >>> won, calls = decode_outcomes(np.array([3 | 4 << 4 | 5 << 8 | 1 << 12 | 2 << 16 | 4 << 20 | 4 << 24 | 1 << 28]))
+    >>> won.tolist(), calls.tolist()
+    ([[3, 4, 5, 1]], [[2, 4, 4, 1]])
+    """
+    shifts = 4 * np.arange(4, dtype=np.int64)
+    won = (outcomes[..., None] >> shifts) & 15
+    calls = (outcomes[..., None] >> (shifts + 16)) & 15
+    return won, calls
+
+
 def public_cannot(view: SeatView, k: Knowledge) -> list[int]:
     """What each seat is known not to hold from the play alone (as every seat
     infers it): ``k.cannot``, with this seat's own entry from the play too."""
@@ -389,7 +405,10 @@ class HardBot(Bot):
     ``think``: a budget per round in seconds of one core, spread evenly over
     the round's decisions (`think_for`: it sets ``iterations``, ``max_deals``
     and ``call_deals`` in proportion, so a seeded run stays the same on any
-    machine; only serving adds a wall-clock cap).
+    machine; only serving adds a wall-clock cap); ``call_rescue``: the share
+    of the call search's playouts that end one trick short of this seat's call
+    that are valued as made (0: none; the playout policy makes calls less often
+    than the bot's own play, `benchmarks/calls.py`).
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):
@@ -426,8 +445,12 @@ class HardBot(Bot):
         every: int = 10,
         call_keep: int = 1,
         think: float | None = None,
+        call_rescue: float = 0.0,
     ) -> None:
         super().__init__(seed)
+        if not 0.0 <= call_rescue <= 1.0:
+            raise ValueError("call_rescue must be between 0 and 1")
+        self.call_rescue = float(call_rescue)
         if keep < 1 or every < 1 or call_keep < 1:
             raise ValueError("keep, call_keep and every must be at least 1")
         self.keep = keep
@@ -551,12 +574,16 @@ class HardBot(Bot):
         totals: npt.NDArray[np.float64],
         sd: float,
         seed: int,
+        outcomes: npt.NDArray[np.int64] | None = None,
     ) -> npt.NDArray[np.float64]:
         """Each deal's value (rows) of each candidate call (columns), the round played out
-        by the kernel's calling search."""
+        by the kernel's calling search; ``outcomes`` (the same shape), when given, receives
+        each playout's end (`decode_outcomes`)."""
         from . import kernel
 
         model = load_model(family_of(view.rules))
+        if outcomes is None:
+            outcomes = np.zeros((len(deals), len(cands)), dtype=np.int64)
         table: npt.NDArray[np.float64] = kernel.call_search(
             np.array(deals, dtype=np.int64),
             view.seat,
@@ -574,6 +601,8 @@ class HardBot(Bot):
             self.eps,
             seed,
             int(self.mpol >= 2),
+            outcomes,
+            self.call_rescue,
         )
         return table
 

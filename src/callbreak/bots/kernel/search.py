@@ -129,11 +129,18 @@ def call_search(
     sd: float,
     eps: int,
     seed: int,
-    mpol: int = 0,
+    mpol: int,
+    outcomes: np.ndarray,
+    rescue: float,
 ) -> np.ndarray:
     """The value of each candidate call in ``cands`` (columns) on each deal (rows):
     the round played out with the playout policy for all four seats.  Seats that
-    have not called yet (``known_calls[s] < 0``) call the model's estimate."""
+    have not called yet (``known_calls[s] < 0``) call the model's estimate.
+    ``outcomes`` (the same shape, int64) receives each playout's end: the tricks
+    won by seat ``s`` in bits ``4s..4s+3`` and its call in bits ``16+4s..19+4s``.
+    ``rescue``: the share of a playout in which seat ``me`` falls one trick short
+    of its call that is valued as made (its real play makes its call more often
+    than the playout policy does); 0 values every playout as it ends."""
     t = P[0]
     nd = dets.shape[0]
     nc = cands.shape[0]
@@ -189,4 +196,12 @@ def call_search(
                 ld = (ld + trick_winner(trick, t)) & 3
                 won[ld] += 1
             values[d, ci] = _value(me, won, calls, totals, sd, P)
+            if rescue > 0.0 and won[me] + 1 == calls[me]:
+                won[me] += 1
+                values[d, ci] = (1.0 - rescue) * values[d, ci] + rescue * _value(me, won, calls, totals, sd, P)
+                won[me] -= 1
+            code = np.int64(0)
+            for s in range(4):
+                code |= (won[s] << (4 * s)) | (calls[s] << (16 + 4 * s))
+            outcomes[d, ci] = code
     return values

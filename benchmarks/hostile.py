@@ -37,6 +37,20 @@ the number of actions with the CPU each process gets), ``--seconds 15``, 8 victi
 columns after the actions: the 1-minute load average at the end of the attack, the attackers'
 own CPU % (their process, at nice 10), and with ``--nginx`` nginx's CPU % (quiet / attack).
 
+On a quiet machine (2026-12-01, load 0.5-2.9, the other sessions' benchmarks paused), the whole
+set straight at the server and then through nginx:
+
+| attack | direct p99 ms quiet / attack | ratio | actions | nginx p99 ms quiet / attack | ratio | actions |
+|---|---|---|---|---|---|---|
+| never-read (x40) | 16.4 / 23.8 | 1.5x | 1408 / 1407 | 14.9 / 37.2 | 2.5x | 1288 / 1062 |
+| hello-spam | 16.8 / 19.3 | 1.2x | 1423 / 1407 | 18.4 / 16.4 | 0.9x | 1064 / 1230 |
+| hint-spam | 15.7 / 15.3 | 1.0x | 1410 / 906 | 20.1 / 20.9 | 1.0x | 1404 / 1232 |
+| spectators | 13.7 / 23.8 | 1.7x | 985 / 995 | 20.6 / 17.7 | 0.9x | 1134 / 1056 |
+| slowloris | 15.8 / 20.0 | 1.3x | 766 / 1102 | 16.6 / 15.5 | 0.9x | 1057 / 1262 |
+
+``--only never-read`` again, three times through nginx: 18.8 / 35.3 (1.9x), 10.2 / 26.7 (2.6x),
+18.2 / 28.7 (1.6x); twice straight at the server: 19.6 / 14.7 (0.8x), 14.2 / 14.3 (1.0x).
+
 The whole set, straight at the server (``python benchmarks/hostile.py --seconds 15``):
 
 | attack | RSS MiB quiet / attack | CPU % | victims p50 ms | victims p99 ms | p99 ratio | actions | load | attackers CPU % |

@@ -139,7 +139,16 @@ def _normal_dist(mu: float, sd: float = 1.3) -> list[float]:
 
 
 class CallModel:
-    """Weights of the mean estimate and, per estimate bin, a distribution of tricks."""
+    """Weights of the mean estimate and, per estimate bin, a distribution of tricks.
+
+    >>> m = CallModel.default()
+    >>> m.meta["source"], round(sum(m.dist_for(2.3)), 9)
+    ('default (untrained)', 1.0)
+    >>> CallModel([0.0], m.dists, {})
+    Traceback (most recent call last):
+    ...
+    ValueError: call model needs 18 weights, got 1
+    """
 
     def __init__(self, weights: Sequence[float], dists: Sequence[Sequence[float]], meta: dict[str, Any]):
         if len(weights) != len(FEATURES):
@@ -211,11 +220,26 @@ def load_model(family: str = "head") -> CallModel:
 
 
 def family_of(rules: Ruleset) -> str:
+    """Which shipped model fits ``rules``: ``head`` when a seat must head the trick, else ``free``.
+
+    >>> family_of(Ruleset()), family_of(Ruleset(must_head=False))
+    ('head', 'free')
+    """
     return "head" if rules.must_head else "free"
 
 
 def hand_mask(view: SeatView) -> int:
-    """The seat's hand at calling time: what it holds plus what it has played."""
+    """The seat's hand at calling time: what it holds plus what it has played.
+
+    >>> from callbreak import Round
+    >>> rnd = Round(Ruleset(), Round.deal_hands(seed=5), dealer=3)
+    >>> for _ in range(4):
+    ...     _ = rnd.call(2)
+    >>> _ = rnd.play(rnd.legal_cards()[0])
+    >>> v = rnd.view(0)
+    >>> len(v.hand), hand_mask(v).bit_count()
+    (12, 13)
+    """
     m = 0
     for c in view.hand:
         m |= 1 << c
@@ -230,11 +254,23 @@ def hand_mask(view: SeatView) -> int:
 
 
 def call_position(seat: int, dealer: int) -> int:
+    """The seat's place in the calling order: 0 for the dealer's left, 3 for the dealer.
+
+    >>> call_position(0, dealer=3), call_position(3, dealer=3)
+    (0, 3)
+    """
     return (seat - dealer - 1) & 3
 
 
 def earlier_calls(view: SeatView, seat: int | None = None) -> int:
-    """Sum of the calls made before ``seat`` (default: the view's seat)."""
+    """Sum of the calls made before ``seat`` (default: the view's seat).
+
+    >>> from callbreak import Round
+    >>> rnd = Round(Ruleset(), Round.deal_hands(seed=5), dealer=3)
+    >>> _ = rnd.call(3)
+    >>> earlier_calls(rnd.view(1)), earlier_calls(rnd.view(1), seat=0)
+    (3, 0)
+    """
     seat = view.seat if seat is None else seat
     pos = call_position(seat, view.dealer)
     total = 0
@@ -245,7 +281,14 @@ def earlier_calls(view: SeatView, seat: int | None = None) -> int:
 
 
 def trick_distribution(view: SeatView, model: CallModel | None = None) -> tuple[float, ...]:
-    """P(tricks = 0..13) for the view's seat, from its hand as dealt."""
+    """P(tricks = 0..13) for the view's seat, from its hand as dealt.
+
+    >>> from callbreak import Round
+    >>> rnd = Round(Ruleset(), Round.deal_hands(seed=5), dealer=3)
+    >>> d = trick_distribution(rnd.view(0))
+    >>> len(d), abs(sum(d) - 1) < 1e-9, d[13] < 0.01
+    (14, True, True)
+    """
     model = model or load_model(family_of(view.rules))
     mu = model.mean(
         hand_mask(view), view.rules.trump_index, call_position(view.seat, view.dealer), earlier_calls(view)
@@ -262,7 +305,17 @@ ROUND_MEAN = 2.5  # points: what a seat scores in a typical round
 
 
 def win_value(view: SeatView) -> tuple[list[float], float] | None:
-    """Opponents' totals and the spread still to come, or None for a lone round."""
+    """Opponents' totals and the spread still to come, or None for a lone round.
+
+    >>> from callbreak import Match, Round
+    >>> rnd = Round(Ruleset(), Round.deal_hands(seed=5), dealer=3)
+    >>> win_value(rnd.view(0)) is None
+    True
+    >>> m = Match(Ruleset.preset("quick", rounds=2), seed=1)
+    >>> totals, sd = win_value(m.view(m.to_act))
+    >>> totals, round(sd, 2)
+    ([0.0, 0.0, 0.0, 0.0], 7.79)
+    """
     if view.totals is None:
         return None
     totals = [float(t) for t in view.totals]
@@ -278,7 +331,15 @@ def win_value(view: SeatView) -> tuple[list[float], float] | None:
 
 def call_values(view: SeatView, dist: Sequence[float]) -> dict[int, float]:
     """The value of each legal call: expected points, tilted towards the chance of
-    finishing first as the match nears its end."""
+    finishing first as the match nears its end.
+
+    >>> from callbreak import Round
+    >>> rnd = Round(Ruleset(), Round.deal_hands(seed=5), dealer=3)
+    >>> v = rnd.view(0)
+    >>> values = call_values(v, trick_distribution(v))
+    >>> sorted(values) == rnd.legal_calls(), max(values, key=values.__getitem__)
+    (True, 3)
+    """
     rules = view.rules
     calls = view.legal_calls or tuple(rules.legal_call_range())
     wv = win_value(view)
@@ -326,12 +387,25 @@ def taken_dist(call: int, potential: int) -> tuple[tuple[int, float], ...]:
 
 
 def made_chance(call: int, dist: Sequence[float], rules: Ruleset) -> float:
-    """The chance of making ``call`` under ``rules`` given the potential ``dist``."""
+    """The chance of making ``call`` under ``rules`` given the potential ``dist``.
+
+    >>> dist = [0.0] * 14
+    >>> dist[3], dist[4] = 0.5, 0.5
+    >>> made_chance(3, dist, Ruleset()), made_chance(4, dist, Ruleset()), made_chance(5, dist, Ruleset())
+    (1.0, 0.5, 0.0)
+    """
     return sum(p * q for t, p in enumerate(dist) for got, q in taken_dist(call, t) if made(call, got, rules))
 
 
 def best_call(view: SeatView, dist: Sequence[float] | None = None) -> tuple[int, float]:
-    """The call of highest value and its chance of being made."""
+    """The call of highest value and its chance of being made.
+
+    >>> from callbreak import Round
+    >>> rnd = Round(Ruleset(), Round.deal_hands(seed=5), dealer=3)
+    >>> call, chance = best_call(rnd.view(0))
+    >>> call, 0.5 < chance <= 1
+    (3, True)
+    """
     if dist is None:
         dist = trick_distribution(view)
     values = call_values(view, dist)

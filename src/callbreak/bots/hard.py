@@ -89,7 +89,24 @@ CHUNK = 100  # deals searched between looks at the clock
 
 
 def call_order(view: SeatView, k: Knowledge) -> tuple[np.ndarray, np.ndarray]:
-    """Each seat's place in the calling order and the sum of the calls before it."""
+    """Each seat's place in the calling order and the sum of the calls before it.
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.bots.knowledge import Knowledge
+    >>> from callbreak.round import lowest_action
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+    >>> for c in (2, 3, 1, 4):
+    ...     _ = m.call(c)
+    >>> for _ in range(6):
+    ...     _ = m.act(lowest_action(m.view(m.to_act)))
+    >>> v = m.view(m.to_act)
+    >>> k = Knowledge.from_view(v)
+    >>> v.dealer, v.calls
+    (1, (1, 4, 2, 3))
+    >>> pos, earlier = call_order(v, k)
+    >>> pos.tolist(), earlier.tolist()
+    ([2, 3, 0, 1], [5, 6, 0, 2])
+    """
     pos = np.array([call_position(s, view.dealer) for s in range(4)], dtype=np.int64)
     earlier = np.zeros(4, dtype=np.int64)
     for s in range(4):
@@ -108,7 +125,24 @@ def sample_deals(
     call_bias: float = CALL_BIAS,
 ) -> list[list[int]]:
     """``n`` deals consistent with ``k``, resampled by the plausibility of the calls
-    (drawn in the compiled kernel; a draw it fails falls back to `Knowledge.sample`)."""
+    (drawn in the compiled kernel; a draw it fails falls back to `Knowledge.sample`).
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.bots.knowledge import Knowledge
+    >>> from callbreak.round import lowest_action
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+    >>> for c in (2, 3, 1, 4):
+    ...     _ = m.call(c)
+    >>> for _ in range(6):
+    ...     _ = m.act(lowest_action(m.view(m.to_act)))
+    >>> v = m.view(m.to_act)
+    >>> k = Knowledge.from_view(v)
+    >>> deals = sample_deals(v, k, 3, random.Random(1))
+    >>> [[h.bit_count() for h in d] for d in deals] == [list(v.hand_sizes)] * 3
+    True
+    >>> all(d[v.seat] == k.hand for d in deals)
+    True
+    """
     from . import kernel
 
     model = load_model(family_of(view.rules))
@@ -140,7 +174,21 @@ def sample_deals(
 
 
 def tricks_so_far(view: SeatView) -> list[tuple[int, tuple[Card, ...]]]:
-    """(leader, cards) of each trick of the round so far, the one in progress last."""
+    """(leader, cards) of each trick of the round so far, the one in progress last.
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.bots.knowledge import Knowledge
+    >>> from callbreak.round import lowest_action
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+    >>> for c in (2, 3, 1, 4):
+    ...     _ = m.call(c)
+    >>> for _ in range(6):
+    ...     _ = m.act(lowest_action(m.view(m.to_act)))
+    >>> v = m.view(m.to_act)
+    >>> k = Knowledge.from_view(v)
+    >>> tricks_so_far(v)
+    [(2, (Card('2H'), Card('3H'), Card('4H'), Card('5H'))), (1, (Card('3D'), Card('5D')))]
+    """
     tricks: list[tuple[int, tuple[Card, ...]]] = [(t.leader, t.cards) for t in view.tricks]
     if view.trick:
         tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
@@ -154,7 +202,22 @@ def play_record(view: SeatView, k: Knowledge) -> PlayRecord:
     """The round's play so far as the kernel's opponent model reads it
     (`kernel.mismatches`, `kernel.refine`): the view's seat, the seat and card of
     each play in order, the first leader, the rules, the calls and each seat's
-    played cards."""
+    played cards.
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.bots.knowledge import Knowledge
+    >>> from callbreak.round import lowest_action
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+    >>> for c in (2, 3, 1, 4):
+    ...     _ = m.call(c)
+    >>> for _ in range(6):
+    ...     _ = m.act(lowest_action(m.view(m.to_act)))
+    >>> v = m.view(m.to_act)
+    >>> k = Knowledge.from_view(v)
+    >>> seat, seats, cards, leader, P, calls, played = play_record(v, k)
+    >>> seat, seats.tolist(), cards.tolist(), leader, calls.tolist()
+    (3, [2, 3, 0, 1, 1, 2], [13, 14, 15, 16, 27, 29], 2, [1, 4, 2, 3])
+    """
     from . import kernel
 
     seats: list[int] = []
@@ -187,7 +250,22 @@ def consistent_deals(
 ) -> list[list[int]]:
     """``n`` of ``n * factor`` deals from `sample_deals`: those on which the other
     seats' cards so far differ least from the medium level's choices (a stable
-    sort: ties keep the drawing order)."""
+    sort: ties keep the drawing order).
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.bots.knowledge import Knowledge
+    >>> from callbreak.round import lowest_action
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+    >>> for c in (2, 3, 1, 4):
+    ...     _ = m.call(c)
+    >>> for _ in range(6):
+    ...     _ = m.act(lowest_action(m.view(m.to_act)))
+    >>> v = m.view(m.to_act)
+    >>> k = Knowledge.from_view(v)
+    >>> deals = consistent_deals(v, k, 3, 4, random.Random(1))
+    >>> len(deals), all(d[v.seat] == k.hand for d in deals)
+    (3, True)
+    """
     from . import kernel
 
     deals = sample_deals(view, k, n * factor, rng, oversample, call_sd, call_bias)
@@ -203,7 +281,25 @@ def call_ranges(view: SeatView, model: CallModel) -> tuple[list[float], list[flo
     """For each other seat that has called, the range ``lo..hi`` of the calling
     model's estimate of its tricks (`CallModel.mean`) in which the medium level
     (`best_call`, which depends on the hand through that estimate alone) makes
-    the call it made; other seats get the whole line."""
+    the call it made; other seats get the whole line.
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.bots.knowledge import Knowledge
+    >>> from callbreak.round import lowest_action
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+    >>> for c in (2, 3, 1, 4):
+    ...     _ = m.call(c)
+    >>> for _ in range(6):
+    ...     _ = m.act(lowest_action(m.view(m.to_act)))
+    >>> v = m.view(m.to_act)
+    >>> k = Knowledge.from_view(v)
+    >>> from callbreak.bots.calling import load_model
+    >>> lo, hi = call_ranges(v, load_model())
+    >>> lo[v.seat], hi[v.seat]
+    (-inf, inf)
+    >>> lo[1] < hi[1], lo[0]  # seat 0 called the least there is
+    (True, -inf)
+    """
     lo = [-math.inf] * 4
     hi = [math.inf] * 4
     rules = view.rules
@@ -248,7 +344,25 @@ def refine_deals(
     their calls the ones it would make (`call_ranges`, with a normal tail of
     width ``soft``); the constraints of ``k`` still hold.  With ``keep`` above 1
     each deal starts a chain that gives ``keep`` deals, ``every`` steps apart
-    after the first ``steps`` (`kernel.refine`)."""
+    after the first ``steps`` (`kernel.refine`).
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.bots.knowledge import Knowledge
+    >>> from callbreak.round import lowest_action
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+    >>> for c in (2, 3, 1, 4):
+    ...     _ = m.call(c)
+    >>> for _ in range(6):
+    ...     _ = m.act(lowest_action(m.view(m.to_act)))
+    >>> v = m.view(m.to_act)
+    >>> k = Knowledge.from_view(v)
+    >>> deals = sample_deals(v, k, 3, random.Random(1))
+    >>> moved = refine_deals(v, k, deals, steps=20, seed=1, miss_cost=2.0)
+    >>> len(moved), all(d[v.seat] == k.hand for d in moved)
+    (3, True)
+    >>> [[h.bit_count() for h in d] for d in moved] == [list(v.hand_sizes)] * 3
+    True
+    """
     from . import kernel
 
     if steps <= 0 or not deals:
@@ -291,7 +405,23 @@ def search_values(
     """Match value of each legal card (columns, in ``view.legal_cards`` order) on
     each deal and rollout (rows); ``medium_playouts``: every seat plays the
     playouts by the medium level's rules instead of the fast policy;
-    ``sd_scale`` scales the spread of the rounds still to come."""
+    ``sd_scale`` scales the spread of the rounds still to come.
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.bots.knowledge import Knowledge
+    >>> from callbreak.round import lowest_action
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+    >>> for c in (2, 3, 1, 4):
+    ...     _ = m.call(c)
+    >>> for _ in range(6):
+    ...     _ = m.act(lowest_action(m.view(m.to_act)))
+    >>> v = m.view(m.to_act)
+    >>> k = Knowledge.from_view(v)
+    >>> deals = sample_deals(v, k, 3, random.Random(1))
+    >>> values = search_values(v, k, deals, seed=1)
+    >>> v.legal_cards, values.shape
+    ((Card('7D'), Card('QD')), (3, 2))
+    """
     from . import kernel
 
     legal = view.legal_cards
@@ -355,7 +485,23 @@ def decode_outcomes(
 
 def public_cannot(view: SeatView, k: Knowledge) -> list[int]:
     """What each seat is known not to hold from the play alone (as every seat
-    infers it): ``k.cannot``, with this seat's own entry from the play too."""
+    infers it): ``k.cannot``, with this seat's own entry from the play too.
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.bots.knowledge import Knowledge
+    >>> from callbreak.round import lowest_action
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+    >>> for c in (2, 3, 1, 4):
+    ...     _ = m.call(c)
+    >>> for _ in range(6):
+    ...     _ = m.act(lowest_action(m.view(m.to_act)))
+    >>> v = m.view(m.to_act)
+    >>> k = Knowledge.from_view(v)
+    >>> k.cannot[v.seat] == ((1 << 52) - 1) & ~k.hand   # the seat knows its own hand
+    True
+    >>> public_cannot(v, k)   # nobody has shown a void yet
+    [0, 0, 0, 0]
+    """
     tricks = tricks_so_far(view)
     other = Knowledge((view.seat + 1) & 3, view.rules, 0, view.hand_sizes, view.calls, tricks)
     return [other.cannot[s] if s == view.seat else k.cannot[s] for s in range(4)]

@@ -77,6 +77,21 @@ class Evaluator:
     hands each call stands for) is not worked out again for every card.
     Its figures are those of `option_values`: the same view, budget and seed give
     the same values.
+
+    >>> from callbreak import Match, Ruleset
+    >>> m = Match(Ruleset.preset("quick"), seed=4)
+    >>> for c in (2, 3, 2, 3):
+    ...     _ = m.call(c)
+    >>> e = Evaluator()
+    >>> ov = e.values(m.view(m.to_act), budget=50, seed=2)
+    >>> ov.options == m.view(m.to_act).legal_cards, ov.deals
+    (True, 16)
+    >>> e.values(m.view(m.to_act), budget=50, seed=2) == ov
+    True
+    >>> e.values(m.view((m.to_act + 1) % 4), budget=50, seed=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: seat 3 has nothing to decide now (phase 'playing', to act 2)
     """
 
     def __init__(self) -> None:
@@ -104,6 +119,18 @@ def option_values(view: SeatView, budget: int, seed: int) -> OptionValues:
     view alone (`Evaluator.values` with a fresh searcher).
 
     Raises ValueError when the seat has nothing to decide or ``budget`` is below 1.
+
+    >>> from callbreak import Match, Ruleset
+    >>> m = Match(Ruleset.preset("quick"), seed=4)
+    >>> for c in (2, 3, 2, 3):
+    ...     _ = m.call(c)
+    >>> ov = option_values(m.view(m.to_act), budget=50, seed=1)
+    >>> len(ov.win) == len(ov.points) == len(ov.options) == 13, ov.deals  # at least MIN_DEALS
+    (True, 16)
+    >>> option_values(m.view(m.to_act), budget=0, seed=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: budget must be at least 1
     """
     return Evaluator().values(view, budget, seed)
 

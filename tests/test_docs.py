@@ -19,11 +19,6 @@ NOT_YET: frozenset[str] = frozenset(
     {
         # In modules other helpers were editing while the examples were written:
         # to be emptied once their branches are merged.
-        "callbreak.bots.kernel.core:rules_array",
-        "callbreak.bots.kernel.core:legal_mask",
-        "callbreak.bots.kernel.core:trick_winner",
-        "callbreak.bots.kernel.core:random_playouts",
-        "callbreak.bots.kernel.core:random_rollout",
         "callbreak.bots.kernel.dd:dd_table",
         "callbreak.bots.kernel.dd:dd_reach",
         "callbreak.bots.kernel.deals:sample_deals",

@@ -55,7 +55,13 @@ _HIGH = np.array([max(i.bit_length() - 1, 0) for i in range(1 << 13)], dtype=np.
 
 
 def rules_array(rules: Ruleset) -> np.ndarray:
-    """The rules as the kernel reads them."""
+    """The rules as the kernel reads them.
+
+    >>> rules_array(Ruleset()).tolist()
+    [0, 1, 1, 0, 0, 1, -1, 0, -1, 13]
+    >>> int(rules_array(Ruleset(must_head=False))[1])
+    0
+    """
     return np.array(
         [
             rules.trump_index,
@@ -106,7 +112,17 @@ def _kth(m: I64, k: int) -> int:
 
 @_jit
 def legal_mask(hand: I64, trick: np.ndarray, n: int, P: np.ndarray, trick_no: int, played: I64) -> I64:
-    """Legal cards of ``hand`` with ``n`` cards on ``trick``."""
+    """Legal cards of ``hand`` with ``n`` cards on ``trick``.
+
+    >>> from callbreak import Ruleset
+    >>> from callbreak.cards import Card, cards_of, mask_of
+    >>> P = rules_array(Ruleset())
+    >>> trick = np.array([Card.parse("5H"), Card.parse("9H"), 0, 0], dtype=np.int64)
+    >>> cards_of(int(legal_mask(mask_of(["AS", "2S", "3H", "JH"]), trick, 2, P, 0, 0)))  # head the trick
+    [Card('JH')]
+    >>> cards_of(int(legal_mask(mask_of(["AS", "2S", "3D"]), trick, 2, P, 0, 0)))  # void: trump
+    [Card('2S'), Card('AS')]
+    """
     t: int = P[0]
     tmask = SUITM << (13 * t)
     if n == 0:
@@ -166,7 +182,13 @@ def _beats(c: int, best: int, t: int) -> bool:
 
 @_jit
 def trick_winner(trick: np.ndarray, t: int) -> int:
-    """Index (0..3, from the leader) of the card winning a full trick."""
+    """Index (0..3, from the leader) of the card winning a full trick.
+
+    >>> from callbreak.cards import Card
+    >>> trick = np.array([Card.parse(c) for c in ("5H", "KH", "2S", "AH")], dtype=np.int64)
+    >>> int(trick_winner(trick, 0)), int(trick_winner(trick, 3))  # spades trumps; clubs trumps
+    (2, 3)
+    """
     best = trick[0]
     bi = 0
     for i in range(1, 4):
@@ -194,7 +216,14 @@ def _others(hands: np.ndarray, s: int) -> int:
 @_jit
 def random_playouts(hands0: np.ndarray, P: np.ndarray, n: int, seed: int) -> np.ndarray:
     """Play ``n`` full rounds from the deal ``hands0`` with uniformly random legal
-    cards; returns the tricks won per seat summed over all playouts."""
+    cards; returns the tricks won per seat summed over all playouts.
+
+    >>> from callbreak import Round, Ruleset
+    >>> hands = np.array(Round(Ruleset(), Round.deal_hands(seed=3), dealer=3).hand_masks, dtype=np.int64)
+    >>> won = random_playouts(hands, rules_array(Ruleset()), 10, 1)
+    >>> int(won.sum()), won.tolist() == random_playouts(hands, rules_array(Ruleset()), 10, 1).tolist()
+    (130, True)
+    """
     rng = np.zeros(1, dtype=np.int64)
     rng[0] = seed & 0xFFFFFFFFFFFF
     total = np.zeros(4, dtype=np.int64)
@@ -234,7 +263,22 @@ def random_rollout(
 ) -> np.ndarray:
     """The tricks each seat ends the round with when the known deal ``hands0`` is
     played out with uniformly random legal cards from a position ``n0`` cards
-    into trick ``tn0`` (``rng``: a one-element state, advanced)."""
+    into trick ``tn0`` (``rng``: a one-element state, advanced).
+
+    >>> from callbreak import Round, Ruleset
+    >>> rnd = Round(Ruleset(), Round.deal_hands(seed=3), dealer=3)
+    >>> for _ in range(4):
+    ...     _ = rnd.call(2)
+    >>> _ = rnd.play(rnd.legal_cards()[0])
+    >>> trick = np.array([rnd.trick[0], 0, 0, 0], dtype=np.int64)
+    >>> rng = np.array([7], dtype=np.int64)
+    >>> won = random_rollout(
+    ...     np.array(rnd.hand_masks, dtype=np.int64), trick, 1, rnd.leader, np.zeros(4, dtype=np.int64),
+    ...     0, rnd.played_mask, rules_array(Ruleset()), rng,
+    ... )
+    >>> int(won.sum()), int(rng[0]) != 7
+    (13, True)
+    """
     hands = hands0.copy()
     trick = trick0.copy()
     won = won0.copy()

@@ -34,7 +34,12 @@ __all__ = ["dd_reach", "dd_table"]
 def dd_table(bits: int = 19) -> tuple[np.ndarray, np.ndarray]:
     """An empty table of bounds with ``2**bits`` slots: keys (four hands, and the
     leader + 4 * the seat) and values (256 * the tricks left + 16 * the lowest + the highest the
-    seat takes of them); the slots go in pairs."""
+    seat takes of them); the slots go in pairs.
+
+    >>> keys, vals = dd_table(4)
+    >>> keys.shape, vals.shape, int(keys.min()), int(vals.max())
+    ((16, 5), (16,), -1, 0)
+    """
     keys = np.full((1 << bits, 5), -1, dtype=np.int64)
     vals = np.zeros(1 << bits, dtype=np.int64)
     return keys, vals
@@ -248,7 +253,22 @@ def dd_reach(
     """Whether seat ``me`` takes at least ``target`` more tricks (the current one
     included) from a position ``n0`` cards into trick ``tn0``: 1 yes, 0 no, -1 when
     ``nodes[0]`` (turns searched, added to) passes ``budget``.  (An explicit stack:
-    numba's cache does not keep recursive functions.)"""
+    numba's cache does not keep recursive functions.)
+
+    Seat 0 holds the ace and king of trumps, the others a heart each and a low club:
+
+    >>> from callbreak import Ruleset
+    >>> from callbreak.cards import mask_of
+    >>> from .core import rules_array
+    >>> hands = np.array([mask_of(h) for h in (["AS", "KS"], ["2H", "2C"], ["3H", "3C"], ["4H", "4C"])], dtype=np.int64)
+    >>> keys, vals = dd_table(6)
+    >>> trick, nodes = np.zeros(4, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    >>> reach = [int(dd_reach(hands, trick, 0, 1, 11, rules_array(Ruleset()), 0, k, keys, vals, 100, nodes)) for k in (1, 2)]
+    >>> reach, int(nodes[0]) > 0   # seat 1 leads; seat 0 ruffs twice
+    ([1, 1], True)
+    >>> int(dd_reach(hands, trick, 0, 1, 11, rules_array(Ruleset()), 2, 1, keys, vals, 100, nodes))
+    0
+    """
     t: int = P[0]
     size = vals.shape[0]
     hands = hands0.copy()

@@ -89,7 +89,28 @@ def sample_deals(
     """``n_out`` deals (rows of four hand masks) of the ``unseen`` cards that respect
     ``cannot`` and ``sizes``, drawn from ``n_out * oversample`` candidates by the
     plausibility of each opponent's call (``calls[s] < 0``: not made yet).
-    Rows of -1 mark draws that failed (the caller draws those another way)."""
+    Rows of -1 mark draws that failed (the caller draws those another way).
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.bots.calling import load_model
+    >>> from callbreak.bots.hard import call_order
+    >>> from callbreak.bots.knowledge import Knowledge
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+    >>> _ = m.call(2)
+    >>> v = m.view(m.to_act)
+    >>> k = Knowledge.from_view(v)
+    >>> pos, earlier = call_order(v, k)
+    >>> rows = sample_deals(
+    ...     k.unseen, np.array(k.cannot, dtype=np.int64), np.array(k.sizes, dtype=np.int64), k.seat, k.hand,
+    ...     4, 2, 11, np.array(load_model().weights),
+    ...     np.array([-1 if c is None else c for c in k.calls], dtype=np.int64), pos, earlier,
+    ...     np.array(k.played_by, dtype=np.int64), k.trump, v.rules.min_call, v.rules.max_call, 1.1, 0.4,
+    ... )
+    >>> rows.shape, all(int(r[k.seat]) == k.hand for r in rows)
+    ((4, 4), True)
+    >>> all(int(r[0] | r[1] | r[2] | r[3]) == (1 << 52) - 1 for r in rows)   # each a whole deal
+    True
+    """
     rng = np.zeros(1, dtype=np.int64)
     rng[0] = seed & 0xFFFFFFFFFFFF
     nc = n_out * oversample

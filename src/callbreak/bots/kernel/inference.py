@@ -100,7 +100,28 @@ def mismatches(
 ) -> np.ndarray:
     """For each deal (rows of the hands now), how many of the other seats' cards
     so far (``seats``/``cards``, in order, the round led by ``leader0``) are not the
-    ones the medium level's rules (`_medium`) would have played holding it."""
+    ones the medium level's rules (`_medium`) would have played holding it.
+
+    Three medium bots and a fourth have called and played nine cards:
+
+    >>> import random
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.bots import make_bot
+    >>> from callbreak.bots.hard import play_record, sample_deals
+    >>> from callbreak.bots.knowledge import Knowledge
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+    >>> bots = [make_bot("medium", s) for s in range(4)]
+    >>> for _ in range(4 + 9):
+    ...     _ = m.act(bots[m.to_act].act(m.view(m.to_act)))
+    >>> v = m.view(m.to_act)
+    >>> k = Knowledge.from_view(v)
+    >>> record = play_record(v, k)
+    >>> deals = np.array(sample_deals(v, k, 4, random.Random(1)), dtype=np.int64)
+    >>> mismatches(np.array([m.round.hand_masks], dtype=np.int64), *record).tolist()  # the real deal
+    [0]
+    >>> mismatches(deals, *record).tolist()
+    [1, 1, 3, 1]
+    """
     nd = dets.shape[0]
     out = np.zeros(nd, dtype=np.int64)
     hist = _history(me, seats, cards, leader0, P)
@@ -187,7 +208,37 @@ def refine(
     sizes, the cards each seat may hold and the cards in play are unchanged.
     Each deal starts a chain: its state after ``steps`` steps and then after each
     further ``every`` steps, ``keep`` states in all, are returned (row
-    ``k * len(dets) + d``: the ``k``-th state of chain ``d``)."""
+    ``k * len(dets) + d``: the ``k``-th state of chain ``d``).
+
+    Three medium bots and a fourth have called and played nine cards:
+
+    >>> import random
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.bots import make_bot
+    >>> from callbreak.bots.hard import play_record, sample_deals
+    >>> from callbreak.bots.knowledge import Knowledge
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+    >>> bots = [make_bot("medium", s) for s in range(4)]
+    >>> for _ in range(4 + 9):
+    ...     _ = m.act(bots[m.to_act].act(m.view(m.to_act)))
+    >>> v = m.view(m.to_act)
+    >>> k = Knowledge.from_view(v)
+    >>> record = play_record(v, k)
+    >>> deals = np.array(sample_deals(v, k, 4, random.Random(1)), dtype=np.int64)
+    >>> from callbreak.bots.calling import load_model
+    >>> from callbreak.bots.hard import call_order, call_ranges
+    >>> lo, hi = call_ranges(v, load_model())
+    >>> pos, earlier = call_order(v, k)
+    >>> made = np.array([-1 if s == v.seat else c for s, c in enumerate(v.calls)], dtype=np.int64)
+    >>> moved = refine(
+    ...     deals, *record, np.array(k.cannot, dtype=np.int64), 50, 1, 2.0, np.array(load_model().weights),
+    ...     made, pos, earlier, np.array(lo), np.array(hi), 0.2, 1, 1,
+    ... )
+    >>> int(mismatches(deals, *record).sum()), int(mismatches(moved, *record).sum())
+    (6, 3)
+    >>> bool((moved[:, v.seat] == k.hand).all()), moved.shape
+    (True, (4, 4))
+    """
     rng = np.zeros(1, dtype=np.int64)
     rng[0] = seed & 0xFFFFFFFFFFFF
     nd = dets.shape[0]

@@ -313,6 +313,29 @@ def medium_card(
     tn: int,
     played: int,
 ) -> int:
-    """The ported medium card for seat ``s`` (for tests against `callbreak.bots.medium`)."""
+    """The ported medium card for seat ``s`` (for tests against `callbreak.bots.medium`).
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.bots.hard import public_cannot
+    >>> from callbreak.cards import Card
+    >>> from callbreak.bots.knowledge import Knowledge
+    >>> from callbreak.bots.medium import choose_card
+    >>> from .core import rules_array
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+    >>> for c in (2, 3, 1, 4):
+    ...     _ = m.call(c)
+    >>> _ = m.play(m.view(m.to_act).legal_cards[0])
+    >>> v = m.view(m.to_act)
+    >>> k = Knowledge.from_view(v)
+    >>> trick = np.array([c for _, c in v.trick] + [0, 0, 0], dtype=np.int64)
+    >>> got = medium_card(
+    ...     np.array(m.round.hand_masks, dtype=np.int64), v.seat, trick, len(v.trick),
+    ...     rules_array(v.rules), np.array(v.tricks_won, dtype=np.int64),
+    ...     np.array(v.calls, dtype=np.int64), np.array(public_cannot(v, k), dtype=np.int64),
+    ...     len(v.tricks), k.played,
+    ... )
+    >>> Card(got), Card(got) == choose_card(v, k)[0]
+    (Card('TS'), True)
+    """
     lm = legal_mask(hands[s], trick, n, P, tn, played)
     return _medium(hands[s], _others(hands, s), s, lm, trick, n, P, won, calls, cannot)

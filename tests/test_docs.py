@@ -19,8 +19,6 @@ NOT_YET: frozenset[str] = frozenset(
     {
         # In modules other helpers were editing while the examples were written:
         # to be emptied once their branches are merged.
-        "callbreak.bots.kernel.search:search",
-        "callbreak.bots.kernel.search:call_search",
         "callbreak.bots.kernel.solve:solve",
         # Not yet, for want of a fast example: a first call compiles a numba kernel that
         # `callbreak warmup` does not cache (env.train's features and what uses them, the warmup

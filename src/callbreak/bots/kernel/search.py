@@ -42,7 +42,25 @@ def search(
     the same random numbers for every candidate.  From the moment at most
     ``solve_k`` tricks remain, the deal is solved exactly (max^n) instead.
     ``mpol``: 1 to play the playouts with the medium level's rules (`_medium`,
-    ``cannot0``: what each seat is publicly known not to hold), 0 the fast policy."""
+    ``cannot0``: what each seat is publicly known not to hold), 0 the fast policy.
+
+    Seat 2 leads the first trick of a lone round; its two legal cards valued on the real deal:
+
+    >>> from callbreak import Round, Ruleset
+    >>> from .core import rules_array
+    >>> rnd = Round(Ruleset(), Round.deal_hands(seed=3), dealer=1)
+    >>> for c in (2, 3, 1, 4):
+    ...     _ = rnd.call(c)
+    >>> moves = np.array(rnd.legal_cards()[:2], dtype=np.int64)
+    >>> z = np.zeros(4, dtype=np.int64)
+    >>> values = search(
+    ...     np.array([rnd.hand_masks], dtype=np.int64), rnd.to_act, z, 0, rnd.leader, z, 0, 0,
+    ...     rules_array(rnd.rules), np.array(rnd.calls, dtype=np.int64), moves, 2, np.zeros(4), 13.5,
+    ...     4, 1, z, 0, z, 0,
+    ... )
+    >>> values.shape, bool((values > 0).all() and (values < 1.1).all())
+    ((2, 2), True)
+    """
     t = P[0]
     cannot = np.zeros(4, dtype=np.int64)
     nm = moves.shape[0]
@@ -140,7 +158,30 @@ def call_search(
     won by seat ``s`` in bits ``4s..4s+3`` and its call in bits ``16+4s..19+4s``.
     ``rescue``: the share of a playout in which seat ``me`` falls one trick short
     of its call that is valued as made (its real play makes its call more often
-    than the playout policy does); 0 values every playout as it ends."""
+    than the playout policy does); 0 values every playout as it ends.
+
+    The first seat to call, on three deals of the others' cards:
+
+    >>> import random
+    >>> from callbreak import Round, Ruleset
+    >>> from callbreak.bots.calling import load_model
+    >>> from callbreak.bots.hard import decode_outcomes, sample_deals
+    >>> from callbreak.bots.knowledge import Knowledge
+    >>> from .core import rules_array
+    >>> rnd = Round(Ruleset(), Round.deal_hands(seed=3), dealer=1)
+    >>> v = rnd.view(rnd.to_act)
+    >>> deals = np.array(sample_deals(v, Knowledge.from_view(v), 3, random.Random(1)), dtype=np.int64)
+    >>> cands = np.array([2, 3, 4], dtype=np.int64)
+    >>> outcomes = np.zeros((3, 3), dtype=np.int64)
+    >>> values = call_search(
+    ...     deals, v.seat, 2, np.full(4, -1, dtype=np.int64), cands, rules_array(v.rules),
+    ...     np.array(load_model().weights), np.array([2, 3, 0, 1], dtype=np.int64), 1, 13, 0.4,
+    ...     np.zeros(4), 13.5, 4, 1, 0, outcomes, 0.0,
+    ... )
+    >>> won, calls = decode_outcomes(outcomes)
+    >>> values.shape, won.sum(axis=-1).tolist(), calls[..., v.seat].tolist()
+    ((3, 3), [[13, 13, 13], [13, 13, 13], [13, 13, 13]], [[2, 3, 4], [2, 3, 4], [2, 3, 4]])
+    """
     t = P[0]
     nd = dets.shape[0]
     nc = cands.shape[0]

@@ -19,7 +19,6 @@ NOT_YET: frozenset[str] = frozenset(
     {
         # In modules other helpers were editing while the examples were written:
         # to be emptied once their branches are merged.
-        "callbreak.bots.kernel.solve:solve",
         # Not yet, for want of a fast example: a first call compiles a numba kernel that
         # `callbreak warmup` does not cache (env.train's features and what uses them, the warmup
         # itself), or needs a Redis server, an online table's server, a hard-bot analysis or a

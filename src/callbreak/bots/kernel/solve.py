@@ -160,7 +160,20 @@ def solve(
 ) -> np.ndarray:
     """Tricks each seat ends the round with when all four play the known deal
     ``hands0`` (from a position ``n`` cards into trick ``tn``) each to its own
-    best value (max^n)."""
+    best value (max^n).
+
+    Two tricks left, seat 0 on lead with the ace and king of trumps:
+
+    >>> from callbreak import Ruleset
+    >>> from callbreak.cards import mask_of
+    >>> from .core import rules_array
+    >>> hands = np.array([mask_of(h) for h in (["AS", "KS"], ["2H", "2C"], ["3H", "3C"], ["4H", "4C"])], dtype=np.int64)
+    >>> played = ((1 << 52) - 1) & ~int(hands[0] | hands[1] | hands[2] | hands[3])
+    >>> won = np.array([3, 3, 3, 2], dtype=np.int64)
+    >>> calls = np.array([5, 3, 3, 2], dtype=np.int64)
+    >>> solve(hands, np.zeros(4, dtype=np.int64), 0, 0, played, 11, rules_array(Ruleset()), won, calls, np.zeros(4), 0.0).tolist()
+    [5, 3, 3, 2]
+    """
     hands = hands0.copy()
     trick = trick0.copy()
     vt = np.full((4, 1 << 16), np.nan)

@@ -17,8 +17,6 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "callbreak"
 #: public names without an example yet, as "module:name"
 NOT_YET: frozenset[str] = frozenset(
     {
-        # In modules other helpers were editing while the examples were written:
-        # to be emptied once their branches are merged.
         # Not yet, for want of a fast example: a first call compiles a numba kernel that
         # `callbreak warmup` does not cache (env.train's features and what uses them, the warmup
         # itself), or needs a Redis server, an online table's server, a hard-bot analysis or a

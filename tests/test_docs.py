@@ -23,7 +23,7 @@ NOT_YET: frozenset[str] = frozenset(
         # process-wide change (tune_gc's collector thread), or runs worker processes until
         # stopped (the supervisors).
         "callbreak.server.botqueue_redis:ensure_group",
-        "callbreak.server.botworker:supervise",
+        "callbreak.server.workers:keep_running",
         "callbreak.server.workers:supervise",
         # a uvicorn protocol class: it runs only inside a real server (tests/server/test_sockets.py)
         "callbreak.server.sockets:QuietDenialWebSockets",

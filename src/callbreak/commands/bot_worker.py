@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from ..extras import need
 
     need("`callbreak bot-worker`", "server", "scale")
-    from ..server.botworker import BotWorker, supervise
+    from ..server.botworker import BotWorker
     from ..server.config import ServerConfig
 
     try:
@@ -61,7 +61,11 @@ def run(args: argparse.Namespace) -> int:
             f"(namespace {cfg.namespace})",
             flush=True,
         )
-        argv = ["bot-worker", "--redis", cfg.redis, "--namespace", cfg.namespace]
-        return supervise(argv, args.processes)
+        import sys
+
+        from ..server.workers import keep_running
+
+        cmd = [sys.executable, "-m", "callbreak", "bot-worker", "--redis", cfg.redis, "--namespace", cfg.namespace, "--processes", "1"]
+        return keep_running(cmd, args.processes, "callbreak bot-worker")
     print(f"callbreak bot-worker: deciding for the bots of {cfg.redis} (namespace {cfg.namespace})", flush=True)
     return BotWorker(cfg).run()

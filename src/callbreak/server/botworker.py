@@ -20,8 +20,6 @@ import os
 import secrets
 import signal
 import socket
-import subprocess
-import sys
 import time
 from typing import Any
 
@@ -33,7 +31,7 @@ from .botpool import decide
 from .botqueue import GROUP, BotReply, action_text, decode_request, encode_reply, stream_key, view_of
 from .config import ServerConfig
 
-__all__ = ["BotWorker", "new_enough", "supervise"]
+__all__ = ["BotWorker", "new_enough"]
 
 log = logging.getLogger("callbreak.botworker")
 
@@ -183,35 +181,3 @@ def new_enough(version: str) -> bool:
     except ValueError:
         return False
     return parts >= (6, 2)
-
-
-def supervise(argv: list[str], processes: int, say: Any = None) -> int:
-    """Run ``processes`` single-process workers (``argv`` with ``--processes 1``); start again
-    any that dies; SIGTERM or SIGINT stops them all."""
-    say = say or (lambda line: print(line, flush=True))
-    cmd = [sys.executable, "-m", "callbreak", *argv, "--processes", "1"]
-    stopping = False
-
-    def stop(signum: int, frame: object) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    procs = [subprocess.Popen(cmd) for _ in range(processes)]
-    while not stopping:
-        time.sleep(0.2)
-        for i, p in enumerate(procs):
-            if p.poll() is not None and not stopping:
-                say(f"callbreak bot-worker: worker {p.pid} exited ({p.returncode}); starting another")
-                procs[i] = subprocess.Popen(cmd)
-    for p in procs:
-        if p.poll() is None:
-            p.terminate()
-    for p in procs:
-        try:
-            p.wait(15)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait(5)
-    return 0

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-__all__ = ["supervise", "worker_argv"]
+__all__ = ["keep_running", "supervise", "worker_argv"]
 
 
 def worker_argv(argv: list[str], fd: int) -> list[str]:
@@ -38,6 +38,7 @@ def worker_argv(argv: list[str], fd: int) -> list[str]:
 
 
 def supervise(host: str, port: int, workers: int) -> int:
+    """Bind ``host:port`` and serve it with ``workers`` children (`worker_argv`) until stopped."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -45,8 +46,17 @@ def supervise(host: str, port: int, workers: int) -> int:
     sock.listen(2048)
     sock.set_inheritable(True)
     fd = sock.fileno()
-    argv = worker_argv(sys.argv[1:], fd)
-    cmd = [sys.executable, "-m", "callbreak", *argv]
+    cmd = [sys.executable, "-m", "callbreak", *worker_argv(sys.argv[1:], fd)]
+    try:
+        return keep_running(cmd, workers, "callbreak serve", pass_fds=(fd,))
+    finally:
+        sock.close()
+
+
+def keep_running(cmd: list[str], n: int, name: str, pass_fds: tuple[int, ...] = ()) -> int:
+    """Run ``n`` processes of ``cmd`` and start again any that dies (saying so as ``name``),
+    until SIGTERM or SIGINT: then stop them all (SIGTERM, then SIGKILL after 15 s) and return 0.
+    The supervisor of ``callbreak serve --workers`` and ``callbreak bot-worker --processes``."""
     stopping = False
 
     def stop(signum: int, frame: object) -> None:
@@ -55,13 +65,13 @@ def supervise(host: str, port: int, workers: int) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    procs = [subprocess.Popen(cmd, pass_fds=(fd,)) for _ in range(workers)]
+    procs = [subprocess.Popen(cmd, pass_fds=pass_fds) for _ in range(n)]
     while not stopping:
         time.sleep(0.2)
         for i, p in enumerate(procs):
             if p.poll() is not None and not stopping:
-                print(f"callbreak serve: worker {p.pid} exited ({p.returncode}); starting another", flush=True)
-                procs[i] = subprocess.Popen(cmd, pass_fds=(fd,))
+                print(f"{name}: worker {p.pid} exited ({p.returncode}); starting another", flush=True)
+                procs[i] = subprocess.Popen(cmd, pass_fds=pass_fds)
     for p in procs:
         if p.poll() is None:
             p.terminate()
@@ -71,5 +81,4 @@ def supervise(host: str, port: int, workers: int) -> int:
         except subprocess.TimeoutExpired:
             p.kill()
             p.wait(5)
-    sock.close()
     return 0

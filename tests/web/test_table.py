@@ -18,13 +18,37 @@ def final_places(page: Any) -> list[tuple[int, int, str]]:
     return out
 
 
+#: each time the hand shows a card the server is about to play by itself (the forced card):
+#: whether the page offered anything to do then (the Hint button, a hand to tap)
+RECORD_FORCED = """
+(() => {
+  const seen = window.__forced = [];
+  new MutationObserver(() => {
+    const card = document.querySelector("[data-testid=hand] .card.forced");
+    if (!card) return;
+    const hint = document.querySelector("[data-testid=hint-btn]");
+    const hand = document.querySelector("[data-testid=hand]");
+    const last = seen[seen.length - 1];
+    const now = { card: card.dataset.card, hint: !!hint && !hint.disabled, myTurn: hand.classList.contains("my-turn") };
+    if (!last || JSON.stringify(last) !== JSON.stringify(now)) seen.push(now);
+  }).observe(document, { childList: true, subtree: true, attributes: true });
+})();
+"""
+
+
 def test_whole_match_against_bots(server: str, page: Any) -> None:
+    page.add_init_script(RECORD_FORCED)
     table = create_table(page, server, preset="quick", rounds="1", bots="random", name="Asha")
     page.wait_for_selector("[data-testid=lobby]")
     page.click("[data-testid=start-btn]")
     page.wait_for_selector("[data-testid=hand] [data-card]")
     assert page.locator("[data-testid=hand] [data-card]").count() == 13
     play_to_end([page])
+    # The last card of the round, at least, was the only legal one and was played for Asha; while it
+    # waited, the page offered nothing to tap or ask for (a Hint asked then is refused: the card is gone).
+    forced = page.evaluate("window.__forced")
+    assert forced, "no forced card was shown"
+    assert all(not f["hint"] and not f["myTurn"] for f in forced), forced
     places = final_places(page)
     assert len(places) == 4
     hist = httpx.get(f"{server}/api/tables/{table}/history?format=json").json()

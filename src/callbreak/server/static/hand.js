@@ -159,6 +159,7 @@ export function createHand(box, { send, announce, onCue }) {
 
   /** Play `c` if it may be played now; otherwise say why. */
   function play(c) {
+    if (view && view.forced) { toast(t("turn.forced")); return; }  // the server plays it by itself
     if (!view || !view.playing) { toast(t("error.not_your_turn")); return; }
     if (view.pending) return;
     if (!view.legal.includes(c)) {

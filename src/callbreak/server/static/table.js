@@ -310,7 +310,7 @@ function mountTable(root, id, token) {
     }
     if (t.status === "over") buttons.append(h("button", { class: "btn", type: "button", "data-testid": "results-btn", onclick: () => { S.showFinal = true; renderDialogs(); } }, tr("table.results")));
     else if (!spectator && st) {
-      const can = st.phase === "playing" && st.to_act === me() && t.status === "playing";
+      const can = st.phase === "playing" && st.to_act === me() && t.status === "playing" && !forcedCard();
       buttons.append(h("button", { class: "btn", type: "button", "data-testid": "hint-btn", disabled: !can, onclick: () => send({ type: "hint" }) }, tr("table.hint")));
     }
     fill(top,
@@ -431,6 +431,13 @@ function mountTable(root, id, token) {
     return !spectator && st && t.status === "playing" && st.phase === phase && st.to_act === me() && t.to_act === me();
   }
 
+  // The one legal card the server plays for this seat by itself (rule autoplay_forced): shown
+  // lifted while it waits, but nothing to tap and nothing to hint.
+  function forcedCard() {
+    const st = S.state, t = S.table;
+    return myTurn("playing") && st.legal_cards.length === 1 && t.rules.autoplay_forced ? st.legal_cards[0] : null;
+  }
+
   function maybeAskHint() {
     if (!myTurn("calling")) return;
     const key = `${S.state.round_number}:${S.v}`;
@@ -470,11 +477,11 @@ function mountTable(root, id, token) {
     if (spectator) return;
     const st = S.state, t = S.table;
     if (!st || t.status === "lobby") { hand.render(null); return; }
-    const playing = myTurn("playing");
+    const forced = forcedCard(), playing = myTurn("playing") && !forced;
     hand.render({
       cards: st.hand || [], trump: (t.rules && t.rules.trump) || "S", playing, pending: !!S.pending,
       legal: playing ? st.legal_cards : [], hint: S.hint && S.hint.card && playing ? S.hint.card : null,
-      forced: playing && st.legal_cards.length === 1 && t.rules.autoplay_forced ? st.legal_cards[0] : null,
+      forced,
       round: st.round_number, trick: st.trick, mustHead: !!t.rules.must_head,
     });
   }
@@ -498,7 +505,7 @@ function mountTable(root, id, token) {
     }
     if ("23456789TJQKA1".includes(k)) { S.keyBuf = k; return; }
     if (k === "0" && S.keyBuf === "1") { S.keyBuf = "10"; return; }
-    if (myTurn("playing") && k === "?") send({ type: "hint" });
+    if (myTurn("playing") && !forcedCard() && k === "?") send({ type: "hint" });
     S.keyBuf = "";
   }
 

@@ -103,7 +103,7 @@ def throughput(args: argparse.Namespace) -> None:
     """Stepped load on 1 process (SQLite, for reference), 1 and 2 processes (PostgreSQL + Redis),
     each behind nginx: the highest step within the bound, side by side; then the seats sweep."""
     steps = [int(x) for x in args.steps.split(",")]
-    idle_steps = [int(x) for x in args.idle_steps.split(",")]
+    idle_steps = [int(x) for x in args.idle_steps.split(",") if x.strip()]
     pg, rd = Postgres(), Redis()
     tmp = tempfile.mkdtemp(prefix="callbreak-throughput-")
     results: dict[str, list[capacity.Step]] = {}

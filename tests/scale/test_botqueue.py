@@ -264,3 +264,60 @@ def test_a_worker_answers_a_request_skips_one_past_its_deadline_and_drops_one_th
     assert (w.decided, w.skipped) == (1, 1)
     assert r.xpending(stream, GROUP)["pending"] == 0  # all three acknowledged
     ps.close()
+
+
+def test_a_worker_forgets_consumers_gone_for_good_and_keeps_one_holding_a_request(redis_server: str, ns: str) -> None:
+    from callbreak.server.botworker import FORGET_AFTER, BotWorker
+    from callbreak.server.config import ServerConfig
+
+    w = BotWorker(ServerConfig(redis=redis_server, namespace=ns), say=lambda line: None)
+    w.ensure_group()
+    r = redis.Redis.from_url(redis_server)
+    stream = stream_key(ns)
+    r.xadd(stream, {"r": b"a request"})
+    r.xreadgroup(GROUP, "died-holding-a-request", {stream: ">"}, count=1)
+    r.xgroup_createconsumer(stream, GROUP, "died-with-nothing")
+    r.xgroup_createconsumer(stream, GROUP, w.name)
+
+    def consumers() -> dict[str, tuple[int, int]]:
+        """name: (pending, idle ms)"""
+        return {c["name"].decode(): (c["pending"], c["idle"]) for c in r.xinfo_consumers(stream, GROUP)}
+
+    assert set(consumers()) == {"died-holding-a-request", "died-with-nothing", w.name}
+    # the default (10 minutes) forgets none of them: they were all seen a moment ago
+    assert w.forget_idle() == [] and FORGET_AFTER == 600.0
+    deadline = time.monotonic() + 10
+    while min(idle for _, idle in consumers().values()) < 5:  # every one idle past the 1 ms used below
+        assert time.monotonic() < deadline
+        time.sleep(0.002)
+    assert w.forget_idle(after=0.001) == ["died-with-nothing"]
+    # the one holding a request keeps it (another worker takes it over); this worker stays
+    assert consumers().keys() == {"died-holding-a-request", w.name}
+    assert consumers()["died-holding-a-request"][0] == 1
+
+
+async def test_the_owner_joins_its_answers_channel_again_after_losing_it(procs: dict[str, Any]) -> None:
+    from callbreak.server.botqueue_redis import ANSWERS_CLIENT
+
+    server, _ = procs["server"]({"CALLBREAK_BOT_DEADLINE": "5"}, workers=1)
+    made = server.create(rules=QUICK1, bots="medium", name="Asha", play_now=True)
+    p = Client(server, made["table"], made["token"])
+    await p.connect()
+    await play_until([p], lambda: queue_counts(server).get("answered", 0) >= 4, timeout=60)
+    r: redis.Redis = procs["redis"]
+    # Redis drops the owner's subscription to its answers' channel (as when Redis restarts)
+    subscribed = [c for c in r.client_list() if c.get("name") == ANSWERS_CLIENT and int(c.get("sub", 0)) > 0]
+    assert len(subscribed) == 1, r.client_list()
+    r.client_kill_filter(_id=subscribed[0]["id"])
+    at_kill = queue_counts(server).get("answered", 0)
+    await play_until([p], lambda: p.info is not None and p.info["status"] == "over", timeout=120)
+    await p.close()
+    assert "the answers' channel is lost" in server.output()
+    again = [c for c in r.client_list() if c.get("name") == ANSWERS_CLIENT and int(c.get("sub", 0)) > 0]
+    assert len(again) == 1 and again[0]["id"] != subscribed[0]["id"], again
+    _, decisions = bot_decisions(procs["pg"], made["table"])
+    counts = queue_counts(server)
+    # the workers' answers reach the owner again; at most the one in flight at the cut was lost
+    # (its seat played the lowest legal action at the deadline)
+    assert counts.get("answered", 0) >= at_kill + 10, (at_kill, counts)
+    assert counts.get("expired", 0) <= 1 and counts.get("answered", 0) + counts.get("expired", 0) == len(decisions), counts

@@ -39,9 +39,12 @@ from .clock import Clock, Handle
 from .config import ServerConfig
 from .meter import Meter
 
-__all__ = ["RedisBotQueue", "ensure_group"]
+__all__ = ["ANSWERS_CLIENT", "RedisBotQueue", "ensure_group"]
 
 log = logging.getLogger("callbreak.server")
+
+#: the Redis client name of a table owner's bot-queue connections (the answers' channel among them)
+ANSWERS_CLIENT = "callbreak-bot-answers"
 
 #: seconds between two readings of the queue's depth (for the metrics)
 DEPTH_EVERY = 1.0
@@ -77,7 +80,8 @@ class RedisBotQueue:
         self.channel = reply_channel(config.namespace, self.me)
         self.clock = clock
         self.meter = meter
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(self.url)
+        # named, so that an operator (or a test) tells its connections apart in CLIENT LIST
+        self.redis: aioredis.Redis = aioredis.Redis.from_url(self.url, client_name=ANSWERS_CLIENT)
         self._pubsub: aioredis.client.PubSub | None = None
         self._ids = itertools.count(1)
         self._waiting: dict[str, asyncio.Future[int | Card | None]] = {}

@@ -161,13 +161,18 @@ class BotWorker:
         self.redis.publish(req.reply, encode_reply(BotReply(req.id, action_text(action), self.name, claimed)))
         self.redis.xack(self.stream, GROUP, entry_id)
 
-    def forget_idle(self) -> None:
-        """Remove the group's consumers gone for good (idle long, nothing pending)."""
+    def forget_idle(self, after: float = FORGET_AFTER) -> list[str]:
+        """Remove the group's consumers gone for good: idle more than ``after`` seconds with
+        nothing pending (a consumer holding a request keeps it until another worker takes it
+        over); never this worker.  The names removed."""
         consumers: Any = self.redis.xinfo_consumers(self.stream, GROUP)
+        gone = []
         for c in consumers:
-            name = c["name"]
-            if c.get("pending", 0) == 0 and c.get("idle", 0) > FORGET_AFTER * 1000 and name not in (self.name, self.name.encode()):
+            name = c["name"].decode() if isinstance(c["name"], bytes) else str(c["name"])
+            if c.get("pending", 0) == 0 and c.get("idle", 0) > after * 1000 and name != self.name:
                 self.redis.xgroup_delconsumer(self.stream, GROUP, name)
+                gone.append(name)
+        return gone
 
 
 def new_enough(version: str) -> bool:

@@ -154,12 +154,17 @@ class PostgresStore:
         status: str | None,
     ) -> None:
         now = self.now()
+        row = (table_id, seq, orjson.dumps(entry).decode(), now)
         try:
+            if not tokens and status is None:
+                # the common case (a call, a card): one statement, committed by itself (the pool's
+                # connections autocommit), one round trip to the server instead of three
+                # (BEGIN, INSERT, COMMIT): the event loop waits for it
+                with self.pool.connection() as conn:
+                    conn.execute("INSERT INTO log (table_id, seq, entry, ts) VALUES (%s,%s,%s,%s)", row)
+                return
             with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
-                cur.execute(
-                    "INSERT INTO log (table_id, seq, entry, ts) VALUES (%s,%s,%s,%s)",
-                    (table_id, seq, orjson.dumps(entry).decode(), now),
-                )
+                cur.execute("INSERT INTO log (table_id, seq, entry, ts) VALUES (%s,%s,%s,%s)", row)
                 for tok, seat in tokens:
                     cur.execute("INSERT INTO tokens (token, table_id, seat) VALUES (%s,%s,%s)", (tok, table_id, seat))
                 if status is not None:

@@ -101,3 +101,32 @@ def test_the_noisy_level_strays_from_medium_and_the_counter_wins_when_it_can() -
                 won += choice in beats
         m.act(choice)
     assert could > 5 and won == could
+
+
+def test_the_simple_level_calls_aces_and_kings_and_plays_the_first_winning_card() -> None:
+    rules = Ruleset.preset("standard", rounds=1)
+    m = Match(rules, seed=5)
+    simple = [make_bot("spar-simple", s) for s in range(4)]
+    could = 0
+    while (seat := m.to_act) is not None:
+        v = m.view(seat)
+        choice = simple[seat].act(v)
+        if v.phase == "calling":
+            lo, hi = v.legal_calls[0], v.legal_calls[-1]
+            assert choice == min(max(sum(c.rank_char in "KA" for c in v.hand), lo), hi)
+        elif v.trick:
+            t = rules.trump_index
+            best = max(
+                (c for _, c in v.trick), key=lambda c: (c // 13 == t, c // 13 == v.trick[0][1] // 13, c)
+            )
+            beats = [
+                c
+                for c in v.legal_cards
+                if (c // 13 == best // 13 and c > best) or (c // 13 == t != best // 13)
+            ]
+            could += bool(beats)
+            assert choice == (beats[0] if beats else v.legal_cards[0])
+        else:
+            assert choice == v.legal_cards[0]
+        m.act(choice)
+    assert could > 5

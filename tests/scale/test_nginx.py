@@ -42,7 +42,7 @@ def pair(pg_url: str, redis_server: str, ns: str) -> Iterator[tuple[ScaledServer
 
 def forwarded(server: ScaledServer, kind: str = "ws") -> float:
     text = httpx.get(server.base + "/metrics", timeout=10).text
-    m = re.search(r'^callbreak_forwarded_total\{kind="%s"\} (\S+)$' % kind, text, re.M)
+    m = re.search(rf'^callbreak_forwarded_total\{{kind="{kind}"\}} (\S+)$', text, re.M)
     return float(m.group(1)) if m else 0.0
 
 

@@ -67,7 +67,7 @@ return 0
 """
 
 def creates_table(method: str, path: str) -> bool:
-    """Whether a request makes a new table (whose lease its process takes).
+    """Whether a request makes a new table (which its process then lets go: `Cluster.let_go`).
 
     >>> creates_table("POST", "/api/tables"), creates_table("POST", "/api/tables/abc/rematch"), creates_table("GET", "/api/tables")
     (True, True, False)
@@ -386,7 +386,7 @@ class Cluster:
         try:
             await self.app(self._scope(msg, "http"), receive, send)
             if status == 200 and creates_table(msg.get("method", "GET"), msg["path"]):
-                await self.claim(b"".join(chunks))
+                self.let_go(b"".join(chunks))
         except Exception:
             log.exception("forwarded request %s %s failed", msg.get("method"), msg["path"])
             status, headers, chunks = 500, [["content-type", "text/plain"]], [b"internal error"]

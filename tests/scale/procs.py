@@ -91,7 +91,7 @@ def site(upstreams: list[int], port: int, limits: bool = True) -> str:
     first = re.search(r"^    server \S+((?: [^;\s]+)*);", text, re.M)
     assert first is not None, "deploy/nginx/callbreak.conf: no server line"
     servers = "".join(f"    server 127.0.0.1:{p}{first.group(1)};\n" for p in upstreams)
-    text, n = re.subn(r"(upstream callbreak \{\n)(?:.*\n)*?(    keepalive)", lambda m: m.group(1) + servers + m.group(2), text)
+    text, n = re.subn(r"(upstream callbreak \{\n(?:.*\n)*?    hash [^\n]*\n)(?:.*\n)*?(    keepalive)", lambda m: m.group(1) + servers + m.group(2), text)
     assert n == 1, "deploy/nginx/callbreak.conf: no upstream block"
     text, n = re.subn(r"listen 80;", f"listen 127.0.0.1:{port};", text)
     assert n == 1, "deploy/nginx/callbreak.conf: no listen 80"
@@ -99,7 +99,8 @@ def site(upstreams: list[int], port: int, limits: bool = True) -> str:
 
 
 class Nginx:
-    """Debian's nginx on a loopback port, round robin over ``upstreams`` (ports), with the site's
+    """Debian's nginx on a loopback port over ``upstreams`` (ports; each table's requests to one of
+    them, the rest spread), with the site's
     per-address limits unless ``limits`` is false."""
 
     def __init__(self, upstreams: list[int], limits: bool = True, worker_connections: int = 1024) -> None:

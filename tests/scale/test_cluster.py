@@ -39,23 +39,49 @@ def make_scaled(pg_url: str, redis_server: str, ns: str) -> Iterator[Callable[..
 async def test_requests_on_either_process_reach_the_owner(make_scaled: Callable[..., list[ScaledServer]]) -> None:
     a, b = make_scaled()
     made = a.create(rules=QUICK1, bots="random", name="Asha")
-    # the join, the page's table info and the start land on the process that does not run it
+    # a made it and let it go: the join, the first request naming it, makes b its owner
     joined = b.post(f"/api/join/{made['invite']}", {"name": "Bibek"}).json()
     assert joined["seat"] == 1
     info = b.get(f"/api/tables/{made['table']}").json()
     assert [s["name"] for s in info["table"]["seats"]][:2] == ["Asha", "Bibek"]
-    host = Client(b, made["table"], made["token"])  # tunnelled: b -> owner a
-    guest = Client(a, made["table"], joined["token"])
+    host = Client(b, made["table"], made["token"])  # on the owner
+    guest = Client(a, made["table"], joined["token"])  # tunnelled: a -> owner b
     for c in (host, guest):
         await c.connect()
     await host.send({"type": "start"})
     await play_until([host, guest], lambda: host.info is not None and host.info["status"] == "over", timeout=90)
     await guest.wait(lambda c: c.info is not None and c.info["status"] == "over")
     assert host.state == (await _snapshot(a, made["table"], made["token"]))
-    r = b.post(f"/api/tables/{made['table']}/start", {"token": "x" * 32})
+    r = a.post(f"/api/tables/{made['table']}/start", {"token": "x" * 32})  # forwarded to b, refused there
     assert r.status_code == 403 and r.json()["error"] == "bad_token"
     for c in (host, guest):
         await c.close()
+
+
+async def test_a_new_table_belongs_to_no_process_until_a_request_names_it(
+    make_scaled: Callable[..., list[ScaledServer]], redis_server: str, ns: str
+) -> None:
+    a, b = make_scaled()
+    leases = redis.Redis.from_url(redis_server)
+    made = a.create(rules=QUICK1, bots="random", name="Asha", play_now=True)
+    # a made it and let it go: not loaded there, no lease; the first socket decides
+    assert leases.get(f"{ns}:lease:{made['table']}") is None and a.get("/healthz").json()["tables"] == 0
+    p = Client(a, made["table"], made["token"])
+    await p.connect()
+    await play_until([p], lambda: p.info is not None and p.info["status"] == "over", timeout=60)
+    # a rematch asked on b is carried to the owner a, which makes the new table and lets it go too
+    r = b.post(f"/api/tables/{made['table']}/rematch", {"token": made["token"]})
+    assert r.status_code == 200, r.text
+    again = r.json()
+    assert again["table"] != made["table"] and again["invite"].startswith(again["table"] + ".")
+    assert leases.get(f"{ns}:lease:{again['table']}") is None
+    q = Client(b, again["table"], again["token"])
+    await q.connect()  # b is the first to be asked for it: b runs it
+    await q.wait(lambda c: c.info is not None and c.info["status"] == "playing")
+    owner = leases.get(f"{ns}:lease:{again['table']}")
+    assert owner is not None and str(b.proc.pid) in owner.decode()  # type: ignore[union-attr]
+    await p.close()
+    await q.close()
 
 
 async def _snapshot(server: ScaledServer, table: str, token: str) -> object:

@@ -1,6 +1,7 @@
-"""A match behind Debian's nginx, on two `callbreak serve` processes: the player's sockets land on
-either process, ``kill -9`` of the table's owner mid-match costs no accepted action, and every
-table of a killed process comes back together, also when the survivor is a process started again."""
+"""A match behind Debian's nginx, on two `callbreak serve` processes: every request of a table (its
+sockets, its invite) lands on the one process that runs it, ``kill -9`` of that owner mid-match
+costs no accepted action, and every table of a killed process comes back together, also when the
+survivor is a process started again."""
 
 from __future__ import annotations
 
@@ -39,9 +40,9 @@ def pair(pg_url: str, redis_server: str, ns: str) -> Iterator[tuple[ScaledServer
         s.stop()
 
 
-def forwarded(server: ScaledServer) -> float:
+def forwarded(server: ScaledServer, kind: str = "ws") -> float:
     text = httpx.get(server.base + "/metrics", timeout=10).text
-    m = re.search(r'^callbreak_forwarded_total\{kind="ws"\} (\S+)$', text, re.M)
+    m = re.search(rf'^callbreak_forwarded_total\{{kind="{kind}"\}} (\S+)$', text, re.M)
     return float(m.group(1)) if m else 0.0
 
 
@@ -50,22 +51,28 @@ async def test_a_match_behind_nginx_survives_kill_9_of_its_owner(
 ) -> None:
     a, b, nginx = pair
     front = Front(nginx)
+    leases = redis.Redis.from_url(redis_server)
     made = httpx.post(nginx.base + "/api/tables", json={"rules": QUICK1, "bots": "random", "name": "Asha", "play_now": True}).json()
-    owner_id = redis.Redis.from_url(redis_server).get(f"{ns}:lease:{made['table']}")
-    assert owner_id is not None  # the process that made it took its lease at once
+    # the process that made it let it go: the first request naming it decides where it runs
+    assert leases.get(f"{ns}:lease:{made['table']}") is None
+    assert made["invite"].startswith(made["table"] + ".")  # nginx routes an invite by its table
+    assert httpx.get(f"{nginx.base}/api/join/{made['invite']}").status_code == 200
+    owner_id = leases.get(f"{ns}:lease:{made['table']}")
+    assert owner_id is not None
     owner, other = (a, b) if owner_id.decode().split("-")[-2] == str(a.proc.pid) else (b, a)  # type: ignore[union-attr]
     p = Client(front, made["table"], made["token"])  # type: ignore[arg-type]
-    # reconnect after every few actions: nginx spreads the sockets over both processes
-    for _ in range(12):
+    # reconnect after every few actions: each socket of the table reaches its owner
+    for _ in range(6):
         await p.connect()
         await p.wait(lambda c: c.info is not None)
         target = p.v + 4
         await play_until([p], lambda t=target: p.v >= t, timeout=30)  # type: ignore[misc]
         await p.close()
-        if forwarded(other) >= 1:
-            break
-    # the player's actions went in through both: sockets on `other` were carried to the owner
-    assert forwarded(other) >= 1 and forwarded(owner) == 0
+        assert httpx.get(f"{nginx.base}/api/tables/{made['table']}").status_code == 200
+    # nothing was carried between the processes, and the owner never changed
+    assert [forwarded(s, kind) for s in (a, b) for kind in ("ws", "http")] == [0, 0, 0, 0]
+    assert leases.get(f"{ns}:lease:{made['table']}") == owner_id
+    assert owner.get("/healthz").json()["tables"] == 1 and other.get("/healthz").json()["tables"] == 0
     await p.connect()
     await play_until([p], lambda: p.my_turn() and p.state is not None and p.state["phase"] == "playing", timeout=30)
     seen_v = p.v

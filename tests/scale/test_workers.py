@@ -52,10 +52,11 @@ async def test_two_workers_on_one_port(pg_url: str, redis_server: str, ns: str, 
 
         made = httpx.post(base + "/api/tables", json={"rules": {"preset": "quick", "rounds": 1}, "bots": "random",
                                                       "play_now": True}).json()
+        assert r.get(f"{ns}:lease:{made['table']}") is None  # its maker let it go
+        p = Client(Front, made["table"], made["token"])  # type: ignore[arg-type]
+        await p.connect()  # the worker this socket reached took it
         owner = r.get(f"{ns}:lease:{made['table']}")
         assert owner is not None
-        p = Client(Front, made["table"], made["token"])  # type: ignore[arg-type]
-        await p.connect()
         await play_until([p], lambda: p.v >= 10, timeout=30)
         victim = int(owner.decode().split("-")[-2])
         assert victim in workers

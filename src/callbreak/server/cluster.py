@@ -67,7 +67,7 @@ return 0
 """
 
 def creates_table(method: str, path: str) -> bool:
-    """Whether a request makes a new table (whose lease its process takes).
+    """Whether a request makes a new table (which its process then lets go: `Cluster.let_go`).
 
     >>> creates_table("POST", "/api/tables"), creates_table("POST", "/api/tables/abc/rematch"), creates_table("GET", "/api/tables")
     (True, True, False)
@@ -386,7 +386,7 @@ class Cluster:
         try:
             await self.app(self._scope(msg, "http"), receive, send)
             if status == 200 and creates_table(msg.get("method", "GET"), msg["path"]):
-                await self.claim(b"".join(chunks))
+                self.let_go(b"".join(chunks))
         except Exception:
             log.exception("forwarded request %s %s failed", msg.get("method"), msg["path"])
             status, headers, chunks = 500, [["content-type", "text/plain"]], [b"internal error"]
@@ -420,12 +420,15 @@ class Cluster:
 
         self._spawn(run())
 
-    async def claim(self, body: bytes) -> None:
-        """Take the lease of the table a create or rematch response names, before the client
-        hears of it (so its players' first requests find this process its owner)."""
+    def let_go(self, body: bytes) -> None:
+        """Unload the table a create or rematch response names, before the client hears of it,
+        and hold no lease of it: it is in the store, and the first process that a request naming
+        it reaches takes it (behind nginx, the one that all of that table's requests reach:
+        deploy/nginx/callbreak.conf hashes on the table; so its players are served there, not
+        forwarded).  A new table has nothing to run before a player connects."""
         tid = orjson.loads(body).get("table")
-        if isinstance(tid, str):
-            await self.acquire(tid)
+        if isinstance(tid, str) and tid not in self.owned:
+            self.hub._unload(tid)
 
     # --- the forwarding end ------------------------------------------------------------
     async def route(self, tid: str) -> str:

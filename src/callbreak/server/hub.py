@@ -286,7 +286,9 @@ class Hub:
                 break
         meta = TableMeta(
             id=tid,
-            invite=secrets.token_urlsafe(6),
+            # the table's id, a dot, then the secret: a load balancer can send an invite's requests
+            # to the process that runs its table (deploy/nginx/callbreak.conf)
+            invite=f"{tid}.{secrets.token_urlsafe(6)}",
             rules=rules,
             bots=bots,
             seed=secrets.randbits(62),

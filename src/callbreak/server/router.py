@@ -118,7 +118,8 @@ class ClusterRouter:
             await asyncio.sleep(0.1)
 
     async def _claiming(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Run a request that creates a table; take its lease before the response goes out."""
+        """Run a request that creates a table; let the new table go (`Cluster.let_go`) before
+        the response goes out."""
         held: list[Message] = []
 
         async def hold(message: Message) -> None:
@@ -127,7 +128,7 @@ class ClusterRouter:
         await self.app(scope, receive, hold)
         start = next((m for m in held if m["type"] == "http.response.start"), None)
         if start is not None and start["status"] == 200:
-            await self.cluster.claim(b"".join(bytes(m.get("body", b"")) for m in held if m["type"] == "http.response.body"))
+            self.cluster.let_go(b"".join(bytes(m.get("body", b"")) for m in held if m["type"] == "http.response.body"))
         for m in held:
             await send(m)
 

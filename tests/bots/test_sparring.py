@@ -13,6 +13,7 @@ from callbreak.bots import Bot, make_bot
 from callbreak.bots.calling import best_call, trick_distribution
 from callbreak.bots.ismcts import IsmctsBot
 from callbreak.bots.sparring import HELD_OUT, LEVELS
+from callbreak.round import SeatView
 from tests.bots.helpers import random_rules
 
 QUICK = {"spar-ismcts": lambda s: IsmctsBot(s, iterations=40)}
@@ -48,6 +49,12 @@ def test_the_levels_are_known_to_make_bot_and_two_are_held_out() -> None:
     for level in LEVELS:
         assert make_bot(level, 1).name == level
     assert set(HELD_OUT) < set(LEVELS) and len(HELD_OUT) == 2
+
+
+def winners(v: SeatView, trump: int) -> list[Card]:
+    """The legal cards of ``v`` that would win its trick so far (worked out here, not by the bots)."""
+    best = max((c for _, c in v.trick), key=lambda c: (c // 13 == trump, c // 13 == v.trick[0][1] // 13, c))
+    return [c for c in v.legal_cards if (c // 13 == best // 13 and c > best) or (c // 13 == trump != best // 13)]
 
 
 def calling_views(seed: int) -> list[object]:
@@ -87,15 +94,7 @@ def test_the_noisy_level_strays_from_medium_and_the_counter_wins_when_it_can() -
         v = m.view(seat)
         choice = counter[seat].act(v)
         if v.phase == "playing" and v.trick:
-            t = rules.trump_index
-            best = max(
-                (c for _, c in v.trick), key=lambda c: (c // 13 == t, c // 13 == v.trick[0][1] // 13, c)
-            )
-            beats = [
-                c
-                for c in v.legal_cards
-                if (c // 13 == best // 13 and c > best) or (c // 13 == t != best // 13)
-            ]
+            beats = winners(v, rules.trump_index)
             if beats:
                 could += 1
                 won += choice in beats
@@ -115,15 +114,7 @@ def test_the_simple_level_calls_aces_and_kings_and_plays_the_first_winning_card(
             lo, hi = v.legal_calls[0], v.legal_calls[-1]
             assert choice == min(max(sum(c.rank_char in "KA" for c in v.hand), lo), hi)
         elif v.trick:
-            t = rules.trump_index
-            best = max(
-                (c for _, c in v.trick), key=lambda c: (c // 13 == t, c // 13 == v.trick[0][1] // 13, c)
-            )
-            beats = [
-                c
-                for c in v.legal_cards
-                if (c // 13 == best // 13 and c > best) or (c // 13 == t != best // 13)
-            ]
+            beats = winners(v, rules.trump_index)
             could += bool(beats)
             assert choice == (beats[0] if beats else v.legal_cards[0])
         else:

@@ -69,12 +69,17 @@ async def test_a_new_table_belongs_to_no_process_until_a_request_names_it(
     p = Client(a, made["table"], made["token"])
     await p.connect()
     await play_until([p], lambda: p.info is not None and p.info["status"] == "over", timeout=60)
-    # a rematch asked on b is carried to the owner a, which makes the new table and lets it go too
+    # a rematch asked over the socket: the owner a makes the new table and lets it go too
+    await p.send({"type": "rematch"})
+    await p.wait(lambda c: any(m["type"] == "rematch" for m in c.messages))
+    new = next(m for m in p.messages if m["type"] == "rematch")["table"]
+    assert leases.get(f"{ns}:lease:{new}") is None and a.get("/healthz").json()["tables"] == 1
+    # asked again on b, carried to a: the same new table, still let go
     r = b.post(f"/api/tables/{made['table']}/rematch", {"token": made["token"]})
     assert r.status_code == 200, r.text
     again = r.json()
-    assert again["table"] != made["table"] and again["invite"].startswith(again["table"] + ".")
-    assert leases.get(f"{ns}:lease:{again['table']}") is None
+    assert again["table"] == new and again["invite"].startswith(new + ".")
+    assert leases.get(f"{ns}:lease:{new}") is None and a.get("/healthz").json()["tables"] == 1
     q = Client(b, again["table"], again["token"])
     await q.connect()  # b is the first to be asked for it: b runs it
     await q.wait(lambda c: c.info is not None and c.info["status"] == "playing")

@@ -71,8 +71,12 @@ def creates_table(method: str, path: str) -> bool:
 
     >>> creates_table("POST", "/api/tables"), creates_table("POST", "/api/tables/abc/rematch"), creates_table("GET", "/api/tables")
     (True, True, False)
+    >>> creates_table("POST", "/api/tables/abc/practice")
+    True
     """
-    return method == "POST" and (path == "/api/tables" or (path.startswith("/api/tables/") and path.endswith("/rematch")))
+    return method == "POST" and (
+        path == "/api/tables" or (path.startswith("/api/tables/") and path.endswith(("/rematch", "/practice")))
+    )
 
 
 class _Tunnel:
@@ -172,6 +176,7 @@ class Cluster:
         self._release = self.redis.register_script(_RELEASE)
         self.on_move = self.hub.meter.move
         self.hub.sweeps_store = False
+        self.hub.lets_go_new = True
         await self._beat()
         await self.broker.start()
         await self.broker.join(f"p/{self.me}", self._on_message)

@@ -108,6 +108,10 @@ class Hub:
         #: whether `sweep` also closes stale stored tables; a cluster does that itself, each
         #: table under its lease (never one that a living process runs)
         self.sweeps_store = True
+        #: whether a table made here is let go at once (not loaded, no lease) once its makers have
+        #: their answer: a cluster's (`cluster.Cluster.let_go`), so that the process its first
+        #: request reaches runs it
+        self.lets_go_new = False
         self.create_buckets: dict[str, Bucket] = {}
         #: new WebSockets per client address (a token bucket each; cleared past 100,000 addresses)
         self.connect_buckets: dict[str, Bucket] = {}
@@ -599,6 +603,8 @@ class Hub:
             case RematchAsk():
                 new, s, tok = self.rematch(t.id, t.state.seats[seat].token)
                 conn.push(encode(Rematch(new.id, tok, s, ref=msg.ref)))
+                if self.lets_go_new and not any(new.conns.values()):
+                    self._unload(new.id)
             case Hint():
                 conn.push(await self.hints.message(t, seat, msg.ref))
 

@@ -124,27 +124,37 @@ async def test_every_table_of_a_killed_process_comes_back_at_once_after_a_restar
     nginx once found down must not stay marked down while only WebSockets reach it)."""
     a, b, nginx = pair
     front = Front(nginx)
-    clients = []
-    for i in range(4):  # nginx's round robin: two tables made (and owned) by each process
+    leases = redis.Redis.from_url(redis_server)
+
+    def owner_pid(table: str) -> int:
+        owner = leases.get(f"{ns}:lease:{table}")
+        assert owner is not None
+        return int(owner.decode().split("-")[-2])
+
+    clients: list[Client] = []
+    owners: set[int] = set()
+    for i in range(24):  # tables until each process runs some (nginx picks a table's process by its id)
         made = httpx.post(nginx.base + "/api/tables", json={"rules": QUICK1, "bots": "random", "name": f"P{i}",
                                                            "play_now": True}).json()
-        clients.append(Client(front, made["table"], made["token"]))  # type: ignore[arg-type]
-    for c in clients:
+        c = Client(front, made["table"], made["token"])  # type: ignore[arg-type]
         await c.connect()
         await c.wait(lambda c: c.info is not None)
+        clients.append(c)
+        owners.add(owner_pid(made["table"]))
+        if len(clients) >= 4 and owners == {a.proc.pid, b.proc.pid}:
+            break
+    assert owners == {a.proc.pid, b.proc.pid}
     for c in clients:  # closed here, to come back while `a` is dead: all on `b` then
         await c.close()
     a.kill()
     await _back(clients, [])  # whatever nginx answered while it found `a` gone
     # `a` again (asked for its readiness directly: nothing reaches it through nginx before the kill)
     a.start()
-    leases = redis.Redis.from_url(redis_server)
     b.kill()
     failures: list[str] = []
     await _back(clients, failures)
     assert failures == []
-    owners = {leases.get(f"{ns}:lease:{c.table}") for c in clients}
-    assert len(owners) == 1 and str(a.proc.pid) in owners.pop().decode()  # type: ignore[union-attr]
+    assert {owner_pid(c.table) for c in clients} == {a.proc.pid}
     for c in clients:  # each table runs again at its new owner: the player's turn or a bot's play comes
         v = c.v
         await play_until([c], lambda c=c, v=v: c.v > v, timeout=30)  # type: ignore[misc]

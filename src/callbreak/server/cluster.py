@@ -176,7 +176,7 @@ class Cluster:
         self._release = self.redis.register_script(_RELEASE)
         self.on_move = self.hub.meter.move
         self.hub.sweeps_store = False
-        self.hub.lets_go_new = True
+        self.hub.let_go = self.let_go_table
         await self._beat()
         await self.broker.start()
         await self.broker.join(f"p/{self.me}", self._on_message)
@@ -432,7 +432,12 @@ class Cluster:
         deploy/nginx/callbreak.conf hashes on the table; so its players are served there, not
         forwarded).  A new table has nothing to run before a player connects."""
         tid = orjson.loads(body).get("table")
-        if isinstance(tid, str) and tid not in self.owned:
+        if isinstance(tid, str):
+            self.let_go_table(tid)
+
+    def let_go_table(self, tid: str) -> None:
+        """Unload ``tid`` unless this process holds its lease (then it runs it, and keeps it)."""
+        if tid not in self.owned:
             self.hub._unload(tid)
 
     # --- the forwarding end ------------------------------------------------------------

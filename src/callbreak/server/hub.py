@@ -108,10 +108,10 @@ class Hub:
         #: whether `sweep` also closes stale stored tables; a cluster does that itself, each
         #: table under its lease (never one that a living process runs)
         self.sweeps_store = True
-        #: whether a table made here is let go at once (not loaded, no lease) once its makers have
-        #: their answer: a cluster's (`cluster.Cluster.let_go`), so that the process its first
-        #: request reaches runs it
-        self.lets_go_new = False
+        #: set by a cluster (`cluster.Cluster.let_go_table`): a table made here, or loaded here only to
+        #: be read, is let go (unloaded, its lease not kept) once that is done, so that the process
+        #: its players' requests reach runs it
+        self.let_go: Callable[[str], None] | None = None
         self.create_buckets: dict[str, Bucket] = {}
         #: new WebSockets per client address (a token bucket each; cleared past 100,000 addresses)
         self.connect_buckets: dict[str, Bucket] = {}
@@ -417,11 +417,15 @@ class Hub:
 
     def matches(self, tokens: list[str]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
+        only_read: list[str] = []  # loaded here only for this list
         for tok in tokens[:50]:
             found = self.store.find_token(tok) if 16 <= len(tok) <= 64 else None
             if found is None:
                 continue
+            loaded = found[0] in self.tables
             t = self.get(found[0])
+            if not loaded and t is not None:
+                only_read.append(t.id)
             if t is None or t.state.seat_of_token(tok) is None:
                 continue
             st = t.state
@@ -438,6 +442,9 @@ class Hub:
                     "places": m.places if m is not None and m.is_over else None,
                 }
             )
+        if self.let_go is not None:
+            for tid in only_read:
+                self.let_go(tid)
         return out
 
     # --- WebSocket messages ---------------------------------------------------------------
@@ -603,8 +610,8 @@ class Hub:
             case RematchAsk():
                 new, s, tok = self.rematch(t.id, t.state.seats[seat].token)
                 conn.push(encode(Rematch(new.id, tok, s, ref=msg.ref)))
-                if self.lets_go_new and not any(new.conns.values()):
-                    self._unload(new.id)
+                if self.let_go is not None and not any(new.conns.values()):
+                    self.let_go(new.id)
             case Hint():
                 conn.push(await self.hints.message(t, seat, msg.ref))
 

@@ -140,7 +140,7 @@ export function renderHome(root) {
       // A seat link (/t/ID#TOKEN, to take your seat on another device) or a watch link also works here.
       const other = /\/(t|watch)\/([\w-]+)(#[\w-]+)?\s*$/.exec(raw);
       if (other) { navigate(`/${other[1]}/${other[2]}${other[1] === "t" && other[3] ? other[3] : ""}`); return; }
-      const m = /\/join\/([\w.-]+)/.exec(raw) || /^([\w.-]+)$/.exec(raw);
+      const m = /\/join\/([\w-]+(?:\.[\w-]+)?)/.exec(raw) || /^([\w-]+(?:\.[\w-]+)?)\.?$/.exec(raw);
       if (!m) { toast(t("home.paste_invite")); joinInput.focus(); return; }
       navigate(`/join/${m[1]}`);
     },

@@ -514,9 +514,13 @@ function mountTable(root, id, token) {
     let text = "", mine = false;
     const seat = me() >= 0 ? t.seats[me()] : null;
     if (seat && seat.autoplay && t.status !== "over") {
-      fill(turnLine, h("span", { "data-testid": "autoplay-note" },
-        tr("table.autoplay_note"), " "),
-        h("button", { class: "btn", type: "button", "data-testid": "back-btn", onclick: () => send({ type: "back" }) }, tr("table.im_back")));
+      // Drawn once while it lasts: a bot plays for this seat, so messages come fast, and a button
+      // drawn afresh on each of them could lose the tap meant for it.
+      if (!turnLine.querySelector("[data-testid=back-btn]")) {
+        fill(turnLine, h("span", { "data-testid": "autoplay-note" },
+          tr("table.autoplay_note"), " "),
+          h("button", { class: "btn", type: "button", "data-testid": "back-btn", onclick: () => send({ type: "back" }) }, tr("table.im_back")));
+      }
       turnLine.classList.add("mine");
       return;
     }

@@ -46,13 +46,14 @@ def play_card(page: Any, card: str, tap: bool = False) -> None:
         press(timeout=2000)
 
 
-def play_to_end(pages: list[Any], limit_s: float = 90.0) -> None:
-    """Play every page's seat until each shows the final places."""
+def play_to_end(pages: list[Any], limit_s: float = 90.0, call_choice: str = "suggested") -> None:
+    """Play every page's seat until each shows the final places (calling the suggested call, or
+    with ``call_choice="lowest"`` the lowest)."""
     deadline = time.monotonic() + limit_s
     while time.monotonic() < deadline:
         done = 0
         for pg in pages:
-            if act_once(pg) == "over":
+            if act_once(pg, call_choice) == "over":
                 done += 1
         if done == len(pages):
             return

@@ -15,7 +15,9 @@ def _events(c: Client, kind: str) -> list[dict]:  # type: ignore[type-arg]
 
 
 async def test_expiry_plays_lowest_then_a_bot_takes_over_until_the_player_acts(server: Server) -> None:
-    rules = {"preset": "quick", "rounds": 2, "call_seconds": 0.3, "card_seconds": 0.3}
+    # five rounds: once a bot plays the seat the match runs at bot speed, and a busy machine must
+    # not see it end before the player is back
+    rules = {"preset": "quick", "rounds": 5, "call_seconds": 0.3, "card_seconds": 0.3}
     made = server.create(rules=rules, bots="random", name="Sleepy", play_now=True)
     a = Client(server, made["table"], made["token"])
     t0 = time.time() * 1000
@@ -46,9 +48,10 @@ async def test_next_round_as_soon_as_every_player_is_ready(make_server) -> None:
     server: Server = make_server({"CALLBREAK_BETWEEN_ROUNDS": "60"})
     _, _, a, b, _ = await two_players(server, {"preset": "quick", "rounds": 2})
     await play_until([a, b], lambda: a.info is not None and a.info["status"] == "between_rounds", timeout=30)
-    summary = _events(a, "round_over")[-1]
+    # (from the state: the client may have caught up by a snapshot rather than the round_over event)
+    assert a.state is not None and a.state["to_act"] is None
+    summary = a.state["last_round"]
     assert summary["round"] == 1 and len(summary["points"]) == 4 and sum(summary["tricks_won"]) == 13
-    assert a.state is not None and a.state["to_act"] is None and a.state["last_round"]["round"] == 1
     assert a.info["deadline"] is not None
     r = await _act_error(a, {"type": "call", "call": 2})
     assert r["code"] in ("wrong_status", "not_your_turn")

@@ -29,6 +29,8 @@ FAST = {
     "CALLBREAK_CREATE_RATE": "0",
     "CALLBREAK_MSG_RATE": "0",
     "CALLBREAK_CONNECT_RATE": "0",
+    # seeded deals (docs/protocol.md, Settings): each test meets the same deals and bot play every run
+    "CALLBREAK_SEED": "1",
 }
 
 CARD_RE = re.compile(r"^(?:[2-9TJQKA][SHDC])$")
@@ -43,10 +45,12 @@ def free_port() -> int:
 class Server:
     """``python -m callbreak serve`` as a child process."""
 
-    def __init__(self, db: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(self, db: Path, env: dict[str, str] | None = None, args: list[str] | None = None) -> None:
         self.db = db
         self.port = free_port()
         self.env = {**os.environ, **FAST, **(env or {})}
+        #: more options of ``callbreak serve``
+        self.args = args or []
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -59,7 +63,7 @@ class Server:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "callbreak", "serve", "--port", str(self.port), "--db", str(self.db)],
+            [sys.executable, "-m", "callbreak", "serve", "--port", str(self.port), "--db", str(self.db), *self.args],
             env=self.env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -115,8 +119,8 @@ class Server:
 def make_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     servers: list[Server] = []
 
-    def make(env: dict[str, str] | None = None, db: Path | None = None) -> Server:
-        s = Server(db or tmp_path / "callbreak.db", env)
+    def make(env: dict[str, str] | None = None, db: Path | None = None, args: list[str] | None = None) -> Server:
+        s = Server(db or tmp_path / "callbreak.db", env, args)
         s.start()
         servers.append(s)
         return s

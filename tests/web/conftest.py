@@ -185,6 +185,12 @@ def serve_help() -> str:
     return r.stdout
 
 
+def seed_of_test() -> int:
+    """The seed of the test now running (from its node id): its own deals, the same every run."""
+    nodeid = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+    return zlib.crc32(nodeid.encode())
+
+
 def start_server(port: int, db: str, log_path: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     """Start ``callbreak serve`` with fast bots and timers (and ``env``, default
     this process's environment); return once it listens."""
@@ -202,7 +208,7 @@ def start_server(port: int, db: str, log_path: str, env: dict[str, str] | None =
         ("--connect-rate", "0"),
         # seeded deals: a test meets the same deals and bot play every run (the shared server's
         # tests each start the stream again: `seeded_deals`)
-        ("--seed", "1"),
+        ("--seed", str(seed_of_test())),
     ):
         if opt in helptext:
             cmd += [opt, val]

@@ -20,6 +20,8 @@ import orjson
 import pytest
 import websockets
 
+from ..seeds import seed_of_test
+
 FAST = {
     "CALLBREAK_TIME_SCALE": "1",
     "CALLBREAK_BOT_DELAY": "0",
@@ -29,8 +31,6 @@ FAST = {
     "CALLBREAK_CREATE_RATE": "0",
     "CALLBREAK_MSG_RATE": "0",
     "CALLBREAK_CONNECT_RATE": "0",
-    # seeded deals (docs/protocol.md, Settings): each test meets the same deals and bot play every run
-    "CALLBREAK_SEED": "1",
 }
 
 CARD_RE = re.compile(r"^(?:[2-9TJQKA][SHDC])$")
@@ -48,7 +48,9 @@ class Server:
     def __init__(self, db: Path, env: dict[str, str] | None = None, args: list[str] | None = None) -> None:
         self.db = db
         self.port = free_port()
-        self.env = {**os.environ, **FAST, **(env or {})}
+        # seeded deals (`callbreak serve --seed`): each test meets its own deals and bot play, the
+        # same every run
+        self.env = {**os.environ, **FAST, "CALLBREAK_SEED": str(seed_of_test()), **(env or {})}
         #: more options of ``callbreak serve``
         self.args = args or []
         self.proc: subprocess.Popen[bytes] | None = None

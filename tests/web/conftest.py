@@ -18,7 +18,6 @@ import sys
 import tempfile
 import threading
 import time
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,8 @@ import pytest
 
 from callbreak.i18n import DIR as I18N
 from callbreak.server.headers import SECURITY_HEADERS
+
+from ..seeds import seed_of, seed_of_test
 
 CHROMIUM = "/usr/bin/chromium"
 STATIC = Path(__file__).resolve().parents[2] / "src" / "callbreak" / "server" / "static"
@@ -185,12 +186,6 @@ def serve_help() -> str:
     return r.stdout
 
 
-def seed_of_test() -> int:
-    """The seed of the test now running (from its node id): its own deals, the same every run."""
-    nodeid = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
-    return zlib.crc32(nodeid.encode())
-
-
 def start_server(port: int, db: str, log_path: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     """Start ``callbreak serve`` with fast bots and timers (and ``env``, default
     this process's environment); return once it listens."""
@@ -251,7 +246,7 @@ def restart_deals(server: str, key: str) -> None:
     made next are dealt alike whichever tests ran on it before."""
     import httpx
 
-    r = httpx.post(f"{server}/test/seed", json={"seed": zlib.crc32(key.encode())}, timeout=30)
+    r = httpx.post(f"{server}/test/seed", json={"seed": seed_of(key)}, timeout=30)
     assert r.status_code == 200, r.text
 
 

@@ -39,7 +39,12 @@ SEED_BITS = 62
 
 class TableSeeds:
     """The seeds of the tables this process creates: from ``seed`` and ``process`` when
-    ``seed`` is given, else from `secrets`."""
+    ``seed`` is given, else from `secrets`.
+
+    >>> seeds = TableSeeds(2026, process=1)
+    >>> seeds.seeded, seeds.draw() == TableSeeds(2026, process=1).draw() != TableSeeds(2026).draw()
+    (True, True)
+    """
 
     def __init__(self, seed: int | None, process: int = 0) -> None:
         self.process = process

@@ -50,15 +50,18 @@ async def test_the_same_seed_deals_the_same_and_bots_play_the_same(
 
 
 async def test_a_test_starts_the_stream_again(make_server: Callable[..., Server], tmp_path: Path) -> None:
-    """``POST /test/seed`` (a seeded server only): the next table deals as a new server's first."""
-    fresh = make_server(db=tmp_path / "fresh.db", env={"CALLBREAK_SEED": "5"})
-    used = make_server(db=tmp_path / "used.db", env={"CALLBREAK_SEED": "9"})
-    used.create(rules=QUICK1, bots="random", name="Bimal", play_now=True)
-    r = used.post("/test/seed", {"seed": 5})
-    assert r.status_code == 200 and r.json() == {"seed": 5}
-    assert (await first_table(used))["actions"] == (await first_table(fresh))["actions"]
-    bad = used.post("/test/seed", {"seed": -1})
-    assert bad.status_code == 400 and "from 0" in bad.json()["message"]
+    """``POST /test/seed`` (a seeded server only): the next table deals as the server's first."""
+    server = make_server(db=tmp_path / "seeded.db", env={"CALLBREAK_SEED": "9"})
+    first = await first_table(server)
+    assert server.post("/test/seed", {"seed": 3}).status_code == 200  # another stream meanwhile
+    server.create(rules=QUICK1, bots="random", name="Bimal", play_now=True)
+    r = server.post("/test/seed", {"seed": 9})
+    assert r.status_code == 200 and r.json() == {"seed": 9}
+    again = await first_table(server)
+    assert again["hand"] == first["hand"] and again["actions"] == first["actions"]
+    for bad in ({"seed": -1}, {"seed": "x"}, {"seed": 9, "more": 1}):
+        r = server.post("/test/seed", bad)
+        assert r.status_code == 400 and r.json()["error"] == "bad_json", bad
     unseeded = make_server(db=tmp_path / "unseeded.db", env={"CALLBREAK_SEED": ""})
     assert unseeded.post("/test/seed", {"seed": 5}).status_code in (404, 405)
     assert "SEEDED" not in unseeded.stop()

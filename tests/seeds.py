@@ -13,7 +13,10 @@ from __future__ import annotations
 import os
 import zlib
 
-__all__ = ["seed_of", "seed_of_test"]
+__all__ = ["process_of_test", "seed_of", "seed_of_test"]
+
+#: how many server processes each test has numbered (`process_of_test`)
+_numbered: dict[str, int] = {}
 
 
 def seed_of(key: str) -> int:
@@ -21,7 +24,23 @@ def seed_of(key: str) -> int:
     return zlib.crc32(key.encode())
 
 
+def _current() -> str:
+    return os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+
+
 def seed_of_test() -> int:
     """The seed of the test now running (pytest's ``PYTEST_CURRENT_TEST``; outside a test, that of
     the empty name)."""
-    return seed_of(os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0])
+    return seed_of(_current())
+
+
+def process_of_test() -> int:
+    """The next ``--process`` number of the test now running: 0 for its first server process, 1 for
+    the next, ... so the processes of one test (one seed) deal differently, the same every run.
+
+    >>> first = process_of_test(); process_of_test() == first + 1
+    True
+    """
+    key = _current()
+    n = _numbered[key] = _numbered.get(key, -1) + 1
+    return n

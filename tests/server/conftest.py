@@ -20,7 +20,7 @@ import orjson
 import pytest
 import websockets
 
-from ..seeds import seed_of_test
+from ..seeds import process_of_test, seed_of_test
 
 FAST = {
     "CALLBREAK_TIME_SCALE": "1",
@@ -49,8 +49,9 @@ class Server:
         self.db = db
         self.port = free_port()
         # seeded deals (`callbreak serve --seed`): each test meets its own deals and bot play, the
-        # same every run
-        self.env = {**os.environ, **FAST, "CALLBREAK_SEED": str(seed_of_test()), **(env or {})}
+        # same every run; each of its servers is a process of its own on that seed
+        seeded = {"CALLBREAK_SEED": str(seed_of_test()), "CALLBREAK_PROCESS": str(process_of_test())}
+        self.env = {**os.environ, **FAST, **seeded, **(env or {})}
         #: more options of ``callbreak serve``
         self.args = args or []
         self.proc: subprocess.Popen[bytes] | None = None

@@ -37,13 +37,14 @@ async def first_table(server: Server) -> dict[str, Any]:
 async def test_the_same_seed_deals_the_same_and_bots_play_the_same(
     make_server: Callable[..., Server], tmp_path: Path
 ) -> None:
-    one = make_server(db=tmp_path / "one.db", args=["--seed", "2026"])
-    two = make_server(db=tmp_path / "two.db", args=["--seed", "2026"])
-    other = make_server(db=tmp_path / "other.db", args=["--seed", "2027"])
-    a, b, c = [await first_table(s) for s in (one, two, other)]
+    one = make_server(db=tmp_path / "one.db", args=["--seed", "2026", "--process", "0"])
+    two = make_server(db=tmp_path / "two.db", args=["--seed", "2026", "--process", "0"])
+    other = make_server(db=tmp_path / "other.db", args=["--seed", "2027", "--process", "0"])
+    other_process = make_server(db=tmp_path / "process.db", args=["--seed", "2026", "--process", "1"])
+    a, b, c, d = [await first_table(s) for s in (one, two, other, other_process)]
     assert len(a["hand"]) == 13 and a["hand"] == b["hand"]
     assert len(a["actions"]) == 4 + 52 and a["actions"] == b["actions"]  # every call and card, the bots' too
-    assert c["hand"] != a["hand"]
+    assert c["hand"] != a["hand"] and d["hand"] != a["hand"]  # another seed, another process: other deals
     # secrets stay secret: never from the seed
     assert a["invite"] != b["invite"] and a["token"] != b["token"]
     assert "SEEDED DEALS (--seed 2026" in one.stop()

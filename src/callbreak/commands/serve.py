@@ -193,11 +193,10 @@ def seeded_warning(seed: int, process: int | None = None) -> str:
     '  WARNING: SEEDED DEALS (--seed 7, process 0): new tables deal from a known seed, so whoever knows it knows the deals; for tests and demonstrations only'
     """
     where = "" if process is None else f", process {process}"
-    line = (
+    return (
         f"  WARNING: SEEDED DEALS (--seed {seed}{where}): new tables deal from a known seed, so whoever knows it"
         " knows the deals; for tests and demonstrations only"
     )
-    return line
 
 
 def served_at(host: str, port: int, db: str) -> list[str]:

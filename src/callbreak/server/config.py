@@ -10,6 +10,8 @@ so tests and benchmarks can run the real server with fast timers:
 Traceback (most recent call last):
 ...
 ValueError: CALLBREAK_GRACE must be a number, not 'soon'
+>>> ServerConfig.from_env({"CALLBREAK_SEED": "7"}).seed, ServerConfig.from_env({"CALLBREAK_SEED": ""}).seed
+(7, None)
 """
 
 from __future__ import annotations

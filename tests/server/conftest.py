@@ -20,6 +20,8 @@ import orjson
 import pytest
 import websockets
 
+from ..seeds import process_of_test, seed_of_test
+
 FAST = {
     "CALLBREAK_TIME_SCALE": "1",
     "CALLBREAK_BOT_DELAY": "0",
@@ -43,10 +45,15 @@ def free_port() -> int:
 class Server:
     """``python -m callbreak serve`` as a child process."""
 
-    def __init__(self, db: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(self, db: Path, env: dict[str, str] | None = None, args: list[str] | None = None) -> None:
         self.db = db
         self.port = free_port()
-        self.env = {**os.environ, **FAST, **(env or {})}
+        # seeded deals (`callbreak serve --seed`): each test meets its own deals and bot play, the
+        # same every run; each of its servers is a process of its own on that seed
+        seeded = {"CALLBREAK_SEED": str(seed_of_test()), "CALLBREAK_PROCESS": str(process_of_test())}
+        self.env = {**os.environ, **FAST, **seeded, **(env or {})}
+        #: more options of ``callbreak serve``
+        self.args = args or []
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -59,7 +66,7 @@ class Server:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "callbreak", "serve", "--port", str(self.port), "--db", str(self.db)],
+            [sys.executable, "-m", "callbreak", "serve", "--port", str(self.port), "--db", str(self.db), *self.args],
             env=self.env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -115,8 +122,8 @@ class Server:
 def make_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     servers: list[Server] = []
 
-    def make(env: dict[str, str] | None = None, db: Path | None = None) -> Server:
-        s = Server(db or tmp_path / "callbreak.db", env)
+    def make(env: dict[str, str] | None = None, db: Path | None = None, args: list[str] | None = None) -> Server:
+        s = Server(db or tmp_path / "callbreak.db", env, args)
         s.start()
         servers.append(s)
         return s

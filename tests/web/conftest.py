@@ -27,6 +27,8 @@ import pytest
 from callbreak.i18n import DIR as I18N
 from callbreak.server.headers import SECURITY_HEADERS
 
+from ..seeds import seed_of, seed_of_test
+
 CHROMIUM = "/usr/bin/chromium"
 STATIC = Path(__file__).resolve().parents[2] / "src" / "callbreak" / "server" / "static"
 ARGS = [
@@ -199,6 +201,9 @@ def start_server(port: int, db: str, log_path: str, env: dict[str, str] | None =
         ("--create-rate", "0"),
         ("--msg-rate", "0"),
         ("--connect-rate", "0"),
+        # seeded deals: a test meets the same deals and bot play every run (the shared server's
+        # tests each start the stream again: `seeded_deals`)
+        ("--seed", str(seed_of_test())),
     ):
         if opt in helptext:
             cmd += [opt, val]
@@ -234,3 +239,33 @@ def server() -> Iterator[str]:
     proc = start_server(port, os.path.join(tmp, "tables.sqlite"), os.path.join(tmp, "server.log"))
     yield f"http://127.0.0.1:{port}"
     stop_server(proc)
+
+
+def restart_deals(server: str, key: str) -> None:
+    """Start the seeded ``server``'s deals again from ``key`` (``POST /test/seed``): the tables
+    made next are dealt alike whichever tests ran on it before."""
+    import httpx
+
+    r = httpx.post(f"{server}/test/seed", json={"seed": seed_of(key)}, timeout=30)
+    assert r.status_code == 200, r.text
+
+
+def _uses_server(items: list[Any]) -> bool:
+    return any("server" in getattr(i, "fixturenames", ()) for i in items)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def seeded_module(request: pytest.FixtureRequest) -> None:
+    """A module's own tables made once for its tests (module fixtures) get the module's deals.
+    (Autouse: set up before the module's other fixtures.)"""
+    mine = [i for i in request.session.items if i.nodeid.split("::", 1)[0] == request.node.nodeid]
+    if _uses_server(mine):
+        restart_deals(request.getfixturevalue("server"), request.node.nodeid)
+
+
+@pytest.fixture(autouse=True)
+def seeded_deals(request: pytest.FixtureRequest) -> None:
+    """Each test on the shared `server` gets its own deals, the same every run, whichever tests
+    ran before it on this process's server (xdist shares them out differently each run)."""
+    if "server" in request.fixturenames:
+        restart_deals(request.getfixturevalue("server"), request.node.nodeid)

@@ -42,8 +42,9 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         early = httpx.post(api, timeout=10)  # not over yet: refused, nothing started
         assert (early.status_code, early.json()["error"]) == (409, "not_over")
         # Asha calls the lowest call whatever her hand: on most hands a mistake of her own, beside
-        # the random bots' (the deal is not seeded: a deal where the analysis found nothing to
-        # flag among the bots' decisions alone failed this test once)
+        # the random bots' (a deal where the analysis found nothing to flag among the bots'
+        # decisions alone failed this test once, when the test servers dealt unseeded; the deal
+        # is this test's own now, the same every run, and the lowest call keeps it a fair test)
         play_to_end([page], call_choice="lowest")
         never = httpx.get(api, timeout=10)  # over, never asked for
         assert (never.status_code, never.json()["error"]) == (404, "no_analysis")

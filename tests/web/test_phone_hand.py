@@ -113,12 +113,21 @@ def where(page: Any, card: str) -> dict[str, Any]:
 def next_step(page: Any, touch: bool = True) -> str:
     """Wait for this seat's next action; do the ones that are not a card (call, next round),
     with a tap (or a click where the screen has no touch)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.wait_for_selector(NEXT)
     if page.locator("[data-testid=final-places]").count():
         return "over"
     if page.locator("[data-testid=ready-btn]").count():
         ready = page.locator("[data-testid=ready-btn]")
-        (ready.tap if touch else ready.click)(timeout=3000)
+        try:
+            (ready.tap if touch else ready.click)(timeout=3000)
+        except PlaywrightTimeout:
+            # the pause between rounds (a real timer, 2 s in the tests) may end before a busy
+            # machine's tap lands: the button is then gone, the next round on. A button still
+            # there that took no tap is a failure.
+            if ready.count():
+                raise
         page.wait_for_selector("[data-testid=ready-btn]", state="detached")
         return "ready"
     calls = page.locator("[data-call]:not([disabled])")

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-__all__ = ["register", "run", "served_at", "tune_gc"]
+__all__ = ["register", "run", "seed_option", "seeded_warning", "served_at", "tune_gc"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -54,6 +54,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--create-rate", type=float, default=None, help="tables per second per IP (0: no limit)")
     p.add_argument("--msg-rate", type=float, default=None, help="messages per second per connection (0: no limit)")
     p.add_argument("--connect-rate", type=float, default=None, help="new WebSockets per second per IP (0: no limit)")
+    p.add_argument(
+        "--seed",
+        type=seed_option,
+        default=None,
+        help="TESTS AND DEMONSTRATIONS ONLY: deal new tables (and seed their bots) from this whole number, so the "
+        "same seed and the same tables created give the same deals; whoever knows it knows the deals (CALLBREAK_SEED)",
+    )
+    p.add_argument(
+        "--process",
+        type=seed_option,
+        default=None,
+        help="this process's number, mixed into --seed so processes serving one store deal differently "
+        "(--workers numbers its children itself) (CALLBREAK_PROCESS)",
+    )
     p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
     p.set_defaults(func=run)
 
@@ -96,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
             create_rate=args.create_rate,
             msg_rate=args.msg_rate,
             connect_rate=args.connect_rate,
+            seed=args.seed,
+            process=args.process,
         )
     except ValueError as e:  # a bad option or CALLBREAK_* value: say which, start nothing
         raise SystemExit(f"callbreak serve: {e}") from None
@@ -107,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
 
         for line in served_at(args.host, args.port, cfg.db):
             print(line, flush=True)
+        if cfg.seed is not None:
+            print(seeded_warning(cfg.seed), flush=True)
         return supervise(args.host, args.port, args.workers)
     app: Any = create_app(cfg)
     hub = app.state.hub
@@ -126,6 +144,8 @@ def run(args: argparse.Namespace) -> int:
     if cfg.bot_queue == "redis":
         print(f"  bots decide on the bot workers of {cfg.redis} (callbreak bot-worker; with none, each bot's turn"
               f" plays the lowest legal action after {cfg.bot_deadline:g} s)", flush=True)
+    if cfg.seed is not None and args.fd is None:
+        print(seeded_warning(cfg.seed, cfg.process), flush=True)
     if cfg.test_hooks:
         print("  TEST HOOKS ON (CALLBREAK_TEST_HOOKS): time moves only by POST /test/clock; not for play", flush=True)
     KERNEL.start(_say)  # hard seats and hints answer at the medium level until it is ready
@@ -145,6 +165,38 @@ def run(args: argparse.Namespace) -> int:
         access_log=False,
     )
     return 0
+
+
+def seed_option(text: str) -> int:
+    """``--seed`` and ``--process``: a whole number from 0.
+
+    >>> seed_option("42")
+    42
+    >>> seed_option("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a whole number from 0 is needed, not '-1'
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a whole number from 0 is needed, not {text!r}")
+    return value
+
+
+def seeded_warning(seed: int, process: int | None = None) -> str:
+    """What `callbreak serve --seed` prints at startup (beside the address it serves).
+
+    >>> seeded_warning(7, 0)
+    '  WARNING: SEEDED DEALS (--seed 7, process 0): new tables deal from a known seed, so whoever knows it knows the deals; for tests and demonstrations only'
+    """
+    where = "" if process is None else f", process {process}"
+    return (
+        f"  WARNING: SEEDED DEALS (--seed {seed}{where}): new tables deal from a known seed, so whoever knows it"
+        " knows the deals; for tests and demonstrations only"
+    )
 
 
 def served_at(host: str, port: int, db: str) -> list[str]:

@@ -10,6 +10,8 @@ so tests and benchmarks can run the real server with fast timers:
 Traceback (most recent call last):
 ...
 ValueError: CALLBREAK_GRACE must be a number, not 'soon'
+>>> ServerConfig.from_env({"CALLBREAK_SEED": "7"}).seed, ServerConfig.from_env({"CALLBREAK_SEED": ""}).seed
+(7, None)
 """
 
 from __future__ import annotations
@@ -130,6 +132,13 @@ class ServerConfig:
     #: TESTS ONLY: run on a clock only ``POST /test/clock`` moves, and serve the ``/test/*``
     #: routes of `callbreak.server.testhooks` (never on in production)
     test_hooks: bool = False
+    #: TESTS AND DEMONSTRATIONS ONLY: new tables' seeds (their deals, bots' names and play) come
+    #: from a stream seeded with this (`callbreak.server.seeding`), not from `secrets`; whoever knows
+    #: it knows the deals. None: unseeded. Table ids, invites and seat tokens never come from it
+    seed: int | None = None
+    #: this process's number among processes serving with one ``seed``, mixed into its stream so
+    #: they deal differently (``--workers`` numbers its children itself)
+    process: int = 0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> ServerConfig:
@@ -143,7 +152,9 @@ class ServerConfig:
             raw = env[key]
             default = getattr(cls, f.name)
             try:
-                if isinstance(default, bool):
+                if f.type == "int | None":
+                    values[f.name] = int(raw) if raw.strip() else None
+                elif isinstance(default, bool):
                     values[f.name] = raw.lower() in ("1", "true", "yes", "on")
                 elif isinstance(default, int):
                     values[f.name] = int(raw)

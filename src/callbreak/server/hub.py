@@ -46,6 +46,7 @@ from .protocol import (
 )
 from .ratelimit import Bucket
 from .recent import AUDIENCES
+from .seeding import TableSeeds
 from .store import Store, open_store
 from .table import (
     ABANDONED,
@@ -104,6 +105,8 @@ class Hub:
         self.store: Store = store if store is not None else open_store(config.db, config.sync, now=self.clock.time)
         self.broker: Broker = broker if broker is not None else LocalBroker()
         self.tables: dict[str, LiveTable] = {}
+        #: every new table's seed (its deals and bots' play): `secrets`, or a stream from ``--seed``
+        self.seeds = TableSeeds(config.seed, config.process)
         self._sweeper: Handle | None = None
         #: whether `sweep` also closes stale stored tables; a cluster does that itself, each
         #: table under its lease (never one that a living process runs)
@@ -295,7 +298,7 @@ class Hub:
             invite=f"{tid}.{secrets.token_urlsafe(6)}",
             rules=rules,
             bots=bots,
-            seed=secrets.randbits(62),
+            seed=self.seeds.draw(),
             created=self.clock.time(),
             host=host,
             parent=parent,

@@ -1,8 +1,9 @@
 """``callbreak serve --workers N``: N server processes on one listening socket.
 
 The parent binds the socket and starts N children (``callbreak serve --fd``, the same
-options), each a whole server that joins the others through Redis; the kernel spreads new
-connections over them.  A child that dies is started again; SIGTERM or SIGINT stops them all.
+options, each with its own ``--process`` number: 0 to N-1, then N, N+1... for a child started
+again, so seeded children never deal alike: `callbreak.server.seeding`), each a whole server
+that joins the others through Redis; the kernel spreads new connections over them.  A child that dies is started again; SIGTERM or SIGINT stops them all.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import subprocess
 import sys
 import time
 
-__all__ = ["keep_running", "supervise", "worker_argv"]
+__all__ = ["keep_running", "numbered_argv", "supervise", "worker_argv"]
 
 
 def worker_argv(argv: list[str], fd: int) -> list[str]:
@@ -37,6 +38,15 @@ def worker_argv(argv: list[str], fd: int) -> list[str]:
     return [*out, "--fd", str(fd)]
 
 
+def numbered_argv(cmd: list[str], option: str, k: int) -> list[str]:
+    """``cmd`` for the ``k``-th process started: ``option k`` after it (the last one given wins).
+
+    >>> numbered_argv(["serve", "--seed", "7"], "--process", 2)
+    ['serve', '--seed', '7', '--process', '2']
+    """
+    return [*cmd, option, str(k)]
+
+
 def supervise(host: str, port: int, workers: int) -> int:
     """Bind ``host:port`` and serve it with ``workers`` children (`worker_argv`) until stopped."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -48,16 +58,26 @@ def supervise(host: str, port: int, workers: int) -> int:
     fd = sock.fileno()
     cmd = [sys.executable, "-m", "callbreak", *worker_argv(sys.argv[1:], fd)]
     try:
-        return keep_running(cmd, workers, "callbreak serve", pass_fds=(fd,))
+        return keep_running(cmd, workers, "callbreak serve", pass_fds=(fd,), numbered="--process")
     finally:
         sock.close()
 
 
-def keep_running(cmd: list[str], n: int, name: str, pass_fds: tuple[int, ...] = ()) -> int:
+def keep_running(
+    cmd: list[str], n: int, name: str, pass_fds: tuple[int, ...] = (), numbered: str | None = None
+) -> int:
     """Run ``n`` processes of ``cmd`` and start again any that dies (saying so as ``name``),
     until SIGTERM or SIGINT: then stop them all (SIGTERM, then SIGKILL after 15 s) and return 0.
+    With ``numbered`` (an option), the k-th process started gets ``numbered k`` (`numbered_argv`).
     The supervisor of ``callbreak serve --workers`` and ``callbreak bot-worker --processes``."""
     stopping = False
+    started = 0
+
+    def spawn() -> subprocess.Popen[bytes]:
+        nonlocal started
+        argv = cmd if numbered is None else numbered_argv(cmd, numbered, started)
+        started += 1
+        return subprocess.Popen(argv, pass_fds=pass_fds)
 
     def stop(signum: int, frame: object) -> None:
         nonlocal stopping
@@ -65,13 +85,13 @@ def keep_running(cmd: list[str], n: int, name: str, pass_fds: tuple[int, ...] = 
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    procs = [subprocess.Popen(cmd, pass_fds=pass_fds) for _ in range(n)]
+    procs = [spawn() for _ in range(n)]
     while not stopping:
         time.sleep(0.2)
         for i, p in enumerate(procs):
             if p.poll() is not None and not stopping:
                 print(f"{name}: worker {p.pid} exited ({p.returncode}); starting another", flush=True)
-                procs[i] = subprocess.Popen(cmd, pass_fds=pass_fds)
+                procs[i] = spawn()
     for p in procs:
         if p.poll() is None:
             p.terminate()

@@ -11,7 +11,9 @@ and slow thinkers are).
 The CPU of each component over each window comes from /proc (utime + stime of the process
 and all its descendants: PostgreSQL's backends, nginx's workers), the client's from its own
 processes' rusage, and "other" is the rest of the machine's busy time (other users of a
-shared machine).
+shared machine).  CPU per action (µs) is a component's CPU over the window divided by the
+actions in it (every call and card of the measured tables, the bots' too): the servers' and the
+client's side by side, the cost that the p99 tail queues behind.
 """
 
 from __future__ import annotations
@@ -147,6 +149,10 @@ class Step:
     errors: int
     cpu: dict[str, float] = field(default_factory=dict)
 
+    def us_per_action(self, component: str) -> float:
+        """CPU microseconds of ``component`` (``servers``, ``client``, ...) per action."""
+        return 1e4 * self.cpu.get(component, 0.0) / self.actions_per_s if self.actions_per_s else float("nan")
+
     def ok(self, bound_ms: float) -> bool:
         return self.p99_ms <= bound_ms and self.errors == 0 and self.samples > 0
 
@@ -217,7 +223,9 @@ def best(steps: list[Step], bound_ms: float) -> Step | None:
 
 
 HEAD = ("| tables | idle seats | connections | actions/s | p50 ms | p99 ms | errors | CPU %: servers | postgres "
-        "| redis | nginx | client | other | machine |")
+        "| redis | nginx | client | other | machine | CPU µs/action: servers | client |")
+#: the markdown line under `HEAD`
+RULE = "|" + "---|" * HEAD.count(" |")
 
 
 def row(s: Step, bound_ms: float) -> str:
@@ -226,4 +234,5 @@ def row(s: Step, bound_ms: float) -> str:
     return (f"| {s.tables} | {s.idle_seats} | {s.connections} | {s.actions_per_s} | {s.p50_ms} | {s.p99_ms}{mark} "
             f"| {s.errors} | {c.get('servers', 0):.0f} | {c.get('postgres', 0):.0f} | {c.get('redis', 0):.0f} "
             f"| {c.get('nginx', 0):.0f} | {c.get('client', 0):.0f} | {c.get('other', 0):.0f} "
-            f"| {c.get('machine', 0):.0f} of {c.get('cores', 0):.0f} |")
+            f"| {c.get('machine', 0):.0f} of {c.get('cores', 0):.0f} | {s.us_per_action('servers'):.0f} "
+            f"| {s.us_per_action('client'):.0f} |")

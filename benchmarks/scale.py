@@ -120,7 +120,7 @@ def throughput(args: argparse.Namespace) -> None:
             workers = spawn_workers(nginx.base, args.clients, args.seed)
             cpu = capacity.CpuWindow({"servers": [s.proc.pid for s in servers if s.proc],
                                       "postgres": [pg.proc.pid], "redis": [rd.proc.pid], "nginx": [nginx.proc.pid]})
-            print(f"\n{names[kind]}\n{capacity.HEAD}\n|{'---|' * 13}", flush=True)
+            print(f"\n{names[kind]}\n{capacity.HEAD}\n{capacity.RULE}", flush=True)
             try:
                 results[kind] = capacity.run_steps(nginx.base, workers, cpu, steps, args.humans, args.think,
                                                    args.warm, args.window, args.bound, args.misses)
@@ -139,7 +139,7 @@ def throughput(args: argparse.Namespace) -> None:
             cpu = capacity.CpuWindow({"servers": [s.proc.pid for s in servers if s.proc],
                                       "postgres": [pg.proc.pid], "redis": [rd.proc.pid], "nginx": [nginx.proc.pid]})
             print(f"\nseats sweep, 2 processes: {active} playing tables + idle seats (tables of 4 scripted "
-                  f"players thinking {args.idle_think:g} s mean)\n{capacity.HEAD}\n|{'---|' * 13}", flush=True)
+                  f"players thinking {args.idle_think:g} s mean)\n{capacity.HEAD}\n{capacity.RULE}", flush=True)
             try:
                 sweep = capacity.idle_sweep(nginx.base, workers, cpu, active, args.humans, args.think, idle_steps,
                                             args.idle_think, args.warm, args.window, args.bound, args.misses)
@@ -153,17 +153,17 @@ def throughput(args: argparse.Namespace) -> None:
         rd.stop()
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"\n| at p99 <= {args.bound:g} ms | highest step (tables) | connections | actions/s | p99 ms "
-          "| CPU %: servers | postgres | redis | nginx | client | other |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "| CPU %: servers | postgres | redis | nginx | client | other | CPU µs/action: servers | client |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     tops = {k: capacity.best(v, args.bound) for k, v in results.items()}
     for kind, top in tops.items():
         if top is None:
-            print(f"| {names[kind]} | none within the bound | | | | | | | | | |")
+            print(f"| {names[kind]} | none within the bound | | | | | | | | | | | |")
             continue
         c = top.cpu
         print(f"| {names[kind]} | {top.tables} | {top.connections} | {top.actions_per_s} | {top.p99_ms} "
               f"| {c['servers']:.0f} | {c['postgres']:.0f} | {c['redis']:.0f} | {c['nginx']:.0f} | {c['client']:.0f} "
-              f"| {c['other']:.0f} |")
+              f"| {c['other']:.0f} | {top.us_per_action('servers'):.0f} | {top.us_per_action('client'):.0f} |")
     one, two = tops.get("1"), tops.get("2")
     if one and two:
         print(f"ratio of actions/s within the bound, 2 processes / 1 (PostgreSQL + Redis): "

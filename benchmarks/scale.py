@@ -123,7 +123,8 @@ def throughput(args: argparse.Namespace) -> None:
             print(f"\n{names[kind]}\n{capacity.HEAD}\n{capacity.RULE}", flush=True)
             try:
                 results[kind] = capacity.run_steps(nginx.base, workers, cpu, steps, args.humans, args.think,
-                                                   args.warm, args.window, args.bound, args.misses)
+                                                   args.warm, args.window, args.bound, args.misses,
+                                                   max_other=args.max_other)
             finally:
                 workers.stop()
                 nginx.stop()
@@ -475,6 +476,9 @@ def main() -> None:
                    help="idle seats at each step of the 2-process seats sweep ('' for none)")
     t.add_argument("--idle-think", type=float, default=45.0, help="an idle seat's mean think (s)")
     t.add_argument("--misses", type=int, default=1, help="stop a sweep after this many steps in a row over the bound")
+    t.add_argument("--max-other", type=float, default=0.0,
+                   help="measure a step's window again (up to 3 times) while other work on a shared machine used "
+                        "more than this %% of a core (0: never)")
     t.add_argument("--seed", type=int, default=1)
     h = sub.add_parser("hardbots")
     h.add_argument("--tables", type=int, default=100)

@@ -4,7 +4,7 @@ Every accepted entry sends each audience of a table its state right after it.  T
 (calls, tricks won, the trick on the table, the round's finished tricks, totals, ...) is the same
 for every audience, so it is rendered once (`StateRender.parts`: the ``head``), and each seat gets
 only its ``tail``: its hand and, on its turn, its legal moves.  ``head + "," + tail`` is exactly
-the JSON of `TableState.state` (tests/server/test_render.py holds the two together at every step
+the JSON of `TableState.state` (tests/server/test_table_state.py holds the two together at every step
 of whole matches).
 
 What changes rarely is rendered once and kept: the rules, the finished tricks of the round (a trick

@@ -120,10 +120,11 @@ def throughput(args: argparse.Namespace) -> None:
             workers = spawn_workers(nginx.base, args.clients, args.seed)
             cpu = capacity.CpuWindow({"servers": [s.proc.pid for s in servers if s.proc],
                                       "postgres": [pg.proc.pid], "redis": [rd.proc.pid], "nginx": [nginx.proc.pid]})
-            print(f"\n{names[kind]}\n{capacity.HEAD}\n|{'---|' * 13}", flush=True)
+            print(f"\n{names[kind]}\n{capacity.HEAD}\n{capacity.RULE}", flush=True)
             try:
                 results[kind] = capacity.run_steps(nginx.base, workers, cpu, steps, args.humans, args.think,
-                                                   args.warm, args.window, args.bound, args.misses)
+                                                   args.warm, args.window, args.bound, args.misses,
+                                                   max_other=args.max_other)
             finally:
                 workers.stop()
                 nginx.stop()
@@ -139,7 +140,7 @@ def throughput(args: argparse.Namespace) -> None:
             cpu = capacity.CpuWindow({"servers": [s.proc.pid for s in servers if s.proc],
                                       "postgres": [pg.proc.pid], "redis": [rd.proc.pid], "nginx": [nginx.proc.pid]})
             print(f"\nseats sweep, 2 processes: {active} playing tables + idle seats (tables of 4 scripted "
-                  f"players thinking {args.idle_think:g} s mean)\n{capacity.HEAD}\n|{'---|' * 13}", flush=True)
+                  f"players thinking {args.idle_think:g} s mean)\n{capacity.HEAD}\n{capacity.RULE}", flush=True)
             try:
                 sweep = capacity.idle_sweep(nginx.base, workers, cpu, active, args.humans, args.think, idle_steps,
                                             args.idle_think, args.warm, args.window, args.bound, args.misses)
@@ -153,17 +154,17 @@ def throughput(args: argparse.Namespace) -> None:
         rd.stop()
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"\n| at p99 <= {args.bound:g} ms | highest step (tables) | connections | actions/s | p99 ms "
-          "| CPU %: servers | postgres | redis | nginx | client | other |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "| CPU %: servers | postgres | redis | nginx | client | other | CPU µs/action: servers | client |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     tops = {k: capacity.best(v, args.bound) for k, v in results.items()}
     for kind, top in tops.items():
         if top is None:
-            print(f"| {names[kind]} | none within the bound | | | | | | | | | |")
+            print(f"| {names[kind]} | none within the bound | | | | | | | | | | | |")
             continue
         c = top.cpu
         print(f"| {names[kind]} | {top.tables} | {top.connections} | {top.actions_per_s} | {top.p99_ms} "
               f"| {c['servers']:.0f} | {c['postgres']:.0f} | {c['redis']:.0f} | {c['nginx']:.0f} | {c['client']:.0f} "
-              f"| {c['other']:.0f} |")
+              f"| {c['other']:.0f} | {top.us_per_action('servers'):.0f} | {top.us_per_action('client'):.0f} |")
     one, two = tops.get("1"), tops.get("2")
     if one and two:
         print(f"ratio of actions/s within the bound, 2 processes / 1 (PostgreSQL + Redis): "
@@ -475,6 +476,9 @@ def main() -> None:
                    help="idle seats at each step of the 2-process seats sweep ('' for none)")
     t.add_argument("--idle-think", type=float, default=45.0, help="an idle seat's mean think (s)")
     t.add_argument("--misses", type=int, default=1, help="stop a sweep after this many steps in a row over the bound")
+    t.add_argument("--max-other", type=float, default=0.0,
+                   help="measure a step's window again (up to 3 times) while other work on a shared machine used "
+                        "more than this %% of a core (0: never)")
     t.add_argument("--seed", type=int, default=1)
     h = sub.add_parser("hardbots")
     h.add_argument("--tables", type=int, default=100)

@@ -190,3 +190,32 @@ async def test_the_stored_table_sweep_never_closes_a_table_a_living_process_runs
         store.close()
         for s in (a, b):
             s.stop()
+
+
+async def test_one_renewal_keeps_takes_or_drops_every_loaded_tables_lease(pg_url: str, redis_server: str, ns: str) -> None:
+    """A renewal asks for the leases of all the process's loaded tables at once (one pipeline):
+    a free lease and a dead process's are taken (that one counted as a move), one that a living
+    process holds is left to it and the copy here dropped."""
+    from callbreak.server.cluster import Cluster
+    from callbreak.server.config import ServerConfig
+    from callbreak.server.hub import Hub
+
+    hub = Hub(ServerConfig(db=pg_url))
+    cluster = Cluster(hub, redis_server, namespace=ns, lease_ttl=60.0)  # its own renewals: every 20 s
+    await cluster.start()
+    r = redis.Redis.from_url(redis_server)
+    try:
+        free, dead, living = (hub.create_table(Ruleset(), bots="random", name="A", play_now=True)[0].id for _ in range(3))
+        r.set(f"{ns}:lease:{dead}", "a-dead-process")
+        r.set(f"{ns}:lease:{living}", "a-living-process")
+        r.set(f"{ns}:alive:a-living-process", "1")
+        await cluster._renew()
+        assert cluster.owned == {free, dead} and cluster.moves == 1
+        assert set(hub.tables) == {free, dead}
+        for tid in (free, dead):
+            assert r.get(f"{ns}:lease:{tid}") == cluster.me.encode() and r.pttl(f"{ns}:lease:{tid}") > 0
+        assert r.get(f"{ns}:lease:{living}") == b"a-living-process"
+    finally:
+        r.close()
+        await cluster.stop()
+        await hub.shutdown()

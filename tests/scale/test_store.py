@@ -12,7 +12,7 @@ import pytest
 
 from callbreak import Ruleset
 from callbreak.server.store import SQLiteStore, Store, StoreConflict, open_store
-from callbreak.server.store_pg import MIGRATIONS, PostgresStore
+from callbreak.server.store_pg import APPEND_CONNECTION, MIGRATIONS, PostgresStore
 from callbreak.server.table import TableMeta
 
 
@@ -92,6 +92,32 @@ def test_two_writers_racing_for_the_same_entry_one_wins(db: str, store: Store) -
     loaded = store.load("t1")
     assert loaded is not None and len(loaded[1]) == 2
     assert "ok " + loaded[1][1]["who"] in results
+
+
+def test_postgres_replaces_its_append_connection_when_it_breaks(pg_url: str) -> None:
+    """A call or a card commits on a connection of its own, kept open: a conflict leaves it
+    usable; one that PostgreSQL ended fails one append, and the next append opens another."""
+    store = PostgresStore(pg_url, now=lambda: 100.0)
+    try:
+        store.create(meta("t1"), [seat(0, "tok0"), {"t": "start"}], [("tok0", 0)], "playing")
+        store.append("t1", 2, {"t": "call", "seat": 0, "call": 3}, (), None)
+        with pytest.raises(StoreConflict, match="t1 already has entry 2"):
+            store.append("t1", 2, {"t": "call", "seat": 0, "call": 4}, (), None)
+        store.append("t1", 3, {"t": "call", "seat": 1, "call": 2}, (), None)
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            ended = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name=%s AND datname=current_database()",
+                (APPEND_CONNECTION,),
+            ).fetchall()
+        assert ended == [(True,)]
+        with pytest.raises(psycopg.OperationalError):
+            store.append("t1", 4, {"t": "call", "seat": 2, "call": 5}, (), None)
+        store.append("t1", 4, {"t": "call", "seat": 2, "call": 6}, (), None)
+        loaded = store.load("t1")
+        assert loaded is not None
+        assert [e.get("call") for e in loaded[1][2:]] == [3, 2, 6]
+    finally:
+        store.close()
 
 
 def test_stale_finds_old_lobbies_and_idle_matches(store: Store) -> None:

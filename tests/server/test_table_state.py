@@ -1,4 +1,4 @@
-"""The pure table state: the shared-work per-seat JSON equals each seat's own view."""
+"""The pure table state: the shared-work per-seat JSON (`render.StateRender`) is each seat's own view."""
 
 from __future__ import annotations
 
@@ -7,22 +7,52 @@ import random
 import orjson
 
 from callbreak import Ruleset
+from callbreak.server.render import StateRender
 from callbreak.server.table import TableMeta, TableState
+
+_PRIVATE = ("seat", "hand", "legal_calls", "legal_cards")
+
+
+def _expected(state: dict[str, object] | None) -> str:
+    """`TableState.state` as the text the renderer gives: the public keys in order, then the seat's."""
+    if state is None:
+        return "null"
+    return orjson.dumps({**{k: v for k, v in state.items() if k not in _PRIVATE}, **{k: state[k] for k in _PRIVATE}}).decode()
 
 
 def test_states_json_equals_each_seats_state_at_every_step() -> None:
+    """Text for text, at every step of whole matches (redeals, sudden death, an endless match
+    ended by its host, an abandoned one), by the table's own renderer (which keeps the rules,
+    finished tricks, totals and last round between events) and by a fresh one (a table loaded
+    from the store mid-round)."""
     rng = random.Random(3)
-    for seed, rules in ((1, Ruleset(rounds=2)), (2, Ruleset.preset("bhoos", rounds=1)), (3, Ruleset.preset("pagat"))):
+    cases = (
+        (1, Ruleset(rounds=2), None),
+        (2, Ruleset.preset("bhoos", rounds=1), None),
+        (3, Ruleset.preset("pagat"), None),
+        (4, Ruleset(rounds=3, redeal_without_trump=True, redeal_without_face_card=True, min_total_calls=9), None),
+        (26, Ruleset(rounds=1, overtrick_points=0), None),  # a tie at the top: sudden death
+        (5, Ruleset(rounds=None), "end"),
+        (6, Ruleset(rounds=4), "abandon"),
+    )
+    for seed, rules, finish in cases:
         t = TableState(TableMeta(id="t", invite="i", rules=rules, bots="random", seed=seed, created=0.0))
         t.apply({"t": "seat", "seat": 1, "name": "A", "token": "k" * 22})
+        assert t.states_json([1, -1]) == {1: "null", -1: "null"}
         t.apply({"t": "start"})
         steps = 0
-        while t.status != "over" and steps < 400:
+        seen = set()
+        while t.status not in ("over", "abandoned") and steps < 400:
             every = t.states_json([0, 1, 2, 3, -1])
+            fresh = StateRender().parts(t.match, t.status == "between_rounds", [0, 1, 2, 3, -1])  # type: ignore[arg-type]
             for s, text in every.items():
-                assert orjson.loads(text) == t.state(s), (s, steps)
+                assert text == _expected(t.state(s)) == fresh[0] + "," + fresh[1][s], (seed, s, steps)
+            seen.add(t.status)
             if t.status == "between_rounds":
-                t.apply({"t": "end"} if rules.rounds is None else {"t": "next"})
+                if finish == "abandon":
+                    t.apply({"t": "abandon"})
+                else:
+                    t.apply({"t": "end"} if rules.rounds is None else {"t": "next"})
                 continue
             rnd = t.match.round  # type: ignore[union-attr]
             if rnd.phase == "calling":
@@ -30,5 +60,8 @@ def test_states_json_equals_each_seats_state_at_every_step() -> None:
             else:
                 t.apply({"t": "play", "seat": t.to_act, "card": str(rng.choice(rnd.legal_cards()))})
             steps += 1
-        every = t.states_json([0, -1])
-        assert orjson.loads(every[0]) == t.state(0) and orjson.loads(every[-1]) == t.state(-1)
+        assert "between_rounds" in seen or rules.rounds == 1, seed
+        assert t.status == ("abandoned" if finish == "abandon" else "over"), (seed, t.status)
+        every = t.states_json([0, 1, 2, 3, -1])
+        for s, text in every.items():
+            assert text == _expected(t.state(s)), (seed, s)

@@ -143,7 +143,7 @@ class Autopilot:
         bot = self.bot(seat)
         seed = decision_seed(st.meta.seed, seat, v)
         if st.meta.bots in INLINE_LEVELS or bot.name in INLINE_LEVELS:
-            self._bot_done(v, seat, seeded_act(bot, seed, view))
+            self._bot_done(v, seat, seeded_act(bot, seed, view), view)  # the same step: the same view
             return
         task = asyncio.get_running_loop().create_task(self._bot_thread(v, seat, bot, seed, view))
         self._tasks.add(task)
@@ -160,12 +160,15 @@ class Autopilot:
         self.table.hub.meter.bot(time.perf_counter() - t0)
         self._bot_done(v, seat, choice)
 
-    def _bot_done(self, v: int, seat: int, choice: int | Card | None) -> None:
+    def _bot_done(self, v: int, seat: int, choice: int | Card | None, view: SeatView | None = None) -> None:
+        """Play ``choice`` (the lowest legal action instead when it is not legal); ``view``: the
+        seat's view at version ``v``, when the caller has it."""
         st = self.table.state
         if st.v != v or st.to_act != seat or st.match is None:
             return
         auto = "autoplay" if st.seats[seat].kind == "human" else None
-        view = st.match.view(seat)
+        if view is None:
+            view = st.match.view(seat)
         legal = view.legal_calls if view.phase == "calling" else view.legal_cards
         if choice is None or choice not in legal or isinstance(choice, Card) != (view.phase == "playing"):
             choice = lowest_action(view)

@@ -233,8 +233,8 @@ class Cluster:
             await self._release(keys=[self.key("lease", tid)], args=[self.me])
             self.owned.discard(tid)
         self._gone = gone - self._gone
-        for tid in list(hub.tables):
-            owner = await self.acquire(tid)
+        loaded = list(hub.tables)
+        for tid, owner in zip(loaded, await self.acquire_many(loaded)):
             if owner != self.me:
                 log.warning("table %s: owned by %s now; dropping this copy", tid, owner)
                 hub._unload(tid)
@@ -285,9 +285,29 @@ class Cluster:
     async def acquire(self, tid: str) -> str:
         """The process that owns ``tid`` now: this one if the lease was free, ours, or its
         holder's liveness key has expired."""
-        owner_raw, moved = await self._acquire(
-            keys=[self.key("lease", tid)], args=[self.me, self.key("alive", ""), int(self.ttl * 10_000)]
-        )
+        owner_raw, moved = await self._acquire(keys=self._lease_keys(tid), args=self._lease_args())
+        return self._took(tid, owner_raw, moved)
+
+    async def acquire_many(self, tids: list[str]) -> list[str]:
+        """`acquire` of every table of ``tids`` in one round trip to Redis (a renewal of this
+        process's leases: one pipeline, not one command and one wake-up of the loop per table)."""
+        if not tids:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        args = self._lease_args()
+        for tid in tids:
+            await self._acquire(keys=self._lease_keys(tid), args=args, client=pipe)
+        answers = await pipe.execute()
+        return [self._took(tid, owner_raw, moved) for tid, (owner_raw, moved) in zip(tids, answers, strict=True)]
+
+    def _lease_keys(self, tid: str) -> list[str]:
+        return [self.key("lease", tid)]
+
+    def _lease_args(self) -> list[str | int]:
+        return [self.me, self.key("alive", ""), int(self.ttl * 10_000)]
+
+    def _took(self, tid: str, owner_raw: bytes | str, moved: int) -> str:
+        """What the lease script answered for ``tid``: this process's record of it updated."""
         owner = owner_raw.decode() if isinstance(owner_raw, bytes) else str(owner_raw)
         if owner == self.me and tid not in self.owned:
             self.owned.add(tid)

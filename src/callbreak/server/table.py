@@ -33,14 +33,13 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 from ..bots.names import bot_names
-from ..cards import Card, cards_of
+from ..cards import Card
 from ..errors import IllegalAction
 from ..match import Match
 from ..round import OVER, REDEAL, Round
 from ..rules import Ruleset
+from .render import StateRender
 
 __all__ = [
     "ABANDONED",
@@ -183,6 +182,7 @@ class TableState:
         self.rematch: str | None = None
         #: rounds in a row that ended with every player's seat on autoplay
         self.idle_rounds = 0
+        self._render = StateRender()
 
     @property
     def id(self) -> str:
@@ -496,30 +496,11 @@ class TableState:
     def state_parts(self, seats: list[int]) -> tuple[str, dict[int, str]] | None:
         """`state` of several seats as JSON text in two parts: the public ``head`` (shared) and
         each seat's ``tail`` (its hand and legal moves); ``head + "," + tail`` is a seat's whole
-        state.  None in the lobby (the state is null)."""
+        state (`render.StateRender`).  None in the lobby (the state is null)."""
         m = self.match
         if m is None:
             return None
-        base = self.state(-1)
-        assert base is not None
-        for key in ("seat", "hand", "legal_calls", "legal_cards"):
-            del base[key]
-        head = orjson.dumps(base).decode()[:-1]
-        rnd = m.round
-        tails: dict[int, str] = {}
-        for s in seats:
-            if s < 0:
-                tail = {"seat": -1, "hand": [], "legal_calls": [], "legal_cards": []}
-            else:
-                mine = not m.is_over and self.status not in (BETWEEN, ABANDONED) and rnd.to_act == s
-                tail = {
-                    "seat": s,
-                    "hand": [str(c) for c in cards_of(rnd.hand_masks[s])],
-                    "legal_calls": rnd.legal_calls() if mine else [],
-                    "legal_cards": [str(c) for c in rnd.legal_cards()] if mine else [],
-                }
-            tails[s] = orjson.dumps(tail).decode()[1:]
-        return head, tails
+        return self._render.parts(m, self.status in (BETWEEN, ABANDONED), seats)
 
     def states_json(self, seats: list[int]) -> dict[int, str]:
         """`state` of several seats as JSON text, sharing the work on the public part.

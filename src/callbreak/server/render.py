@@ -70,7 +70,17 @@ def _trick(t: Trick) -> str:
 
 
 class StateRender:
-    """One table's state renderer, with what it kept from the last rendering."""
+    """One table's state renderer, with what it kept from the last rendering.
+
+    >>> from callbreak import Match, Ruleset
+    >>> m = Match(Ruleset.preset("quick"), seed=2)
+    >>> render = StateRender()
+    >>> first, _ = render.parts(m, False, [])
+    >>> _ = m.call(m.round.legal_calls()[0])
+    >>> second, _ = render.parts(m, False, [])
+    >>> first == second, '"calls":[' in second
+    (False, True)
+    """
 
     def __init__(self) -> None:
         self._rules: tuple[Ruleset, str] | None = None

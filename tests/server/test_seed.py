@@ -56,7 +56,7 @@ async def test_the_same_seed_deals_the_same_and_bots_play_the_same(
 
 async def test_a_test_starts_the_stream_again(make_server: Callable[..., Server], tmp_path: Path) -> None:
     """``POST /test/seed`` (a seeded server only): the next table deals as the server's first."""
-    server = make_server(db=tmp_path / "seeded.db", env={"CALLBREAK_SEED": "9"})
+    server = make_server(db=tmp_path / "seeded.db", env={"CALLBREAK_SEED": "9", "CALLBREAK_TEST_RESEED": "1"})
     first = await first_table(server)
     assert server.post("/test/seed", {"seed": 3}).status_code == 200  # another stream meanwhile
     server.create(rules=QUICK1, bots="random", name="Bimal", play_now=True)
@@ -67,7 +67,12 @@ async def test_a_test_starts_the_stream_again(make_server: Callable[..., Server]
     for bad in ({"seed": -1}, {"seed": "x"}, {"seed": 9, "more": 1}):
         r = server.post("/test/seed", bad)
         assert r.status_code == 400 and r.json()["error"] == "bad_json", bad
-    unseeded = make_server(db=tmp_path / "unseeded.db", env={"CALLBREAK_SEED": ""})
+    # a demonstration server (seeded, no test opt-in): nobody may set its deals to a seed they know
+    demo = make_server(db=tmp_path / "demo.db", env={"CALLBREAK_SEED": "9"})
+    assert demo.post("/test/seed", {"seed": 5}).status_code in (404, 405)
+    assert "SEEDED" in demo.stop()
+    # the opt-in alone, unseeded: nothing to start again
+    unseeded = make_server(db=tmp_path / "unseeded.db", env={"CALLBREAK_SEED": "", "CALLBREAK_TEST_RESEED": "1"})
     assert unseeded.post("/test/seed", {"seed": 5}).status_code in (404, 405)
     assert "SEEDED" not in unseeded.stop()
 

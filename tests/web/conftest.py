@@ -207,6 +207,8 @@ def start_server(port: int, db: str, log_path: str, env: dict[str, str] | None =
     ):
         if opt in helptext:
             cmd += [opt, val]
+    # POST /test/seed (each test on a shared server starts the deals again: `restart_deals`)
+    env = {**(os.environ if env is None else env), "CALLBREAK_TEST_RESEED": "1"}
     with open(log_path, "a") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     deadline = time.time() + 30

@@ -77,10 +77,9 @@ from .calling import (
     win_value,
 )
 from .knowledge import Knowledge
-from .match_calls import shifted, trick_shift
 from .medium import choose_card
 
-__all__ = ["DECISIONS", "SERVING_TIME_LIMIT", "THINK_BASE", "HardBot", "decode_outcomes", "search_values", "shifted_values"]
+__all__ = ["DECISIONS", "SERVING_TIME_LIMIT", "THINK_BASE", "HardBot", "decode_outcomes", "search_values"]
 
 CALL_SD = 1.1  # spread of a call around the model's estimate, for weighting deals
 CALL_BIAS = 0.4  # bots call a little under their mean potential
@@ -484,47 +483,6 @@ def decode_outcomes(
     return won, calls
 
 
-def shifted_values(
-    view: SeatView,
-    outcomes: npt.NDArray[np.int64],
-    totals: npt.NDArray[np.float64],
-    sd: float,
-    shift: float,
-) -> npt.NDArray[np.float64]:
-    """The call search's values (`HardBot.call_table`) of the playouts that ended
-    as ``outcomes``, with ``shift`` tricks added to the view's seat (a fraction split
-    between the two whole numbers around it, kept within 0..13; `match_calls`).
-
-    >>> from callbreak import Match
-    >>> v = Match(seed=1).view(0)
-    >>> ends = np.array([[5 | 3 << 4 | 3 << 8 | 2 << 12 | 5 << 16 | 3 << 20 | 3 << 24 | 2 << 28,
-    ...                   5 | 3 << 4 | 3 << 8 | 2 << 12 | 6 << 16 | 3 << 20 | 3 << 24 | 2 << 28]])
-    >>> plain, up = shifted_values(v, ends, np.zeros(4), 0.0, 0.0), shifted_values(v, ends, np.zeros(4), 0.0, 1.0)
-    >>> bool(plain[0, 1] < up[0, 1]), round(float(up[0, 0] - plain[0, 0]), 4)   # 6 made; 5 with an overtrick
-    (True, 0.0004)
-    """
-    from .kernel import rules_array
-    from .kernel.scoring import _value
-
-    won, calls = decode_outcomes(outcomes)
-    P = rules_array(view.rules)
-    lo = math.floor(shift)
-    frac = shift - lo
-    me = view.seat
-    out = np.zeros(outcomes.shape)
-    for idx in np.ndindex(*outcomes.shape):
-        w = won[idx].copy()
-        c = calls[idx]
-        mine = int(w[me])
-        v = 0.0
-        for step, weight in ((lo, 1.0 - frac), (lo + 1, frac)):
-            if weight > 0:
-                w[me] = min(13, max(0, mine + step))
-                v += weight * float(_value(me, w, c, totals, sd, P))
-        out[idx] = v
-    return out
-
-
 def public_cannot(view: SeatView, k: Knowledge) -> list[int]:
     """What each seat is known not to hold from the play alone (as every seat
     infers it): ``k.cannot``, with this seat's own entry from the play too.
@@ -596,11 +554,7 @@ class HardBot(Bot):
     machine; only serving adds a wall-clock cap); ``call_rescue``: the share
     of the call search's playouts that end one trick short of this seat's call
     that are valued as made (0: none; the playout policy makes calls less often
-    than the bot's own play, `benchmarks/calls.py`); ``call_learn``: calls that
-    learn from the match (`match_calls`): the seat's mean overtricks a round so
-    far less ``call_over`` (what it takes against the players it models), shrunk
-    by ``n / (n + call_learn)`` after ``n`` rounds, is added to its tricks, in
-    the model's estimate and in each playout of the call search (0: off).
+    than the bot's own play, `benchmarks/calls.py`).
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):
@@ -638,14 +592,8 @@ class HardBot(Bot):
         call_keep: int = 1,
         think: float | None = None,
         call_rescue: float = 0.0,
-        call_learn: float = 0.0,
-        call_over: float = 0.9,
     ) -> None:
         super().__init__(seed)
-        if call_learn < 0:
-            raise ValueError("call_learn must be at least 0")
-        self.call_learn = float(call_learn)
-        self.call_over = float(call_over)
         if not 0.0 <= call_rescue <= 1.0:
             raise ValueError("call_rescue must be between 0 and 1")
         self.call_rescue = float(call_rescue)
@@ -811,8 +759,7 @@ class HardBot(Bot):
         deals consistent with the calls so far finds a neighbouring call
         clearly better (a paired test, as for cards)."""
 
-        shift = trick_shift(view, self.call_learn, self.call_over)
-        dist = shifted(trick_distribution(view), shift)
+        dist = trick_distribution(view)
         base, _ = best_call(view, dist)
         seed = self.rng.randrange(1 << 40)
         if self.call_deals <= 0:
@@ -822,10 +769,7 @@ class HardBot(Bot):
         steps = self.call_refine if any(c is not None for c in view.calls) else 0
         deals = self.deals(view, k, self.call_deals, seed, 1, steps, self.call_keep)
         totals, sd = self.match_stakes(view)
-        outcomes = np.zeros((len(deals), len(cands)), dtype=np.int64)
-        table = self.call_table(view, deals, cands, totals, sd, seed, outcomes)
-        if shift != 0:
-            table = shifted_values(view, outcomes, totals, sd, shift)
+        table = self.call_table(view, deals, cands, totals, sd, seed)
         means = table.mean(axis=0)
         values = {c: float(v) for c, v in zip(cands, means)}
         bi, fi = int(np.argmax(means)), cands.index(base)

@@ -66,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         type=seed_option,
         default=None,
         help="this process's number, mixed into --seed so processes serving one store deal differently "
-        "(--workers numbers its children itself) (CALLBREAK_PROCESS)",
+        "(--workers numbers its children from it: N, N+1, ...) (CALLBREAK_PROCESS)",
     )
     p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
     p.set_defaults(func=run)
@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
             print(line, flush=True)
         if cfg.seed is not None:
             print(seeded_warning(cfg.seed), flush=True)
-        return supervise(args.host, args.port, args.workers)
+        return supervise(args.host, args.port, args.workers, first_process=cfg.process)
     app: Any = create_app(cfg)
     hub = app.state.hub
     joined = None

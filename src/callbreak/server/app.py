@@ -348,7 +348,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         if not isinstance(the_hub.clock, ManualClock):
             raise ValueError("test_hooks needs a hub on a ManualClock")
         routes += hook_routes(the_hub, the_hub.clock)
-    if the_hub.seeds.seeded:  # a seeded server's deals are known: a test may start its stream again
+    if the_hub.seeds.seeded and the_hub.config.test_reseed:  # tests only: start the stream again
         from .seeding import seed_route
 
         routes.append(seed_route(the_hub.seeds))

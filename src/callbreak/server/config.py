@@ -137,8 +137,12 @@ class ServerConfig:
     #: it knows the deals. None: unseeded. Table ids, invites and seat tokens never come from it
     seed: int | None = None
     #: this process's number among processes serving with one ``seed``, mixed into its stream so
-    #: they deal differently (``--workers`` numbers its children itself)
+    #: they deal differently (``--workers`` numbers its children from it: N, N + 1, ...)
     process: int = 0
+    #: TESTS ONLY: with ``seed``, also serve ``POST /test/seed`` (start the stream again from another
+    #: seed; tests sharing one server give each test its own deals). Off on a demonstration server:
+    #: there anyone could set the deals to a seed they know
+    test_reseed: bool = False
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> ServerConfig:

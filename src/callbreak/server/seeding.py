@@ -83,9 +83,10 @@ class Reseed(msgspec.Struct, forbid_unknown_fields=True):
 
 def seed_route(seeds: TableSeeds) -> Route:
     """``POST /test/seed`` ``{"seed": N}``: the next tables' seeds come from ``N`` as if the
-    server had just started with ``--seed N``. Served only by a seeded server (its deals are
-    known anyway); a test sharing one server with others starts its own stream with it, so it
-    meets the same deals whichever tests ran before.
+    server had just started with ``--seed N``. Served only by a seeded server started with
+    ``CALLBREAK_TEST_RESEED`` (tests only: on a demonstration server anyone could set the deals
+    to a seed they know); a test sharing one server with others starts its own stream with it,
+    so it meets the same deals whichever tests ran before.
 
     >>> import asyncio, httpx
     >>> from starlette.applications import Starlette

@@ -193,7 +193,18 @@ class PostgresStore:
             cur = self._cursor
             if cur is None or cur.closed or cur.connection.broken:
                 self._close_writer()
-                self._writer = psycopg.connect(self.url, autocommit=True, connect_timeout=10, application_name=APPEND_CONNECTION)
+                # TCP keepalives: a connection that a NAT or firewall dropped in silence fails within
+                # about a minute instead of holding the event loop until the kernel gives up
+                self._writer = psycopg.connect(
+                    self.url,
+                    autocommit=True,
+                    connect_timeout=10,
+                    application_name=APPEND_CONNECTION,
+                    keepalives=1,
+                    keepalives_idle=30,
+                    keepalives_interval=10,
+                    keepalives_count=3,
+                )
                 cur = self._cursor = self._writer.cursor()
             try:
                 cur.execute(_APPEND, row, prepare=True)

@@ -47,8 +47,10 @@ def numbered_argv(cmd: list[str], option: str, k: int) -> list[str]:
     return [*cmd, option, str(k)]
 
 
-def supervise(host: str, port: int, workers: int) -> int:
-    """Bind ``host:port`` and serve it with ``workers`` children (`worker_argv`) until stopped."""
+def supervise(host: str, port: int, workers: int, first_process: int = 0) -> int:
+    """Bind ``host:port`` and serve it with ``workers`` children (`worker_argv`) until stopped;
+    the children are numbered ``--process first_process``, ``first_process + 1``, ... (hosts
+    serving one store on one ``--seed`` give each a ``--process`` base of its own)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -58,24 +60,30 @@ def supervise(host: str, port: int, workers: int) -> int:
     fd = sock.fileno()
     cmd = [sys.executable, "-m", "callbreak", *worker_argv(sys.argv[1:], fd)]
     try:
-        return keep_running(cmd, workers, "callbreak serve", pass_fds=(fd,), numbered="--process")
+        return keep_running(cmd, workers, "callbreak serve", pass_fds=(fd,), numbered="--process", first=first_process)
     finally:
         sock.close()
 
 
 def keep_running(
-    cmd: list[str], n: int, name: str, pass_fds: tuple[int, ...] = (), numbered: str | None = None
+    cmd: list[str],
+    n: int,
+    name: str,
+    pass_fds: tuple[int, ...] = (),
+    numbered: str | None = None,
+    first: int = 0,
 ) -> int:
     """Run ``n`` processes of ``cmd`` and start again any that dies (saying so as ``name``),
     until SIGTERM or SIGINT: then stop them all (SIGTERM, then SIGKILL after 15 s) and return 0.
-    With ``numbered`` (an option), the k-th process started gets ``numbered k`` (`numbered_argv`).
+    With ``numbered`` (an option), the k-th process started (from 0) gets ``numbered first + k``
+    (`numbered_argv`).
     The supervisor of ``callbreak serve --workers`` and ``callbreak bot-worker --processes``."""
     stopping = False
     started = 0
 
     def spawn() -> subprocess.Popen[bytes]:
         nonlocal started
-        argv = cmd if numbered is None else numbered_argv(cmd, numbered, started)
+        argv = cmd if numbered is None else numbered_argv(cmd, numbered, first + started)
         started += 1
         return subprocess.Popen(argv, pass_fds=pass_fds)
 

@@ -138,16 +138,12 @@ class LiveTable:
         if not events:
             return events
         status = st.status if st.status != before else None
+        self.schedule()  # first: the deadline it sets is in what is rendered
         out = _Out(entry, self._render(events))
         wb = self.hub.write_behind
         if wb is not None and not tokens and status is None:
             self._outbox.append(out)
-            wb.append(
-                self._key,
-                (st.id, st.entries - 1, entry, self.hub.clock.time()),
-                partial(self._committed, out),
-            )
-            self.schedule()
+            wb.append(self._key, (st.id, st.entries - 1, entry, self.hub.clock.time()), partial(self._committed, out))
             return events
         t0 = time.perf_counter()
         try:
@@ -161,7 +157,6 @@ class LiveTable:
             raise TableError("internal", "the server could not save that; try again") from None
         out.done = True
         self._outbox.append(out)
-        self.schedule()
         self._drain()
         return events
 
@@ -169,7 +164,7 @@ class LiveTable:
         """The write-behind's word on an entry (on the loop, in the order of the entries)."""
         if err is not None:
             if not self._closed:
-                log.error("table %s: could not commit entry %r (%s); reloading it", self.id, out.entry, err)
+                log.warning("table %s: could not commit %r (%s); reloading it", self.id, out.entry, err)
                 self.hub.reload(self)
             return
         out.done = True

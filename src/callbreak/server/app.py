@@ -188,6 +188,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         t = the_hub.get(request.path_params["id"])
         if t is None:
             return _error("no_table", "there is no such table")
+        await t.settled()  # only what the store holds
         view = {
             "table": t.table_info(-1) | {"invite": None},
             "state": t.state.state(-1),
@@ -354,7 +355,10 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         routes.append(seed_route(the_hub.seeds))
     # ExposeAbort outermost: it sees the ASGI server's own `send` (see `transport`)
     app = _App(
-        the_hub, routes=routes, lifespan=lifespan, middleware=[Middleware(ExposeAbort), Middleware(SecurityHeaders)]
+        the_hub,
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(ExposeAbort), Middleware(SecurityHeaders)],
     )
     app.state.hub = the_hub
     return app

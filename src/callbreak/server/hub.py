@@ -5,6 +5,7 @@ creates, joins, starts and rematches tables, sweeps expired and idle ones, and
 dispatches each WebSocket message of a `Conn` (see `conn`) to its table.
 """
 
+import asyncio
 import logging
 import secrets
 import time
@@ -47,7 +48,7 @@ from .protocol import (
 from .ratelimit import Bucket
 from .recent import AUDIENCES
 from .seeding import TableSeeds
-from .store import Store, open_store
+from .store import BatchStore, Store, open_store
 from .table import (
     ABANDONED,
     BETWEEN,
@@ -60,6 +61,7 @@ from .table import (
     TableState,
     clean_name,
 )
+from .writebehind import WriteBehind
 
 __all__ = ["Hub", "new_token"]
 
@@ -103,6 +105,9 @@ class Hub:
         #: every timer, deadline and rate limit reads this clock (tests drive a `ManualClock`)
         self.clock: Clock = clock if clock is not None else LoopClock()
         self.store: Store = store if store is not None else open_store(config.db, config.sync, now=self.clock.time)
+        #: calls and cards committed off the event loop, on a store that batches them
+        #: (PostgreSQL; made by `startup`, on the running loop); None: every commit on the loop
+        self.write_behind: WriteBehind | None = None
         self.broker: Broker = broker if broker is not None else LocalBroker()
         self.tables: dict[str, LiveTable] = {}
         #: every new table's seed (its deals and bots' play): `secrets`, or a stream from ``--seed``
@@ -144,6 +149,8 @@ class Hub:
         is first asked for (a player's reconnect, a page, an invite), so a start costs nothing
         per stored table; the sweeper expires or abandons the ones nobody asks for."""
         self._sweeper = self.clock.call_later(self.config.sweep_every, self._sweep_tick)
+        if isinstance(self.store, BatchStore) and self.write_behind is None:
+            self.write_behind = WriteBehind(self.store, asyncio.get_running_loop(), self._committed)
         if self.botpool is not None:
             await self.botpool.start()
         if self.config.analysis_warm:
@@ -153,6 +160,8 @@ class Hub:
         if self._sweeper is not None:
             self._sweeper.cancel()
             self._sweeper = None
+        if self.write_behind is not None:
+            self.write_behind.close()  # what was accepted is committed before the store closes
         for t in list(self.tables.values()):
             t.close()
         self.tables.clear()
@@ -161,6 +170,10 @@ class Hub:
         if self.botpool is not None:
             await self.botpool.close()
         self.store.close()
+
+    def _committed(self, seconds: float, n: int) -> None:
+        for _ in range(n):
+            self.meter.append(seconds)
 
     def _sweep_tick(self) -> None:
         self._sweeper = self.clock.call_later(self.config.sweep_every, self._sweep_tick)
@@ -225,6 +238,8 @@ class Hub:
             return t
         if not isinstance(table_id, str) or not 4 <= len(table_id) <= 32:
             return None
+        if self.write_behind is not None:
+            self.write_behind.wait(table_id)  # a copy unloaded a moment ago may still be committing
         loaded = self.store.load(table_id)
         if loaded is None:
             return None
@@ -374,8 +389,7 @@ class Hub:
             st.meta.rules, st.meta.bots, play_now=True, parent=st.id, seats=humans, host=seat
         )
         old.submit({"t": "rematch", "table": new.id})
-        for s, tok in tokens.items():
-            self.broker.publish(channel(old.id, s), encode(Rematch(new.id, tok, s)))
+        old.send_after([(channel(old.id, s), encode(Rematch(new.id, tok, s))) for s, tok in tokens.items()])
         return new, seat, tokens[seat]
 
     def practice(self, table_id: str, deal: int, step: int, name: str | None) -> tuple[LiveTable, int, str]:
@@ -559,6 +573,12 @@ class Hub:
             h = self.awaiting_hello.pop(conn, None)
             if h is not None:
                 h.cancel()
+            # what the table accepted and has not committed yet is not shown: wait for it
+            if t.unsettled:
+                await t.settled()
+                if t is not self.tables.get(t.id):  # reloaded meanwhile: the client connects afresh
+                    conn.close()
+                    return
             # all in one step of the event loop: attach (which may start the timers), then
             # the catch-up, then the live feed, so nothing is missed or sent twice
             if conn.unsubscribe is None:
@@ -636,4 +656,3 @@ def _size(raw: str | bytes) -> int:
     if isinstance(raw, bytes) or raw.isascii():
         return len(raw)
     return len(raw.encode("utf-8", "surrogatepass"))
-

@@ -9,8 +9,12 @@ the grace period), and pauses while no player is connected.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
+from collections import deque
+from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -22,6 +26,7 @@ from .config import ServerConfig
 from .conn import Conn
 from .protocol import event_frame, snapshot_frame, synced_frame, table_frame
 from .recent import AUDIENCES, Recent
+from .store import EntryDropped
 from .table import BETWEEN, IDLE_ROUNDS, PLAYING, TableError, TableState
 
 if TYPE_CHECKING:
@@ -30,6 +35,15 @@ if TYPE_CHECKING:
 __all__ = ["LiveTable", "dumps"]
 
 log = logging.getLogger("callbreak.server")
+
+
+@dataclass(slots=True)
+class _Out:
+    """What a table sends once it may: the entry (None: nothing of the log) and its frames."""
+
+    entry: dict[str, Any] | None
+    frames: list[tuple[str, str]]
+    done: bool = False
 
 
 def dumps(obj: Any) -> str:
@@ -85,6 +99,13 @@ class LiveTable:
         #: the newest events, rendered for every audience, for catch-ups
         self.recent = Recent(self.config.catchup_max)
         self._sheet: tuple[tuple[int, int], str] | None = None
+        #: what was accepted and rendered, in order, each sent once it (and all before it) is
+        #: committed; and who waits for it to empty (`settled`)
+        self._outbox: deque[_Out] = deque()
+        self._settled: list[asyncio.Future[None]] = []
+        #: this copy of the table, to the write-behind (a failed entry fails this copy's later ones)
+        self._key = object()
+        self._closed = False
 
     @property
     def id(self) -> str:
@@ -105,26 +126,84 @@ class LiveTable:
 
     # --- committing -------------------------------------------------------------------
     def submit(self, entry: dict[str, Any], tokens: tuple[tuple[str, int], ...] = ()) -> list[dict[str, Any]]:
-        """Apply, commit, then publish.  `TableError` when refused (nothing changes)."""
+        """Apply, commit, then publish.  `TableError` when refused (nothing changes).
+
+        The events are rendered at once (the state right after them) and sent once the entry is
+        committed, after every earlier entry's: with a write-behind (PostgreSQL), a call or a
+        card commits off the loop and this returns before it is sent; anything else commits
+        here, after the table's entries still being committed."""
         st = self.state
         before = st.status
         events = st.apply(entry)
         if not events:
             return events
+        status = st.status if st.status != before else None
+        self.schedule()  # first: the deadline it sets is in what is rendered
+        out = _Out(entry, self._render(events))
+        wb = self.hub.write_behind
+        if wb is not None and not tokens and status is None:
+            self._outbox.append(out)
+            wb.append(self._key, (st.id, st.entries - 1, entry, self.hub.clock.time()), partial(self._committed, out))
+            return events
         t0 = time.perf_counter()
         try:
-            self.hub.store.append(
-                st.id, st.entries - 1, entry, tokens, st.status if st.status != before else None
-            )
+            if wb is not None and not wb.wait(st.id, self._key):
+                raise EntryDropped(f"table {st.id}: an earlier entry was not committed")
+            self.hub.store.append(st.id, st.entries - 1, entry, tokens, status)
             self.hub.meter.append(time.perf_counter() - t0)
         except Exception:
             log.exception("table %s: could not commit; reloading it", st.id)
             self.hub.reload(self)
             raise TableError("internal", "the server could not save that; try again") from None
-        self.log.append(entry)
-        self.schedule()
-        self.publish(events)
+        out.done = True
+        self._outbox.append(out)
+        self._drain()
         return events
+
+    def _committed(self, out: _Out, err: Exception | None) -> None:
+        """The write-behind's word on an entry (on the loop, in the order of the entries)."""
+        if err is not None:
+            if not self._closed:
+                log.warning("table %s: could not commit %r (%s); reloading it", self.id, out.entry, err)
+                self.hub.reload(self)
+            return
+        out.done = True
+        self._drain()
+
+    def _drain(self) -> None:
+        """Send, in order, what is committed and has nothing uncommitted before it."""
+        box = self._outbox
+        broker = self.hub.broker
+        while box and box[0].done:
+            out = box.popleft()
+            if out.entry is not None:
+                self.log.append(out.entry)
+            if not self._closed:  # a copy unloaded or reloaded meanwhile tells nobody
+                for ch, frame in out.frames:
+                    broker.publish(ch, frame)
+        if not box:
+            for w in self._settled:
+                if not w.done():
+                    w.set_result(None)
+            self._settled.clear()
+
+    @property
+    def unsettled(self) -> bool:
+        """Whether anything accepted here is still waiting to be committed or sent."""
+        return bool(self._outbox)
+
+    async def settled(self) -> None:
+        """Wait until everything accepted here is committed and sent: what a snapshot or a
+        catch-up shows must be what the store holds (at once when nothing is waiting)."""
+        while self._outbox and not self._closed:
+            w: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._settled.append(w)
+            await w
+
+    def send_after(self, frames: list[tuple[str, str]]) -> None:
+        """Publish ``frames`` (channel, text) once the events accepted before them are sent."""
+        self._outbox.append(_Out(None, frames, done=True))
+        self._drain()
 
     def try_submit(self, entry: dict[str, Any]) -> bool:
         try:
@@ -187,27 +266,33 @@ class LiveTable:
         broker = self.hub.broker
         return [s for s in (0, 1, 2, 3, -1) if broker.subscribers(channel(self.id, s))]
 
-    def publish(self, events: list[dict[str, Any]]) -> None:
+    def _render(self, events: list[dict[str, Any]]) -> list[tuple[str, str]]:
+        """The frames of ``events`` for each audience, with the state right after them (and kept
+        for catch-ups)."""
         st = self.state
         t = self.clock.now_ms()
         audiences = self._audiences()
         entry = self.recent.record(events, st.state_parts(list(AUDIENCES)))
         self._told_spectators = len(self.conns[-1])
         tables = self.tables_json(audiences)
+        out: list[tuple[str, str]] = []
         for seat in audiences:
             table = tables[seat]
             state = entry.state(seat)
             ch = channel(self.id, seat)
             for v, event in entry.events:
-                self.hub.broker.publish(ch, event_frame(v, t, event, table, state))
+                out.append((ch, event_frame(v, t, event, table, state)))
+        return out
 
     def publish_table(self) -> None:
         """Tell everyone of a change outside the log (connections, deadlines)."""
         t = self.clock.now_ms()
         self._told_spectators = len(self.conns[-1])
         audiences = self._audiences()
-        for seat, table in self.tables_json(audiences).items():
-            self.hub.broker.publish(channel(self.id, seat), table_frame(self.state.v, t, table))
+        v = self.state.v
+        self.send_after(
+            [(channel(self.id, seat), table_frame(v, t, table)) for seat, table in self.tables_json(audiences).items()]
+        )
 
     def snapshot(self, seat: int) -> str:
         st = self.state
@@ -383,6 +468,11 @@ class LiveTable:
             self.try_submit({"t": "autoplay", "seat": seat, "on": False})
 
     def close(self) -> None:
+        self._closed = True
+        for w in self._settled:
+            if not w.done():
+                w.set_result(None)
+        self._settled.clear()
         self.pause()
         if self._presence is not None:
             self._presence.cancel()

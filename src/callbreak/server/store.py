@@ -38,13 +38,16 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import orjson
 
 from .table import TableMeta
 
-__all__ = ["SQLiteStore", "Store", "StoreConflict", "open_store"]
+__all__ = ["BatchStore", "EntryDropped", "Row", "SQLiteStore", "Store", "StoreConflict", "open_store"]
+
+#: one log entry to commit: the table's id, the entry's number, the entry, and its time stamp
+Row = tuple[str, int, dict[str, Any], float]
 
 
 class StoreConflict(RuntimeError):
@@ -60,6 +63,17 @@ class StoreConflict(RuntimeError):
     ...     print(type(e).__name__)
     StoreConflict
     >>> s.close()
+    """
+
+
+class EntryDropped(RuntimeError):
+    """An entry not committed because an earlier entry of its table was not: a table's log has
+    no gaps, so everything after a failed entry fails with it.
+
+    >>> raise EntryDropped("table t1: entry 7 was not committed, nor anything after it")
+    Traceback (most recent call last):
+    ...
+    callbreak.server.store.EntryDropped: table t1: entry 7 was not committed, nor anything after it
     """
 
 
@@ -169,6 +183,23 @@ CREATE TABLE IF NOT EXISTS analyses (
 """
 
 _UNFINISHED = ("lobby", "playing", "between_rounds")
+
+
+@runtime_checkable
+class BatchStore(Protocol):
+    """A store that commits many entries in one round trip (`PostgresStore`), for the
+    `callbreak.server.writebehind.WriteBehind` that commits calls and cards off the event loop.
+
+    >>> from callbreak.server.store_pg import PostgresStore
+    >>> isinstance(open_store(":memory:"), BatchStore), hasattr(PostgresStore, "append_batch")
+    (False, True)
+    """
+
+    def append_batch(self, rows: Sequence[Row]) -> list[Exception | None]:
+        """Commit ``rows`` in order (entries with no tokens and no change of status); each row's
+        outcome, None where it was committed.  A row after a failed row of the same table is
+        not committed (`EntryDropped`): a table's log never has a gap."""
+        ...
 
 
 class SQLiteStore:

@@ -1,0 +1,203 @@
+"""Calls and cards committed off the event loop on PostgreSQL (`server.writebehind`): in order,
+in batches, each table's events sent only once its entry is in the store; a failed entry fails
+the table copy's later ones and the table reloads from its log."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import psycopg
+import pytest
+
+from callbreak import Ruleset
+from callbreak.cards import Card
+from callbreak.round import lowest_action
+from callbreak.server.broker import channel
+from callbreak.server.config import ServerConfig
+from callbreak.server.hub import Hub
+from callbreak.server.live import LiveTable
+from callbreak.server.store import Store, StoreConflict
+from callbreak.server.store_pg import APPEND_CONNECTION, PostgresStore
+from callbreak.server.table import TableMeta
+from callbreak.server.writebehind import WriteBehind
+
+
+def meta(tid: str) -> TableMeta:
+    return TableMeta(id=tid, invite="inv-" + tid, rules=Ruleset(), bots="random", seed=5, created=0.0)
+
+
+def call(seat: int, n: int) -> dict[str, Any]:
+    return {"t": "call", "seat": seat, "call": n}
+
+
+def logged(store: Store, tid: str) -> list[dict[str, Any]]:
+    loaded = store.load(tid)
+    assert loaded is not None
+    return loaded[1]
+
+
+def test_a_batch_commits_in_one_statement_and_a_conflict_costs_only_its_table(pg_url: str) -> None:
+    store = PostgresStore(pg_url, now=lambda: 100.0)
+    try:
+        for tid in ("a", "b", "c"):
+            store.create(meta(tid), [{"t": "start"}], [], "playing")
+        rows = [("a", 1, call(0, 1), 1.0), ("b", 1, call(0, 2), 1.0), ("a", 2, call(1, 3), 1.0)]
+        assert store.append_batch(rows) == [None, None, None]
+        # b's entry 1 is taken: b's later entries are dropped, a's and c's commit, in order
+        answers = store.append_batch(
+            [("a", 3, call(2, 4), 1.0), ("b", 1, call(0, 5), 1.0), ("c", 1, call(0, 6), 1.0), ("b", 2, call(1, 7), 1.0)]
+        )
+        assert [type(a).__name__ for a in answers] == ["NoneType", "StoreConflict", "NoneType", "EntryDropped"]
+        assert [e.get("call") for e in logged(store, "a")] == [None, 1, 3, 4]
+        assert [e.get("call") for e in logged(store, "b")] == [None, 2]
+        assert [e.get("call") for e in logged(store, "c")] == [None, 6]
+    finally:
+        store.close()
+
+
+async def test_write_behind_drops_a_failed_copys_later_entries_and_survives_a_dropped_connection(pg_url: str) -> None:
+    store = PostgresStore(pg_url, now=lambda: 100.0)
+    told: list[tuple[str, str]] = []
+    wb = WriteBehind(store, asyncio.get_running_loop())
+
+    def done(name: str) -> Any:
+        # a dropped connection: psycopg's OperationalError (here its AdminShutdown)
+        return lambda err: told.append(
+            (name, "OperationalError" if isinstance(err, psycopg.OperationalError) else type(err).__name__)
+        )
+
+    try:
+        for tid in ("a", "b"):
+            store.create(meta(tid), [{"t": "start"}], [], "playing")
+        store.append("b", 1, call(0, 9), (), None)  # another process got to b's entry 1
+        a, b = object(), object()
+        wb.append(a, ("a", 1, call(0, 1), 1.0), done("a1"))
+        wb.append(b, ("b", 1, call(0, 2), 1.0), done("b1"))
+        assert await asyncio.to_thread(wb.wait, "b", b) is False
+        wb.append(b, ("b", 2, call(1, 3), 1.0), done("b2"))  # the failed copy's next entry: never sent
+        wb.append(a, ("a", 2, call(1, 4), 1.0), done("a2"))
+        assert await asyncio.to_thread(wb.wait, "a", a) is True
+        await asyncio.to_thread(wb.wait, "b")
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            ended = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name=%s "
+                "AND datname=current_database()",
+                (APPEND_CONNECTION,),
+            ).fetchall()
+        assert ended == [(True,)]
+        wb.append(a, ("a", 3, call(2, 5), 1.0), done("a3"))  # on the dropped connection: fails
+        assert await asyncio.to_thread(wb.wait, "a", a) is False
+        c = object()  # the table reloaded: a new copy, on a new connection
+        wb.append(c, ("a", 3, call(2, 6), 1.0), done("a3'"))
+        assert await asyncio.to_thread(wb.wait, "a", c) is True
+        await asyncio.sleep(0)
+        assert told == [
+            ("a1", "NoneType"),
+            ("b1", "StoreConflict"),
+            ("b2", "EntryDropped"),
+            ("a2", "NoneType"),
+            ("a3", "OperationalError"),
+            ("a3'", "NoneType"),
+        ]
+        assert [e.get("call") for e in logged(store, "a")] == [None, 1, 4, 6]
+        assert [e.get("call") for e in logged(store, "b")] == [None, 9]
+    finally:
+        wb.close()
+        store.close()
+
+
+def next_action(t: LiveTable) -> dict[str, Any]:
+    st = t.state
+    assert st.match is not None and st.to_act is not None
+    seat = st.to_act
+    action = lowest_action(st.match.view(seat))
+    if isinstance(action, Card):
+        return {"t": "play", "seat": seat, "card": str(action)}
+    return {"t": "call", "seat": seat, "call": action}
+
+
+async def until_settled(t: LiveTable) -> None:
+    await asyncio.wait_for(t.settled(), 30)
+
+
+async def test_a_table_sends_each_entrys_events_only_once_the_store_holds_it(pg_url: str) -> None:
+    """A round of four players on PostgreSQL: every event goes out after its entry is in the
+    store (checked from the store itself as each frame is sent), in order, and none is lost."""
+    hub = Hub(ServerConfig(db=pg_url, seed=7))
+    await hub.startup()
+    assert hub.write_behind is not None
+    try:
+        seats = [(i, f"P{i}") for i in range(4)]
+        t, _ = hub.create_table(Ruleset(), bots="random", play_now=True, seats=seats)
+        first = len(t.log)
+        seen: list[tuple[int, int]] = []  # (entries the table had sent, entries in the store) per frame
+
+        def watch(frame: str) -> None:
+            seen.append((len(t.log), len(logged(hub.store, t.id))))
+
+        stop = hub.broker.subscribe(channel(t.id, -1), watch)
+        for _ in range(4 + 13 * 4):  # the calls, then every card (the last one ends the round)
+            t.submit(next_action(t))
+        await until_settled(t)
+        stop()
+        sent = [s for s, _ in seen]
+        assert sent == sorted(sent) and set(sent) == set(range(first + 1, first + 4 + 13 * 4 + 1))
+        assert all(s <= stored for s, stored in seen), seen
+        assert t.state.status == "between_rounds"
+        assert logged(hub.store, t.id) == t.log
+    finally:
+        await hub.shutdown()
+
+
+async def test_a_failed_commit_sends_nothing_of_it_and_reloads_the_table_from_its_log(pg_url: str) -> None:
+    hub = Hub(ServerConfig(db=pg_url, seed=8))
+    await hub.startup()
+    try:
+        seats = [(i, f"P{i}") for i in range(4)]
+        t, _ = hub.create_table(Ruleset(), bots="random", play_now=True, seats=seats)
+        t.submit(next_action(t))
+        await until_settled(t)
+        committed = list(t.log)
+        sent: list[str] = []
+        stop = hub.broker.subscribe(channel(t.id, -1), sent.append)
+        # another writer takes the next entry number: this process's next call conflicts
+        taken = PostgresStore(pg_url)
+        taken.append(t.id, len(committed), {"t": "call", "seat": t.state.to_act, "call": 13}, (), None)
+        taken.close()
+        t.submit(next_action(t))
+        t.submit(next_action(t))  # behind the failed one: dropped with it
+        await until_settled(t)
+        stop()
+        assert sent == []
+        fresh = hub.tables[t.id]
+        assert fresh is not t
+        assert fresh.log == logged(hub.store, t.id)
+        assert fresh.log[-1]["call"] == 13 and len(fresh.log) == len(committed) + 1
+    finally:
+        await hub.shutdown()
+
+
+def test_write_behind_is_only_made_for_a_store_that_batches(tmp_path: Any) -> None:
+    async def start() -> Hub:
+        hub = Hub(ServerConfig(db=str(tmp_path / "t.db")))
+        await hub.startup()
+        await hub.shutdown()
+        return hub
+
+    assert asyncio.run(start()).write_behind is None
+
+
+@pytest.mark.parametrize("n", [1, 300])
+def test_append_batch_commits_any_number_of_rows_in_order(pg_url: str, n: int) -> None:
+    store = PostgresStore(pg_url)
+    try:
+        store.create(meta("t"), [{"t": "start"}], [], "playing")
+        assert store.append_batch([("t", i + 1, call(i % 4, i % 14), 1.0) for i in range(n)]) == [None] * n
+        assert [e.get("call") for e in logged(store, "t")[1:]] == [i % 14 for i in range(n)]
+        with pytest.raises(StoreConflict):
+            store.append("t", n, call(0, 1), (), None)
+        assert isinstance(store.append_batch([("t", n, call(0, 1), 1.0)])[0], StoreConflict)
+        assert store.append_batch([("t", n + 1, call(0, 1), 1.0)]) == [None]
+    finally:
+        store.close()

@@ -6,6 +6,8 @@ import contextlib
 import time
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
+
 ACTIONABLE = "[data-call]:not([disabled]), [data-testid=hand].my-turn [data-legal=true], [data-testid=ready-btn], [data-testid=final-places]"
 
 
@@ -23,14 +25,14 @@ def act_once(page: Any, call_choice: str = "suggested") -> str | None:
             target = sug if call_choice == "suggested" and sug.count() else calls
             target.first.click(timeout=2000)
             return "call"
-    except Exception:
-        return None  # the page moved on meanwhile
+    except PlaywrightError:
+        return None  # the page moved on meanwhile (a timeout, or the element redrawn)
     legal = page.locator("[data-testid=hand].my-turn [data-legal=true]")
     if legal.count():
         try:
             card = str(legal.first.get_attribute("data-card", timeout=1000))
             play_card(page, card)
-        except Exception:
+        except PlaywrightError:
             return None  # played for us (forced card) or re-rendered meanwhile
         return f"play {card}"
     return None
@@ -58,7 +60,7 @@ def play_to_end(pages: list[Any], limit_s: float = 90.0, call_choice: str = "sug
         if done == len(pages):
             return
         if len(pages) == 1:
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(PlaywrightError):
                 pages[0].wait_for_selector(ACTIONABLE, timeout=5000)
         else:
             pages[0].wait_for_timeout(60)

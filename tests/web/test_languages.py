@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from callbreak.i18n import LANGUAGES, catalogue, digits, plural_form
 
@@ -108,7 +109,7 @@ def play_match(page: Any, lang: str, patterns: list[tuple[str, re.Pattern[str]]]
             if "summary" not in seen:
                 check_screen(page, lang, patterns, "round summary")
             seen.add("summary")
-            with contextlib.suppress(Exception):  # redrawn meanwhile (the others got ready): look again
+            with contextlib.suppress(PlaywrightError):  # redrawn meanwhile (the others got ready): look again
                 page.locator("[data-testid=ready-btn]").click(timeout=2000)
             continue
         calls = page.locator("[data-call]:not([disabled])")
@@ -116,7 +117,7 @@ def play_match(page: Any, lang: str, patterns: list[tuple[str, re.Pattern[str]]]
             page.wait_for_selector("[data-testid=hint-line]:not(:empty)")
             check_screen(page, lang, patterns, "calling")
             seen.add("calling")
-            with contextlib.suppress(Exception):  # the picker was redrawn meanwhile: look again
+            with contextlib.suppress(PlaywrightError):  # the picker was redrawn meanwhile: look again
                 calls.first.click(timeout=2000)
             continue
         legal = page.locator("[data-testid=hand].my-turn [data-legal=true]")
@@ -125,7 +126,7 @@ def play_match(page: Any, lang: str, patterns: list[tuple[str, re.Pattern[str]]]
             if plays % 3 == 1:  # (every third turn: the screen changes little between two)
                 check_screen(page, lang, patterns, "playing")
             seen.add("playing")
-            with contextlib.suppress(Exception):  # played for us (a forced card) or redrawn meanwhile
+            with contextlib.suppress(PlaywrightError):  # played for us (a forced card) or redrawn meanwhile
                 play_card(page, str(legal.first.get_attribute("data-card", timeout=1000)))
     raise AssertionError("the match did not finish")
 

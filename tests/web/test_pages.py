@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
+
 from callbreak import Ruleset
 from callbreak.scoring import score
 
@@ -87,7 +89,7 @@ def test_phone_play_now(server: str, browser: Any) -> None:
              const next = n ? n.left : r.right;
              return [Math.min(r.right, next) - r.left, r.height, r.right, r.width]; })"""
     tappable = "b => b.length === 13 && b.every(([v, h, right, w]) => v >= 26 && v > w / 2 && h >= 70 && right <= 390)"
-    with contextlib.suppress(Exception):  # (on a timeout the assertions below say what was wrong)
+    with contextlib.suppress(PlaywrightError):  # (on a timeout the assertions below say what was wrong)
         page.wait_for_function(f"() => ({tappable})(({measure})())", timeout=10_000)
     boxes = page.evaluate(measure)
     assert len(boxes) == 13

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from callbreak.server.pwa import build_id
 
@@ -240,12 +241,12 @@ def play_until_a_trick_won(page: Any) -> list[list[Any]]:
         if page.evaluate(WON):
             return list(page.evaluate("__log"))
         assert not page.locator("[data-testid=final-places]").count(), "a whole match without a trick won"
-        with contextlib.suppress(Exception):  # the page moved on between the look and the tap
+        with contextlib.suppress(PlaywrightError):  # the page moved on between the look and the tap
             target = page.locator(actionable)
             if target.count():
                 target.first.tap(timeout=2000)
                 continue
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(PlaywrightError):
             page.wait_for_function(
                 f"() => ({WON})() || document.querySelector({json.dumps(actionable)})", timeout=5000
             )

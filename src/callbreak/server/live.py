@@ -229,20 +229,24 @@ class LiveTable:
                 }
                 for i, s in enumerate(st.seats)
             ],
-            "you": seat,
+            "you": None,  # this and the invite: the seat's own (`_own`)
             "rules": self._rules_dict,
             "bots": st.meta.bots,
             "deadline": None if self.deadline is None else int(self.deadline * 1000),
             "to_act": st.to_act,
             "v": st.v,
             "spectators": len(self.conns[-1]),
-            "invite": st.meta.invite if seat >= 0 else None,
+            "invite": None,
             "rematch": st.rematch,
-        }
+        } | self._own(seat)
+
+    def _own(self, seat: int) -> dict[str, Any]:
+        """What of the table info is a seat's own: who it is, and for a player the invite."""
+        return {"you": seat, "invite": self.state.meta.invite if seat >= 0 else None}
 
     def tables_json(self, seats: list[int]) -> dict[int, str]:
         """`table_info` of several seats as JSON text, the shared part built once (a seat's own
-        are only ``you`` and, for a player, the ``invite``).
+        part: `_own`).
 
         >>> from callbreak.rules import Ruleset
         >>> from callbreak.server.config import ServerConfig
@@ -254,11 +258,9 @@ class LiveTable:
         >>> hub.store.close(); hub.hints.close()
         """
         base = self.table_info(-1)
-        invite = self.state.meta.invite
         out: dict[int, str] = {}
         for seat in seats:
-            base["you"] = seat
-            base["invite"] = invite if seat >= 0 else None
+            base.update(self._own(seat))
             out[seat] = dumps(base)
         return out
 

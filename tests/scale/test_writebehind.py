@@ -5,8 +5,11 @@ the table copy's later ones and the table reloads from its log."""
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from typing import Any
 
+import orjson
 import psycopg
 import pytest
 
@@ -19,7 +22,7 @@ from callbreak.server.hub import Hub
 from callbreak.server.live import LiveTable
 from callbreak.server.store import Store, StoreConflict
 from callbreak.server.store_pg import APPEND_CONNECTION, PostgresStore
-from callbreak.server.table import TableMeta
+from callbreak.server.table import TableError, TableMeta
 from callbreak.server.writebehind import WriteBehind
 
 
@@ -132,9 +135,11 @@ async def test_a_table_sends_each_entrys_events_only_once_the_store_holds_it(pg_
         t, _ = hub.create_table(Ruleset(), bots="random", play_now=True, seats=seats)
         first = len(t.log)
         seen: list[tuple[int, int]] = []  # (entries the table had sent, entries in the store) per frame
+        versions: list[int] = []
 
         def watch(frame: str) -> None:
             seen.append((len(t.log), len(logged(hub.store, t.id))))
+            versions.append(orjson.loads(frame)["v"])
 
         stop = hub.broker.subscribe(channel(t.id, -1), watch)
         for _ in range(4 + 13 * 4):  # the calls, then every card (the last one ends the round)
@@ -142,7 +147,8 @@ async def test_a_table_sends_each_entrys_events_only_once_the_store_holds_it(pg_
         await until_settled(t)
         stop()
         sent = [s for s, _ in seen]
-        assert sent == sorted(sent) and set(sent) == set(range(first + 1, first + 4 + 13 * 4 + 1))
+        assert set(sent) == set(range(first + 1, first + 4 + 13 * 4 + 1))  # every entry told
+        assert versions == list(range(versions[0], versions[0] + len(versions)))  # every event, in order
         assert all(s <= stored for s, stored in seen), seen
         assert t.state.status == "between_rounds"
         assert logged(hub.store, t.id) == t.log
@@ -167,11 +173,14 @@ async def test_a_failed_commit_sends_nothing_of_it_and_reloads_the_table_from_it
         taken.close()
         t.submit(next_action(t))
         t.submit(next_action(t))  # behind the failed one: dropped with it
-        await until_settled(t)
+        seat = t.state.to_act
+        assert seat is not None
+        with pytest.raises(TableError, match="could not save"):  # committed on the loop: after them, so refused
+            t.submit({"t": "autoplay", "seat": seat, "on": True, "reason": "timeout"})
+        fresh = await hub.settled(t.id)
         stop()
         assert sent == []
-        fresh = hub.tables[t.id]
-        assert fresh is not t
+        assert fresh is not None and fresh is not t and fresh is hub.tables[t.id]
         assert fresh.log == logged(hub.store, t.id)
         assert fresh.log[-1]["call"] == 13 and len(fresh.log) == len(committed) + 1
     finally:
@@ -201,3 +210,73 @@ def test_append_batch_commits_any_number_of_rows_in_order(pg_url: str, n: int) -
         assert store.append_batch([("t", n + 1, call(0, 1), 1.0)]) == [None]
     finally:
         store.close()
+
+
+async def test_a_player_who_connects_is_shown_only_what_the_store_holds(pg_url: str) -> None:
+    """A Hello while a bot's call is on its way to the store waits for it: the catch-up, then
+    the live feed, hold the call, and the call is in the store by then."""
+    from ..server.inprocess import Seat, start_hub
+
+    hub, _ = await start_hub(pg_url)  # type: ignore[arg-type]
+    try:
+        assert hub.write_behind is not None
+        seats = [(i, f"P{i}") for i in range(4)]
+        t, tokens = hub.create_table(Ruleset(), bots="random", play_now=True, seats=seats)
+        store = hub.store
+        assert isinstance(store, PostgresStore)
+        store._writing.acquire()  # the write-behind's commit waits until the test lets it go
+        try:
+            action = next_action(t)
+            t.submit(action)
+            assert t.unsettled
+            player = Seat(hub, t.id, tokens[(action["seat"] + 1) % 4])
+            hello = asyncio.create_task(player.hello())
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert not hello.done() and player.read() == []  # nothing shown yet: the call is not stored
+        finally:
+            store._writing.release()
+        got = await asyncio.wait_for(hello, 30)
+        assert [m["type"] for m in got] == ["snapshot"]  # a first Hello: the whole state
+        assert got[0]["state"]["calls"][action["seat"]] == action["call"]
+        assert logged(store, t.id)[-1] == action
+        assert not t.unsettled
+    finally:
+        await hub.shutdown()
+
+
+async def test_a_clean_stop_commits_what_is_on_its_way(pg_url: str) -> None:
+    hub = Hub(ServerConfig(db=pg_url, seed=9))
+    await hub.startup()
+    seats = [(i, f"P{i}") for i in range(4)]
+    t, _ = hub.create_table(Ruleset(), bots="random", play_now=True, seats=seats)
+    store = hub.store
+    assert isinstance(store, PostgresStore)
+    wb = hub.write_behind
+    assert wb is not None
+    store._writing.acquire()  # the entries wait in the write-behind until the stop asks for them
+    actions = []
+    for _ in range(3):
+        actions.append(next_action(t))
+        t.submit(actions[-1])
+    asked = threading.Event()
+
+    def release_when_asked() -> None:
+        # the stop closes the write-behind (then waits for it): only then are the commits let go
+        for _ in range(3000):
+            if wb._closing:
+                asked.set()
+                break
+            time.sleep(0.01)
+        store._writing.release()
+
+    helper = threading.Thread(target=release_when_asked)
+    helper.start()
+    await hub.shutdown()
+    helper.join()
+    assert asked.is_set()
+    again = PostgresStore(pg_url)
+    try:
+        assert logged(again, t.id)[-3:] == actions
+    finally:
+        again.close()

@@ -185,10 +185,9 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
 
     @guard
     async def table_info(request: Request) -> Response:
-        t = the_hub.get(request.path_params["id"])
+        t = await the_hub.settled(request.path_params["id"])  # only what the store holds
         if t is None:
             return _error("no_table", "there is no such table")
-        await t.settled()  # only what the store holds
         view = {
             "table": t.table_info(-1) | {"invite": None},
             "state": t.state.state(-1),
@@ -201,7 +200,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
     async def join_info(request: Request) -> Response:
         code = request.path_params["code"]
         tid = the_hub.store.find_invite(code)
-        t = the_hub.get(tid) if tid else None
+        t = await the_hub.settled(tid) if tid else None
         if t is None:
             return _error("no_table", "this invite is not valid")
         info = t.table_info(-1)

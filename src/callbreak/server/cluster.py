@@ -184,12 +184,15 @@ class Cluster:
         self.ready = True
 
     async def stop(self) -> None:
-        """Hand every lease back (a restart: the others take the tables at once)."""
+        """Hand every lease back (a restart: the others take the tables at once), once every
+        entry accepted here is committed (the next owner loads it from the store)."""
         self.ready = False
         if self._renewer is not None:
             self._renewer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._renewer
+        if self.hub.write_behind is not None:
+            await asyncio.to_thread(self.hub.write_behind.flush)
         for t in list(self._tunnels.values()):
             t.end()
         with contextlib.suppress(RedisError, OSError):
@@ -314,8 +317,11 @@ class Cluster:
             copy = self.hub.tables.get(tid)
             if copy is not None:
                 # a copy loaded here before the lease was ours may be behind the log: rebuild it
+                # (once the copy's own entries on their way to the store are there)
+                if self.hub.write_behind is not None:
+                    self.hub.write_behind.wait(tid)
                 stored = self.hub.store.load(tid)
-                if stored is None or len(stored[1]) != len(copy.log):
+                if stored is None or len(stored[1]) != copy.state.entries:
                     self.hub._unload(tid)
             if moved:
                 self.moves += 1

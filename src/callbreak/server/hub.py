@@ -162,6 +162,7 @@ class Hub:
             self._sweeper = None
         if self.write_behind is not None:
             self.write_behind.close()  # what was accepted is committed before the store closes
+            self.write_behind = None
         for t in list(self.tables.values()):
             t.close()
         self.tables.clear()
@@ -261,6 +262,15 @@ class Hub:
         for events, parts in tail:
             t.recent.record(events, parts)
         return t
+
+    async def settled(self, table_id: str) -> LiveTable | None:
+        """`get`, once nothing the table accepted is still on its way to the store: what is read
+        from it now (a page, the join page) is what the store holds."""
+        while True:
+            t = self.get(table_id)
+            if t is None or not t.unsettled:
+                return t
+            await t.settled()
 
     def reload(self, table: LiveTable) -> None:
         """Rebuild a table from the store after a failed commit (memory may be ahead)."""
@@ -573,16 +583,16 @@ class Hub:
             h = self.awaiting_hello.pop(conn, None)
             if h is not None:
                 h.cancel()
-            # what the table accepted and has not committed yet is not shown: wait for it
-            if t.unsettled:
-                await t.settled()
-                if t is not self.tables.get(t.id):  # reloaded meanwhile: the client connects afresh
-                    conn.close()
-                    return
-            # all in one step of the event loop: attach (which may start the timers), then
-            # the catch-up, then the live feed, so nothing is missed or sent twice
             if conn.unsubscribe is None:
-                t.attach(conn)
+                t.attach(conn)  # (which may start the timers, and submit: the seat is back)
+            # what the table accepted and has not committed yet is not shown: wait until nothing
+            # is on its way to the store, then, all in one step of the event loop, the catch-up
+            # and the live feed, so nothing is missed or sent twice
+            while t.unsettled:
+                await t.settled()
+            if t is not self.tables.get(t.id):  # reloaded meanwhile: the client connects afresh
+                conn.close()
+                return
             missed = t.catch_up(seat, msg.since)
             if len(missed) > 1 and sum(nbytes(m) for m in missed) > conn.limit // 2:
                 missed = [t.snapshot(seat)]  # more than its send buffer should hold: start afresh
@@ -636,6 +646,8 @@ class Hub:
                 if self.let_go is not None and not any(new.conns.values()):
                     self.let_go(new.id)
             case Hint():
+                while t.unsettled:  # the hint is for the turn the seat has been shown
+                    await t.settled()
                 conn.push(await self.hints.message(t, seat, msg.ref))
 
 

@@ -32,7 +32,11 @@ from .table import BETWEEN, IDLE_ROUNDS, PLAYING, TableError, TableState
 if TYPE_CHECKING:
     from .hub import Hub
 
-__all__ = ["LiveTable", "dumps"]
+__all__ = ["WRITTEN_BEHIND", "LiveTable", "dumps"]
+
+#: the entries committed off the event loop when the store batches them (the hot path); the
+#: rest (seats, starts, rematches, autoplay, ready...) commit on the loop before anyone is told
+WRITTEN_BEHIND = frozenset({"call", "play"})
 
 log = logging.getLogger("callbreak.server")
 
@@ -130,26 +134,28 @@ class LiveTable:
 
         The events are rendered at once (the state right after them) and sent once the entry is
         committed, after every earlier entry's: with a write-behind (PostgreSQL), a call or a
-        card commits off the loop and this returns before it is sent; anything else commits
-        here, after the table's entries still being committed."""
+        card (`WRITTEN_BEHIND`) commits off the loop and this returns before it is sent; any
+        other entry commits here, after the table's entries still being committed.  Whatever
+        fails between the entry's apply and its hand-over (a commit, a rendering) reloads the
+        table from its log: memory is never ahead of the log with nothing on its way there."""
         st = self.state
         before = st.status
         events = st.apply(entry)
         if not events:
             return events
-        status = st.status if st.status != before else None
-        self.schedule()  # first: the deadline it sets is in what is rendered
-        out = _Out(entry, self._render(events))
         wb = self.hub.write_behind
-        if wb is not None and not tokens and status is None:
-            self._outbox.append(out)
-            wb.append(self._key, (st.id, st.entries - 1, entry, self.hub.clock.time()), partial(self._committed, out))
-            return events
         t0 = time.perf_counter()
         try:
+            self.schedule()  # first: the deadline it sets is in what is rendered
+            out = _Out(entry, self._render(events))
+            if wb is not None and entry["t"] in WRITTEN_BEHIND and not tokens and st.status == before:
+                row = (st.id, st.entries - 1, entry, self.hub.clock.time())
+                wb.append(self._key, row, partial(self._committed, out))
+                self._outbox.append(out)  # told on the loop, later: never before this
+                return events
             if wb is not None and not wb.wait(st.id, self._key):
                 raise EntryDropped(f"table {st.id}: an earlier entry was not committed")
-            self.hub.store.append(st.id, st.entries - 1, entry, tokens, status)
+            self.hub.store.append(st.id, st.entries - 1, entry, tokens, st.status if st.status != before else None)
             self.hub.meter.append(time.perf_counter() - t0)
         except Exception:
             log.exception("table %s: could not commit; reloading it", st.id)
@@ -189,13 +195,14 @@ class LiveTable:
 
     @property
     def unsettled(self) -> bool:
-        """Whether anything accepted here is still waiting to be committed or sent."""
-        return bool(self._outbox)
+        """Whether anything accepted here is still waiting to be committed or sent (never, once
+        this copy is closed: what it had waiting is the store's, or lost with the copy)."""
+        return bool(self._outbox) and not self._closed
 
     async def settled(self) -> None:
         """Wait until everything accepted here is committed and sent: what a snapshot or a
         catch-up shows must be what the store holds (at once when nothing is waiting)."""
-        while self._outbox and not self._closed:
+        while self.unsettled:
             w: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self._settled.append(w)
             await w

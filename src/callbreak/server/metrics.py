@@ -60,7 +60,7 @@ class PromMeter(Meter):
         self.actions = Counter("callbreak_actions", "players' calls and plays handled", registry=r)
         self.latency = Histogram(
             "callbreak_action_seconds",
-            "a player's action: received to its events queued for every connection",
+            "a player's action: received to its events queued for every connection (or handed to the write-behind)",
             buckets=_FAST,
             registry=r,
         )

@@ -106,7 +106,8 @@ class WriteBehind:
         self._queue: deque[_Item] = deque()
         #: entries of each table queued or being committed
         self._pending: dict[str, int] = {}
-        #: table copies (keys) with an entry that failed: their later entries fail unsent
+        #: table copies (keys) with an entry that failed: their later entries fail unsent (one
+        #: key per failure of the database or conflict between processes: a handful, kept)
         self._failed: set[object] = set()
         self._closing = False
         self._thread = threading.Thread(target=self._run, name="callbreak-writebehind", daemon=True)
@@ -114,18 +115,14 @@ class WriteBehind:
 
     def append(self, key: object, row: Row, done: Done) -> None:
         """Queue ``row`` (table id, entry number, entry, time stamp) of the table copy ``key``;
-        ``done`` is called on the loop with its outcome, after every earlier entry's."""
+        ``done`` is called on the loop with its outcome, after every earlier entry's.
+        RuntimeError once closed."""
         with self._cond:
-            if self._closing:
+            if self._closing or not self._thread.is_alive():
                 raise RuntimeError("the write-behind is closed")
             self._queue.append(_Item(key, row, done))
             self._pending[row[0]] = self._pending.get(row[0], 0) + 1
             self._cond.notify()
-
-    def pending(self, table_id: str) -> int:
-        """Entries of ``table_id`` not committed yet (queued or being committed)."""
-        with self._cond:
-            return self._pending.get(table_id, 0)
 
     def wait(self, table_id: str, key: object = None) -> bool:
         """Block until no entry of ``table_id`` is queued or being committed (their outcomes may
@@ -135,6 +132,11 @@ class WriteBehind:
         with self._cond:
             self._cond.wait_for(lambda: table_id not in self._pending)
             return key not in self._failed
+
+    def flush(self) -> None:
+        """Block until every entry queued so far is committed or has failed."""
+        with self._cond:
+            self._cond.wait_for(lambda: not self._pending)
 
     def close(self) -> None:
         """Commit what is queued, then stop the thread (the outcomes are still told on the loop)."""
@@ -151,36 +153,53 @@ class WriteBehind:
                 if not self._queue:
                     return
                 batch = [self._queue.popleft() for _ in range(min(len(self._queue), MAX_BATCH))]
-            sent = [item for item in batch if item.key not in self._failed]
-            t0 = time.perf_counter()
             try:
-                answers = self.store.append_batch([item.row for item in sent]) if sent else []
-            except Exception as e:  # the store's fault: each entry is told it failed, and why
-                log.exception("write-behind: %d entries failed", len(sent))
-                answers = [e] * len(sent)
-            seconds = time.perf_counter() - t0
-            outcome: dict[int, Exception | None] = {
-                id(item): err for item, err in zip(sent, answers, strict=True)
-            }
-            told: list[tuple[Done, Exception | None]] = []
-            for item in batch:
-                err = outcome[id(item)] if id(item) in outcome else self._dropped(item)
-                if err is not None:
-                    self._failed.add(item.key)
-                told.append((item.done, err))
-            n = len(sent) - sum(err is not None for err in answers)
-            # told before the entries stop being pending: whoever `wait`ed finds the outcomes
-            # already on their way to the loop, ahead of anything it does next
-            self.loop.call_soon_threadsafe(self._tell, told, seconds, n)
-            with self._cond:
+                self._commit(batch)
+            except Exception as e:  # a fault here, not the store's: the batch's tables reload
+                log.exception("write-behind: a batch of %d entries failed", len(batch))
                 for item in batch:
-                    tid = item.row[0]
-                    left = self._pending[tid] - 1
-                    if left:
-                        self._pending[tid] = left
-                    else:
-                        del self._pending[tid]
-                self._cond.notify_all()
+                    self._failed.add(item.key)
+                self._tell_loop([(item.done, e) for item in batch], 0.0, 0)
+            finally:  # whatever happened, the batch is no longer pending: nobody waits for ever
+                with self._cond:
+                    for item in batch:
+                        tid = item.row[0]
+                        left = self._pending[tid] - 1
+                        if left:
+                            self._pending[tid] = left
+                        else:
+                            del self._pending[tid]
+                    self._cond.notify_all()
+
+    def _commit(self, batch: list[_Item]) -> None:
+        """Commit ``batch`` (the entries of copies that have not failed) and tell the loop."""
+        sent = [item for item in batch if item.key not in self._failed]
+        t0 = time.perf_counter()
+        try:
+            answers = self.store.append_batch([item.row for item in sent]) if sent else []
+            if len(answers) != len(sent):
+                raise RuntimeError(f"the store answered {len(answers)} outcomes for {len(sent)} entries")
+        except Exception as e:  # the store's fault: each entry is told it failed, and why
+            log.exception("write-behind: %d entries failed", len(sent))
+            answers = [e] * len(sent)
+        seconds = time.perf_counter() - t0
+        outcome: dict[int, Exception | None] = {id(item): err for item, err in zip(sent, answers, strict=True)}
+        told: list[tuple[Done, Exception | None]] = []
+        for item in batch:
+            err = outcome[id(item)] if id(item) in outcome else self._dropped(item)
+            if err is not None:
+                self._failed.add(item.key)
+            told.append((item.done, err))
+        n = len(sent) - sum(err is not None for err in answers)
+        # told before the entries stop being pending: whoever `wait`ed finds the outcomes
+        # already on their way to the loop, ahead of anything it does next
+        self._tell_loop(told, seconds, n)
+
+    def _tell_loop(self, told: list[tuple[Done, Exception | None]], seconds: float, n: int) -> None:
+        try:
+            self.loop.call_soon_threadsafe(self._tell, told, seconds, n)
+        except RuntimeError:  # the loop has closed: nobody is left to tell
+            log.warning("write-behind: the event loop closed before %d outcomes were told", len(told))
 
     @staticmethod
     def _dropped(item: _Item) -> Exception:

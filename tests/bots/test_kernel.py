@@ -63,7 +63,7 @@ def test_kernel_compiles_on_a_fresh_cache_and_plays_a_round(tmp_path: object) ->
         "while mt.round_number == 1: mt.act(b.act(mt.view(mt.to_act)))\n"
         "print(time.perf_counter()-t)"
     )
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    env = dict(os.environ, CALLBREAK_NUMBA_CACHE_DIR=str(tmp_path))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr
     assert any(Path(str(tmp_path)).rglob("*.nbi"))  # compiled into the fresh cache

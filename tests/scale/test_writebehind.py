@@ -280,3 +280,58 @@ async def test_a_clean_stop_commits_what_is_on_its_way(pg_url: str) -> None:
         assert logged(again, t.id)[-3:] == actions
     finally:
         again.close()
+
+
+class _Miscounting:
+    """A store that answers one outcome too few, then (``fixed``) commits into ``rows``."""
+
+    def __init__(self) -> None:
+        self.fixed = False
+        self.rows: list[tuple[str, int]] = []
+
+    def append_batch(self, rows: Any) -> list[Exception | None]:
+        if not self.fixed:
+            return [None] * (len(rows) - 1)
+        self.rows += [(r[0], r[1]) for r in rows]
+        return [None] * len(rows)
+
+
+async def test_write_behind_survives_a_store_that_answers_wrongly() -> None:
+    """A store's wrong answer fails its batch's entries (their tables reload); the thread goes on,
+    nobody waits for ever, and the next entries commit."""
+    store = _Miscounting()
+    told: list[tuple[str, str]] = []
+    wb = WriteBehind(store, asyncio.get_running_loop())
+    try:
+        a, b = object(), object()
+        wb.append(a, ("a", 1, call(0, 1), 1.0), lambda err: told.append(("a1", type(err).__name__)))
+        assert await asyncio.to_thread(wb.wait, "a", a) is False
+        store.fixed = True
+        wb.append(b, ("b", 1, call(0, 1), 1.0), lambda err: told.append(("b1", type(err).__name__)))
+        assert await asyncio.to_thread(wb.wait, "b", b) is True
+        await asyncio.to_thread(wb.flush)
+        await asyncio.sleep(0)
+        assert told == [("a1", "RuntimeError"), ("b1", "NoneType")]
+        assert store.rows == [("b", 1)]
+    finally:
+        wb.close()
+
+
+async def test_a_rematch_is_stored_before_anyone_hears_of_it(pg_url: str) -> None:
+    hub = Hub(ServerConfig(db=pg_url, seed=10))
+    await hub.startup()
+    try:
+        seats = [(i, f"P{i}") for i in range(4)]
+        t, tokens = hub.create_table(Ruleset.preset("quick", rounds=1), bots="random", play_now=True, seats=seats)
+        while t.state.to_act is not None:
+            t.submit(next_action(t))
+        assert t.state.status == "over", t.state.status
+        told: list[bool] = []
+        stop = hub.broker.subscribe(channel(t.id, 1), lambda frame: told.append(logged(hub.store, t.id)[-1]["t"] == "rematch"))
+        new, _, _ = hub.rematch(t.id, tokens[0])
+        assert logged(hub.store, t.id)[-1] == {"t": "rematch", "table": new.id}  # stored when the asker is answered
+        await asyncio.wait_for(t.settled(), 30)
+        stop()
+        assert told and all(told)
+    finally:
+        await hub.shutdown()

@@ -191,10 +191,10 @@ class Cluster:
             self._renewer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._renewer
-        if self.hub.write_behind is not None:
-            await asyncio.to_thread(self.hub.write_behind.flush)
         for t in list(self._tunnels.values()):
             t.end()
+        if self.hub.write_behind is not None:
+            await asyncio.to_thread(self.hub.write_behind.flush)
         with contextlib.suppress(RedisError, OSError):
             for tid in list(self.owned):
                 await self._release(keys=[self.key("lease", tid)], args=[self.me])

@@ -590,7 +590,7 @@ class Hub:
             # and the live feed, so nothing is missed or sent twice
             while t.unsettled:
                 await t.settled()
-            if t is not self.tables.get(t.id):  # reloaded meanwhile: the client connects afresh
+            if t is not self.tables.get(t.id) or conn.closed:  # reloaded or closed meanwhile: it connects afresh
                 conn.close()
                 return
             missed = t.catch_up(seat, msg.since)
@@ -648,6 +648,8 @@ class Hub:
             case Hint():
                 while t.unsettled:  # the hint is for the turn the seat has been shown
                     await t.settled()
+                if t is not self.tables.get(t.id) or conn.closed:  # reloaded meanwhile: no work for it
+                    return
                 conn.push(await self.hints.message(t, seat, msg.ref))
 
 

@@ -138,6 +138,8 @@ class LiveTable:
         other entry commits here, after the table's entries still being committed.  Whatever
         fails between the entry's apply and its hand-over (a commit, a rendering) reloads the
         table from its log: memory is never ahead of the log with nothing on its way there."""
+        if self._closed:  # a copy unloaded or reloaded: the table's live copy is another one, or none
+            raise TableError("internal", "this table was reloaded; try again")
         st = self.state
         before = st.status
         events = st.apply(entry)
@@ -372,6 +374,7 @@ class LiveTable:
             self.connected[seat] -= 1
             if (
                 self.connected[seat] == 0
+                and not self._closed
                 and self.state.status in (PLAYING, BETWEEN)
                 and self.state.seats[seat].kind == "human"
             ):
@@ -414,8 +417,10 @@ class LiveTable:
         self._turn_deadline = None
 
     def schedule(self) -> None:
-        """Arrange what happens next: a bot's move, a timer, the next round."""
+        """Arrange what happens next: a bot's move, a timer, the next round (nothing on a closed copy)."""
         self.pause()
+        if self._closed:
+            return
         st = self.state
         if st.status != BETWEEN:
             self.between_deadline = None

@@ -110,6 +110,9 @@ class WriteBehind:
         #: key per failure of the database or conflict between processes: a handful, kept)
         self._failed: set[object] = set()
         self._closing = False
+        #: entries ever queued, and ever finished (committed or failed): what `flush` counts
+        self._appended = 0
+        self._finished = 0
         self._thread = threading.Thread(target=self._run, name="callbreak-writebehind", daemon=True)
         self._thread.start()
 
@@ -121,6 +124,7 @@ class WriteBehind:
             if self._closing or not self._thread.is_alive():
                 raise RuntimeError("the write-behind is closed")
             self._queue.append(_Item(key, row, done))
+            self._appended += 1
             self._pending[row[0]] = self._pending.get(row[0], 0) + 1
             self._cond.notify()
 
@@ -130,13 +134,15 @@ class WriteBehind:
         not overtake a table's entries: a commit made on the loop (a new seat, a change of
         status), or a load of the table from the store."""
         with self._cond:
-            self._cond.wait_for(lambda: table_id not in self._pending)
-            return key not in self._failed
+            self._cond.wait_for(lambda: table_id not in self._pending or not self._thread.is_alive())
+            return key not in self._failed and table_id not in self._pending
 
     def flush(self) -> None:
-        """Block until every entry queued so far is committed or has failed."""
+        """Block until every entry queued so far is committed or has failed (not those queued
+        meanwhile: a table still playing does not hold it up)."""
         with self._cond:
-            self._cond.wait_for(lambda: not self._pending)
+            target = self._appended
+            self._cond.wait_for(lambda: self._finished >= target or not self._thread.is_alive())
 
     def close(self) -> None:
         """Commit what is queued, then stop the thread (the outcomes are still told on the loop)."""
@@ -162,6 +168,7 @@ class WriteBehind:
                 self._tell_loop([(item.done, e) for item in batch], 0.0, 0)
             finally:  # whatever happened, the batch is no longer pending: nobody waits for ever
                 with self._cond:
+                    self._finished += len(batch)
                     for item in batch:
                         tid = item.row[0]
                         left = self._pending[tid] - 1
@@ -208,7 +215,10 @@ class WriteBehind:
 
     def _tell(self, told: list[tuple[Done, Exception | None]], seconds: float, n: int) -> None:
         if n and self.on_commit is not None:
-            self.on_commit(seconds, n)
+            try:
+                self.on_commit(seconds, n)
+            except Exception:  # a measurement's fault must not keep the outcomes from the tables
+                log.exception("write-behind: measuring a commit failed")
         for done, err in told:
             try:
                 done(err)

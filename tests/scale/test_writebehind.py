@@ -335,3 +335,38 @@ async def test_a_rematch_is_stored_before_anyone_hears_of_it(pg_url: str) -> Non
         assert told and all(told)
     finally:
         await hub.shutdown()
+
+
+async def test_a_hint_asked_while_a_commit_fails_is_not_worked_out_on_the_lost_state(pg_url: str) -> None:
+    """The seat to act asks for a hint while the call before its turn is on its way to the store;
+    that commit fails (another writer took the number), the table reloads, and no hint is made
+    from the state the store never held."""
+    from ..server.inprocess import Seat, start_hub
+
+    hub, _ = await start_hub(pg_url)  # type: ignore[arg-type]
+    try:
+        seats = [(i, f"P{i}") for i in range(4)]
+        t, tokens = hub.create_table(Ruleset(), bots="random", play_now=True, seats=seats)
+        action = next_action(t)
+        asker = Seat(hub, t.id, tokens[(action["seat"] + 1) % 4])
+        await asker.hello()
+        asker.read()
+        taken = PostgresStore(pg_url)
+        taken.append(t.id, len(t.log), {"t": "call", "seat": action["seat"], "call": 13}, (), None)
+        taken.close()
+        store = hub.store
+        assert isinstance(store, PostgresStore)
+        store._writing.acquire()
+        try:
+            t.submit(action)  # will conflict
+            hint = asyncio.create_task(asker.send({"type": "hint", "ref": 5}))
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert not hint.done()
+        finally:
+            store._writing.release()
+        got = await asyncio.wait_for(hint, 30)
+        assert [m for m in got if m["type"] == "hint"] == []
+        assert hub.tables[t.id] is not t and len(hub.hints) == 0
+    finally:
+        await hub.shutdown()

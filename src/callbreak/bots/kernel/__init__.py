@@ -19,7 +19,8 @@ leader, the tricks won.  One module per concern:
 - `inference`: how well a deal explains the other seats' play
   (`mismatches`) and Metropolis-Hastings moves towards deals that do (`refine`);
 - `search`: each candidate card (`search`) or call (`call_search`) played out
-  over many deals; `solve`: exact max^n endgames; `dd`: exact double dummy,
+  over many deals (the other seats' cards optionally mixed with random ones,
+  `noisy_card`); `solve`: exact max^n endgames; `dd`: exact double dummy,
   one seat against the other three (`dd_reach`, the analysis' hindsight).
 
 Rules are passed as an int64 array ``P``: trump, must_head, head_after_cut,
@@ -40,7 +41,7 @@ from .dd import dd_reach, dd_table
 from .deals import sample_deals
 from .inference import mismatches, refine
 from .medium import medium_card
-from .search import call_search, search
+from .search import call_search, noisy_card, search
 from .solve import solve
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "legal_mask",
     "medium_card",
     "mismatches",
+    "noisy_card",
     "random_playouts",
     "random_rollout",
     "refine",

@@ -1,4 +1,5 @@
-"""The hard bot's ``play_noise``: the other seats' playout cards mixed with random legal ones."""
+"""The hard bot's ``play_noise`` and ``play_mix``: the other seats' playout cards mixed with
+random legal ones, or whole playouts of a seat played greedily."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from callbreak import Match, Ruleset
 from callbreak.bots import kernel
+from callbreak.bots.easy import _beats
 from callbreak.bots.hard import HardBot, decode_outcomes, sample_deals, search_values
 from callbreak.bots.knowledge import Knowledge
 from callbreak.round import SeatView, lowest_action
@@ -31,6 +33,11 @@ def _decisions(**settings: float) -> list[int]:
     return out
 
 
+def _cheapest(cards: list[int], t: int) -> int:
+    """The cheapest of ``cards``: side suits before trumps (suit ``t``), then the lowest rank."""
+    return min(cards, key=lambda c: (c // 13 == t, c % 13))
+
+
 def _playing_view() -> SeatView:
     m = Match(Ruleset.preset("bhoos", rounds=1), seed=3)
     for c in (2, 3, 1, 4):
@@ -40,8 +47,8 @@ def _playing_view() -> SeatView:
     return m.view(m.to_act)  # type: ignore[arg-type]
 
 
-def test_no_noise_gives_the_decisions_made_before_the_setting() -> None:
-    assert _decisions(play_noise=0.0) == BEFORE
+def test_no_noise_and_no_mix_give_the_decisions_made_before_the_settings() -> None:
+    assert _decisions(play_noise=0.0, play_mix=0.0) == BEFORE
 
 
 def test_a_noisy_card_is_always_legal_and_zero_noise_draws_nothing() -> None:
@@ -67,6 +74,33 @@ def test_a_noisy_card_is_always_legal_and_zero_noise_draws_nothing() -> None:
                 assert seen == legal  # uniform: 40 draws of two cards show both
             rnd.play(rng.choice(rnd.legal_cards()))
     assert drawn > 20 * 52  # positions with a choice showed more than one card
+
+
+def test_the_greedy_card_is_the_cheapest_winner_else_the_cheapest_card() -> None:
+    rng = random.Random(8)
+    wins = 0
+    for _ in range(30):
+        rules, rnd = called_round(rng)
+        P = kernel.rules_array(rules)
+        t = rules.trump_index
+        while rnd.phase == "playing":
+            seat = rnd.to_act
+            assert seat is not None
+            lm = kernel.legal_mask(
+                rnd.hand_masks[seat], trick_array(rnd.trick), len(rnd.trick), P, rnd.trick_number, rnd.played_mask
+            )
+            got = kernel.greedy_card(lm, trick_array(rnd.trick), len(rnd.trick), t)
+            legal = rnd.legal_cards()
+            winners: list[int] = []
+            if rnd.trick:
+                best = rnd.trick[0]
+                for c in rnd.trick[1:]:
+                    best = c if _beats(c, best, t) else best
+                winners = [c for c in legal if _beats(c, best, t)]
+            assert got == _cheapest(winners or legal, t), (rules.to_dict(), rnd)
+            wins += bool(winners)
+            rnd.play(rng.choice(legal))
+    assert wins > 100  # the winning branch was met, not only the cheapest card
 
 
 def test_noise_is_seeded_and_changes_the_playouts() -> None:
@@ -109,8 +143,28 @@ def test_a_noisy_bot_replays_under_its_seed() -> None:
     assert first != BEFORE  # the noise reaches the decisions
 
 
+def test_greedy_seats_are_seeded_and_change_the_playouts() -> None:
+    v = _playing_view()
+    k = Knowledge.from_view(v)
+    deals = sample_deals(v, k, 40, random.Random(1))
+    quiet = search_values(v, k, deals, seed=1, medium_playouts=True)
+    mixed = search_values(v, k, deals, seed=1, medium_playouts=True, mix=500)
+    assert np.array_equal(mixed, search_values(v, k, deals, seed=1, medium_playouts=True, mix=500))
+    assert not np.array_equal(mixed, quiet)
+    assert np.array_equal(quiet, search_values(v, k, deals, seed=1, medium_playouts=True, mix=0))
+
+
+def test_a_mixed_bot_replays_under_its_seed() -> None:
+    first = _decisions(play_mix=0.5)
+    assert first == _decisions(play_mix=0.5)
+    assert first != BEFORE
+
+
 @pytest.mark.parametrize("share", [-0.1, 1.5])
-def test_play_noise_is_a_share(share: float) -> None:
+def test_play_noise_and_play_mix_are_shares(share: float) -> None:
     with pytest.raises(ValueError, match="play_noise"):
         HardBot(seed=1, play_noise=share)
-    assert HardBot(seed=1, play_noise=0.25).noise == 250
+    with pytest.raises(ValueError, match="play_mix"):
+        HardBot(seed=1, play_mix=share)
+    bot = HardBot(seed=1, play_noise=0.25, play_mix=0.5)
+    assert (bot.noise, bot.mix) == (250, 500)

@@ -7,7 +7,8 @@ leader, the tricks won.  One module per concern:
   `trick_winner` (second copies of `callbreak.round.Round`'s rules, held to them
   by a test on random positions), `random_playouts` (raw speed) and
   `random_rollout` (a position played out at random, for ``spar-ismcts``);
-- `policy`: the fast rule-of-thumb playout policy;
+- `policy`: the fast rule-of-thumb playout policy, and the greedy one
+  (`greedy_card`, a second model of the other seats, ``play_mix``);
 - `medium`: the medium level's rules, ported (`medium_card`, held card-for-card
   to `callbreak.bots.medium` by a test under random rules);
 - `features`: the calling model's estimate of a hand (held to
@@ -41,6 +42,7 @@ from .dd import dd_reach, dd_table
 from .deals import sample_deals
 from .inference import mismatches, refine
 from .medium import medium_card
+from .policy import greedy_card
 from .search import call_search, noisy_card, search
 from .solve import solve
 
@@ -49,6 +51,7 @@ __all__ = [
     "call_search",
     "dd_reach",
     "dd_table",
+    "greedy_card",
     "legal_mask",
     "medium_card",
     "mismatches",

@@ -401,16 +401,11 @@ def search_values(
     solve_tricks: int = 0,
     medium_playouts: bool = False,
     sd_scale: float = 1.0,
-    noise: int = 0,
-    mix: int = 0,
 ) -> np.ndarray:
     """Match value of each legal card (columns, in ``view.legal_cards`` order) on
     each deal and rollout (rows); ``medium_playouts``: every seat plays the
     playouts by the medium level's rules instead of the fast policy;
-    ``sd_scale`` scales the spread of the rounds still to come; ``noise``: per
-    mille of the other seats' playout cards that are uniformly random legal
-    cards (`kernel.noisy_card`); ``mix``: per mille chance, per playout and
-    other seat, that the seat plays greedily (`kernel.greedy_card`).
+    ``sd_scale`` scales the spread of the rounds still to come.
 
     >>> from callbreak import Match, Ruleset
     >>> from callbreak.bots.knowledge import Knowledge
@@ -469,8 +464,6 @@ def search_values(
         solve_tricks,
         cannot,
         int(medium_playouts),
-        noise,
-        mix,
     )
 
 
@@ -561,15 +554,7 @@ class HardBot(Bot):
     machine; only serving adds a wall-clock cap); ``call_rescue``: the share
     of the call search's playouts that end one trick short of this seat's call
     that are valued as made (0: none; the playout policy makes calls less often
-    than the bot's own play, `benchmarks/calls.py`); ``play_noise``: the share
-    of the other seats' cards in the playouts of both searches that are a
-    uniformly random legal card instead of their policy's (a mixture of
-    policies as the model of opponents that are not the medium level; drawn
-    from each playout's seeded stream; 0, the default, draws nothing);
-    ``play_mix``: the chance that an other seat plays a whole playout greedily
-    (`kernel.greedy_card`: the cheapest card that wins the trick, else the
-    cheapest card) instead of by the medium level's rules (drawn per playout
-    and seat; 0, the default, draws nothing).
+    than the bot's own play, `benchmarks/calls.py`).
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):
@@ -607,18 +592,8 @@ class HardBot(Bot):
         call_keep: int = 1,
         think: float | None = None,
         call_rescue: float = 0.0,
-        play_noise: float = 0.0,
-        play_mix: float = 0.0,
     ) -> None:
         super().__init__(seed)
-        if not 0.0 <= play_noise <= 1.0:
-            raise ValueError("play_noise must be between 0 and 1")
-        self.play_noise = float(play_noise)
-        self.noise = round(self.play_noise * 1000)  # per mille, as the kernel takes it
-        if not 0.0 <= play_mix <= 1.0:
-            raise ValueError("play_mix must be between 0 and 1")
-        self.play_mix = float(play_mix)
-        self.mix = round(self.play_mix * 1000)
         if not 0.0 <= call_rescue <= 1.0:
             raise ValueError("call_rescue must be between 0 and 1")
         self.call_rescue = float(call_rescue)
@@ -774,8 +749,6 @@ class HardBot(Bot):
             int(self.mpol >= 2),
             outcomes,
             self.call_rescue,
-            self.noise,
-            self.mix,
         )
         return table
 
@@ -834,8 +807,6 @@ class HardBot(Bot):
                     solve_k,
                     bool(self.mpol),
                     self.sd_scale,
-                    self.noise,
-                    self.mix,
                 )
             )
             if self.time_limit is not None and time.perf_counter() - t0 > self.time_limit:

@@ -7,8 +7,7 @@ leader, the tricks won.  One module per concern:
   `trick_winner` (second copies of `callbreak.round.Round`'s rules, held to them
   by a test on random positions), `random_playouts` (raw speed) and
   `random_rollout` (a position played out at random, for ``spar-ismcts``);
-- `policy`: the fast rule-of-thumb playout policy, and the greedy one
-  (`greedy_card`, a second model of the other seats, ``play_mix``);
+- `policy`: the fast rule-of-thumb playout policy;
 - `medium`: the medium level's rules, ported (`medium_card`, held card-for-card
   to `callbreak.bots.medium` by a test under random rules);
 - `features`: the calling model's estimate of a hand (held to
@@ -20,8 +19,7 @@ leader, the tricks won.  One module per concern:
 - `inference`: how well a deal explains the other seats' play
   (`mismatches`) and Metropolis-Hastings moves towards deals that do (`refine`);
 - `search`: each candidate card (`search`) or call (`call_search`) played out
-  over many deals (the other seats' cards optionally mixed with random ones,
-  `noisy_card`); `solve`: exact max^n endgames; `dd`: exact double dummy,
+  over many deals; `solve`: exact max^n endgames; `dd`: exact double dummy,
   one seat against the other three (`dd_reach`, the analysis' hindsight).
 
 Rules are passed as an int64 array ``P``: trump, must_head, head_after_cut,
@@ -42,8 +40,7 @@ from .dd import dd_reach, dd_table
 from .deals import sample_deals
 from .inference import mismatches, refine
 from .medium import medium_card
-from .policy import greedy_card
-from .search import call_search, noisy_card, search
+from .search import call_search, search
 from .solve import solve
 
 __all__ = [
@@ -51,11 +48,9 @@ __all__ = [
     "call_search",
     "dd_reach",
     "dd_table",
-    "greedy_card",
     "legal_mask",
     "medium_card",
     "mismatches",
-    "noisy_card",
     "random_playouts",
     "random_rollout",
     "refine",

@@ -10,7 +10,7 @@ import numpy as np
 
 from .core import I64, SUITM, _beats, _high_in_suit, _jit, _kth, _low, _pop, _rand
 
-__all__ = ["greedy_card"]
+__all__: list[str] = []
 
 
 @_jit
@@ -180,38 +180,3 @@ def _policy(
     if n == 3:
         return _highest(lm, t)
     return _lowest(lm, t)
-
-
-@_jit
-def greedy_card(lm: I64, trick: np.ndarray, n: int, t: int) -> int:
-    """The greedy player's card, a second model of the other seats in the
-    playouts (``play_mix``): the cheapest card of the legal mask ``lm`` that wins
-    the trick so far (``n`` cards on ``trick``) if one does, else the cheapest
-    card; cheapest: side suits before trumps, then the lowest rank (`_lowest`).
-
-    Spades trumps (0), 5H (16) and JH (22) on the trick: of QH (23) and KH (24)
-    the queen wins, cheaper; of 2H (13) and 3H (14) none wins: the lowest; leading
-    with 2S (0) and 9D (33), a side suit before trumps:
-
-    >>> trick = np.array([16, 22, 0, 0], dtype=np.int64)
-    >>> greedy_card(np.int64(1 << 23 | 1 << 24), trick, 2, 0)
-    23
-    >>> greedy_card(np.int64(1 << 13 | 1 << 14), trick, 2, 0)
-    13
-    >>> greedy_card(np.int64(1 << 0 | 1 << 33), trick, 0, 0)
-    33
-    """
-    if n == 0:
-        return _lowest(lm, t)
-    best = trick[0]
-    for i in range(1, n):
-        if _beats(trick[i], best, t):
-            best = trick[i]
-    win = np.int64(0)
-    m = lm
-    while m != 0:
-        c = _low(m)
-        m &= m - 1
-        if _beats(c, best, t):
-            win |= np.int64(1) << c
-    return _lowest(win if win != 0 else lm, t)

@@ -4,41 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core import I64, _jit, _kth, _others, _pop, _rand, legal_mask, trick_winner
+from .core import _jit, _kth, _others, _pop, _rand, legal_mask, trick_winner
 from .features import _hand_mean
 from .medium import _medium, _observe
-from .policy import _policy, greedy_card
+from .policy import _policy
 from .scoring import _value
 from .solve import _solve
 
-__all__ = ["call_search", "noisy_card", "search"]
-
-
-@_jit
-def noisy_card(rng: np.ndarray, noise: int, lm: I64) -> int:
-    """A uniformly random card of the legal mask ``lm`` with probability ``noise``
-    per mille, drawn from the playout's stream ``rng``; else -1 (the seat plays its
-    policy's card).  ``noise`` 0 draws nothing, so the stream is left as it was.
-
-    >>> rng = np.array([7], dtype=np.int64)
-    >>> noisy_card(rng, 0, np.int64(0b1010)), int(rng[0])
-    (-1, 7)
-    >>> noisy_card(rng, 1000, np.int64(0b1010)) in (1, 3)
-    True
-    """
-    if noise > 0 and _rand(rng, 1000) < noise:
-        return _kth(lm, _rand(rng, _pop(lm)))
-    return -1
-
-
-@_jit
-def _draw_mix(rng: np.ndarray, mix: int, me: int, greedy: np.ndarray) -> None:
-    """Which other seats play this playout greedily (`greedy_card`): each with
-    probability ``mix`` per mille; ``mix`` 0 draws nothing."""
-    for s in range(4):
-        greedy[s] = 0
-        if mix > 0 and s != me and _rand(rng, 1000) < mix:
-            greedy[s] = 1
+__all__ = ["call_search", "search"]
 
 
 @_jit
@@ -63,20 +36,13 @@ def search(
     solve_k: int,
     cannot0: np.ndarray,
     mpol: int,
-    noise: int = 0,
-    mix: int = 0,
 ) -> np.ndarray:
     """The value of each candidate card in ``moves`` (columns) on each deal of
     ``dets`` (one row of four hand masks per deal) and rollout (rows: deal-major),
     the same random numbers for every candidate.  From the moment at most
     ``solve_k`` tricks remain, the deal is solved exactly (max^n) instead.
     ``mpol``: 1 to play the playouts with the medium level's rules (`_medium`,
-    ``cannot0``: what each seat is publicly known not to hold), 0 the fast policy;
-    ``noise``: per mille of the other seats' cards (not ``me``'s) that are a
-    uniformly random legal card instead of the policy's (`noisy_card`), drawn
-    from the playout's own random stream; 0 draws nothing; ``mix``: per mille
-    chance, drawn per playout and other seat (the same for every candidate), that
-    the seat plays that playout greedily (`greedy_card`) instead of by the policy.
+    ``cannot0``: what each seat is publicly known not to hold), 0 the fast policy.
 
     Seat 2 leads the first trick of a lone round; its two legal cards valued on the real deal:
 
@@ -106,13 +72,11 @@ def search(
     pubvoid = np.zeros(4, dtype=np.int64)
     low_duck = P[5] > 0 and P[6] < 0  # extra tricks are worth a little: keep high cards
     vt = np.full((4, 1 << 16), np.nan)
-    greedy = np.zeros(4, dtype=np.int64)
     for d in range(dets.shape[0]):
         for r in range(rollouts):
             stream = (seed * 1000003 + d * 7919 + r * 104729) & 0xFFFFFFFFFFFF
             for mi in range(nm):
                 rng[0] = stream
-                _draw_mix(rng, mix, me, greedy)
                 for s in range(4):
                     hands[s] = dets[d, s]
                     won[s] = won0[s]
@@ -155,12 +119,7 @@ def search(
                             won[o] += (code >> (4 * o)) & 15
                         break
                     lm = legal_mask(hands[s], trick, n, P, tn, played)
-                    c = noisy_card(rng, noise, lm) if s != me else -1
-                    if c >= 0:
-                        pass
-                    elif greedy[s] != 0:
-                        c = greedy_card(lm, trick, n, t)
-                    elif mpol != 0:
+                    if mpol != 0:
                         if eps > 0 and _rand(rng, 100) < eps:
                             c = _kth(lm, _rand(rng, _pop(lm)))
                         else:
@@ -191,8 +150,6 @@ def call_search(
     mpol: int,
     outcomes: np.ndarray,
     rescue: float,
-    noise: int = 0,
-    mix: int = 0,
 ) -> np.ndarray:
     """The value of each candidate call in ``cands`` (columns) on each deal (rows):
     the round played out with the playout policy for all four seats.  Seats that
@@ -202,7 +159,6 @@ def call_search(
     ``rescue``: the share of a playout in which seat ``me`` falls one trick short
     of its call that is valued as made (its real play makes its call more often
     than the playout policy does); 0 values every playout as it ends.
-    ``noise``, ``mix``: as for `search` (random cards, greedy seats).
 
     The first seat to call, on three deals of the others' cards:
 
@@ -237,12 +193,10 @@ def call_search(
     pubvoid = np.zeros(4, dtype=np.int64)
     rng = np.zeros(1, dtype=np.int64)
     cannot = np.zeros(4, dtype=np.int64)
-    greedy = np.zeros(4, dtype=np.int64)
     low_duck = P[5] > 0 and P[6] < 0
     for d in range(nd):
         for ci in range(nc):
             rng[0] = (seed * 1000003 + d * 7919) & 0xFFFFFFFFFFFF
-            _draw_mix(rng, mix, me, greedy)
             running = 0
             for k in range(4):
                 s = (leader + k) & 3
@@ -266,20 +220,14 @@ def call_search(
                 for i in range(4):
                     s = (ld + i) & 3
                     lm = legal_mask(hands[s], trick, i, P, tn, played)
-                    c = noisy_card(rng, noise, lm) if s != me else -1
-                    if c >= 0:
-                        pass
-                    elif greedy[s] != 0:
-                        c = greedy_card(lm, trick, i, t)
-                    elif mpol != 0:
+                    if mpol != 0:
                         if eps > 0 and _rand(rng, 100) < eps:
                             c = _kth(lm, _rand(rng, _pop(lm)))
                         else:
                             c = _medium(hands[s], _others(hands, s), s, lm, trick, i, P, won, calls, cannot)
+                        _observe(cannot, trick, i, c, s, P, tn, played)
                     else:
                         c = _policy(hands, s, lm, trick, i, t, won[s] < calls[s], rng, eps, pubvoid, low_duck)
-                    if mpol != 0:
-                        _observe(cannot, trick, i, c, s, P, tn, played)
                     trick[i] = c
                     if i > 0 and c // 13 != trick[0] // 13:
                         pubvoid[s] |= np.int64(1) << (trick[0] // 13)

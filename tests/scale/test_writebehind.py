@@ -127,7 +127,7 @@ async def until_settled(t: LiveTable) -> None:
 async def test_a_table_sends_each_entrys_events_only_once_the_store_holds_it(pg_url: str) -> None:
     """A round of four players on PostgreSQL: every event goes out after its entry is in the
     store (checked from the store itself as each frame is sent), in order, and none is lost."""
-    hub = Hub(ServerConfig(db=pg_url, seed=7))
+    hub = Hub(ServerConfig(db=pg_url, seed=7, write_behind=True))
     await hub.startup()
     assert hub.write_behind is not None
     try:
@@ -157,7 +157,7 @@ async def test_a_table_sends_each_entrys_events_only_once_the_store_holds_it(pg_
 
 
 async def test_a_failed_commit_sends_nothing_of_it_and_reloads_the_table_from_its_log(pg_url: str) -> None:
-    hub = Hub(ServerConfig(db=pg_url, seed=8))
+    hub = Hub(ServerConfig(db=pg_url, seed=8, write_behind=True))
     await hub.startup()
     try:
         seats = [(i, f"P{i}") for i in range(4)]
@@ -187,14 +187,18 @@ async def test_a_failed_commit_sends_nothing_of_it_and_reloads_the_table_from_it
         await hub.shutdown()
 
 
-def test_write_behind_is_only_made_for_a_store_that_batches(tmp_path: Any) -> None:
-    async def start() -> Hub:
-        hub = Hub(ServerConfig(db=str(tmp_path / "t.db")))
+def test_write_behind_is_made_only_when_asked_for_and_on_a_store_that_batches(tmp_path: Any, pg_url: str) -> None:
+    async def made(db: str, on: bool) -> bool:
+        hub = Hub(ServerConfig(db=db, write_behind=on))
         await hub.startup()
-        await hub.shutdown()
-        return hub
+        try:
+            return hub.write_behind is not None
+        finally:
+            await hub.shutdown()
 
-    assert asyncio.run(start()).write_behind is None
+    assert asyncio.run(made(pg_url, True)) is True
+    assert asyncio.run(made(pg_url, False)) is False  # the default: every commit on the loop
+    assert asyncio.run(made(str(tmp_path / "t.db"), True)) is False  # SQLite commits on the loop
 
 
 @pytest.mark.parametrize("n", [1, 300])
@@ -217,7 +221,7 @@ async def test_a_player_who_connects_is_shown_only_what_the_store_holds(pg_url: 
     the live feed, hold the call, and the call is in the store by then."""
     from ..server.inprocess import Seat, start_hub
 
-    hub, _ = await start_hub(pg_url)  # type: ignore[arg-type]
+    hub, _ = await start_hub(pg_url, write_behind=True)  # type: ignore[arg-type]
     try:
         assert hub.write_behind is not None
         seats = [(i, f"P{i}") for i in range(4)]
@@ -246,7 +250,7 @@ async def test_a_player_who_connects_is_shown_only_what_the_store_holds(pg_url: 
 
 
 async def test_a_clean_stop_commits_what_is_on_its_way(pg_url: str) -> None:
-    hub = Hub(ServerConfig(db=pg_url, seed=9))
+    hub = Hub(ServerConfig(db=pg_url, seed=9, write_behind=True))
     await hub.startup()
     seats = [(i, f"P{i}") for i in range(4)]
     t, _ = hub.create_table(Ruleset(), bots="random", play_now=True, seats=seats)
@@ -318,7 +322,7 @@ async def test_write_behind_survives_a_store_that_answers_wrongly() -> None:
 
 
 async def test_a_rematch_is_stored_before_anyone_hears_of_it(pg_url: str) -> None:
-    hub = Hub(ServerConfig(db=pg_url, seed=10))
+    hub = Hub(ServerConfig(db=pg_url, seed=10, write_behind=True))
     await hub.startup()
     try:
         seats = [(i, f"P{i}") for i in range(4)]
@@ -343,7 +347,7 @@ async def test_a_hint_asked_while_a_commit_fails_is_not_worked_out_on_the_lost_s
     from the state the store never held."""
     from ..server.inprocess import Seat, start_hub
 
-    hub, _ = await start_hub(pg_url)  # type: ignore[arg-type]
+    hub, _ = await start_hub(pg_url, write_behind=True)  # type: ignore[arg-type]
     try:
         seats = [(i, f"P{i}") for i in range(4)]
         t, tokens = hub.create_table(Ruleset(), bots="random", play_now=True, seats=seats)

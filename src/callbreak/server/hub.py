@@ -105,8 +105,8 @@ class Hub:
         #: every timer, deadline and rate limit reads this clock (tests drive a `ManualClock`)
         self.clock: Clock = clock if clock is not None else LoopClock()
         self.store: Store = store if store is not None else open_store(config.db, config.sync, now=self.clock.time)
-        #: calls and cards committed off the event loop, on a store that batches them
-        #: (PostgreSQL; made by `startup`, on the running loop); None: every commit on the loop
+        #: calls and cards committed off the event loop, on a store that batches them (PostgreSQL,
+        #: with ``write_behind`` on; made by `startup`, on the running loop); None: every commit on the loop
         self.write_behind: WriteBehind | None = None
         self.broker: Broker = broker if broker is not None else LocalBroker()
         self.tables: dict[str, LiveTable] = {}
@@ -149,7 +149,7 @@ class Hub:
         is first asked for (a player's reconnect, a page, an invite), so a start costs nothing
         per stored table; the sweeper expires or abandons the ones nobody asks for."""
         self._sweeper = self.clock.call_later(self.config.sweep_every, self._sweep_tick)
-        if isinstance(self.store, BatchStore) and self.write_behind is None:
+        if self.config.write_behind and isinstance(self.store, BatchStore) and self.write_behind is None:
             self.write_behind = WriteBehind(self.store, asyncio.get_running_loop(), self._committed)
         if self.botpool is not None:
             await self.botpool.start()

@@ -3,10 +3,10 @@
 psycopg 3 with its connection pool (``psycopg_pool``), not asyncpg: the `Store` interface is
 synchronous, and psycopg 3 has a synchronous API of the same shape, Debian-independent binary
 wheels, and a pool that replaces a connection the server dropped (a restart of PostgreSQL costs
-the calls in flight, not the process).  The common entry (a call, a card) is committed off the
-event loop, many in one statement (`PostgresStore.append_batch`, on a connection of its own, by
-`callbreak.server.writebehind.WriteBehind`); the rest (a table made, a seat taken, a change of
-status) commits on the loop, after the table's entries in flight.
+the calls in flight, not the process).  A call or a card commits on a connection of its own with
+the statement prepared (`PostgresStore.append`), or, with ``write_behind`` on, off the event loop,
+many in one statement (`PostgresStore.append_batch`, by `callbreak.server.writebehind.WriteBehind`);
+the rest (a table made, a seat taken, a change of status) commits on the loop.
 
 The schema is versioned: ``schema_version`` holds the number of the last migration applied,
 and `PostgresStore` applies the missing ones when it opens, under an advisory lock, so the

@@ -1,6 +1,7 @@
 """Calls and cards committed off the event loop: in order, in batches, told back on the loop.
 
-On PostgreSQL a commit is a round trip to another process; the event loop that waited for each
+On PostgreSQL (with ``write_behind`` on: `callbreak.server.config.ServerConfig`) a commit is a
+round trip to another process, or another host; the event loop that waited for each
 one stalled every table of the process while PostgreSQL was scheduled (a quarter to a third of a
 loaded loop's time went there).  A `WriteBehind` takes the common entry (a call, a card: no new
 token, no change of the table's status) from the loop, commits it on a thread of its own, many

@@ -28,18 +28,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from tests.scale.services import Postgres, fresh_database  # noqa: E402
 
+from bot_times import pct  # noqa: E402  (milliseconds)
 from callbreak import Ruleset  # noqa: E402
 from callbreak.server.store_pg import PostgresStore  # noqa: E402
 from callbreak.server.table import TableMeta  # noqa: E402
 from callbreak.server.writebehind import WriteBehind  # noqa: E402
-
-
-def pct(xs: list[float], q: float) -> float:
-    s = sorted(xs)
-    return s[min(len(s) - 1, int(q * len(s)))] if s else float("nan")
 
 
 async def run(url: str, mode: str, rate: int, seconds: float, tables: int) -> dict[str, float]:
@@ -92,10 +89,10 @@ async def run(url: str, mode: str, rate: int, seconds: float, tables: int) -> di
     return {
         "entries": issued,
         "busy_us": 1e6 * busy / issued,
-        "lag_p99": 1e3 * pct(lags, 0.99),
+        "lag_p99": pct(lags, 0.99),
         "lag_max": 1e3 * max(lags),
         "lat_p50": 1e3 * statistics.median(latency),
-        "lat_p99": 1e3 * pct(latency, 0.99),
+        "lat_p99": pct(latency, 0.99),
         "per_statement": (sum(batches) / len(batches)) if batches else 1.0,
     }
 

@@ -146,7 +146,6 @@ class LiveTable:
         if not events:
             return events
         wb = self.hub.write_behind
-        t0 = time.perf_counter()
         try:
             self.schedule()  # first: the deadline it sets is in what is rendered
             out = _Out(entry, self._render(events))
@@ -157,6 +156,7 @@ class LiveTable:
                 return events
             if wb is not None and not wb.wait(st.id, self._key):
                 raise EntryDropped(f"table {st.id}: an earlier entry was not committed")
+            t0 = time.perf_counter()
             self.hub.store.append(st.id, st.entries - 1, entry, tokens, st.status if st.status != before else None)
             self.hub.meter.append(time.perf_counter() - t0)
         except Exception:

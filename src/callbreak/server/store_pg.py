@@ -210,6 +210,8 @@ class PostgresStore:
         on the append connection; when that fails, row by row, so that one table's conflict
         costs no other table its entries.
 
+        >>> _APPEND_MANY.split("SELECT")[1].strip()   # the one statement: its columns as arrays
+        '* FROM unnest(%s::text[], %s::integer[], %s::text[], %s::double precision[])'
         >>> store = PostgresStore("postgresql://callbreak@127.0.0.1:5432/callbreak")   # doctest: +SKIP
         >>> store.append_batch([("t1", 5, {"t": "call", "seat": 1, "call": 3}, 1.0e9)])  # doctest: +SKIP
         [None]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from typing import Any
 
 import orjson
@@ -267,11 +266,9 @@ async def test_a_clean_stop_commits_what_is_on_its_way(pg_url: str) -> None:
 
     def release_when_asked() -> None:
         # the stop closes the write-behind (then waits for it): only then are the commits let go
-        for _ in range(3000):
-            if wb._closing:
+        with wb._cond:
+            if wb._cond.wait_for(lambda: wb._closing, timeout=60):
                 asked.set()
-                break
-            time.sleep(0.01)
         store._writing.release()
 
     helper = threading.Thread(target=release_when_asked)

@@ -272,6 +272,13 @@ class Hub:
                 return t
             await t.settled()
 
+    async def _settled_for(self, t: LiveTable, conn: Conn) -> bool:
+        """Wait until ``t`` has nothing on its way to the store; whether it is still the table's
+        live copy and ``conn`` still open (the caller acts on it in the same step, no await between)."""
+        while t.unsettled:
+            await t.settled()
+        return t is self.tables.get(t.id) and not conn.closed
+
     def reload(self, table: LiveTable) -> None:
         """Rebuild a table from the store after a failed commit (memory may be ahead)."""
         conns = [c for cs in table.conns.values() for c in cs]
@@ -588,9 +595,7 @@ class Hub:
             # what the table accepted and has not committed yet is not shown: wait until nothing
             # is on its way to the store, then, all in one step of the event loop, the catch-up
             # and the live feed, so nothing is missed or sent twice
-            while t.unsettled:
-                await t.settled()
-            if t is not self.tables.get(t.id) or conn.closed:  # reloaded or closed meanwhile: it connects afresh
+            if not await self._settled_for(t, conn):  # reloaded or closed meanwhile: it connects afresh
                 conn.close()
                 return
             missed = t.catch_up(seat, msg.since)
@@ -646,9 +651,7 @@ class Hub:
                 if self.let_go is not None and not any(new.conns.values()):
                     self.let_go(new.id)
             case Hint():
-                while t.unsettled:  # the hint is for the turn the seat has been shown
-                    await t.settled()
-                if t is not self.tables.get(t.id) or conn.closed:  # reloaded meanwhile: no work for it
+                if not await self._settled_for(t, conn):  # the hint is for the turn the seat was shown
                     return
                 conn.push(await self.hints.message(t, seat, msg.ref))
 

@@ -193,9 +193,10 @@ async def test_the_stored_table_sweep_never_closes_a_table_a_living_process_runs
 
 
 async def test_one_renewal_keeps_takes_or_drops_every_loaded_tables_lease(pg_url: str, redis_server: str, ns: str) -> None:
-    """A renewal asks for the leases of all the process's loaded tables at once (one pipeline):
+    """A renewal asks for the leases of all the process's loaded tables at once (one script call):
     a free lease and a dead process's are taken (that one counted as a move), one that a living
-    process holds is left to it and the copy here dropped."""
+    process holds is left to it and the copy here dropped; the next renewal extends the leases
+    it holds and moves nothing."""
     from callbreak.server.cluster import Cluster
     from callbreak.server.config import ServerConfig
     from callbreak.server.hub import Hub
@@ -215,6 +216,10 @@ async def test_one_renewal_keeps_takes_or_drops_every_loaded_tables_lease(pg_url
         for tid in (free, dead):
             assert r.get(f"{ns}:lease:{tid}") == cluster.me.encode() and r.pttl(f"{ns}:lease:{tid}") > 0
         assert r.get(f"{ns}:lease:{living}") == b"a-living-process"
+        r.pexpire(f"{ns}:lease:{free}", 5000)
+        await cluster._renew()
+        assert r.pttl(f"{ns}:lease:{free}") > 5000 and r.get(f"{ns}:lease:{free}") == cluster.me.encode()
+        assert cluster.owned == {free, dead} and cluster.moves == 1 and set(hub.tables) == {free, dead}
     finally:
         r.close()
         await cluster.stop()

@@ -44,20 +44,24 @@ __all__ = ["Cluster", "creates_table"]
 
 log = logging.getLogger("callbreak.server")
 
-#: KEYS[1] the lease; ARGV: me, the liveness key prefix, the lease's own expiry (ms).
-#: Returns {owner, moved}: the lease is ours if it was free, ours, or its holder is dead.
-_ACQUIRE = """
-local cur = redis.call('GET', KEYS[1])
-if cur == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[3])
-  return {cur, 0}
+#: KEYS: leases; ARGV: me, the liveness key prefix, a lease's expiry (ms). Each lease becomes
+#: ours if it was free, ours (renewed), or its holder is dead (moved). In one call for many
+#: (a renewal: one command and one small answer, not one of each per table). Returns, flat,
+#: {index, owner, moved} of each lease not simply renewed: nothing when every lease was ours.
+_ACQUIRE_MANY = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  local cur = redis.call('GET', key)
+  if cur == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[3])
+  elseif cur and redis.call('EXISTS', ARGV[2] .. cur) == 1 then
+    out[#out + 1] = i; out[#out + 1] = cur; out[#out + 1] = 0
+  else
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[3])
+    out[#out + 1] = i; out[#out + 1] = ARGV[1]; out[#out + 1] = cur and 1 or 0
+  end
 end
-if cur and redis.call('EXISTS', ARGV[2] .. cur) == 1 then
-  return {cur, 0}
-end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
-if cur then return {ARGV[1], 1} end
-return {ARGV[1], 0}
+return out
 """
 
 #: KEYS[1] the lease; ARGV[1] me: delete it if it is ours
@@ -156,7 +160,7 @@ class Cluster:
         self._tunnels: dict[str, _Tunnel] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._renewer: asyncio.Task[None] | None = None
-        self._acquire: Any = None
+        self._acquire_many: Any = None
         self._release: Any = None
         self.ready = False
         #: counters for the metrics: leases taken from a dead process, tables dropped
@@ -172,7 +176,7 @@ class Cluster:
 
     # --- lifecycle -------------------------------------------------------------------
     async def start(self) -> None:
-        self._acquire = self.redis.register_script(_ACQUIRE)
+        self._acquire_many = self.redis.register_script(_ACQUIRE_MANY)
         self._release = self.redis.register_script(_RELEASE)
         self.on_move = self.hub.meter.move
         self.hub.sweeps_store = False
@@ -288,23 +292,22 @@ class Cluster:
     async def acquire(self, tid: str) -> str:
         """The process that owns ``tid`` now: this one if the lease was free, ours, or its
         holder's liveness key has expired."""
-        owner_raw, moved = await self._acquire(keys=self._lease_keys(tid), args=self._lease_args())
-        return self._took(tid, owner_raw, moved)
+        return (await self.acquire_many([tid]))[0]
 
     async def acquire_many(self, tids: list[str]) -> list[str]:
-        """`acquire` of every table of ``tids`` in one round trip to Redis (a renewal of this
-        process's leases: one pipeline, not one command and one wake-up of the loop per table)."""
+        """`acquire` of every table of ``tids`` in one script call (a renewal of this process's
+        leases: one command and, when every lease was ours, an empty answer; not one command,
+        one answer to parse and one wake-up of the loop per table)."""
         if not tids:
             return []
-        pipe = self.redis.pipeline(transaction=False)
-        args = self._lease_args()
-        for tid in tids:
-            await self._acquire(keys=self._lease_keys(tid), args=args, client=pipe)
-        answers = await pipe.execute()
-        return [self._took(tid, owner_raw, moved) for tid, (owner_raw, moved) in zip(tids, answers, strict=True)]
-
-    def _lease_keys(self, tid: str) -> list[str]:
-        return [self.key("lease", tid)]
+        answer = await self._acquire_many(keys=[self.key("lease", tid) for tid in tids], args=self._lease_args())
+        owners: list[bytes | str] = [self.me] * len(tids)
+        moved = [0] * len(tids)
+        for j in range(0, len(answer), 3):
+            i = int(answer[j]) - 1
+            owners[i] = answer[j + 1]
+            moved[i] = int(answer[j + 2])
+        return [self._took(tid, owner, m) for tid, owner, m in zip(tids, owners, moved, strict=True)]
 
     def _lease_args(self) -> list[str | int]:
         return [self.me, self.key("alive", ""), int(self.ttl * 10_000)]

@@ -10,6 +10,7 @@ tests/scale/services.py), then:
                 action->event is over ``--bound`` (50 ms); the highest step within it, side by
                 side, and the ratio of actions/s; then a seats sweep on 2 processes (playing
                 tables + mostly idle seats); every step with each component's CPU.
+                ``--pin``: each server's event loop on a CPU of its own (CALLBREAK_PIN_CPU).
 ``hardbots``    one process (embedded SQLite), tables of 1 scripted player + 3 hard bots,
                 bot decisions in threads and then in a pool of processes, side by side.
 ``botqueue``    bot decisions of the same tables (the same views, levels and seeds), asked
@@ -84,13 +85,18 @@ class EmbeddedServer(ScaledServer):
 LOAD_ENV = {"CALLBREAK_MAX_SOCKETS_PER_IP": "0", "CALLBREAK_BETWEEN_ROUNDS": "0.5", "CALLBREAK_LEASE_TTL": "3"}
 
 
-def _deployment(kind: str, pg: Postgres, rd: Redis, tmp: str) -> list[ScaledServer]:
+def _deployment(kind: str, pg: Postgres, rd: Redis, tmp: str, pin: bool = False) -> list[ScaledServer]:
+    """The servers of a configuration; ``pin``: each one's event loop on a CPU of its own
+    (``CALLBREAK_PIN_CPU``, the k-th server on the k-th CPU)."""
+    def env(k: int) -> dict[str, str]:
+        return {**LOAD_ENV, "CALLBREAK_PIN_CPU": "1", "CALLBREAK_PROCESS": str(k)} if pin else LOAD_ENV
+
     if kind == "sqlite":
-        servers: list[ScaledServer] = [EmbeddedServer(f"{tmp}/load.db", LOAD_ENV)]
+        servers: list[ScaledServer] = [EmbeddedServer(f"{tmp}/load.db", env(0))]
     else:
         n = int(kind)
         url, ns = fresh_database(pg.url), namespace()
-        servers = [ScaledServer(url, rd.url, ns, LOAD_ENV) for _ in range(n)]
+        servers = [ScaledServer(url, rd.url, ns, env(k)) for k in range(n)]
     start_all(servers)
     # the hard bot's kernel loads in a helper process at start: seconds of CPU, not the load's
     deadline = time.monotonic() + 180
@@ -112,10 +118,11 @@ def throughput(args: argparse.Namespace) -> None:
     print(f"bound: p99 action->event <= {args.bound} ms; {args.humans} scripted seats a table (think "
           f"{args.think} s mean) + {4 - args.humans} random bots; steps of {args.warm:g} s warm-up + "
           f"{args.window:g} s window; {args.clients} client processes; CPU in % of one core "
-          f"({os.cpu_count()} cores)", flush=True)
+          f"({os.cpu_count()} cores)" + ("; each server's event loop pinned to a CPU of its own" if args.pin else ""),
+          flush=True)
     try:
         for kind in args.configs.split(","):
-            servers = _deployment(kind, pg, rd, tmp)
+            servers = _deployment(kind, pg, rd, tmp, args.pin)
             nginx = Nginx([s.port for s in servers], limits=False, worker_connections=16384)  # every load client is 127.0.0.1
             workers = spawn_workers(nginx.base, args.clients, args.seed)
             cpu = capacity.CpuWindow({"servers": [s.proc.pid for s in servers if s.proc],
@@ -134,7 +141,7 @@ def throughput(args: argparse.Namespace) -> None:
         if args.idle_steps and "2" in results:
             top = capacity.best(results["2"], args.bound)
             active = max(steps[0], (top.tables if top else steps[0]) // 2)
-            servers = _deployment("2", pg, rd, tmp)
+            servers = _deployment("2", pg, rd, tmp, args.pin)
             nginx = Nginx([s.port for s in servers], limits=False, worker_connections=16384)  # every load client is 127.0.0.1
             workers = spawn_workers(nginx.base, args.clients, args.seed)
             cpu = capacity.CpuWindow({"servers": [s.proc.pid for s in servers if s.proc],
@@ -480,6 +487,8 @@ def main() -> None:
                    help="measure a step's window again (up to 3 times) while other work on a shared machine used "
                         "more than this %% of a core (0: never)")
     t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--pin", action="store_true",
+                   help="CALLBREAK_PIN_CPU=1: each server's event loop on a CPU of its own (the k-th server on the k-th)")
     h = sub.add_parser("hardbots")
     h.add_argument("--tables", type=int, default=100)
     h.add_argument("--duration", type=float, default=30.0)

@@ -149,6 +149,10 @@ def run(args: argparse.Namespace) -> int:
     if cfg.test_hooks:
         print("  TEST HOOKS ON (CALLBREAK_TEST_HOOKS): time moves only by POST /test/clock; not for play", flush=True)
     KERNEL.start(_say)  # hard seats and hints answer at the medium level until it is ready
+    if cfg.pin_cpu:  # last: the threads started above (the kernel's, the collector's) keep every CPU
+        from ..server.affinity import pin
+
+        print(f"  event loop pinned to CPU {pin(cfg.process)} (CALLBREAK_PIN_CPU)", flush=True)
     where: dict[str, Any] = {"fd": args.fd} if args.fd is not None else {"host": args.host, "port": args.port}
     uvicorn.run(
         app,

@@ -31,6 +31,7 @@ from ..analysis import Analysis, Decision
 from ..analysis.engine import analyse_deal, assemble
 from ..analysis.hindsight import DoubleDummy
 from ..notation import from_json
+from .affinity import unpinned, widen
 from .store import Store
 
 __all__ = ["AnalysisStatus", "Analyst", "settings_key"]
@@ -118,7 +119,7 @@ class Analyst:
         if self._pool is None:
             # spawned, not forked: a fork of a process running an event loop and threads is unsafe
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=widen, initargs=(unpinned(),)
             )
         return self._pool
 

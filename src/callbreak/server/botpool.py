@@ -36,6 +36,7 @@ from ..bots import Bot
 from ..cards import Card
 from ..extras import missing
 from ..round import SeatView
+from .affinity import unpinned, widen
 
 __all__ = ["BotAsk", "BotPool", "Deciders", "decide"]
 
@@ -178,7 +179,9 @@ class BotPool:
             self._waiting -= 1
 
     def _new(self) -> ProcessPoolExecutor:
-        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        pool = ProcessPoolExecutor(
+            self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=widen, initargs=(unpinned(),)
+        )
         if self.warm and not missing("bots"):
             # the workers start now and load the hard bot's kernel before a table waits on them
             for _ in range(self.workers):

@@ -70,6 +70,9 @@ class ServerConfig:
     #: process-wide (set by ``callbreak serve``): the longest a thread holding the GIL (a hint, a
     #: bot thinking in Python) runs before the event loop may take it back (Python's own: 0.005)
     switch_interval: float = 0.001
+    #: Linux: the event loop's thread kept on one CPU, the ``process``-th (``server/affinity.py``);
+    #: the bot, hint and analysis worker processes keep every CPU
+    pin_cpu: bool = False
     #: HTTP: seconds a client may take to send a request head (from the socket's opening,
     #: or the end of the previous response) before the socket is closed (slowloris)
     header_timeout: float = 10.0
@@ -141,7 +144,8 @@ class ServerConfig:
     #: it knows the deals. None: unseeded. Table ids, invites and seat tokens never come from it
     seed: int | None = None
     #: this process's number among processes serving with one ``seed``, mixed into its stream so
-    #: they deal differently (``--workers`` numbers its children from it: N, N + 1, ...)
+    #: they deal differently (``--workers`` numbers its children from it: N, N + 1, ...); with
+    #: ``pin_cpu``, it chooses the CPU
     process: int = 0
     #: TESTS ONLY: with ``seed``, also serve ``POST /test/seed`` (start the stream again from another
     #: seed; tests sharing one server give each test its own deals). Off on a demonstration server:

@@ -21,6 +21,7 @@ from ..bots import Hint
 from ..bots.hints import hint
 from ..bots.warmup import KERNEL
 from ..round import SeatView
+from .affinity import unpinned, widen
 from .live import LiveTable
 from .protocol import HintMessage, encode
 from .table import TableError
@@ -33,10 +34,11 @@ _GONE = "the turn moved on before the hint was ready"
 HINT_NICE = 10
 
 
-def _child_start() -> None:
-    """A hint process: at a lower CPU priority than the server (a hint is worth less than the
-    tables' moves), loading the hard kernel quietly (hints answer at the medium level until it is
-    ready; the server has said so)."""
+def _child_start(cpus: frozenset[int] | None) -> None:
+    """A hint process: on every CPU the server had before its loop was pinned (`widen`), at a
+    lower CPU priority than the server (a hint is worth less than the tables' moves), loading the
+    hard kernel quietly (hints answer at the medium level until it is ready; the server has said so)."""
+    widen(cpus)
     os.nice(HINT_NICE)
     KERNEL.start(_quiet)
 
@@ -150,7 +152,10 @@ class Hints:
             self.computed += 1
             if use_child and self._children is None:
                 self._children = ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_child_start
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_child_start,
+                    initargs=(unpinned(),),
                 )
         if use_child and self._children is not None:
             pid, result = self._children.submit(_child_hint, view).result()

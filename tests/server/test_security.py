@@ -62,6 +62,11 @@ def _check_no_leak(c: Client, dealt: list[list[set[str]]]) -> int:
 
 async def test_no_message_ever_carries_a_card_its_seat_may_not_see(server: Server) -> None:
     made, _, a, b, spectator = await two_players(server, {"preset": "quick", "rounds": 2}, watch=True)
+    # one hint surely answered: asked on b's first turn, b acting only once it is there (a hint
+    # asked later may lose its race with b's own move, and is then dropped unsent)
+    await play_until([a, b], b.my_turn)
+    await b.send({"type": "hint"})
+    await b.wait(lambda c: any(m["type"] == "hint" for m in c.messages), timeout=30)
 
     async def hints() -> None:  # ask for hints along the way: they must not leak either
         while not (a.info and a.info["status"] == "over"):

@@ -7,17 +7,9 @@ from __future__ import annotations
 import os
 import re
 import signal
-import subprocess
 from collections.abc import Callable
 
-from ..server.conftest import Client, Server, play_until
-
-
-def workers_of(pid: int) -> list[int]:
-    """The pool's processes: children of the server started by multiprocessing's spawn (not its
-    resource tracker)."""
-    out = subprocess.run(["ps", "-ww", "--ppid", str(pid), "-o", "pid=,args="], capture_output=True, text=True).stdout
-    return [int(line.split()[0]) for line in out.splitlines() if "spawn_main" in line]
+from ..server.conftest import Client, Server, play_until, workers_of
 
 
 def decisions(server: Server) -> float:

@@ -231,6 +231,13 @@ class Client:
             await self._reader
 
 
+def workers_of(pid: int) -> list[int]:
+    """The worker processes of a server's pools: its children started by multiprocessing's spawn (not its
+    resource tracker)."""
+    out = subprocess.run(["ps", "-ww", "--ppid", str(pid), "-o", "pid=,args="], capture_output=True, text=True).stdout
+    return [int(line.split()[0]) for line in out.splitlines() if "spawn_main" in line]
+
+
 async def play_until(
     clients: list[Client], done: Callable[[], bool], timeout: float = 60.0, leave_forced: bool = False
 ) -> None:

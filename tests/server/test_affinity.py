@@ -9,23 +9,7 @@ import signal
 import time
 from pathlib import Path
 
-from .conftest import Server
-
-
-def _children(pid: int) -> list[tuple[int, str]]:
-    """(pid, command line) of the direct children of ``pid``."""
-    out = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-            out.append((int(entry.name), cmdline))
-    return out
+from .conftest import Server, workers_of
 
 
 def test_the_loop_is_pinned_and_its_worker_processes_are_not(tmp_path: Path) -> None:
@@ -56,13 +40,13 @@ def test_the_loop_is_pinned_and_its_worker_processes_are_not(tmp_path: Path) -> 
         while not (len(cpus) == 2 and all(c == every for c in cpus)) and time.monotonic() < deadline:
             time.sleep(0.1)
             with contextlib.suppress(ProcessLookupError):
-                cpus = [os.sched_getaffinity(p) for p, cmd in _children(pid) if "spawn_main" in cmd]
+                cpus = [os.sched_getaffinity(p) for p in workers_of(pid)]
         assert len(cpus) == 2, "the bot pool's and the analysis's worker processes did not start"
         assert cpus == [every, every]
     finally:
         # the workers may still be loading the kernel: they would hold the server's output open
         if server.proc is not None:
-            for child, _ in _children(server.proc.pid):
+            for child in workers_of(server.proc.pid):
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(child, signal.SIGKILL)
         out = server.stop()

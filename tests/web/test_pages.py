@@ -138,12 +138,25 @@ def test_keyboard_play_on_desktop(server: str, page: Any) -> None:
     assert page.locator(f"[data-testid=hand] [data-card='{card}']").count() == 0
     # Arrow keys move through the hand and Enter plays the focused card.
     wait_free_turn(page)
+    hand = page.locator("[data-testid=hand] [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert len(hand) >= 2
     page.locator("[data-testid=hand] [tabindex='0']").focus()
+
+    def focused_card() -> str:
+        return str(page.evaluate("document.activeElement.dataset.card"))
+
+    for _ in hand:  # to the hand's first card (the roving focus may start anywhere)
+        page.keyboard.press("ArrowLeft")
+    assert focused_card() == hand[0]
     page.keyboard.press("ArrowRight")
+    assert focused_card() == hand[1]
     page.keyboard.press("ArrowLeft")
-    focused = page.evaluate("document.activeElement.dataset.card")
-    legal = page.evaluate("document.activeElement.dataset.legal")
-    assert focused
-    if legal == "true":
-        page.keyboard.press("Enter")
-        page.wait_for_selector(f"[data-testid=trick] [data-card='{focused}']")
+    assert focused_card() == hand[0]
+    # by arrows to the first legal card, then Enter plays it
+    while page.evaluate("document.activeElement.dataset.legal") != "true":
+        before = focused_card()
+        page.keyboard.press("ArrowRight")
+        assert focused_card() != before, "the hand has no legal card"
+    focused = focused_card()
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"[data-testid=trick] [data-card='{focused}']")

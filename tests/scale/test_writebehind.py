@@ -218,7 +218,7 @@ def test_append_batch_commits_any_number_of_rows_in_order(pg_url: str, n: int) -
 async def test_a_player_who_connects_is_shown_only_what_the_store_holds(pg_url: str) -> None:
     """A Hello while a bot's call is on its way to the store waits for it: the catch-up, then
     the live feed, hold the call, and the call is in the store by then."""
-    from ..server.inprocess import Seat, start_hub
+    from ..server.inprocess import Seat, start_hub, until
 
     hub, _ = await start_hub(pg_url, write_behind=True)  # type: ignore[arg-type]
     try:
@@ -234,8 +234,8 @@ async def test_a_player_who_connects_is_shown_only_what_the_store_holds(pg_url: 
             assert t.unsettled
             player = Seat(hub, t.id, tokens[(action["seat"] + 1) % 4])
             hello = asyncio.create_task(player.hello())
-            for _ in range(20):
-                await asyncio.sleep(0)
+            # the Hello waits for the table's commit (a waiter of `LiveTable.settled`), not merely slowly
+            await until(lambda: bool(t._settled) or hello.done())
             assert not hello.done() and player.read() == []  # nothing shown yet: the call is not stored
         finally:
             store._writing.release()
@@ -342,7 +342,7 @@ async def test_a_hint_asked_while_a_commit_fails_is_not_worked_out_on_the_lost_s
     """The seat to act asks for a hint while the call before its turn is on its way to the store;
     that commit fails (another writer took the number), the table reloads, and no hint is made
     from the state the store never held."""
-    from ..server.inprocess import Seat, start_hub
+    from ..server.inprocess import Seat, start_hub, until
 
     hub, _ = await start_hub(pg_url, write_behind=True)  # type: ignore[arg-type]
     try:
@@ -361,8 +361,8 @@ async def test_a_hint_asked_while_a_commit_fails_is_not_worked_out_on_the_lost_s
         try:
             t.submit(action)  # will conflict
             hint = asyncio.create_task(asker.send({"type": "hint", "ref": 5}))
-            for _ in range(20):
-                await asyncio.sleep(0)
+            # the hint waits for the table's commit (a waiter of `LiveTable.settled`)
+            await until(lambda: bool(t._settled) or hint.done())
             assert not hint.done()
         finally:
             store._writing.release()

@@ -149,6 +149,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "bots/hard": {"numpy"},
     "bots/evaluation": {"numpy"},  # the value of every option, for the analysis
     "bots/ismcts": {"numpy"},  # the spar-ismcts sparring level, on the compiled kernel
+    "bots/pimc": {"numpy"},  # the spar-pimc sparring level, on the compiled kernel
     "bots/kernel": {"numpy", "numba"},  # the package: every module of the compiled kernel
     "bots/train_calls": {"numpy"},  # the calling model's training (a developer's tool)
     "remote": {"httpx"},

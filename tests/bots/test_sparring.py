@@ -12,11 +12,12 @@ from callbreak import Card, Match, Ruleset
 from callbreak.bots import Bot, make_bot
 from callbreak.bots.calling import best_call, trick_distribution
 from callbreak.bots.ismcts import IsmctsBot
+from callbreak.bots.pimc import PimcBot
 from callbreak.bots.sparring import HELD_OUT, LEVELS
 from callbreak.round import SeatView
 from tests.bots.helpers import random_rules
 
-QUICK = {"spar-ismcts": lambda s: IsmctsBot(s, iterations=40)}
+QUICK = {"spar-ismcts": lambda s: IsmctsBot(s, iterations=40), "spar-pimc": lambda s: PimcBot(s, deals=6)}
 
 
 def bot(level: str, seed: int) -> Bot:
@@ -70,7 +71,7 @@ def calling_views(seed: int) -> list[object]:
     return views
 
 
-def test_bold_and_timid_call_one_more_and_one_fewer_than_medium() -> None:
+def test_bold_and_timid_call_one_more_and_one_fewer_than_medium_and_pimc_as_medium() -> None:
     shifted = 0
     for seed in range(6):
         for v in calling_views(seed):
@@ -78,6 +79,7 @@ def test_bold_and_timid_call_one_more_and_one_fewer_than_medium() -> None:
             lo, hi = v.legal_calls[0], v.legal_calls[-1]  # type: ignore[attr-defined]
             assert make_bot("spar-bold", 0).act(v) == min(base + 1, hi)  # type: ignore[arg-type]
             assert make_bot("spar-timid", 0).act(v) == max(base - 1, lo)  # type: ignore[arg-type]
+            assert make_bot("spar-pimc", 0).act(v) == base  # type: ignore[arg-type]
             shifted += lo < base < hi
     assert shifted > 10
 

@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 import math
+import random
 
 import numpy as np
 
@@ -35,7 +36,45 @@ from .base import Bot
 from .easy import sure_tricks
 from .knowledge import Knowledge
 
-__all__ = ["IsmctsBot"]
+__all__ = ["IsmctsBot", "uniform_deals"]
+
+
+def uniform_deals(k: Knowledge, n: int, rng: random.Random) -> list[list[int]]:
+    """``n`` deals of the unseen cards, uniform over those the view allows (four hand
+    masks each, this seat's own hand included; no weighting by the calls); a row of
+    -1 where the compiled sampler gave up (`Knowledge.sample` then draws one exactly).
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> k = Knowledge.from_view(m.view(m.to_act))
+    >>> deals = uniform_deals(k, 5, random.Random(1))
+    >>> len(deals), all(d[k.seat] == k.hand and sum(bin(h).count("1") for h in d) == 52 for d in deals if d[0] >= 0)
+    (5, True)
+    """
+    from . import kernel
+
+    zeros = np.zeros(4, dtype=np.int64)
+    rows: list[list[int]] = kernel.sample_deals(
+        k.unseen,
+        np.array(k.cannot, dtype=np.int64),
+        np.array(k.sizes, dtype=np.int64),
+        k.seat,
+        k.hand,
+        n,
+        1,
+        rng.randrange(1 << 40),
+        np.zeros(18),
+        zeros - 1,
+        zeros,
+        zeros,
+        zeros,
+        k.trump,
+        0,
+        13,
+        1.0,
+        0.0,
+    ).tolist()
+    return rows
 
 
 class _Node:
@@ -102,27 +141,7 @@ class IsmctsBot(Bot):
         rng = np.array([self.rng.randrange(1 << 40)], dtype=np.int64)
         root = _Node()
         trick0 = [int(c) for _, c in view.trick]
-        zeros = np.zeros(4, dtype=np.int64)
-        deals = kernel.sample_deals(  # uniform over the deals the view allows (no weighting by the calls)
-            k.unseen,
-            np.array(k.cannot, dtype=np.int64),
-            np.array(k.sizes, dtype=np.int64),
-            k.seat,
-            k.hand,
-            self.iterations,
-            1,
-            self.rng.randrange(1 << 40),
-            np.zeros(18),
-            zeros - 1,
-            zeros,
-            zeros,
-            zeros,
-            t,
-            0,
-            13,
-            1.0,
-            0.0,
-        ).tolist()
+        deals = uniform_deals(k, self.iterations, self.rng)
         for row in deals:
             hands = row if row[0] >= 0 else k.sample(self.rng)
             trick = np.zeros(4, dtype=np.int64)

@@ -17,6 +17,9 @@ strength is measured against more than one kind of opponent
   the first card of its hand (in `Card` order) that wins the trick so far, else
   its first legal card.  The issue's "simple rule bot" is of this kind, so
   ``hard`` against three of these estimates that goal (≥ 92 %, ≥ 14 points a game);
+- ``spar-pimc``: flat Monte Carlo over uniformly sampled deals with random
+  playouts, the card of highest mean round score (`callbreak.bots.pimc`); calls
+  as medium does: a searcher to tune against, while ``spar-ismcts`` is held out;
 - ``spar-ismcts``: information-set Monte Carlo tree search with uniformly
   random playouts and no model of anyone (`callbreak.bots.ismcts`); calls the
   ``easy`` level's count of sure tricks.
@@ -219,6 +222,15 @@ def _higher_threats(card: int, trump: int, k: Knowledge) -> int:
     return threats
 
 
+def _pimc(seed: int | None) -> Bot:
+    from ..extras import need
+
+    need("the spar-pimc level", "bots")
+    from .pimc import PimcBot
+
+    return PimcBot(seed)
+
+
 def _ismcts(seed: int | None) -> Bot:
     from ..extras import need
 
@@ -235,5 +247,6 @@ LEVELS: dict[str, Callable[[int | None], Bot]] = {
     "spar-noisy": NoisyBot,
     "spar-counter": CounterBot,
     "spar-simple": SimpleBot,
+    "spar-pimc": _pimc,
     "spar-ismcts": _ismcts,
 }

@@ -83,7 +83,7 @@ def test_phone_play_now(server: str, browser: Any) -> None:
         "() => [...document.querySelectorAll('[data-testid=hand] [data-card]')]"
         ".every(e => e.getAnimations({subtree: true}).length === 0)"
     )
-    # The hand is rebuilt on every change of the table (the bots call meanwhile): wait for a
+    # The hand is drawn again when what it shows changes (the deal settling, your turn): wait for a
     # layout in which every card is tappable; if none comes, report the last one measured.
     measure = """() => [...document.querySelectorAll('[data-testid=hand] [data-card]')].map(e => {
              const r = e.getBoundingClientRect();

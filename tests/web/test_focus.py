@@ -68,6 +68,12 @@ def test_focused_card_keeps_focus_across_a_redraw(server: str, page: Any) -> Non
     page.locator("[data-call]").first.click()
     page.wait_for_selector("[data-testid=call-picker]", state="detached")
     wait_free_turn(page)
+    # focus outside what is drawn again is left alone: the settings' language menu keeps it
+    page.click("[data-testid=settings-btn]")
+    page.locator("[data-testid=setting-lang]").focus()
+    redraw(page)
+    assert page.evaluate("document.activeElement.dataset.testid") == "setting-lang"
+    page.click("[data-testid=settings-close]")
     card = str(page.locator("[data-testid=hand] [data-legal=true]").first.get_attribute("data-card"))
     page.locator(f"[data-testid=hand] [data-card='{card}']").focus()
     page.evaluate("() => { window.__card = document.activeElement; }")

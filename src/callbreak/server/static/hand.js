@@ -55,6 +55,7 @@ export function createHand(box, { send, announce, onCue }) {
   let launched = null;     // {card, rect, at}: where the last card played left the hand
   let drag = null;         // the touch on a card now: {id, card, x0, y0, dx, dy}
   let touchAt = -Infinity; // when the last touch on a card began or ended (its click is ignored)
+  let drawn = "";          // what the cards now in `box` show (they are drawn again only when it changes)
 
   const onPointer = (e) => { lastPointer = e.pointerType || ""; if (lastPointer === "mouse") touchAt = -Infinity; };
   box.addEventListener("pointerdown", onPointer, true);
@@ -147,14 +148,18 @@ export function createHand(box, { send, announce, onCue }) {
 
   function select(c) {
     selected = c;
+    showLifted();
+    if (c) announce(t("hand.lifted", { card: cardName(c) }));
+    onCue();
+  }
+
+  function showLifted() {
     for (const el of box.querySelectorAll(".card[data-card]")) {
-      const on = el.dataset.card === c;
+      const on = el.dataset.card === selected;
       el.classList.toggle("lifted", on);
       if (on) el.dataset.selected = "true"; else delete el.dataset.selected;
     }
-    box.classList.toggle("has-lifted", c !== null);
-    if (c) announce(t("hand.lifted", { card: cardName(c) }));
-    onCue();
+    box.classList.toggle("has-lifted", !!selected);
   }
 
   /** Play `c` if it may be played now; otherwise say why. */
@@ -203,25 +208,34 @@ export function createHand(box, { send, announce, onCue }) {
     const k = v ? `${v.round}:${v.cards.length}:${v.playing}:${v.pending}` : "";
     if (k !== key) { key = k; selected = null; }
     if (selected && !(v && v.playing && !v.pending && v.legal.includes(selected))) selected = null;
-    clear(box);
     const { width, cw, ch } = size();
     box.style.setProperty("--hand-cw", `${cw}px`);
     box.style.setProperty("--hand-ch", `${ch}px`);
     box.classList.toggle("my-turn", !!(v && v.playing && !v.pending));
-    box.classList.toggle("has-lifted", !!selected);
-    if (!v) { if (drag) endDrag(); onCue(); return; }
+    if (!v) { clear(box); drawn = ""; showLifted(); if (drag) endDrag(); onCue(); return; }
     const hand = sortHand(v.cards, v.trump);
     const legal = new Set(v.playing ? v.legal : []);
+    const pad = parseFloat(getComputedStyle(box).paddingLeft || "0");
+    // The cards are drawn again only when what they show changes (not on every message the table
+    // gets): the card you focused, or are pressing, stays the same element.
+    const look = JSON.stringify([hand.map((c) => (legal.has(c) ? `${c}+` : c)), v.playing, v.forced, v.hint, width, cw, pad]);
+    if (look !== drawn || !box.firstChild) { drawn = look; draw(v, hand, legal, width, cw, pad, focused); }
+    showLifted();
+    if (drag && !hand.includes(drag.card)) endDrag();   // played for you meanwhile
+    else if (drag) showDrag();
+    onCue();
+  }
+
+  function draw(v, hand, legal, width, cw, pad, focused) {
+    clear(box);
     const n = hand.length;
     const step = n > 1 ? Math.min(cw + GAP, (width - cw) / (n - 1)) : 0;
     const x0 = Math.max(0, (width - (cw + step * (n - 1))) / 2);
-    const pad = parseFloat(getComputedStyle(box).paddingLeft || "0");
     hand.forEach((c, i) => {
       const isLegal = legal.has(c);
-      const cls = [c === v.forced ? "forced" : "", c === v.hint ? "hinted" : "", c === selected ? "lifted" : ""].filter(Boolean).join(" ");
+      const cls = [c === v.forced ? "forced" : "", c === v.hint ? "hinted" : ""].filter(Boolean).join(" ");
       const el = cardEl(c, { button: true, cls });
       el.dataset.legal = String(isLegal);
-      if (c === selected) el.dataset.selected = "true";
       el.tabIndex = -1;
       el.style.left = `${pad + x0 + i * step}px`;
       el.setAttribute("aria-label", v.playing && !isLegal ? t("hand.card_not_playable", { card: cardName(c) }) : cardName(c));
@@ -235,9 +249,6 @@ export function createHand(box, { send, announce, onCue }) {
       cards[idx].tabIndex = 0;
       if (focused) cards[idx].focus({ preventScroll: true });
     }
-    if (drag && !hand.includes(drag.card)) endDrag();   // played for you meanwhile
-    else if (drag) showDrag();
-    onCue();
   }
 
   function onKey(e) {

@@ -1,5 +1,5 @@
 // The table: a seat's (or a spectator's) live view over one WebSocket.
-import { h, clear, fill, cardEl, cardName, toast, placeToast, errorText, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
+import { h, clear, fill, keepFocus, cardEl, cardName, toast, placeToast, errorText, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
 import { t as tr, num, lang } from "./i18n.js";
 import { tokenFor, seatRecord, rememberSeat, updateRecord } from "./seats.js";
 import { createHand } from "./hand.js";
@@ -291,8 +291,6 @@ function mountTable(root, id, token) {
   }
 
   function renderTop() {
-    // The bar is rebuilt on every change: a button that had the focus gets it back.
-    const had = top.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
     const st = S.state, t = S.table;
     const trump = (t.rules && t.rules.trump) || "S";
     const info = h("span", { class: "round-info", "data-testid": "round-info" });
@@ -313,14 +311,11 @@ function mountTable(root, id, token) {
       const can = st.phase === "playing" && st.to_act === me() && t.status === "playing" && !forcedCard();
       buttons.append(h("button", { class: "btn", type: "button", "data-testid": "hint-btn", disabled: !can, onclick: () => send({ type: "hint" }) }, tr("table.hint")));
     }
-    fill(top,
+    // The bar is drawn afresh on every change: a button that had the focus gets it back.
+    keepFocus(top, () => fill(top,
       h("span", { class: "top-info" }, info, " ", h("span", { title: tr("table.trump_title"), "aria-label": tr("table.trump_label", { suit: SUIT_NAME[trump] }) }, tr("table.trump", { symbol: SUIT_SYMBOL[trump] })),
         spectator ? h("span", { class: "badge" }, " · ", tr("table.watching")) : null),
-      buttons);
-    if (had) {
-      const b = top.querySelector(`[data-testid=${had}]`);
-      if (b) b.focus();
-    }
+      buttons));
   }
 
   function ring(seat) {
@@ -361,8 +356,21 @@ function mountTable(root, id, token) {
   }
 
   function renderFelt() {
+    keepFocus(felt, drawFelt);   // (a lobby's buttons)
+    if (!felt.contains(picker)) return;   // (not a game on the felt)
+    const mine = spectator ? null : felt.querySelector(`.played.fresh[data-seat="${me()}"]`);
+    if (mine) hand.launch(mine);   // your card flies from the hand into the trick
+    tickRings();
+  }
+
+  // The felt is drawn afresh on every change, all but the call picker: a node moved or taken out
+  // of the page loses the keyboard focus (and a press on it its click), so the picker stays in
+  // place and renderPicker draws it again only when its calls change.
+  function drawFelt() {
     const t = S.table, st = S.state;
-    clear(felt);
+    for (const node of [...felt.childNodes]) if (node !== picker) node.remove();
+    const game = !(t.status === "expired" || t.status === "abandoned" || t.status === "lobby" || !st);
+    if (!game) picker.remove();   // (empty: nobody calls here)
     if (t.status === "expired") {
       felt.append(h("div", { class: "center-msg", "data-testid": "expired" }, tr("table.expired"), " ",
         h("a", { href: "/", "data-link": true, style: { color: "#ffd27a" } }, tr("table.start_new"))));
@@ -373,13 +381,11 @@ function mountTable(root, id, token) {
         h("a", { href: "/", "data-link": true, style: { color: "#ffd27a" } }, tr("table.start_new"))));
       return;
     }
-    if (t.status === "lobby" || !st) { felt.append(renderLobby(lobbyCtx)); return; }
-    for (let s = 0; s < 4; s++) felt.append(renderSeat(s));
-    felt.append(renderTrick());
-    felt.append(picker);   // over the lower part of the felt: the trick is empty while calling
-    const mine = spectator ? null : felt.querySelector(`.played.fresh[data-seat="${me()}"]`);
-    if (mine) hand.launch(mine);   // your card flies from the hand into the trick
-    tickRings();
+    if (!game) { felt.append(renderLobby(lobbyCtx)); return; }
+    const put = (node) => felt.insertBefore(node, picker.parentNode === felt ? picker : null);
+    for (let s = 0; s < 4; s++) put(renderSeat(s));
+    put(renderTrick());
+    if (picker.parentNode !== felt) felt.append(picker);   // over the lower part of the felt: the trick is empty while calling
   }
 
   function renderSeat(s) {
@@ -447,30 +453,42 @@ function mountTable(root, id, token) {
     conn.send({ type: "hint" });
   }
 
+  // The call picker's buttons are drawn once for a turn's calls; what changes while you think
+  // (the suggestion, a call on its way) is set on them in place, so that the button you focused
+  // or are pressing stays the same button whatever the table sends meanwhile.
+  let pickerFor = "";   // the calls (and timer) the picker was drawn for; "" when hidden
   function renderPicker() {
-    const had = picker.contains(document.activeElement) ? document.activeElement.dataset.call : undefined;
-    clear(picker);
-    if (!myTurn("calling")) return;
+    if (!myTurn("calling")) { clear(picker); pickerFor = ""; return; }
     const st = S.state;
+    const drawFor = `${st.legal_calls.join(",")}${S.table.deadline ? "|timed" : ""}`;
+    if (drawFor !== pickerFor || !picker.firstChild) {
+      pickerFor = drawFor;
+      const grid = h("div", { class: "call-grid" }, ...st.legal_calls.map((n) =>
+        h("button", {
+          type: "button", dataset: { call: n },
+          onclick: () => { if (send({ type: "call", call: n })) { S.pending = { call: n }; render(); } },
+        }, num(n))));
+      keepFocus(picker, () => fill(picker, h("section", { class: "call-picker", "data-testid": "call-picker", "aria-labelledby": "call-h" },
+        h("h2", { id: "call-h" }, tr("picker.question"),
+          S.table.deadline ? h("span", { class: "secs", "aria-hidden": "true" }, "") : null),
+        grid, h("p", { class: "hint-line", "data-testid": "hint-line" }))));
+    }
     const hint = S.hint && typeof S.hint.call === "number" ? S.hint : null;
-    const grid = h("div", { class: "call-grid" }, ...st.legal_calls.map((n) =>
-      h("button", {
-        type: "button", class: hint && hint.call === n ? "suggested" : "", dataset: { call: n },
-        "aria-label": tr(hint && hint.call === n ? "picker.call_suggested" : "picker.call", { n }), disabled: S.pending ? true : undefined,
-        onclick: () => { if (send({ type: "call", call: n })) { S.pending = { call: n }; render(); } },
-      }, num(n))));
-    const hl = h("p", { class: "hint-line", "data-testid": "hint-line" });
+    for (const b of picker.querySelectorAll("[data-call]")) {
+      const n = Number(b.dataset.call), suggested = !!hint && hint.call === n;
+      b.classList.toggle("suggested", suggested);
+      b.setAttribute("aria-label", tr(suggested ? "picker.call_suggested" : "picker.call", { n }));
+      b.disabled = !!S.pending;
+    }
+    const hl = picker.querySelector("[data-testid=hint-line]");
+    let line = tr("picker.thinking");
     if (hint) {
-      hl.append(tr("picker.suggested", { n: hint.call }));
-      if (typeof hint.chance === "number") hl.append(" · ", tr("picker.chance", { percent: Math.round(hint.chance * 100) }));
-      hl.title = reasonOf(hint);
-    } else hl.append(tr("picker.thinking"));
-    picker.append(h("section", { class: "call-picker", "data-testid": "call-picker", "aria-labelledby": "call-h" },
-      h("h2", { id: "call-h" }, tr("picker.question"),
-        S.table.deadline ? h("span", { class: "secs", "aria-hidden": "true" }, "") : null), grid, hl));
+      line = tr("picker.suggested", { n: hint.call });
+      if (typeof hint.chance === "number") line += ` · ${tr("picker.chance", { percent: Math.round(hint.chance * 100) })}`;
+    }
+    if (hl.textContent !== line) hl.textContent = line;
+    if (hint) hl.title = reasonOf(hint); else hl.removeAttribute("title");
     tickRings();
-    const again = had === undefined ? null : picker.querySelector(`[data-call="${had}"]`);
-    if (again) again.focus({ preventScroll: true });
   }
 
   function renderHand() {
@@ -560,12 +578,7 @@ function mountTable(root, id, token) {
   // ---- dialogs: round summary, final places, last trick, scores ----
   // Dialogs are drawn afresh on every message; keep the keyboard focus on the same control.
   function renderDialogs() {
-    const active = document.activeElement;
-    const key = active && active !== dialogs && dialogs.contains(active) ? (active.dataset.testid || active.textContent) : null;
-    drawDialogs(dialogs, dialogCtx);
-    if (key === null) return;
-    const again = [...dialogs.querySelectorAll("a[href], button")].find((e) => (e.dataset.testid || e.textContent) === key);
-    if (again) again.focus({ preventScroll: true });
+    keepFocus(dialogs, () => drawDialogs(dialogs, dialogCtx));
   }
 
   function closeDialog(opener) {

@@ -43,6 +43,34 @@ export function clear(el) {
   return el;
 }
 
+// --- keyboard focus across a redraw -------------------------------------------
+/** What control `el` is, to find it again once drawn afresh: its call, card or test id, else its text. */
+function controlKey(el) {
+  const d = el.dataset || {};
+  if (d.call !== undefined) return `call:${d.call}`;
+  if (d.card !== undefined) return `card:${d.card}`;
+  if (d.testid) return `id:${d.testid}`;
+  return `text:${el.tagName}:${el.textContent}`;
+}
+
+/**
+ * Run `draw`, which may draw `region` afresh, keeping the keyboard focus: when a control inside
+ * `region` had it and was replaced, the new control for the same call, card, test id (else text)
+ * gets it back, without scrolling.  Focus outside `region` (a text field, a menu) is never taken,
+ * nor focus that `draw` itself moved on purpose.
+ */
+export function keepFocus(region, draw) {
+  const was = document.activeElement;
+  const key = was && was !== region && region.contains(was) ? controlKey(was) : null;
+  draw();
+  if (key === null || (was.isConnected && document.activeElement === was)) return;
+  const now = document.activeElement;
+  if (now && now !== document.body && now !== was) return;
+  const again = [...region.querySelectorAll("button, a[href], input, select, textarea, [tabindex]")]
+    .find((e) => controlKey(e) === key);
+  if (again) again.focus({ preventScroll: true });
+}
+
 // --- cards ------------------------------------------------------------------
 export const SUITS = ["S", "H", "D", "C"];
 export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };

@@ -6,7 +6,7 @@ leader, the tricks won.  One module per concern:
 - `core`: masks, the rules as an array (`rules_array`), `legal_mask` and
   `trick_winner` (second copies of `callbreak.round.Round`'s rules, held to them
   by a test on random positions), `random_playouts` (raw speed) and
-  `random_rollout` (a position played out at random, for ``spar-ismcts``);
+  `random_rollout` (a position played out at random, for ``spar-ismcts`` and ``spar-pimc``);
 - `policy`: the fast rule-of-thumb playout policy;
 - `medium`: the medium level's rules, ported (`medium_card`, held card-for-card
   to `callbreak.bots.medium` by a test under random rules);

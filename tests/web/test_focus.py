@@ -25,10 +25,15 @@ MARK = f"() => {{ window.__drawn = document.querySelector('{DRAWN}'); }}"
 REDRAWN = f"() => document.querySelector('{DRAWN}') !== window.__drawn"
 
 
-def start_game(page: Any, server: str) -> None:
-    """A table of this page's player and three bots, without turn timers (nothing is played for
+def new_table(page: Any, server: str) -> None:
+    """A lobby of this page's player and three bots, without turn timers (nothing is played for
     the player while the test looks)."""
     create_table(page, server, bots="random", card_seconds="none", call_seconds="none", name="Asha")
+
+
+def start_game(page: Any, server: str) -> None:
+    """`new_table`, started."""
+    new_table(page, server)
     page.click("[data-testid=start-btn]")
     page.wait_for_selector("[data-testid=seat-top]")
 
@@ -47,7 +52,7 @@ def redraw(page: Any) -> None:
 
 def test_focused_call_button_keeps_focus_across_a_redraw(server: str, page: Any) -> None:
     # in the lobby, the host's focused Start survives the lobby drawn again, and Enter starts
-    create_table(page, server, bots="random", card_seconds="none", call_seconds="none", name="Asha")
+    new_table(page, server)
     page.locator("[data-testid=start-btn]").focus()
     redraw(page)
     assert page.evaluate("document.activeElement.dataset.testid") == "start-btn"

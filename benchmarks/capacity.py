@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -148,6 +149,9 @@ class Step:
     samples: int
     errors: int
     cpu: dict[str, float] = field(default_factory=dict)
+    #: each window's p99 (ms) when the step was measured in several (`measure`'s ``repeats``):
+    #: ``p99_ms`` is then their median
+    p99_windows: list[float] = field(default_factory=list)
 
     def us_per_action(self, component: str) -> float:
         """CPU microseconds of ``component`` (``servers``, ``client``, ...) per action."""
@@ -167,10 +171,26 @@ RETRIES = 3
 
 
 def measure(workers: Workers, cpu: CpuWindow, tables: int, idle: int, warm: float, window: float,
-            max_other: float = 0.0, log: Any = print) -> Step:
-    """One step's window; measured again (up to `RETRIES` times) while other work on the machine
-    used more than ``max_other`` % of a core (0: no limit); the last try counts."""
+            max_other: float = 0.0, log: Any = print, repeats: int = 1) -> Step:
+    """One step: ``repeats`` windows one after the other, each measured again (up to `RETRIES`
+    times) while other work on the machine used more than ``max_other`` % of a core (0: no
+    limit; the last try counts).  With several windows the step's p99 is the median of the
+    windows' p99s (a single stall of the machine moves one window, not the step), its p50, rate
+    and CPU the means, its errors the sum."""
     time.sleep(warm)
+    steps = [_window(workers, cpu, tables, idle, window, max_other, log) for _ in range(repeats)]
+    if repeats == 1:
+        return steps[0]
+    p99s = [s.p99_ms for s in steps]
+    cpu_use = {k: statistics.fmean(s.cpu.get(k, 0.0) for s in steps) for k in steps[0].cpu}
+    return Step(tables, idle, min(s.connections for s in steps),
+                round(statistics.fmean(s.actions_per_s for s in steps), 1),
+                round(statistics.fmean(s.p50_ms for s in steps), 1), round(statistics.median(p99s), 1),
+                sum(s.samples for s in steps), sum(s.errors for s in steps), cpu_use, p99s)
+
+
+def _window(workers: Workers, cpu: CpuWindow, tables: int, idle: int, window: float, max_other: float,
+            log: Any) -> Step:
     for attempt in range(RETRIES + 1):
         cpu.start()
         m = workers.measure(window)
@@ -185,8 +205,9 @@ def measure(workers: Workers, cpu: CpuWindow, tables: int, idle: int, warm: floa
 
 def run_steps(base: str, workers: Workers, cpu: CpuWindow, steps: list[int], humans: int, think: float,
               warm: float, window: float, bound_ms: float, misses: int = 2, log: Any = print,
-              max_other: float = 0.0) -> list[Step]:
-    """Tables step by step (each step's count in all), until ``misses`` steps in a row miss the bound."""
+              max_other: float = 0.0, repeats: int = 1) -> list[Step]:
+    """Tables step by step (each step's count in all, measured in ``repeats`` windows: `measure`),
+    until ``misses`` steps in a row miss the bound."""
     out: list[Step] = []
     have = 0
     missed = 0
@@ -194,7 +215,7 @@ def run_steps(base: str, workers: Workers, cpu: CpuWindow, steps: list[int], hum
         seats = make_seats(base, n - have, humans, think)
         have = n
         workers.add(seats)
-        step = measure(workers, cpu, n, 0, warm, window, max_other, log)
+        step = measure(workers, cpu, n, 0, warm, window, max_other, log, repeats)
         out.append(step)
         log(row(step, bound_ms))
         missed = 0 if step.ok(bound_ms) else missed + 1
@@ -244,6 +265,8 @@ RULE = "|" + "---|" * HEAD.count(" |")
 def row(s: Step, bound_ms: float) -> str:
     c = s.cpu
     mark = "" if s.ok(bound_ms) else " (over)"
+    if s.p99_windows:  # the median of the windows', and each window's
+        mark += " [" + ", ".join(f"{p:g}" for p in s.p99_windows) + "]"
     return (f"| {s.tables} | {s.idle_seats} | {s.connections} | {s.actions_per_s} | {s.p50_ms} | {s.p99_ms}{mark} "
             f"| {s.errors} | {c.get('servers', 0):.0f} | {c.get('postgres', 0):.0f} | {c.get('redis', 0):.0f} "
             f"| {c.get('nginx', 0):.0f} | {c.get('client', 0):.0f} | {c.get('other', 0):.0f} "

@@ -2,8 +2,9 @@
 
 One event loop issues entries (calls, cards) of many tables at a steady rate, as a loaded
 server process would, and commits each either on the loop (`PostgresStore.append`: the loop
-waits for PostgreSQL's answer) or through `server.writebehind.WriteBehind` (the loop hands the
-entry to a thread that commits many in one statement and tells the loop).  Side by side, per rate:
+waits for PostgreSQL's answer) or through `server.writebehind.WriteBehind` (the loop sends the
+entries on a connection of its own without waiting, many in one statement, and tells each
+outcome when PostgreSQL's answer comes).  Side by side, per rate:
 
 - the loop's busy time per entry (µs of wall time spent issuing and committing or handing over);
 - how late the loop's 1 ms ticks fired (p99 and worst, ms): what every other table waits;
@@ -81,7 +82,7 @@ async def run(url: str, mode: str, rate: int, seconds: float, tables: int) -> di
         busy += time.perf_counter() - t0
         next_tick = max(next_tick, loop.time())  # a late tick does not make the next ones hurry
     if wb is not None:
-        await asyncio.to_thread(wb.close)
+        wb.close()  # on the loop: blocks until every entry is answered
         await asyncio.sleep(0.05)
     committed = sum(len(store.load(t)[1]) - 1 for t in ids)  # type: ignore[index]
     store.close()

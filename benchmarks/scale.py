@@ -109,6 +109,7 @@ def throughput(args: argparse.Namespace) -> None:
     """Stepped load on 1 process (SQLite, for reference), 1 and 2 processes (PostgreSQL + Redis),
     each behind nginx: the highest step within the bound, side by side; then the seats sweep."""
     steps = [int(x) for x in args.steps.split(",")]
+    steps_2 = [int(x) for x in args.steps_2.split(",")] if args.steps_2 else steps
     idle_steps = [int(x) for x in args.idle_steps.split(",") if x.strip()]
     pg, rd = Postgres(), Redis()
     tmp = tempfile.mkdtemp(prefix="callbreak-throughput-")
@@ -117,7 +118,9 @@ def throughput(args: argparse.Namespace) -> None:
              "2": "2 processes, PostgreSQL + Redis"}
     print(f"bound: p99 action->event <= {args.bound} ms; {args.humans} scripted seats a table (think "
           f"{args.think} s mean) + {4 - args.humans} random bots; steps of {args.warm:g} s warm-up + "
-          f"{args.window:g} s window; {args.clients} client processes; CPU in % of one core "
+          + (f"{args.repeats} windows of {args.window:g} s (the step's p99: the median of the windows', each "
+             "in brackets)" if args.repeats > 1 else f"{args.window:g} s window")
+          + f"; {args.clients} client processes; CPU in % of one core "
           f"({os.cpu_count()} cores)" + ("; each server's event loop pinned to a CPU of its own" if args.pin else ""),
           flush=True)
     try:
@@ -129,9 +132,9 @@ def throughput(args: argparse.Namespace) -> None:
                                       "postgres": [pg.proc.pid], "redis": [rd.proc.pid], "nginx": [nginx.proc.pid]})
             print(f"\n{names[kind]}\n{capacity.HEAD}\n{capacity.RULE}", flush=True)
             try:
-                results[kind] = capacity.run_steps(nginx.base, workers, cpu, steps, args.humans, args.think,
-                                                   args.warm, args.window, args.bound, args.misses,
-                                                   max_other=args.max_other)
+                results[kind] = capacity.run_steps(nginx.base, workers, cpu, steps_2 if kind == "2" else steps,
+                                                   args.humans, args.think, args.warm, args.window, args.bound,
+                                                   args.misses, max_other=args.max_other, repeats=args.repeats)
             finally:
                 workers.stop()
                 nginx.stop()
@@ -472,6 +475,10 @@ def main() -> None:
     sub = ap.add_subparsers(dest="what", required=True)
     t = sub.add_parser("throughput")
     t.add_argument("--steps", default="50,100,200,300,400,600,800", help="tables at each step (in all)")
+    t.add_argument("--steps-2", default="", help="the 2-process configuration's steps (default: --steps)")
+    t.add_argument("--repeats", type=int, default=1,
+                   help="windows at each step; the step's p99 is the median of theirs (a stall of the shared "
+                        "machine moves one window)")
     t.add_argument("--configs", default="sqlite,1,2", help="sqlite (embedded, 1 process), 1, 2: processes on PG + Redis")
     t.add_argument("--humans", type=int, default=2, help="scripted seats a table (random bots fill the rest)")
     t.add_argument("--think", type=float, default=1.0, help="a scripted seat's mean think (s)")

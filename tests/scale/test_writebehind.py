@@ -5,7 +5,9 @@ the table copy's later ones and the table reloads from its log."""
 from __future__ import annotations
 
 import asyncio
+import select
 import threading
+import time
 from typing import Any
 
 import orjson
@@ -20,7 +22,7 @@ from callbreak.server.config import ServerConfig
 from callbreak.server.hub import Hub
 from callbreak.server.live import LiveTable
 from callbreak.server.store import Store, StoreConflict
-from callbreak.server.store_pg import APPEND_CONNECTION, PostgresStore
+from callbreak.server.store_pg import BEHIND_CONNECTION, PgChannel, PostgresStore
 from callbreak.server.table import TableError, TableMeta
 from callbreak.server.writebehind import WriteBehind
 
@@ -39,16 +41,32 @@ def logged(store: Store, tid: str) -> list[dict[str, Any]]:
     return loaded[1]
 
 
+def committed(store: PostgresStore, rows: list[Any]) -> list[Exception | None]:
+    """``rows`` sent in one batch on a new channel, waited for (as `WriteBehind.wait` does)."""
+    channel = store.open_channel()
+    try:
+        channel.send(rows)
+        while not channel.flushed():
+            select.select([], [channel.fileno()], [], 10)
+        while True:
+            select.select([channel.fileno()], [], [], 10)
+            answers = channel.poll()
+            if answers is not None:
+                return answers
+    finally:
+        channel.close()
+
+
 def test_a_batch_commits_in_one_statement_and_a_conflict_costs_only_its_table(pg_url: str) -> None:
     store = PostgresStore(pg_url, now=lambda: 100.0)
     try:
         for tid in ("a", "b", "c"):
             store.create(meta(tid), [{"t": "start"}], [], "playing")
         rows = [("a", 1, call(0, 1), 1.0), ("b", 1, call(0, 2), 1.0), ("a", 2, call(1, 3), 1.0)]
-        assert store.append_batch(rows) == [None, None, None]
+        assert committed(store, rows) == [None, None, None]
         # b's entry 1 is taken: b's later entries are dropped, a's and c's commit, in order
-        answers = store.append_batch(
-            [("a", 3, call(2, 4), 1.0), ("b", 1, call(0, 5), 1.0), ("c", 1, call(0, 6), 1.0), ("b", 2, call(1, 7), 1.0)]
+        answers = committed(
+            store, [("a", 3, call(2, 4), 1.0), ("b", 1, call(0, 5), 1.0), ("c", 1, call(0, 6), 1.0), ("b", 2, call(1, 7), 1.0)]
         )
         assert [type(a).__name__ for a in answers] == ["NoneType", "StoreConflict", "NoneType", "EntryDropped"]
         assert [e.get("call") for e in logged(store, "a")] == [None, 1, 3, 4]
@@ -76,23 +94,23 @@ async def test_write_behind_drops_a_failed_copys_later_entries_and_survives_a_dr
         a, b = object(), object()
         wb.append(a, ("a", 1, call(0, 1), 1.0), done("a1"))
         wb.append(b, ("b", 1, call(0, 2), 1.0), done("b1"))
-        assert await asyncio.to_thread(wb.wait, "b", b) is False
+        assert wb.wait("b", b) is False
         wb.append(b, ("b", 2, call(1, 3), 1.0), done("b2"))  # the failed copy's next entry: never sent
         wb.append(a, ("a", 2, call(1, 4), 1.0), done("a2"))
-        assert await asyncio.to_thread(wb.wait, "a", a) is True
-        await asyncio.to_thread(wb.wait, "b")
+        assert wb.wait("a", a) is True
+        wb.wait("b")
         with psycopg.connect(pg_url, autocommit=True) as admin:
             ended = admin.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name=%s "
                 "AND datname=current_database()",
-                (APPEND_CONNECTION,),
+                (BEHIND_CONNECTION,),
             ).fetchall()
         assert ended == [(True,)]
         wb.append(a, ("a", 3, call(2, 5), 1.0), done("a3"))  # on the dropped connection: fails
-        assert await asyncio.to_thread(wb.wait, "a", a) is False
+        assert wb.wait("a", a) is False
         c = object()  # the table reloaded: a new copy, on a new connection
         wb.append(c, ("a", 3, call(2, 6), 1.0), done("a3'"))
-        assert await asyncio.to_thread(wb.wait, "a", c) is True
+        assert wb.wait("a", c) is True
         await asyncio.sleep(0)
         assert told == [
             ("a1", "NoneType"),
@@ -107,6 +125,19 @@ async def test_write_behind_drops_a_failed_copys_later_entries_and_survives_a_dr
     finally:
         wb.close()
         store.close()
+
+
+class Stalled:
+    """PostgreSQL holds every insert into the log (another session's SHARE lock on it) until
+    `release`: the write-behind's statements wait in PostgreSQL, not in this process."""
+
+    def __init__(self, pg_url: str) -> None:
+        self.conn = psycopg.connect(pg_url)
+        self.conn.execute("LOCK TABLE log IN SHARE MODE")
+
+    def release(self) -> None:
+        self.conn.rollback()
+        self.conn.close()
 
 
 def next_action(t: LiveTable) -> dict[str, Any]:
@@ -186,31 +217,31 @@ async def test_a_failed_commit_sends_nothing_of_it_and_reloads_the_table_from_it
         await hub.shutdown()
 
 
-def test_write_behind_is_made_only_when_asked_for_and_on_a_store_that_batches(tmp_path: Any, pg_url: str) -> None:
-    async def made(db: str, on: bool) -> bool:
-        hub = Hub(ServerConfig(db=db, write_behind=on))
+def test_write_behind_is_made_by_default_on_a_store_that_batches_and_can_be_turned_off(tmp_path: Any, pg_url: str) -> None:
+    async def made(config: ServerConfig) -> bool:
+        hub = Hub(config)
         await hub.startup()
         try:
             return hub.write_behind is not None
         finally:
             await hub.shutdown()
 
-    assert asyncio.run(made(pg_url, True)) is True
-    assert asyncio.run(made(pg_url, False)) is False  # the default: every commit on the loop
-    assert asyncio.run(made(str(tmp_path / "t.db"), True)) is False  # SQLite commits on the loop
+    assert asyncio.run(made(ServerConfig(db=pg_url))) is True  # the default on PostgreSQL
+    assert asyncio.run(made(ServerConfig(db=pg_url, write_behind=False))) is False  # every commit on the loop
+    assert asyncio.run(made(ServerConfig(db=str(tmp_path / "t.db")))) is False  # SQLite commits on the loop
 
 
 @pytest.mark.parametrize("n", [1, 300])
-def test_append_batch_commits_any_number_of_rows_in_order(pg_url: str, n: int) -> None:
+def test_a_batch_commits_any_number_of_rows_in_order(pg_url: str, n: int) -> None:
     store = PostgresStore(pg_url)
     try:
         store.create(meta("t"), [{"t": "start"}], [], "playing")
-        assert store.append_batch([("t", i + 1, call(i % 4, i % 14), 1.0) for i in range(n)]) == [None] * n
+        assert committed(store, [("t", i + 1, call(i % 4, i % 14), 1.0) for i in range(n)]) == [None] * n
         assert [e.get("call") for e in logged(store, "t")[1:]] == [i % 14 for i in range(n)]
         with pytest.raises(StoreConflict):
             store.append("t", n, call(0, 1), (), None)
-        assert isinstance(store.append_batch([("t", n, call(0, 1), 1.0)])[0], StoreConflict)
-        assert store.append_batch([("t", n + 1, call(0, 1), 1.0)]) == [None]
+        assert isinstance(committed(store, [("t", n, call(0, 1), 1.0)])[0], StoreConflict)
+        assert committed(store, [("t", n + 1, call(0, 1), 1.0)]) == [None]
     finally:
         store.close()
 
@@ -227,7 +258,7 @@ async def test_a_player_who_connects_is_shown_only_what_the_store_holds(pg_url: 
         t, tokens = hub.create_table(Ruleset(), bots="random", play_now=True, seats=seats)
         store = hub.store
         assert isinstance(store, PostgresStore)
-        store._writing.acquire()  # the write-behind's commit waits until the test lets it go
+        stall = Stalled(pg_url)  # the write-behind's commit waits until the test lets it go
         try:
             action = next_action(t)
             t.submit(action)
@@ -238,7 +269,7 @@ async def test_a_player_who_connects_is_shown_only_what_the_store_holds(pg_url: 
             await until(lambda: bool(t._settled) or hello.done())
             assert not hello.done() and player.read() == []  # nothing shown yet: the call is not stored
         finally:
-            store._writing.release()
+            stall.release()
         got = await asyncio.wait_for(hello, 30)
         assert [m["type"] for m in got] == ["snapshot"]  # a first Hello: the whole state
         assert got[0]["state"]["calls"][action["seat"]] == action["call"]
@@ -249,6 +280,8 @@ async def test_a_player_who_connects_is_shown_only_what_the_store_holds(pg_url: 
 
 
 async def test_a_clean_stop_commits_what_is_on_its_way(pg_url: str) -> None:
+    from ..server.inprocess import until
+
     hub = Hub(ServerConfig(db=pg_url, seed=9, write_behind=True))
     await hub.startup()
     seats = [(i, f"P{i}") for i in range(4)]
@@ -257,19 +290,22 @@ async def test_a_clean_stop_commits_what_is_on_its_way(pg_url: str) -> None:
     assert isinstance(store, PostgresStore)
     wb = hub.write_behind
     assert wb is not None
-    store._writing.acquire()  # the entries wait in the write-behind until the stop asks for them
+    stall = Stalled(pg_url)  # the entries wait in PostgreSQL until the stop asks for them
     actions = []
     for _ in range(3):
         actions.append(next_action(t))
         t.submit(actions[-1])
+    await until(lambda: wb._batch is not None)  # sent: on their way, not yet answered
     asked = threading.Event()
 
     def release_when_asked() -> None:
         # the stop closes the write-behind (then waits for it): only then are the commits let go
-        with wb._cond:
-            if wb._cond.wait_for(lambda: wb._closing, timeout=60):
-                asked.set()
-        store._writing.release()
+        deadline = time.monotonic() + 60
+        while not wb._closing and time.monotonic() < deadline:
+            time.sleep(0.01)  # polls a condition; the stop blocks the loop, so no event can say it
+        if wb._closing:
+            asked.set()
+        stall.release()
 
     helper = threading.Thread(target=release_when_asked)
     helper.start()
@@ -283,39 +319,44 @@ async def test_a_clean_stop_commits_what_is_on_its_way(pg_url: str) -> None:
         again.close()
 
 
-class _Miscounting:
-    """A store that answers one outcome too few, then (``fixed``) commits into ``rows``."""
+class _Miscounting(PostgresStore):
+    """PostgreSQL, whose channel answers one outcome too few until ``fixed``."""
 
-    def __init__(self) -> None:
-        self.fixed = False
-        self.rows: list[tuple[str, int]] = []
+    fixed = False
 
-    def append_batch(self, rows: Any) -> list[Exception | None]:
-        if not self.fixed:
-            return [None] * (len(rows) - 1)
-        self.rows += [(r[0], r[1]) for r in rows]
-        return [None] * len(rows)
+    def open_channel(self) -> PgChannel:
+        store = self
+
+        class Channel(PgChannel):
+            def poll(self) -> list[Exception | None] | None:
+                answers = super().poll()
+                return answers[:-1] if answers is not None and not store.fixed else answers
+
+        return Channel(self.url)
 
 
-async def test_write_behind_survives_a_store_that_answers_wrongly() -> None:
-    """A store's wrong answer fails its batch's entries (their tables reload); the thread goes on,
-    nobody waits for ever, and the next entries commit."""
-    store = _Miscounting()
+async def test_write_behind_survives_a_store_that_answers_wrongly(pg_url: str) -> None:
+    """A store's wrong answer fails its batch's entries (their tables reload); the write-behind
+    goes on, nobody waits for ever, and the next entries commit."""
+    store = _Miscounting(pg_url)
     told: list[tuple[str, str]] = []
     wb = WriteBehind(store, asyncio.get_running_loop())
     try:
+        for tid in ("a", "b"):
+            store.create(meta(tid), [{"t": "start"}], [], "playing")
         a, b = object(), object()
         wb.append(a, ("a", 1, call(0, 1), 1.0), lambda err: told.append(("a1", type(err).__name__)))
-        assert await asyncio.to_thread(wb.wait, "a", a) is False
+        assert wb.wait("a", a) is False
         store.fixed = True
         wb.append(b, ("b", 1, call(0, 1), 1.0), lambda err: told.append(("b1", type(err).__name__)))
-        assert await asyncio.to_thread(wb.wait, "b", b) is True
-        await asyncio.to_thread(wb.flush)
+        assert wb.wait("b", b) is True
+        wb.flush()
         await asyncio.sleep(0)
         assert told == [("a1", "RuntimeError"), ("b1", "NoneType")]
-        assert store.rows == [("b", 1)]
+        assert [e.get("call") for e in logged(store, "b")] == [None, 1]
     finally:
         wb.close()
+        store.close()
 
 
 async def test_a_rematch_is_stored_before_anyone_hears_of_it(pg_url: str) -> None:
@@ -355,9 +396,7 @@ async def test_a_hint_asked_while_a_commit_fails_is_not_worked_out_on_the_lost_s
         taken = PostgresStore(pg_url)
         taken.append(t.id, len(t.log), {"t": "call", "seat": action["seat"], "call": 13}, (), None)
         taken.close()
-        store = hub.store
-        assert isinstance(store, PostgresStore)
-        store._writing.acquire()
+        stall = Stalled(pg_url)
         try:
             t.submit(action)  # will conflict
             hint = asyncio.create_task(asker.send({"type": "hint", "ref": 5}))
@@ -365,7 +404,7 @@ async def test_a_hint_asked_while_a_commit_fails_is_not_worked_out_on_the_lost_s
             await until(lambda: bool(t._settled) or hint.done())
             assert not hint.done()
         finally:
-            store._writing.release()
+            stall.release()
         got = await asyncio.wait_for(hint, 30)
         assert [m for m in got if m["type"] == "hint"] == []
         assert hub.tables[t.id] is not t and len(hub.hints) == 0

@@ -198,7 +198,7 @@ class Cluster:
         for t in list(self._tunnels.values()):
             t.end()
         if self.hub.write_behind is not None:
-            await asyncio.to_thread(self.hub.write_behind.flush)
+            self.hub.write_behind.flush()  # on the loop: blocks until each entry is answered
         with contextlib.suppress(RedisError, OSError):
             for tid in list(self.owned):
                 await self._release(keys=[self.key("lease", tid)], args=[self.me])

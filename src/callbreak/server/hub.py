@@ -151,6 +151,7 @@ class Hub:
         self._sweeper = self.clock.call_later(self.config.sweep_every, self._sweep_tick)
         if self.config.write_behind and isinstance(self.store, BatchStore) and self.write_behind is None:
             self.write_behind = WriteBehind(self.store, asyncio.get_running_loop(), self._committed)
+            self.write_behind.open()
         if self.botpool is not None:
             await self.botpool.start()
         if self.config.analysis_warm:

@@ -44,7 +44,7 @@ import orjson
 
 from .table import TableMeta
 
-__all__ = ["BatchStore", "EntryDropped", "Row", "SQLiteStore", "Store", "StoreConflict", "open_store"]
+__all__ = ["BatchChannel", "BatchStore", "EntryDropped", "Row", "SQLiteStore", "Store", "StoreConflict", "open_store"]
 
 #: one log entry to commit: the table's id, the entry's number, the entry, and its time stamp
 Row = tuple[str, int, dict[str, Any], float]
@@ -185,20 +185,54 @@ CREATE TABLE IF NOT EXISTS analyses (
 _UNFINISHED = ("lobby", "playing", "between_rounds")
 
 
+class BatchChannel(Protocol):
+    """A connection of its own on which a `BatchStore` commits batches of entries without
+    blocking (`PostgresStore.open_channel`): `send` a batch, wait until `fileno` is readable,
+    `poll` until it gives the outcomes.  One batch at a time.
+
+    >>> from callbreak.server.store_pg import PgChannel
+    >>> [hasattr(PgChannel, name) for name in ("fileno", "send", "flushed", "poll", "close")]
+    [True, True, True, True, True]
+    """
+
+    def fileno(self) -> int:
+        """The socket to wait on: readable when `poll` may have the outcomes, writable when a
+        `send` that was not `flushed` may go on."""
+        ...
+
+    def send(self, rows: Sequence[Row]) -> None:
+        """Start committing ``rows`` (entries with no tokens and no change of status), in order,
+        without waiting."""
+        ...
+
+    def flushed(self) -> bool:
+        """Send more of the batch; whether all of it has left (else: wait until writable)."""
+        ...
+
+    def poll(self) -> list[Exception | None] | None:
+        """Read what has come; once the batch is answered, each row's outcome (None where it was
+        committed; a row after a failed row of the same table is not committed, `EntryDropped`:
+        a table's log never has a gap), else None.  An exception: the channel is broken (open another)."""
+        ...
+
+    def close(self) -> None:
+        """Close the connection (a batch in flight is abandoned)."""
+        ...
+
+
 @runtime_checkable
 class BatchStore(Protocol):
     """A store that commits many entries in one round trip (`PostgresStore`), for the
-    `callbreak.server.writebehind.WriteBehind` that commits calls and cards off the event loop.
+    `callbreak.server.writebehind.WriteBehind` that commits calls and cards without the event
+    loop waiting for them.
 
     >>> from callbreak.server.store_pg import PostgresStore
-    >>> isinstance(open_store(":memory:"), BatchStore), hasattr(PostgresStore, "append_batch")
+    >>> isinstance(open_store(":memory:"), BatchStore), hasattr(PostgresStore, "open_channel")
     (False, True)
     """
 
-    def append_batch(self, rows: Sequence[Row]) -> list[Exception | None]:
-        """Commit ``rows`` in order (entries with no tokens and no change of status); each row's
-        outcome, None where it was committed.  A row after a failed row of the same table is
-        not committed (`EntryDropped`): a table's log never has a gap."""
+    def open_channel(self) -> BatchChannel:
+        """A new connection that commits batches without blocking (`BatchChannel`)."""
         ...
 
 

@@ -4,8 +4,8 @@ psycopg 3 with its connection pool (``psycopg_pool``), not asyncpg: the `Store` 
 synchronous, and psycopg 3 has a synchronous API of the same shape, Debian-independent binary
 wheels, and a pool that replaces a connection the server dropped (a restart of PostgreSQL costs
 the calls in flight, not the process).  A call or a card commits on a connection of its own with
-the statement prepared (`PostgresStore.append`), or, with ``write_behind`` on, off the event loop,
-many in one statement (`PostgresStore.append_batch`, by `callbreak.server.writebehind.WriteBehind`);
+the statement prepared (`PostgresStore.append`), or, with ``write_behind`` on, without the event
+loop waiting, many in one statement (`PgChannel`, by `callbreak.server.writebehind.WriteBehind`);
 the rest (a table made, a seat taken, a change of status) commits on the loop.
 
 The schema is versioned: ``schema_version`` holds the number of the last migration applied,
@@ -73,11 +73,15 @@ APPEND_CONNECTION = "callbreak-append"
 #: the one statement of the hot path (a call or a card): prepared once on the append connection
 _APPEND = "INSERT INTO log (table_id, seq, entry, ts) VALUES (%s,%s,%s,%s)"
 
-#: many entries in one statement (one round trip, all or none): the columns as arrays
-_APPEND_MANY = (
+#: the ``application_name`` of each process's write-behind connection (`PgChannel`)
+BEHIND_CONNECTION = "callbreak-write-behind"
+
+#: a batch of entries in one statement, its rows one JSON parameter (`PgChannel`)
+_APPEND_JSON = (
     "INSERT INTO log (table_id, seq, entry, ts) "
-    "SELECT * FROM unnest(%s::text[], %s::integer[], %s::text[], %s::double precision[])"
+    "SELECT r.t, r.s, r.e, r.ts FROM json_to_recordset($1) AS r(t text, s integer, e text, ts double precision)"
 )
+_APPEND_JSON_NAME = "callbreak_append_json"
 
 #: any number, the same in every process: the lock migrations are applied under
 _MIGRATION_LOCK = 0x43424B31
@@ -113,6 +117,136 @@ def migrate(conn: psycopg.Connection[Any]) -> int:
         else:
             conn.execute("UPDATE schema_version SET version=%s", (len(MIGRATIONS),))
     return len(MIGRATIONS)
+
+
+def _append_rows(
+    cur: psycopg.Cursor[Any], params: list[tuple[str, int, str, float]], broken: Callable[[], None]
+) -> list[Exception | None]:
+    """A batch's rows one at a time (after its statement failed: `PgChannel`), so that one
+    table's conflict costs no other table its entries; ``broken``: called when the
+    connection is lost (the rows not reached fail with its error)."""
+    out: list[Exception | None] = []
+    failed: set[str] = set()
+    for i, p in enumerate(params):
+        tid, seq = p[0], p[1]
+        if tid in failed:
+            out.append(EntryDropped(f"table {tid}: entry {seq} follows an entry that was not committed"))
+            continue
+        try:
+            cur.execute(_APPEND, p, prepare=True)
+            out.append(None)
+        except psycopg.errors.UniqueViolation:
+            failed.add(tid)
+            out.append(StoreConflict(f"table {tid} already has entry {seq}"))
+        except psycopg.OperationalError as e:
+            broken()
+            out.extend([e] * (len(params) - i))
+            break
+        except psycopg.Error as e:
+            failed.add(tid)
+            out.append(e)
+    return out
+
+
+def _connect(url: str, name: str) -> psycopg.Connection[Any]:
+    """An autocommitting connection named ``name`` (``application_name``).  TCP keepalives: a
+    connection that a NAT or firewall dropped in silence fails within about a minute instead of
+    holding its commits until the kernel gives up."""
+    return psycopg.connect(
+        url,
+        autocommit=True,
+        connect_timeout=10,
+        application_name=name,
+        keepalives=1,
+        keepalives_idle=30,
+        keepalives_interval=10,
+        keepalives_count=3,
+    )
+
+
+class PgChannel:
+    """`BatchChannel` on PostgreSQL: a connection of its own (``application_name``
+    `BEHIND_CONNECTION`) on which a batch is one statement sent without waiting (libpq's
+    non-blocking mode), its rows one JSON parameter (`_APPEND_JSON`, prepared once).  When the
+    statement fails (a conflict: another process took an entry number), the rows are committed
+    one by one, and a conflict costs only its own table's entries (the table's later rows are
+    dropped: `EntryDropped`).
+
+    >>> ch = PgChannel("postgresql://callbreak@127.0.0.1:5432/callbreak")   # doctest: +SKIP
+    """
+
+    def __init__(self, url: str) -> None:
+        self.conn = _connect(url, BEHIND_CONNECTION)
+        try:
+            self.conn.execute(f"PREPARE {_APPEND_JSON_NAME}(json) AS {_APPEND_JSON}")
+        except BaseException:
+            self.conn.close()
+            raise
+        self.pg = self.conn.pgconn
+        self.pg.nonblocking = 1
+        self._rows: list[tuple[str, int, str, float]] | None = None
+        self._error: str | None = None
+
+    def fileno(self) -> int:
+        return int(self.pg.socket)
+
+    def send(self, rows: Sequence[Row]) -> None:
+        if self._rows is not None:
+            raise RuntimeError("a batch is already on its way on this channel")
+        params = [(tid, seq, orjson.dumps(entry).decode(), ts) for tid, seq, entry, ts in rows]
+        self._error = None
+        self.pg.send_query_prepared(_APPEND_JSON_NAME.encode(), [_payload(params)])  # OperationalError if broken
+        self._rows = params
+
+    def flushed(self) -> bool:
+        return self.pg.flush() == 0  # OperationalError if broken
+
+    def poll(self) -> list[Exception | None] | None:
+        self.pg.consume_input()  # OperationalError if broken
+        if self.pg.status != psycopg.pq.ConnStatus.OK:  # closed by the server (a restart, a kill)
+            raise psycopg.OperationalError(f"the connection to PostgreSQL broke: {self._message()}")
+        while self._rows is not None and not self.pg.is_busy():
+            res = self.pg.get_result()
+            if res is None:  # the statement is over: its outcome
+                return self._outcome()
+            if res.status == psycopg.pq.ExecStatus.FATAL_ERROR:
+                self._error = (res.error_message or b"").decode(errors="replace")
+        return None
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def _outcome(self) -> list[Exception | None]:
+        rows, self._rows = self._rows, None
+        assert rows is not None  # poll reads results only while a batch is on its way
+        if self.pg.status != psycopg.pq.ConnStatus.OK:
+            raise psycopg.OperationalError(f"the connection to PostgreSQL broke: {self._message()}")
+        if self._error is None:
+            return [None] * len(rows)
+
+        def broken() -> None:
+            self.conn.close()
+
+        # the statement committed none of them (a conflict: another process took an entry
+        # number): row by row, waiting for each (rare), tells which, and commits the others
+        with self.conn.cursor() as cur:
+            return _append_rows(cur, rows, broken)
+
+    def _message(self) -> str:
+        return self.pg.get_error_message()
+
+
+def payload(rows: Sequence[Row]) -> bytes:
+    """The one parameter of a batch's statement (`_APPEND_JSON`): its rows as a JSON array.
+
+    >>> orjson.loads(payload([("t1", 0, {"t": "start"}, 2.0)]))   # each entry as its JSON text
+    [{'t': 't1', 's': 0, 'e': '{"t":"start"}', 'ts': 2.0}]
+    """
+    return _payload([(tid, seq, orjson.dumps(entry).decode(), ts) for tid, seq, entry, ts in rows])
+
+
+def _payload(params: Sequence[tuple[str, int, str, float]]) -> bytes:
+    return orjson.dumps([{"t": t, "s": s, "e": e, "ts": ts} for t, s, e, ts in params])
 
 
 class PostgresStore:
@@ -205,81 +339,13 @@ class PostgresStore:
                 self._close_writer()
                 raise
 
-    def append_batch(self, rows: Sequence[Row]) -> list[Exception | None]:
-        """`BatchStore.append_batch`: the rows in one statement (one round trip, one transaction)
-        on the append connection; when that fails, row by row, so that one table's conflict
-        costs no other table its entries.
-
-        >>> _APPEND_MANY.split("SELECT")[1].strip()   # the one statement: its columns as arrays
-        '* FROM unnest(%s::text[], %s::integer[], %s::text[], %s::double precision[])'
-        >>> store = PostgresStore("postgresql://callbreak@127.0.0.1:5432/callbreak")   # doctest: +SKIP
-        >>> store.append_batch([("t1", 5, {"t": "call", "seat": 1, "call": 3}, 1.0e9)])  # doctest: +SKIP
-        [None]
-        """
-        params = [(tid, seq, orjson.dumps(entry).decode(), ts) for tid, seq, entry, ts in rows]
-        with self._writing:
-            try:
-                cur = self._append_cursor()
-            except psycopg.OperationalError as e:
-                return [e] * len(params)
-            try:
-                if len(params) == 1:
-                    cur.execute(_APPEND, params[0], prepare=True)
-                else:
-                    cur.execute(_APPEND_MANY, [list(column) for column in zip(*params, strict=True)], prepare=True)
-            except psycopg.OperationalError as e:
-                self._close_writer()
-                return [e] * len(params)
-            except psycopg.Error:
-                # a conflict (or a bad row) among them, and the statement committed none: row by
-                # row tells which, and commits the others
-                return self._append_rows(cur, params)
-            return [None] * len(params)
-
-    def _append_rows(
-        self, cur: psycopg.Cursor[Any], params: list[tuple[str, int, str, float]]
-    ) -> list[Exception | None]:
-        """`append_batch` one row at a time (hold ``_writing``)."""
-        out: list[Exception | None] = []
-        failed: set[str] = set()
-        for i, p in enumerate(params):
-            tid, seq = p[0], p[1]
-            if tid in failed:
-                out.append(EntryDropped(f"table {tid}: entry {seq} follows an entry that was not committed"))
-                continue
-            try:
-                cur.execute(_APPEND, p, prepare=True)
-                out.append(None)
-            except psycopg.errors.UniqueViolation:
-                failed.add(tid)
-                out.append(StoreConflict(f"table {tid} already has entry {seq}"))
-            except psycopg.OperationalError as e:
-                self._close_writer()
-                out.extend([e] * (len(params) - i))
-                break
-            except psycopg.Error as e:
-                failed.add(tid)
-                out.append(e)
-        return out
-
     def _append_cursor(self) -> psycopg.Cursor[Any]:
         """The append connection's cursor, (re)connected when it is missing or broken (hold
         ``_writing``)."""
         cur = self._cursor
         if cur is None or cur.closed or cur.connection.broken:
             self._close_writer()
-            # TCP keepalives: a connection that a NAT or firewall dropped in silence fails within
-            # about a minute instead of holding its commits until the kernel gives up
-            self._writer = psycopg.connect(
-                self.url,
-                autocommit=True,
-                connect_timeout=10,
-                application_name=APPEND_CONNECTION,
-                keepalives=1,
-                keepalives_idle=30,
-                keepalives_interval=10,
-                keepalives_count=3,
-            )
+            self._writer = _connect(self.url, APPEND_CONNECTION)
             cur = self._cursor = self._writer.cursor()
         return cur
 
@@ -338,6 +404,15 @@ class PostgresStore:
                 "ON CONFLICT (table_id, key) DO UPDATE SET body = EXCLUDED.body",
                 (table_id, key, body),
             )
+
+    def open_channel(self) -> PgChannel:
+        """`BatchStore.open_channel`: a new `PgChannel` (its own connection).
+
+        >>> store = PostgresStore("postgresql://callbreak@127.0.0.1:5432/callbreak")   # doctest: +SKIP
+        >>> store.open_channel().flushed()   # doctest: +SKIP
+        True
+        """
+        return PgChannel(self.url)
 
     def load_analysis(self, table_id: str, key: str) -> bytes | None:
         row = self._one("SELECT body FROM analyses WHERE table_id=%s AND key=%s", (table_id, key))

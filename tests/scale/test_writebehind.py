@@ -5,6 +5,7 @@ the table copy's later ones and the table reloads from its log."""
 from __future__ import annotations
 
 import asyncio
+import os
 import select
 import threading
 import time
@@ -410,3 +411,100 @@ async def test_a_hint_asked_while_a_commit_fails_is_not_worked_out_on_the_lost_s
         assert hub.tables[t.id] is not t and len(hub.hints) == 0
     finally:
         await hub.shutdown()
+
+
+def terminate_write_behind(pg_url: str) -> None:
+    """PostgreSQL ends the write-behind's connection (as a restart or a failover's kill would), and
+    this returns once that backend is gone."""
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        ended = admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name=%s "
+            "AND datname=current_database()",
+            (BEHIND_CONNECTION,),
+        ).fetchall()
+        assert ended == [(True,)]
+        deadline = time.monotonic() + 30
+        while admin.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name=%s AND datname=current_database()",
+            (BEHIND_CONNECTION,),
+        ).fetchone() != (0,):
+            assert time.monotonic() < deadline, "the backend did not end"
+            time.sleep(0.01)  # polls PostgreSQL's own view until the backend is gone
+
+
+async def test_a_connection_lost_under_a_conflicting_batch_fails_the_batch_and_the_next_one_reconnects(
+    pg_url: str,
+) -> None:
+    """A batch with a conflict is answered, then the connection dies before the rows are retried one
+    by one: the batch fails, the channel is given up (its socket no longer watched by the loop),
+    and the next table's entry commits on a new connection."""
+    store = PostgresStore(pg_url, now=lambda: 100.0)
+    told: list[tuple[str, str]] = []
+    wb = WriteBehind(store, asyncio.get_running_loop())
+    try:
+        for tid in ("a", "b", "c"):
+            store.create(meta(tid), [{"t": "start"}], [], "playing")
+        store.append("b", 1, call(0, 9), (), None)  # another process got to b's entry 1
+        wb.open()
+        first = wb._channel
+        a, b, c = object(), object(), object()
+        wb.append(a, ("a", 1, call(0, 1), 1.0), lambda err: told.append(("a1", type(err).__name__)))
+        wb.append(b, ("b", 1, call(0, 2), 1.0), lambda err: told.append(("b1", type(err).__name__)))
+        wb._kicked = False
+        wb._send_next()  # what the loop's next turn does: the batch is on its way
+        poller = select.poll()
+        poller.register(wb._fd, select.POLLIN)
+        assert poller.poll(30_000)  # PostgreSQL answered (the conflict), not yet read
+        terminate_write_behind(pg_url)
+        assert wb.wait("a", a) is False
+        assert wb._channel is None  # given up, and its socket unwatched
+        wb.append(c, ("c", 1, call(0, 3), 1.0), lambda err: told.append(("c1", type(err).__name__)))
+        assert wb.wait("c", c) is True
+        assert wb._channel is not None and wb._channel is not first
+        await asyncio.sleep(0)
+        assert told[:2] == [("a1", "OperationalError"), ("b1", "OperationalError")]
+        assert told[2] == ("c1", "NoneType")
+        assert [e.get("call") for e in logged(store, "c")] == [None, 3]
+    finally:
+        wb.close()
+        store.close()
+
+
+async def test_the_loop_notices_an_idle_connection_that_postgresql_ended(pg_url: str) -> None:
+    from ..server.inprocess import until
+
+    store = PostgresStore(pg_url, now=lambda: 100.0)
+    wb = WriteBehind(store, asyncio.get_running_loop())
+    try:
+        store.create(meta("a"), [{"t": "start"}], [], "playing")
+        wb.open()
+        terminate_write_behind(pg_url)
+        await until(lambda: wb._channel is None)  # the socket's end, seen by the running loop
+        k = object()
+        wb.append(k, ("a", 1, call(0, 1), 1.0), lambda err: None)
+        assert wb.wait("a", k) is True
+        assert [e.get("call") for e in logged(store, "a")] == [None, 1]
+    finally:
+        wb.close()
+        store.close()
+
+
+async def test_waiting_works_when_the_connection_has_a_file_descriptor_past_1023(pg_url: str) -> None:
+    """A server with a thousand sockets open: the write-behind's connection gets a high file
+    descriptor, which `select.select` cannot wait on."""
+    store = PostgresStore(pg_url, now=lambda: 100.0)
+    wb = WriteBehind(store, asyncio.get_running_loop())
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        store.create(meta("a"), [{"t": "start"}], [], "playing")
+        wb.open()
+        assert wb._fd > 1023
+        k = object()
+        wb.append(k, ("a", 1, call(0, 1), 1.0), lambda err: None)
+        assert wb.wait("a", k) is True
+        assert [e.get("call") for e in logged(store, "a")] == [None, 1]
+    finally:
+        wb.close()
+        store.close()
+        for fd in held:
+            os.close(fd)

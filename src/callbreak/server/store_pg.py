@@ -119,15 +119,13 @@ def migrate(conn: psycopg.Connection[Any]) -> int:
     return len(MIGRATIONS)
 
 
-def _append_rows(
-    cur: psycopg.Cursor[Any], params: list[tuple[str, int, str, float]], broken: Callable[[], None]
-) -> list[Exception | None]:
+def _append_rows(cur: psycopg.Cursor[Any], params: list[tuple[str, int, str, float]]) -> list[Exception | None]:
     """A batch's rows one at a time (after its statement failed: `PgChannel`), so that one
-    table's conflict costs no other table its entries; ``broken``: called when the
-    connection is lost (the rows not reached fail with its error)."""
+    table's conflict costs no other table its entries.  A lost connection raises
+    (`psycopg.OperationalError`): the whole batch fails, and the channel with it."""
     out: list[Exception | None] = []
     failed: set[str] = set()
-    for i, p in enumerate(params):
+    for p in params:
         tid, seq = p[0], p[1]
         if tid in failed:
             out.append(EntryDropped(f"table {tid}: entry {seq} follows an entry that was not committed"))
@@ -138,10 +136,8 @@ def _append_rows(
         except psycopg.errors.UniqueViolation:
             failed.add(tid)
             out.append(StoreConflict(f"table {tid} already has entry {seq}"))
-        except psycopg.OperationalError as e:
-            broken()
-            out.extend([e] * (len(params) - i))
-            break
+        except psycopg.OperationalError:
+            raise
         except psycopg.Error as e:
             failed.add(tid)
             out.append(e)
@@ -161,6 +157,9 @@ def _connect(url: str, name: str) -> psycopg.Connection[Any]:
         keepalives_idle=30,
         keepalives_interval=10,
         keepalives_count=3,
+        # a statement sent and never acknowledged (the host gone) fails within 30 s, not the
+        # kernel's quarter of an hour of retransmissions
+        tcp_user_timeout=30_000,
     )
 
 
@@ -182,8 +181,7 @@ class PgChannel:
         except BaseException:
             self.conn.close()
             raise
-        self.pg = self.conn.pgconn
-        self.pg.nonblocking = 1
+        self.pg = self.conn.pgconn  # psycopg keeps it in libpq's non-blocking mode
         self._rows: list[tuple[str, int, str, float]] | None = None
         self._error: str | None = None
 
@@ -224,13 +222,11 @@ class PgChannel:
         if self._error is None:
             return [None] * len(rows)
 
-        def broken() -> None:
-            self.conn.close()
-
         # the statement committed none of them (a conflict: another process took an entry
-        # number): row by row, waiting for each (rare), tells which, and commits the others
+        # number, as in a failover): row by row, waiting for each (rare), tells which, and
+        # commits the others; a lost connection raises, and the channel is given up
         with self.conn.cursor() as cur:
-            return _append_rows(cur, rows, broken)
+            return _append_rows(cur, rows)
 
     def _message(self) -> str:
         return self.pg.get_error_message()

@@ -72,7 +72,7 @@ from dataclasses import dataclass
 
 from .store import BatchChannel, BatchStore, EntryDropped, Row
 
-__all__ = ["MAX_BATCH", "Done", "WriteBehind"]
+__all__ = ["Done", "WriteBehind"]
 
 log = logging.getLogger("callbreak.server")
 
@@ -81,6 +81,10 @@ Done = Callable[[Exception | None], None]
 
 #: entries committed in one statement, at most
 MAX_BATCH = 256
+
+#: seconds `WriteBehind.wait` and `WriteBehind.flush` block the loop for a batch's answer, at most
+#: (from when it was sent); past them the batch fails (its tables reload from their logs)
+WAIT_LIMIT = 30.0
 
 
 @dataclass(slots=True)
@@ -99,10 +103,12 @@ class WriteBehind:
     next batch opens another.
 
     >>> import asyncio
-    >>> wb = WriteBehind(None, asyncio.new_event_loop())   # nothing queued: closes at once
+    >>> loop = asyncio.new_event_loop()
+    >>> wb = WriteBehind(None, loop)   # nothing queued: closes at once
     >>> wb.close(); wb.append(object(), ("t1", 1, {"t": "call", "seat": 0, "call": 2}, 0.0), print)
     Traceback (most recent call last):
     RuntimeError: the write-behind is closed
+    >>> loop.close()
     """
 
     def __init__(
@@ -303,14 +309,19 @@ class WriteBehind:
             self._kicked = False
             self._send_next()
             return
-        channel = self._channel
-        if channel is None:
+        if self._channel is None:
             raise RuntimeError("a batch is on its way with no channel")
-        readable, writable, _ = select.select([self._fd], [self._fd] if self._writing else [], [])
-        if writable:
-            self._writable()
-        if readable:
-            self._readable()
+        left = self._sent_at + WAIT_LIMIT - time.perf_counter()
+        if left <= 0:  # PostgreSQL holds the statement (a lock, a stalled host): give the batch up
+            self._broken(TimeoutError(f"PostgreSQL did not answer a batch within {WAIT_LIMIT:g} s"))
+            return
+        poller = select.poll()  # not select.select: a server's sockets take fds past 1023
+        poller.register(self._fd, select.POLLIN | (select.POLLOUT if self._writing else 0))
+        for _, ready in poller.poll(left * 1000):
+            if ready & select.POLLOUT:
+                self._writable()
+            if ready & ~select.POLLOUT:  # an answer, or the connection's end
+                self._readable()
 
     @staticmethod
     def _dropped(item: _Item) -> Exception:

@@ -42,6 +42,25 @@ def logged(store: Store, tid: str) -> list[dict[str, Any]]:
     return loaded[1]
 
 
+def terminate_write_behind(pg_url: str) -> None:
+    """PostgreSQL ends the write-behind's connection (as a restart or a failover's kill would), and
+    this returns once that backend is gone."""
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        ended = admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name=%s "
+            "AND datname=current_database()",
+            (BEHIND_CONNECTION,),
+        ).fetchall()
+        assert ended == [(True,)]
+        deadline = time.monotonic() + 30
+        while admin.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name=%s AND datname=current_database()",
+            (BEHIND_CONNECTION,),
+        ).fetchone() != (0,):
+            assert time.monotonic() < deadline, "the backend did not end"
+            time.sleep(0.01)  # polls PostgreSQL's own view until the backend is gone
+
+
 def committed(store: PostgresStore, rows: list[Any]) -> list[Exception | None]:
     """``rows`` sent in one batch on a new channel, waited for (as `WriteBehind.wait` does)."""
     channel = store.open_channel()
@@ -100,13 +119,7 @@ async def test_write_behind_drops_a_failed_copys_later_entries_and_survives_a_dr
         wb.append(a, ("a", 2, call(1, 4), 1.0), done("a2"))
         assert wb.wait("a", a) is True
         wb.wait("b")
-        with psycopg.connect(pg_url, autocommit=True) as admin:
-            ended = admin.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name=%s "
-                "AND datname=current_database()",
-                (BEHIND_CONNECTION,),
-            ).fetchall()
-        assert ended == [(True,)]
+        terminate_write_behind(pg_url)
         wb.append(a, ("a", 3, call(2, 5), 1.0), done("a3"))  # on the dropped connection: fails
         assert wb.wait("a", a) is False
         c = object()  # the table reloaded: a new copy, on a new connection
@@ -411,25 +424,6 @@ async def test_a_hint_asked_while_a_commit_fails_is_not_worked_out_on_the_lost_s
         assert hub.tables[t.id] is not t and len(hub.hints) == 0
     finally:
         await hub.shutdown()
-
-
-def terminate_write_behind(pg_url: str) -> None:
-    """PostgreSQL ends the write-behind's connection (as a restart or a failover's kill would), and
-    this returns once that backend is gone."""
-    with psycopg.connect(pg_url, autocommit=True) as admin:
-        ended = admin.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name=%s "
-            "AND datname=current_database()",
-            (BEHIND_CONNECTION,),
-        ).fetchall()
-        assert ended == [(True,)]
-        deadline = time.monotonic() + 30
-        while admin.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name=%s AND datname=current_database()",
-            (BEHIND_CONNECTION,),
-        ).fetchone() != (0,):
-            assert time.monotonic() < deadline, "the backend did not end"
-            time.sleep(0.01)  # polls PostgreSQL's own view until the backend is gone
 
 
 async def test_a_connection_lost_under_a_conflicting_batch_fails_the_batch_and_the_next_one_reconnects(

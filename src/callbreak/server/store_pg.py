@@ -171,6 +171,8 @@ class PgChannel:
     one by one, and a conflict costs only its own table's entries (the table's later rows are
     dropped: `EntryDropped`).
 
+    >>> _APPEND_JSON.split(" FROM ")[1].split(" AS ")[0]   # the batch's rows: one JSON parameter
+    'json_to_recordset($1)'
     >>> ch = PgChannel("postgresql://callbreak@127.0.0.1:5432/callbreak")   # doctest: +SKIP
     """
 
@@ -404,6 +406,8 @@ class PostgresStore:
     def open_channel(self) -> PgChannel:
         """`BatchStore.open_channel`: a new `PgChannel` (its own connection).
 
+        >>> PostgresStore.open_channel.__annotations__["return"]
+        'PgChannel'
         >>> store = PostgresStore("postgresql://callbreak@127.0.0.1:5432/callbreak")   # doctest: +SKIP
         >>> store.open_channel().flushed()   # doctest: +SKIP
         True

@@ -464,6 +464,13 @@ async def test_a_connection_lost_under_a_conflicting_batch_fails_the_batch_and_t
         store.close()
 
 
+def commits_a_call(wb: WriteBehind, store: PostgresStore) -> None:
+    """Table a's entry 1 through ``wb``: committed, and in the store."""
+    k = object()
+    wb.append(k, ("a", 1, call(0, 1), 1.0), lambda err: None)
+    assert wb.wait("a", k) is True
+    assert [e.get("call") for e in logged(store, "a")] == [None, 1]
+
 async def test_the_loop_notices_an_idle_connection_that_postgresql_ended(pg_url: str) -> None:
     from ..server.inprocess import until
 
@@ -474,10 +481,7 @@ async def test_the_loop_notices_an_idle_connection_that_postgresql_ended(pg_url:
         wb.open()
         terminate_write_behind(pg_url)
         await until(lambda: wb._channel is None)  # the socket's end, seen by the running loop
-        k = object()
-        wb.append(k, ("a", 1, call(0, 1), 1.0), lambda err: None)
-        assert wb.wait("a", k) is True
-        assert [e.get("call") for e in logged(store, "a")] == [None, 1]
+        commits_a_call(wb, store)
     finally:
         wb.close()
         store.close()
@@ -493,10 +497,7 @@ async def test_waiting_works_when_the_connection_has_a_file_descriptor_past_1023
         store.create(meta("a"), [{"t": "start"}], [], "playing")
         wb.open()
         assert wb._fd > 1023
-        k = object()
-        wb.append(k, ("a", 1, call(0, 1), 1.0), lambda err: None)
-        assert wb.wait("a", k) is True
-        assert [e.get("call") for e in logged(store, "a")] == [None, 1]
+        commits_a_call(wb, store)
     finally:
         wb.close()
         store.close()

@@ -193,7 +193,7 @@ class PgChannel:
     def send(self, rows: Sequence[Row]) -> None:
         if self._rows is not None:
             raise RuntimeError("a batch is already on its way on this channel")
-        params = [(tid, seq, orjson.dumps(entry).decode(), ts) for tid, seq, entry, ts in rows]
+        params = _params(rows)
         self._error = None
         self.pg.send_query_prepared(_APPEND_JSON_NAME.encode(), [_payload(params)])  # OperationalError if broken
         self._rows = params
@@ -240,7 +240,12 @@ def payload(rows: Sequence[Row]) -> bytes:
     >>> orjson.loads(payload([("t1", 0, {"t": "start"}, 2.0)]))   # each entry as its JSON text
     [{'t': 't1', 's': 0, 'e': '{"t":"start"}', 'ts': 2.0}]
     """
-    return _payload([(tid, seq, orjson.dumps(entry).decode(), ts) for tid, seq, entry, ts in rows])
+    return _payload(_params(rows))
+
+
+def _params(rows: Sequence[Row]) -> list[tuple[str, int, str, float]]:
+    """The rows as stored: each entry as its JSON text."""
+    return [(tid, seq, orjson.dumps(entry).decode(), ts) for tid, seq, entry, ts in rows]
 
 
 def _payload(params: Sequence[tuple[str, int, str, float]]) -> bytes:

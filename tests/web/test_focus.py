@@ -40,10 +40,15 @@ def start_game(page: Any, server: str) -> None:
 
 def redraw(page: Any) -> None:
     """Make ``page`` draw its table again, twice: the player opens a second tab of the table,
-    then closes it (the server tells each connection of the table both)."""
+    then closes it (the server tells each connection of the table both).
+
+    The second tab is closed only once it has drawn the table, which it does from the server's
+    first message: its connection is then known to the server, so closing it is told too (a tab
+    closed before its socket opened would be told to nobody, and the wait would run out)."""
     page.evaluate(MARK)
     other = page.context.new_page()
     other.goto(page.url)
+    other.wait_for_selector(DRAWN)
     page.wait_for_function(REDRAWN)
     page.evaluate(MARK)
     other.close()

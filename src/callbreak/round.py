@@ -287,9 +287,11 @@ def lowest_action(view: SeatView) -> int | Card:
     raise ValueError(f"seat {view.seat} has nothing to do now (phase {view.phase!r})")
 
 
-# Caches for the hot path: the cards of one suit's 13-bit chunk of a mask, and the
-# (immutable) PlayAction records, shared between rounds.
-_CHUNKS: dict[int, tuple[Card, ...]] = {}
+# Caches for the hot path: the card indexes of one suit's 13-bit chunk of a mask (ints, not
+# `Card` objects: a tuple of ints is one the garbage collector stops tracking, and this cache
+# grows to 32,764 of them), and the (immutable) PlayAction records, shared between rounds.
+_CHUNKS: dict[int, tuple[int, ...]] = {}
+_CARD_AT = CARDS.__getitem__
 _PLAYS: dict[int, PlayAction] = {}
 
 
@@ -703,8 +705,8 @@ class Round:
                 key = (base << 13) | chunk
                 cards = chunks.get(key)
                 if cards is None:
-                    cards = chunks[key] = tuple(cards_of(chunk << base))
-                out += cards
+                    cards = chunks[key] = tuple(int(c) for c in cards_of(chunk << base))
+                out += map(_CARD_AT, cards)
         return out
 
     def is_legal(self, card: Card | int | str) -> bool:
@@ -747,7 +749,9 @@ class Round:
         legal = self._legal if self._legal >= 0 else self.legal_mask()
         if not legal >> c & 1:
             raise IllegalAction(f"seat {seat} may not play {CARDS[c]}: {self._why_illegal(c)}")
-        winner = self._do_play(seat, c)
+        # the round keeps plain ints (a `Card` is an object the garbage collector tracks: every
+        # tuple of the log holding one would stay tracked, and each full collection visit it)
+        winner = self._do_play(seat, int(c))
         key = (seat * 52 + c) * 5 + (0 if winner is None else winner + 1)
         act = _PLAYS.get(key)
         if act is None:

@@ -360,7 +360,7 @@ def parse_request(path: str, body: object, rules: Ruleset | None = None) -> Pars
         if s == seat and not rnd.legal_mask() >> c & 1:
             where = f"history[{i // 4}]" if i // 4 < len(history) else "played"
             raise ValueError(f"{where}: {me} could not have played {c.bhoos} ({rnd._why_illegal(c)})")
-        rnd._do_play(s, c)
+        rnd._do_play(s, int(c))
     if rnd.to_act != seat:  # pragma: no cover - guarded above
         raise ValueError(f"it is not {me}'s turn")
     view = rnd.view(seat)

@@ -103,7 +103,7 @@ class Autopilot:
     >>> t, tokens = hub.create_table(Ruleset(), name="Asha", play_now=True)
     >>> seat, v = t.state.to_act, t.state.v
     >>> t.autopilot.auto(v, seat, "timeout")
-    >>> t.state.v == v + 1, t.log[-1] == {"t": "call", "seat": seat, "call": 1, "auto": "timeout"}
+    >>> t.state.v == v + 1, hub.store.load(t.id)[1][-1] == {"t": "call", "seat": seat, "call": 1, "auto": "timeout"}
     (True, True)
     >>> t.autopilot.expiries[seat]
     1

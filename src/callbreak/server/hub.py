@@ -259,7 +259,7 @@ class Hub:
             events = state.apply(e)
             if i >= keep_from and events:
                 tail.append((events, state.state_parts(list(AUDIENCES))))
-        t = self.tables[table_id] = LiveTable(self, state, entries)
+        t = self.tables[table_id] = LiveTable(self, state)
         for events, parts in tail:
             t.recent.record(events, parts)
         return t
@@ -351,7 +351,7 @@ class Hub:
         for e in entries:
             state.apply(e)
         self.store.create(meta, entries, [(tok, s) for s, tok in tokens.items()], state.status)
-        t = self.tables[tid] = LiveTable(self, state, entries)
+        t = self.tables[tid] = LiveTable(self, state)
         return t, tokens
 
     def join(self, code: str, name: object, seat: object = None) -> tuple[LiveTable, int, str]:

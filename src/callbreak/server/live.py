@@ -81,10 +81,9 @@ class LiveTable:
     >>> hub.store.close(); hub.hints.close()
     """
 
-    def __init__(self, hub: Hub, state: TableState, entries: list[dict[str, Any]]) -> None:
+    def __init__(self, hub: Hub, state: TableState) -> None:
         self.hub = hub
         self.state = state
-        self.log = entries
         self.conns: dict[int, set[Conn]] = {s: set() for s in (-1, 0, 1, 2, 3)}
         self.connected = [0, 0, 0, 0]
         self.deadline: float | None = None
@@ -184,8 +183,6 @@ class LiveTable:
         broker = self.hub.broker
         while box and box[0].done:
             out = box.popleft()
-            if out.entry is not None:
-                self.log.append(out.entry)
             if not self._closed:  # a copy unloaded or reloaded meanwhile tells nobody
                 for ch, frame in out.frames:
                     broker.publish(ch, frame)

@@ -174,7 +174,11 @@ class TableState:
         self.seats = [Seat() for _ in range(4)]
         self.status = LOBBY
         self.match: Match | None = None
-        self.events: list[dict[str, Any]] = []
+        #: the version: events so far (the events themselves are sent, stored and forgotten)
+        self._v = 0
+        #: the match's calls and cards at this table, in order: ``(seat, "call" | "card", value)``
+        #: (tuples of atoms, which the garbage collector stops tracking)
+        self._actions: list[tuple[int, str, int | str]] = []
         self.entries = 0
         #: why a bot is playing a human's seat ("timeout", "disconnected") or None
         self.autoplay: list[str | None] = [None, None, None, None]
@@ -191,7 +195,7 @@ class TableState:
     @property
     def v(self) -> int:
         """The version: how many events the table has had."""
-        return len(self.events)
+        return self._v
 
     @property
     def to_act(self) -> int | None:
@@ -222,8 +226,8 @@ class TableState:
             return new
         self.entries += 1
         for e in new:
-            self.events.append(e)
-            e["v"] = len(self.events)
+            self._v += 1
+            e["v"] = self._v
         return new
 
     def _need(self, *statuses: str) -> None:
@@ -315,6 +319,7 @@ class TableState:
         except IllegalAction as err:
             raise TableError("illegal", str(err)) from None
         auto = e.get("auto")
+        self._actions.append((seat, "call", n))
         out: list[dict[str, Any]] = [
             {"kind": "call", "round": number, "seat": seat, "call": n, "auto": bool(auto), "reason": auto}
         ]
@@ -340,6 +345,7 @@ class TableState:
         except IllegalAction as err:
             raise TableError("illegal", str(err)) from None
         auto = e.get("auto")
+        self._actions.append((seat, "card", str(card)))
         out: list[dict[str, Any]] = [
             {"kind": "play", "round": number, "seat": seat, "card": str(card), "auto": bool(auto), "reason": auto}
         ]
@@ -520,13 +526,7 @@ class TableState:
 
     def actions(self) -> list[dict[str, Any]]:
         """The match's actions in order, as ``{"seat", "call"}`` / ``{"seat", "card"}``."""
-        out: list[dict[str, Any]] = []
-        for e in self.events:
-            if e["kind"] == "call":
-                out.append({"seat": e["seat"], "call": e["call"]})
-            elif e["kind"] == "play":
-                out.append({"seat": e["seat"], "card": e["card"]})
-        return out
+        return [{"seat": seat, kind: value} for seat, kind, value in self._actions]
 
 
 _HANDLERS = {

@@ -177,17 +177,19 @@ async def test_a_table_sends_each_entrys_events_only_once_the_store_holds_it(pg_
     try:
         seats = [(i, f"P{i}") for i in range(4)]
         t, _ = hub.create_table(Ruleset(), bots="random", play_now=True, seats=seats)
-        first = len(t.log)
+        first = t.told
+        submitted: list[dict[str, Any]] = []
         seen: list[tuple[int, int]] = []  # (entries the table had sent, entries in the store) per frame
         versions: list[int] = []
 
         def watch(frame: str) -> None:
-            seen.append((len(t.log), len(logged(hub.store, t.id))))
+            seen.append((t.told, len(logged(hub.store, t.id))))
             versions.append(orjson.loads(frame)["v"])
 
         stop = hub.broker.subscribe(channel(t.id, -1), watch)
         for _ in range(4 + 13 * 4):  # the calls, then every card (the last one ends the round)
-            t.submit(next_action(t))
+            submitted.append(next_action(t))
+            t.submit(submitted[-1])
         await until_settled(t)
         stop()
         sent = [s for s, _ in seen]
@@ -195,7 +197,7 @@ async def test_a_table_sends_each_entrys_events_only_once_the_store_holds_it(pg_
         assert versions == list(range(versions[0], versions[0] + len(versions)))  # every event, in order
         assert all(s <= stored for s, stored in seen), seen
         assert t.state.status == "between_rounds"
-        assert logged(hub.store, t.id) == t.log
+        assert logged(hub.store, t.id)[first:] == submitted and t.told == t.state.entries == first + len(submitted)
     finally:
         await hub.shutdown()
 
@@ -208,12 +210,12 @@ async def test_a_failed_commit_sends_nothing_of_it_and_reloads_the_table_from_it
         t, _ = hub.create_table(Ruleset(), bots="random", play_now=True, seats=seats)
         t.submit(next_action(t))
         await until_settled(t)
-        committed = list(t.log)
+        committed = t.told
         sent: list[str] = []
         stop = hub.broker.subscribe(channel(t.id, -1), sent.append)
         # another writer takes the next entry number: this process's next call conflicts
         taken = PostgresStore(pg_url)
-        taken.append(t.id, len(committed), {"t": "call", "seat": t.state.to_act, "call": 13}, (), None)
+        taken.append(t.id, committed, {"t": "call", "seat": t.state.to_act, "call": 13}, (), None)
         taken.close()
         t.submit(next_action(t))
         t.submit(next_action(t))  # behind the failed one: dropped with it
@@ -225,8 +227,9 @@ async def test_a_failed_commit_sends_nothing_of_it_and_reloads_the_table_from_it
         stop()
         assert sent == []
         assert fresh is not None and fresh is not t and fresh is hub.tables[t.id]
-        assert fresh.log == logged(hub.store, t.id)
-        assert fresh.log[-1]["call"] == 13 and len(fresh.log) == len(committed) + 1
+        stored = logged(hub.store, t.id)
+        assert fresh.told == fresh.state.entries == len(stored) == committed + 1
+        assert stored[-1]["call"] == 13
     finally:
         await hub.shutdown()
 
@@ -408,7 +411,7 @@ async def test_a_hint_asked_while_a_commit_fails_is_not_worked_out_on_the_lost_s
         await asker.hello()
         asker.read()
         taken = PostgresStore(pg_url)
-        taken.append(t.id, len(t.log), {"t": "call", "seat": action["seat"], "call": 13}, (), None)
+        taken.append(t.id, t.told, {"t": "call", "seat": action["seat"], "call": 13}, (), None)
         taken.close()
         stall = Stalled(pg_url)
         try:

@@ -18,11 +18,9 @@ def tracked_from(root: object, leave_out: list[object]) -> int:
     """Objects the collector tracks that ``root`` reaches, not through ``leave_out`` (nor through
     classes, modules and functions).
 
-    >>> x = [[1], (2, 3)]
-    >>> tracked_from(x, [])   # the two lists and the tuple
-    3
-    >>> _ = gc.collect(); tracked_from(x, [])   # a collection stops tracking a tuple of atoms
-    2
+    >>> x = [[1], (2, 3), ("a", [2])]
+    >>> _ = gc.collect(); tracked_from(x, [])   # a collection stops tracking a tuple of atoms only
+    4
     """
     seen = {id(o) for o in leave_out}
     stack = [root]

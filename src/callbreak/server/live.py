@@ -193,6 +193,22 @@ class LiveTable:
             self._settled.clear()
 
     @property
+    def told(self) -> int:
+        """Entries of the table's log whose events this copy has sent (each once the store held
+        it); the others it accepted are on their way to the store.
+
+        >>> from callbreak.rules import Ruleset
+        >>> from callbreak.server.config import ServerConfig
+        >>> from callbreak.server.hub import Hub
+        >>> hub = Hub(ServerConfig(db=":memory:"))
+        >>> t, _ = hub.create_table(Ruleset(), name="Asha", play_now=True)
+        >>> t.told == t.state.entries == len(hub.store.load(t.id)[1])   # committed on the loop: at once
+        True
+        >>> hub.store.close(); hub.hints.close()
+        """
+        return self.state.entries - sum(1 for out in self._outbox if out.entry is not None)
+
+    @property
     def unsettled(self) -> bool:
         """Whether anything accepted here is still waiting to be committed or sent (never, once
         this copy is closed: what it had waiting is the store's, or lost with the copy)."""

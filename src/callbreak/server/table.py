@@ -167,7 +167,7 @@ def _seat_arg(entry: dict[str, Any]) -> int:
 
 
 class TableState:
-    """The state of one table: lobby seats, the `Match`, events and flags."""
+    """The state of one table: lobby seats, the `Match`, its version (events so far), its actions and flags."""
 
     def __init__(self, meta: TableMeta) -> None:
         self.meta = meta

@@ -110,3 +110,16 @@ def test_the_serve_command_tunes_the_garbage_collector() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.split() == ["True", "True", "False"]
+
+
+def test_the_serve_command_freezes_the_kernel_its_warm_up_loads() -> None:
+    """What loading the hard bot's kernel brings after the start (numba's types and compiled
+    functions, tens of thousands of objects) is frozen too: a full collection no longer visits it."""
+    code = (
+        "import gc; from callbreak.commands.serve import freeze_more, tune_gc; "
+        "from callbreak.bots.warmup import Warmup; tune_gc(300.0); start = gc.get_freeze_count(); "
+        "w = Warmup(lambda said: None); w.start(then=freeze_more); assert w.wait(900), w.error; "
+        "print(gc.get_freeze_count() - start > 20000, len(gc.get_objects()) < 5000)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=960, check=True)
+    assert out.stdout.split() == ["True", "True"], out.stderr

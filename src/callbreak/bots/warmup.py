@@ -92,6 +92,7 @@ class Warmup:
         self._report: Report = report or _stderr
         self._quick: dict[str, int] = {}
         self._stopped = False
+        self._then: Callable[[], None] | None = None
         self.seconds: float | None = None
         self.error: str | None = None
 
@@ -107,11 +108,15 @@ class Warmup:
         """Block until ready (or ``timeout`` seconds); whether it is ready."""
         return self._ready.wait(timeout)
 
-    def start(self, report: Report | None = None) -> bool:
-        """Begin the warm-up in the background unless it has begun; True if it begins now."""
+    def start(self, report: Report | None = None, then: Callable[[], None] | None = None) -> bool:
+        """Begin the warm-up in the background unless it has begun; True if it begins now.
+
+        ``then`` is called in the warm-up's thread once the kernel is loaded here, just before
+        it is ready (``callbreak serve`` freezes what the load brought: `commands.serve.freeze_more`)."""
         with self._lock:
             if report is not None:
                 self._report = report
+            self._then = then
             if self._thread is not None:
                 return False
             self._thread = threading.Thread(target=self._run, name="kernel-warmup", daemon=True)
@@ -164,6 +169,8 @@ class Warmup:
             self.error = f"{type(e).__name__}: {e}"
             self._report(f"the hard bot's kernel could not be prepared ({self.error}); hard seats and hints stay at the medium level")
             return
+        if self._then is not None:
+            self._then()
         t2 = time.monotonic()
         self.seconds = t2 - t0
         self._ready.set()

@@ -111,14 +111,15 @@ class Warmup:
     def start(self, report: Report | None = None, then: Callable[[], None] | None = None) -> bool:
         """Begin the warm-up in the background unless it has begun; True if it begins now.
 
-        ``then`` is called in the warm-up's thread once the kernel is loaded here, just before
-        it is ready (``callbreak serve`` freezes what the load brought: `commands.serve.freeze_more`)."""
+        ``then`` (of the call that begins it) is called in the warm-up's thread once the kernel
+        is loaded here, just before it is ready (``callbreak serve`` freezes what the load
+        brought: `commands.serve.freeze_more`)."""
         with self._lock:
             if report is not None:
                 self._report = report
-            self._then = then
             if self._thread is not None:
                 return False
+            self._then = then
             self._thread = threading.Thread(target=self._run, name="kernel-warmup", daemon=True)
             atexit.register(self.stop)
             self._thread.start()

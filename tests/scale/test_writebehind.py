@@ -27,6 +27,8 @@ from callbreak.server.store_pg import BEHIND_CONNECTION, PgChannel, PostgresStor
 from callbreak.server.table import TableError, TableMeta
 from callbreak.server.writebehind import WriteBehind
 
+from ..server.inprocess import until
+
 
 def meta(tid: str) -> TableMeta:
     return TableMeta(id=tid, invite="inv-" + tid, rules=Ruleset(), bots="random", seed=5, created=0.0)
@@ -46,19 +48,13 @@ def terminate_write_behind(pg_url: str) -> None:
     """PostgreSQL ends the write-behind's connection (as a restart or a failover's kill would), and
     this returns once that backend is gone."""
     with psycopg.connect(pg_url, autocommit=True) as admin:
+        # with a time-out, pg_terminate_backend waits until the backend has ended (true), up to 30 s
         ended = admin.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name=%s "
+            "SELECT pg_terminate_backend(pid, 30000) FROM pg_stat_activity WHERE application_name=%s "
             "AND datname=current_database()",
             (BEHIND_CONNECTION,),
         ).fetchall()
         assert ended == [(True,)]
-        deadline = time.monotonic() + 30
-        while admin.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name=%s AND datname=current_database()",
-            (BEHIND_CONNECTION,),
-        ).fetchone() != (0,):
-            assert time.monotonic() < deadline, "the backend did not end"
-            time.sleep(0.01)  # polls PostgreSQL's own view until the backend is gone
 
 
 def committed(store: PostgresStore, rows: list[Any]) -> list[Exception | None]:
@@ -125,7 +121,7 @@ async def test_write_behind_drops_a_failed_copys_later_entries_and_survives_a_dr
         c = object()  # the table reloaded: a new copy, on a new connection
         wb.append(c, ("a", 3, call(2, 6), 1.0), done("a3'"))
         assert wb.wait("a", c) is True
-        await asyncio.sleep(0)
+        await until(lambda: len(told) == 6)  # each outcome is told on the loop (call_soon)
         assert told == [
             ("a1", "NoneType"),
             ("b1", "StoreConflict"),
@@ -266,7 +262,7 @@ def test_a_batch_commits_any_number_of_rows_in_order(pg_url: str, n: int) -> Non
 async def test_a_player_who_connects_is_shown_only_what_the_store_holds(pg_url: str) -> None:
     """A Hello while a bot's call is on its way to the store waits for it: the catch-up, then
     the live feed, hold the call, and the call is in the store by then."""
-    from ..server.inprocess import Seat, start_hub, until
+    from ..server.inprocess import Seat, start_hub
 
     hub, _ = await start_hub(pg_url, write_behind=True)  # type: ignore[arg-type]
     try:
@@ -297,7 +293,6 @@ async def test_a_player_who_connects_is_shown_only_what_the_store_holds(pg_url: 
 
 
 async def test_a_clean_stop_commits_what_is_on_its_way(pg_url: str) -> None:
-    from ..server.inprocess import until
 
     hub = Hub(ServerConfig(db=pg_url, seed=9, write_behind=True))
     await hub.startup()
@@ -368,7 +363,7 @@ async def test_write_behind_survives_a_store_that_answers_wrongly(pg_url: str) -
         wb.append(b, ("b", 1, call(0, 1), 1.0), lambda err: told.append(("b1", type(err).__name__)))
         assert wb.wait("b", b) is True
         wb.flush()
-        await asyncio.sleep(0)
+        await until(lambda: len(told) == 2)  # each outcome is told on the loop (call_soon)
         assert told == [("a1", "RuntimeError"), ("b1", "NoneType")]
         assert [e.get("call") for e in logged(store, "b")] == [None, 1]
     finally:
@@ -400,7 +395,7 @@ async def test_a_hint_asked_while_a_commit_fails_is_not_worked_out_on_the_lost_s
     """The seat to act asks for a hint while the call before its turn is on its way to the store;
     that commit fails (another writer took the number), the table reloads, and no hint is made
     from the state the store never held."""
-    from ..server.inprocess import Seat, start_hub, until
+    from ..server.inprocess import Seat, start_hub
 
     hub, _ = await start_hub(pg_url, write_behind=True)  # type: ignore[arg-type]
     try:
@@ -475,7 +470,6 @@ def commits_a_call(wb: WriteBehind, store: PostgresStore) -> None:
     assert [e.get("call") for e in logged(store, "a")] == [None, 1]
 
 async def test_the_loop_notices_an_idle_connection_that_postgresql_ended(pg_url: str) -> None:
-    from ..server.inprocess import until
 
     store = PostgresStore(pg_url, now=lambda: 100.0)
     wb = WriteBehind(store, asyncio.get_running_loop())

@@ -173,6 +173,43 @@ def sample_deals(
     return out
 
 
+def simple_deals(view: SeatView, k: Knowledge, n: int, rng: random.Random) -> list[list[int]]:
+    """Up to ``n`` deals consistent with ``k`` on which every other seat that has called
+    held as many aces and kings as its call (``spar-simple``'s calls, clamped to the
+    rules' range; the cards it has played count): drawn without regard to the calls
+    and kept where they agree. Where 50 draws of ``4 n`` find none (the calls are no
+    such counts), the deals weighted by the calls as `sample_deals` draws them.
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.bots.knowledge import Knowledge
+    >>> from callbreak.bots.sparring import SimpleBot
+    >>> m = Match(Ruleset.preset("bhoos"), seed=3)
+    >>> for _ in range(3):
+    ...     _ = m.act(SimpleBot(seed=1).act(m.view(m.to_act)))
+    >>> v = m.view(m.to_act)
+    >>> k = Knowledge.from_view(v)
+    >>> deals = simple_deals(v, k, 5, random.Random(1))
+    >>> def aces_and_kings(hand: int) -> int:
+    ...     return sum(hand >> (13 * su + r) & 1 for su in range(4) for r in (11, 12))
+    >>> len(deals), {max(aces_and_kings(d[s]), 1) == v.calls[s] for d in deals for s in range(4) if s != v.seat and v.calls[s] is not None}
+    (5, {True})
+    """
+    lo, hi = view.rules.min_call, view.rules.max_call
+    ka = np.int64(sum((1 << (13 * su + 11)) | (1 << (13 * su + 12)) for su in range(4)))
+    played = np.array(k.played_by, dtype=np.int64)
+    called = [s for s, c in enumerate(view.calls) if c is not None and s != view.seat]
+    want = np.array([view.calls[s] or 0 for s in range(4)], dtype=np.int64)
+    out: list[list[int]] = []
+    for _ in range(50):
+        arr = np.array(sample_deals(view, k, 4 * n, rng, 1, 1000.0, 0.0), dtype=np.int64)
+        cnt = np.clip(np.bitwise_count((arr | played) & ka).astype(np.int64), lo, hi)
+        ok = np.all(cnt[:, called] == want[called], axis=1) if called else np.ones(len(arr), dtype=bool)
+        out += arr[ok].tolist()
+        if len(out) >= n:
+            return out[:n]
+    return out or sample_deals(view, k, n, rng)
+
+
 def tricks_so_far(view: SeatView) -> list[tuple[int, tuple[Card, ...]]]:
     """(leader, cards) of each trick of the round so far, the one in progress last.
 
@@ -401,6 +438,7 @@ def search_values(
     solve_tricks: int = 0,
     medium_playouts: bool = False,
     sd_scale: float = 1.0,
+    opp: int = 0,
 ) -> np.ndarray:
     """Match value of each legal card (columns, in ``view.legal_cards`` order) on
     each deal and rollout (rows); ``medium_playouts``: every seat plays the
@@ -464,6 +502,7 @@ def search_values(
         solve_tricks,
         cannot,
         int(medium_playouts),
+        opp,
     )
 
 
@@ -554,7 +593,14 @@ class HardBot(Bot):
     machine; only serving adds a wall-clock cap); ``call_rescue``: the share
     of the call search's playouts that end one trick short of this seat's call
     that are valued as made (0: none; the playout policy makes calls less often
-    than the bot's own play, `benchmarks/calls.py`).
+    than the bot's own play, `benchmarks/calls.py`); ``opp``: the style the
+    other seats are taken to play, 0 (the default) `medium`'s as above, 1
+    ``spar-simple``'s (`callbreak.bots.sparring.SimpleBot`): the deals of both
+    searches are those on which each seat that has called holds as many aces and
+    kings as its call (`simple_deals`, no inference from the play), and in the
+    playouts the other seats play its card (`kernel.simple_card`). A bot told
+    its opponents' style: what knowing it is worth (docs/bots.md), the bound for
+    a style inferred from the play.
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):
@@ -592,8 +638,12 @@ class HardBot(Bot):
         call_keep: int = 1,
         think: float | None = None,
         call_rescue: float = 0.0,
+        opp: int = 0,
     ) -> None:
         super().__init__(seed)
+        if opp not in (0, 1):
+            raise ValueError("opp must be 0 (the others as medium) or 1 (as spar-simple)")
+        self.opp = opp
         if not 0.0 <= call_rescue <= 1.0:
             raise ValueError("call_rescue must be between 0 and 1")
         self.call_rescue = float(call_rescue)
@@ -749,6 +799,7 @@ class HardBot(Bot):
             int(self.mpol >= 2),
             outcomes,
             self.call_rescue,
+            self.opp,
         )
         return table
 
@@ -767,7 +818,10 @@ class HardBot(Bot):
         cands = [c for c in view.legal_calls if base - 1 <= c <= base + 2]
         k = Knowledge.from_view(view)
         steps = self.call_refine if any(c is not None for c in view.calls) else 0
-        deals = self.deals(view, k, self.call_deals, seed, 1, steps, self.call_keep)
+        if self.opp == 1:
+            deals = simple_deals(view, k, self.call_deals, random.Random(seed))
+        else:
+            deals = self.deals(view, k, self.call_deals, seed, 1, steps, self.call_keep)
         totals, sd = self.match_stakes(view)
         table = self.call_table(view, deals, cands, totals, sd, seed)
         means = table.mean(axis=0)
@@ -791,7 +845,10 @@ class HardBot(Bot):
         # the budget is in full-round playouts: short playouts late in a round are cheap
         scale = 52 / max(sum(view.hand_sizes), 4)
         n = max(8, min(self.max_deals, int(self.iterations * scale) // (len(legal) * self.rollouts)))
-        deals = self.card_deals(view, k, n, seed)
+        if self.opp == 1:
+            deals = simple_deals(view, k, n, random.Random(seed))
+        else:
+            deals = self.card_deals(view, k, n, seed)
         # exact (max^n) over each deal once few tricks remain, else in the playouts' ends
         solve_k = self.solve_tricks if 13 - len(view.tricks) <= self.solve_tricks else self.playout_solve
         parts = []
@@ -807,6 +864,7 @@ class HardBot(Bot):
                     solve_k,
                     bool(self.mpol),
                     self.sd_scale,
+                    self.opp,
                 )
             )
             if self.time_limit is not None and time.perf_counter() - t0 > self.time_limit:

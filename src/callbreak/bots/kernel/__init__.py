@@ -7,7 +7,8 @@ leader, the tricks won.  One module per concern:
   `trick_winner` (second copies of `callbreak.round.Round`'s rules, held to them
   by a test on random positions), `random_playouts` (raw speed) and
   `random_rollout` (a position played out at random, for ``spar-ismcts`` and ``spar-pimc``);
-- `policy`: the fast rule-of-thumb playout policy;
+- `policy`: the fast rule-of-thumb playout policy, and ``spar-simple``'s card
+  (`simple_card`, held to `callbreak.bots.sparring.SimpleBot` by a test);
 - `medium`: the medium level's rules, ported (`medium_card`, held card-for-card
   to `callbreak.bots.medium` by a test under random rules);
 - `features`: the calling model's estimate of a hand (held to
@@ -40,6 +41,7 @@ from .dd import dd_reach, dd_table
 from .deals import sample_deals
 from .inference import mismatches, refine
 from .medium import medium_card
+from .policy import simple_card
 from .search import call_search, search
 from .solve import solve
 
@@ -57,6 +59,7 @@ __all__ = [
     "rules_array",
     "sample_deals",
     "search",
+    "simple_card",
     "solve",
     "trick_winner",
 ]

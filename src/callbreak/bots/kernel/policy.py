@@ -10,7 +10,7 @@ import numpy as np
 
 from .core import I64, SUITM, _beats, _high_in_suit, _jit, _kth, _low, _pop, _rand
 
-__all__: list[str] = []
+__all__ = ["simple_card"]
 
 
 @_jit
@@ -180,3 +180,31 @@ def _policy(
     if n == 3:
         return _highest(lm, t)
     return _lowest(lm, t)
+
+
+
+@_jit
+def simple_card(lm: I64, trick: np.ndarray, n: int, t: int) -> int:
+    """``spar-simple``'s card (`callbreak.bots.sparring.SimpleBot`, held to it by
+    tests/bots/test_opp_simple.py): leading, the lowest legal card; else the lowest legal
+    card that beats the trick so far (``n`` cards of ``trick``, trumps ``t``), else the
+    lowest legal card. ``lm``: the legal cards as a mask.
+
+    >>> from callbreak.cards import Card
+    >>> hearts = (1 << Card.parse("4H")) | (1 << Card.parse("JH")) | (1 << Card.parse("AH"))
+    >>> trick = np.array([Card.parse("9H"), Card.parse("TH"), 0, 0], dtype=np.int64)
+    >>> str(Card(simple_card(hearts, trick, 2, 0))), str(Card(simple_card(hearts, trick, 0, 0)))
+    ('JH', '4H')
+    """
+    if n > 0:
+        best = trick[0]
+        for i in range(1, n):
+            if _beats(trick[i], best, t):
+                best = trick[i]
+        m = lm
+        while m != 0:
+            c = _low(m)
+            if _beats(c, best, t):
+                return c
+            m &= m - 1
+    return _low(lm)

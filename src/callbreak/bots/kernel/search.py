@@ -7,7 +7,7 @@ import numpy as np
 from .core import _jit, _kth, _others, _pop, _rand, legal_mask, trick_winner
 from .features import _hand_mean
 from .medium import _medium, _observe
-from .policy import _policy
+from .policy import _policy, simple_card
 from .scoring import _value
 from .solve import _solve
 
@@ -36,13 +36,16 @@ def search(
     solve_k: int,
     cannot0: np.ndarray,
     mpol: int,
+    opp: int,
 ) -> np.ndarray:
     """The value of each candidate card in ``moves`` (columns) on each deal of
     ``dets`` (one row of four hand masks per deal) and rollout (rows: deal-major),
     the same random numbers for every candidate.  From the moment at most
     ``solve_k`` tricks remain, the deal is solved exactly (max^n) instead.
     ``mpol``: 1 to play the playouts with the medium level's rules (`_medium`,
-    ``cannot0``: what each seat is publicly known not to hold), 0 the fast policy.
+    ``cannot0``: what each seat is publicly known not to hold), 0 the fast policy;
+    ``opp``: 1 to play the seats other than ``me`` by ``spar-simple``'s rule instead
+    (`simple_card`), 0 as ``mpol`` says.
 
     Seat 2 leads the first trick of a lone round; its two legal cards valued on the real deal:
 
@@ -56,7 +59,7 @@ def search(
     >>> values = search(
     ...     np.array([rnd.hand_masks], dtype=np.int64), rnd.to_act, z, 0, rnd.leader, z, 0, 0,
     ...     rules_array(rnd.rules), np.array(rnd.calls, dtype=np.int64), moves, 2, np.zeros(4), 13.5,
-    ...     4, 1, z, 0, z, 0,
+    ...     4, 1, z, 0, z, 0, 0,
     ... )
     >>> values.shape, bool((values > 0).all() and (values < 1.1).all())
     ((2, 2), True)
@@ -119,7 +122,9 @@ def search(
                             won[o] += (code >> (4 * o)) & 15
                         break
                     lm = legal_mask(hands[s], trick, n, P, tn, played)
-                    if mpol != 0:
+                    if opp == 1 and s != me:
+                        c = simple_card(lm, trick, n, t)
+                    elif mpol != 0:
                         if eps > 0 and _rand(rng, 100) < eps:
                             c = _kth(lm, _rand(rng, _pop(lm)))
                         else:
@@ -150,6 +155,7 @@ def call_search(
     mpol: int,
     outcomes: np.ndarray,
     rescue: float,
+    opp: int,
 ) -> np.ndarray:
     """The value of each candidate call in ``cands`` (columns) on each deal (rows):
     the round played out with the playout policy for all four seats.  Seats that
@@ -159,6 +165,8 @@ def call_search(
     ``rescue``: the share of a playout in which seat ``me`` falls one trick short
     of its call that is valued as made (its real play makes its call more often
     than the playout policy does); 0 values every playout as it ends.
+    ``opp``: 1 for the seats other than ``me`` to play by ``spar-simple``'s rule
+    (`simple_card`) and, where they have not called yet, to call their aces and kings.
 
     The first seat to call, on three deals of the others' cards:
 
@@ -176,7 +184,7 @@ def call_search(
     >>> values = call_search(
     ...     deals, v.seat, 2, np.full(4, -1, dtype=np.int64), cands, rules_array(v.rules),
     ...     np.array(load_model().weights), np.array([2, 3, 0, 1], dtype=np.int64), 1, 13, 0.4,
-    ...     np.zeros(4), 13.5, 4, 1, 0, outcomes, 0.0,
+    ...     np.zeros(4), 13.5, 4, 1, 0, outcomes, 0.0, 0,
     ... )
     >>> won, calls = decode_outcomes(outcomes)
     >>> values.shape, won.sum(axis=-1).tolist(), calls[..., v.seat].tolist()
@@ -204,6 +212,13 @@ def call_search(
                     calls[s] = cands[ci]
                 elif known_calls[s] >= 0:
                     calls[s] = known_calls[s]
+                elif opp == 1:  # spar-simple: its aces and kings
+                    h = dets[d, s]
+                    c = 0
+                    for su in range(4):
+                        c += (h >> (13 * su + 11)) & 1
+                        c += (h >> (13 * su + 12)) & 1
+                    calls[s] = min(max(c, min_call), max_call)
                 else:
                     mu = _hand_mean(dets[d, s], t, pos[s], running, w) - call_bias
                     c = int(mu + 0.5)
@@ -220,14 +235,17 @@ def call_search(
                 for i in range(4):
                     s = (ld + i) & 3
                     lm = legal_mask(hands[s], trick, i, P, tn, played)
-                    if mpol != 0:
+                    if opp == 1 and s != me:
+                        c = simple_card(lm, trick, i, t)
+                    elif mpol != 0:
                         if eps > 0 and _rand(rng, 100) < eps:
                             c = _kth(lm, _rand(rng, _pop(lm)))
                         else:
                             c = _medium(hands[s], _others(hands, s), s, lm, trick, i, P, won, calls, cannot)
-                        _observe(cannot, trick, i, c, s, P, tn, played)
                     else:
                         c = _policy(hands, s, lm, trick, i, t, won[s] < calls[s], rng, eps, pubvoid, low_duck)
+                    if mpol != 0:
+                        _observe(cannot, trick, i, c, s, P, tn, played)
                     trick[i] = c
                     if i > 0 and c // 13 != trick[0] // 13:
                         pubvoid[s] |= np.int64(1) << (trick[0] // 13)

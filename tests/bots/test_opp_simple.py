@@ -1,0 +1,118 @@
+"""``hard:opp=1``: the other seats modelled as ``spar-simple``. The kernel's copy of
+that bot's card (`kernel.simple_card`) is held to `callbreak.bots.sparring.SimpleBot`,
+the deals agree with its calls, and the setting is off unless asked for."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from callbreak import Round, Ruleset, SeatView
+from callbreak.bots import kernel
+from callbreak.bots.hard import HardBot, simple_deals
+from callbreak.bots.knowledge import Knowledge
+from callbreak.bots.sparring import SimpleBot
+from tests.bots.helpers import called_round, trick_array
+
+
+def test_kernel_simple_card_matches_the_sparring_bot() -> None:
+    rng = random.Random(23)
+    bot = SimpleBot(seed=1)
+    checked = 0
+    for game in range(150):
+        rules, rnd = called_round(rng)
+        while rnd.phase == "playing":
+            seat = rnd.to_act
+            assert seat is not None
+            view = rnd.view(seat)
+            want = bot.act(view)
+            lm = sum(1 << int(c) for c in view.legal_cards)
+            got = kernel.simple_card(lm, trick_array(c for _, c in view.trick), len(view.trick), rules.trump_index)
+            assert got == int(want), (rules.to_dict(), view.to_dict(), str(want))
+            checked += 1
+            # its own cards and random ones: more kinds of position
+            rnd.play(want if game % 2 else rng.choice(rnd.legal_cards()))
+    assert checked == 150 * 52
+
+
+def turns(r: Round) -> Iterator[SeatView]:
+    """The view of the seat to act at each turn of ``r``, until it ends (the caller acts)."""
+    while r.phase in ("calling", "playing"):
+        seat = r.to_act
+        assert seat is not None
+        yield r.view(seat)
+
+
+def aces_and_kings(hand: int) -> int:
+    return sum(hand >> (13 * su + r) & 1 for su in range(4) for r in (11, 12))
+
+
+def test_simple_deals_agree_with_the_calls_and_the_cards_played() -> None:
+    """Through a whole round of three spar-simple players and a fourth seat: every deal
+    gives each seat its cards still unseen to the viewer, keeps the viewer's hand, and
+    gives each other seat that called as many aces and kings (with those it played) as
+    its call."""
+    m = Round(Ruleset.preset("bhoos"), Round.deal_hands(seed=5), dealer=3)
+    bots = [SimpleBot(seed=s) for s in range(4)]
+    rng = random.Random(2)
+    checked = 0
+    for view in turns(m):
+        seat = view.seat
+        if seat == 0:
+            k = Knowledge.from_view(view)
+            deals = simple_deals(view, k, 20, rng)
+            assert len(deals) == 20
+            for d in deals:
+                assert d[0] == k.hand
+                assert [h.bit_count() for h in d] == list(view.hand_sizes)
+                for s in (1, 2, 3):
+                    assert d[s] & ~k.unseen == 0
+                    if view.calls[s] is not None:
+                        assert min(max(aces_and_kings(d[s] | k.played_by[s]), 1), 8) == view.calls[s]
+            checked += 1
+        m.act(bots[seat].act(view))
+    assert checked == 14  # a call and 13 cards
+
+
+def test_opp_is_checked_and_defaults_to_the_medium_model() -> None:
+    with pytest.raises(ValueError, match="opp must be 0"):
+        HardBot(seed=1, opp=2)
+    # the same seeded decisions with the setting left out and at 0 (against three spar-simple
+    # players, where 1 would decide otherwise)
+    m = Round(Ruleset.preset("bhoos"), Round.deal_hands(seed=9), dealer=3)
+    a, b = HardBot(seed=4, iterations=600, call_deals=40), HardBot(seed=4, iterations=600, call_deals=40, opp=0)
+    c = HardBot(seed=4, iterations=600, call_deals=40, opp=1)
+    simple = SimpleBot(seed=1)
+    differs = 0
+    for view in turns(m):
+        seat = view.seat
+        if seat == 0:
+            got = a.act(view)
+            assert b.act(view) == got
+            differs += c.act(view) != got
+        else:
+            got = simple.act(view)
+        m.act(got)
+    assert differs > 0
+
+
+def test_hard_with_the_simple_model_plays_a_round_against_three_simple_players() -> None:
+    """With ``opp=1`` every call and card is legal, and the same seed replays the same round."""
+
+    def play() -> list[int]:
+        m = Round(Ruleset.preset("bhoos"), Round.deal_hands(seed=11), dealer=3)
+        hero, simple = HardBot(seed=3, iterations=600, call_deals=40, opp=1), SimpleBot(seed=1)
+        taken = []
+        for view in turns(m):
+            seat = view.seat
+            act = hero.act(view) if seat == 2 else simple.act(view)
+            if seat == 2:
+                assert act in (view.legal_calls if view.phase == "calling" else view.legal_cards)
+                taken.append(int(act))
+            m.act(act)
+        return taken
+
+    first = play()
+    assert len(first) == 14 and play() == first

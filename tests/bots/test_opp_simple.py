@@ -67,8 +67,9 @@ def test_simple_deals_agree_with_the_calls_and_the_cards_played() -> None:
             for d in deals:
                 assert d[0] == k.hand
                 assert [h.bit_count() for h in d] == list(view.hand_sizes)
+                assert d[1] | d[2] | d[3] == k.unseen  # each unseen card in one hand
                 for s in (1, 2, 3):
-                    assert d[s] & ~k.unseen == 0
+                    assert d[s] & k.cannot[s] == 0  # no card of a suit it showed it lacks
                     if view.calls[s] is not None:
                         assert min(max(aces_and_kings(d[s] | k.played_by[s]), 1), 8) == view.calls[s]
             checked += 1
@@ -76,9 +77,25 @@ def test_simple_deals_agree_with_the_calls_and_the_cards_played() -> None:
     assert checked == 14  # a call and 13 cards
 
 
+def test_simple_deals_fall_back_to_the_calls_weighted_deals_where_none_agree() -> None:
+    """A seat that called 8 cannot hold 8 aces and kings while the viewer holds one: the
+    draws find none, and the deals come weighted by the calls, as many as asked for."""
+    r = Round(Ruleset.preset("bhoos"), Round.deal_hands(seed=4), dealer=3)
+    assert aces_and_kings(r.hand_masks[0]) > 0
+    for call in (2, 8, 3):
+        r.call(call)
+    view = r.view(3)
+    k = Knowledge.from_view(view)
+    deals = simple_deals(view, k, 20, random.Random(1))
+    assert len(deals) == 20
+    assert all(d[3] == k.hand and d[0] | d[1] | d[2] == k.unseen for d in deals)
+    assert all(aces_and_kings(d[1]) < 8 for d in deals)
+
+
 def test_opp_is_checked_and_defaults_to_the_medium_model() -> None:
-    with pytest.raises(ValueError, match="opp must be 0"):
-        HardBot(seed=1, opp=2)
+    for bad in (2, -1, True):
+        with pytest.raises(ValueError, match="opp must be 0"):
+            HardBot(seed=1, opp=bad)
     # the same seeded decisions with the setting left out and at 0 (against three spar-simple
     # players, where 1 would decide otherwise)
     m = Round(Ruleset.preset("bhoos"), Round.deal_hands(seed=9), dealer=3)

@@ -174,11 +174,12 @@ def sample_deals(
 
 
 def simple_deals(view: SeatView, k: Knowledge, n: int, rng: random.Random) -> list[list[int]]:
-    """Up to ``n`` deals consistent with ``k`` on which every other seat that has called
-    held as many aces and kings as its call (``spar-simple``'s calls, clamped to the
-    rules' range; the cards it has played count): drawn without regard to the calls
-    and kept where they agree. Where 50 draws of ``4 n`` find none (the calls are no
-    such counts), the deals weighted by the calls as `sample_deals` draws them.
+    """``n`` deals consistent with ``k`` on which every other seat that has called held
+    as many aces and kings as its call (``spar-simple``'s calls, clamped to the rules'
+    range; the cards it has played count): drawn without regard to the calls and kept
+    where they agree. Where 50 draws of ``4 n`` find fewer than ``n`` (the calls are
+    seldom such counts), the ``n`` deals weighted by the calls as `sample_deals` draws
+    them, so that a search never rests on a handful of deals.
 
     >>> from callbreak import Match, Ruleset
     >>> from callbreak.bots.knowledge import Knowledge
@@ -195,19 +196,18 @@ def simple_deals(view: SeatView, k: Knowledge, n: int, rng: random.Random) -> li
     (5, {True})
     """
     lo, hi = view.rules.min_call, view.rules.max_call
-    ka = np.int64(sum((1 << (13 * su + 11)) | (1 << (13 * su + 12)) for su in range(4)))
     played = np.array(k.played_by, dtype=np.int64)
     called = [s for s, c in enumerate(view.calls) if c is not None and s != view.seat]
     want = np.array([view.calls[s] or 0 for s in range(4)], dtype=np.int64)
     out: list[list[int]] = []
     for _ in range(50):
-        arr = np.array(sample_deals(view, k, 4 * n, rng, 1, 1000.0, 0.0), dtype=np.int64)
-        cnt = np.clip(np.bitwise_count((arr | played) & ka).astype(np.int64), lo, hi)
-        ok = np.all(cnt[:, called] == want[called], axis=1) if called else np.ones(len(arr), dtype=bool)
-        out += arr[ok].tolist()
+        arr = np.array(sample_deals(view, k, 4 * n, rng, 1, 1000.0, 0.0), dtype=np.int64) | played
+        cnt = sum((arr >> (13 * su + r)) & 1 for su in range(4) for r in (11, 12))
+        ok = np.all(np.clip(cnt, lo, hi)[:, called] == want[called], axis=1)
+        out += (arr[ok] & ~played).tolist()
         if len(out) >= n:
             return out[:n]
-    return out or sample_deals(view, k, n, rng)
+    return sample_deals(view, k, n, rng)
 
 
 def tricks_so_far(view: SeatView) -> list[tuple[int, tuple[Card, ...]]]:
@@ -598,7 +598,9 @@ class HardBot(Bot):
     ``spar-simple``'s (`callbreak.bots.sparring.SimpleBot`): the deals of both
     searches are those on which each seat that has called holds as many aces and
     kings as its call (`simple_deals`, no inference from the play), and in the
-    playouts the other seats play its card (`kernel.simple_card`). A bot told
+    playouts the other seats play its card (`kernel.simple_card`; the exact
+    endgames of ``solve_tricks`` and ``playout_solve`` play every seat by max^n,
+    as without it). A bot told
     its opponents' style: what knowing it is worth (docs/bots.md), the bound for
     a style inferred from the play.
 
@@ -641,9 +643,9 @@ class HardBot(Bot):
         opp: int = 0,
     ) -> None:
         super().__init__(seed)
-        if opp not in (0, 1):
+        if opp not in (0, 1) or isinstance(opp, bool):
             raise ValueError("opp must be 0 (the others as medium) or 1 (as spar-simple)")
-        self.opp = opp
+        self.opp = int(opp)
         if not 0.0 <= call_rescue <= 1.0:
             raise ValueError("call_rescue must be between 0 and 1")
         self.call_rescue = float(call_rescue)

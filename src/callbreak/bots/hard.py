@@ -600,9 +600,8 @@ class HardBot(Bot):
     kings as its call (`simple_deals`, no inference from the play), and in the
     playouts the other seats play its card (`kernel.simple_card`; the exact
     endgames of ``solve_tricks`` and ``playout_solve`` play every seat by max^n,
-    as without it). A bot told
-    its opponents' style: what knowing it is worth (docs/bots.md), the bound for
-    a style inferred from the play.
+    as without it). A bot told its opponents' style: what knowing it is worth
+    (docs/bots.md), the bound for a style inferred from the play.
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):

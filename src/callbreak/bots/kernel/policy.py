@@ -182,7 +182,6 @@ def _policy(
     return _lowest(lm, t)
 
 
-
 @_jit
 def simple_card(lm: I64, trick: np.ndarray, n: int, t: int) -> int:
     """``spar-simple``'s card (`callbreak.bots.sparring.SimpleBot`, held to it by

@@ -133,3 +133,33 @@ def test_hard_with_the_simple_model_plays_a_round_against_three_simple_players()
 
     first = play()
     assert len(first) == 14 and play() == first
+
+
+def test_the_call_searchs_simple_calls_are_the_sparring_bots() -> None:
+    """With ``opp=1`` the call search lets the seats that have not called call as
+    ``spar-simple`` (a third copy of its call, in the kernel): each playout's calls for
+    them are `SimpleBot`'s on the same hands."""
+    import numpy as np
+
+    from callbreak.bots.calling import load_model
+    from callbreak.bots.hard import decode_outcomes
+
+    rules = Ruleset.preset("bhoos")
+    for seed in range(40):
+        r = Round(rules, Round.deal_hands(seed=seed), dealer=seed % 4)
+        me = r.to_act
+        assert me is not None
+        outcomes = np.zeros((1, 1), dtype=np.int64)
+        kernel.call_search(
+            np.array([r.hand_masks], dtype=np.int64), me, (r.dealer + 1) & 3, np.full(4, -1, dtype=np.int64),
+            np.array([2], dtype=np.int64), kernel.rules_array(rules), np.array(load_model().weights),
+            np.zeros(4, dtype=np.int64), rules.min_call, rules.max_call, 0.0, np.zeros(4), 13.5, 4, 1, 0,
+            outcomes, 0.0, 1,
+        )
+        r.call(2)
+        for view in turns(r):
+            if view.phase != "calling":
+                break
+            r.act(SimpleBot(seed=1).act(view))
+        _, calls = decode_outcomes(outcomes)
+        assert calls[0, 0].tolist() == list(r.calls)

@@ -147,6 +147,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "core": set(),
     "bots": set(),  # random, easy, medium, calling, hints, warm-up: plain Python
     "bots/hard": {"numpy"},
+    "bots/styles": {"numpy"},  # the evidence of each seat's style of play, for hard
     "bots/evaluation": {"numpy"},  # the value of every option, for the analysis
     "bots/ismcts": {"numpy"},  # the spar-ismcts sparring level, on the compiled kernel
     "bots/pimc": {"numpy"},  # the spar-pimc sparring level, on the compiled kernel

@@ -93,7 +93,7 @@ def test_simple_deals_fall_back_to_the_calls_weighted_deals_where_none_agree() -
 
 
 def test_opp_is_checked_and_defaults_to_the_medium_model() -> None:
-    for bad in (2, -1, True):
+    for bad in (3, -1, True):
         with pytest.raises(ValueError, match="opp must be 0"):
             HardBot(seed=1, opp=bad)
     # the same seeded decisions with the setting left out and at 0 (against three spar-simple
@@ -154,7 +154,7 @@ def test_the_call_searchs_simple_calls_are_the_sparring_bots() -> None:
             np.array([r.hand_masks], dtype=np.int64), me, (r.dealer + 1) & 3, np.full(4, -1, dtype=np.int64),
             np.array([2], dtype=np.int64), kernel.rules_array(rules), np.array(load_model().weights),
             np.zeros(4, dtype=np.int64), rules.min_call, rules.max_call, 0.0, np.zeros(4), 13.5, 4, 1, 0,
-            outcomes, 0.0, 1,
+            outcomes, 0.0, np.ones(4, dtype=np.int64),
         )
         r.call(2)
         for view in turns(r):
@@ -163,3 +163,25 @@ def test_the_call_searchs_simple_calls_are_the_sparring_bots() -> None:
             r.act(SimpleBot(seed=1).act(view))
         _, calls = decode_outcomes(outcomes)
         assert calls[0, 0].tolist() == list(r.calls)
+
+
+def test_simple_deals_constrain_only_the_seats_named() -> None:
+    """``seats``: only those seats' calls are taken for counts of aces and kings (the
+    others, taken for medium by ``opp=2``, are drawn as the calls-weighted deals draw
+    them)."""
+    r = Round(Ruleset.preset("bhoos"), Round.deal_hands(seed=5), dealer=3)
+    bots = [SimpleBot(seed=s) for s in range(4)]
+    for view in turns(r):
+        if view.phase == "playing":
+            break
+        r.act(bots[view.seat].act(view))
+    seat = r.to_act
+    assert seat is not None
+    view = r.view(seat)
+    k = Knowledge.from_view(view)
+    others = [s for s in range(4) if s != view.seat]
+    named, free = others[0], others[1:]
+    deals = simple_deals(view, k, 30, random.Random(3), [named])
+    assert len(deals) == 30
+    assert all(min(max(aces_and_kings(d[named]), 1), 8) == view.calls[named] for d in deals)
+    assert any(min(max(aces_and_kings(d[s]), 1), 8) != view.calls[s] for d in deals for s in free)

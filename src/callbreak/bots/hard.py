@@ -78,6 +78,7 @@ from .calling import (
 )
 from .knowledge import Knowledge
 from .medium import choose_card
+from .styles import CALL_MISS, StyleTally
 
 __all__ = ["DECISIONS", "SERVING_TIME_LIMIT", "THINK_BASE", "HardBot", "decode_outcomes", "search_values"]
 
@@ -86,6 +87,7 @@ CALL_BIAS = 0.4  # bots call a little under their mean potential
 REFINE_SOFT = 0.2  # how far outside its range a call's estimate may plausibly fall
 MAX_DEALS = 400
 CHUNK = 100  # deals searched between looks at the clock
+STYLE_DEALS = 64  # deals on which a round's evidence of the others' styles is counted
 
 
 def call_order(view: SeatView, k: Knowledge) -> tuple[np.ndarray, np.ndarray]:
@@ -173,13 +175,16 @@ def sample_deals(
     return out
 
 
-def simple_deals(view: SeatView, k: Knowledge, n: int, rng: random.Random) -> list[list[int]]:
+def simple_deals(
+    view: SeatView, k: Knowledge, n: int, rng: random.Random, seats: Sequence[int] | None = None
+) -> list[list[int]]:
     """``n`` deals consistent with ``k`` on which every other seat that has called held
     as many aces and kings as its call (``spar-simple``'s calls, clamped to the rules'
     range; the cards it has played count): drawn without regard to the calls and kept
     where they agree. Where 50 draws of ``4 n`` find fewer than ``n`` (the calls are
     seldom such counts), the ``n`` deals weighted by the calls as `sample_deals` draws
-    them, so that a search never rests on a handful of deals.
+    them, so that a search never rests on a handful of deals.  ``seats``: the seats
+    taken to call so (default: all the others); the rest are not constrained.
 
     >>> from callbreak import Match, Ruleset
     >>> from callbreak.bots.knowledge import Knowledge
@@ -197,7 +202,9 @@ def simple_deals(view: SeatView, k: Knowledge, n: int, rng: random.Random) -> li
     """
     lo, hi = view.rules.min_call, view.rules.max_call
     played = np.array(k.played_by, dtype=np.int64)
-    called = [s for s, c in enumerate(view.calls) if c is not None and s != view.seat]
+    called = [
+        s for s, c in enumerate(view.calls) if c is not None and s != view.seat and (seats is None or s in seats)
+    ]
     want = np.array([view.calls[s] or 0 for s in range(4)], dtype=np.int64)
     out: list[list[int]] = []
     for _ in range(50):
@@ -208,6 +215,40 @@ def simple_deals(view: SeatView, k: Knowledge, n: int, rng: random.Random) -> li
         if len(out) >= n:
             return out[:n]
     return sample_deals(view, k, n, rng)
+
+
+def round_evidence(view: SeatView, k: Knowledge, n: int, rng: random.Random) -> npt.NDArray[np.int64]:
+    """The evidence of the round so far for each seat's style (`StyleTally`): the
+    fewest of its cards (and, for ``spar-simple``, its call, as ``CALL_MISS`` cards:
+    a player whose calls are not counts of aces and kings is not that bot, however
+    it plays) that each style would not have played, over ``n`` deals of the unseen cards, and the cards it has
+    played (rows 0, 1, 2; this seat's column is 0).  Once the round is over, or
+    nearly, the deals hold the real hands and the counts are exact.
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.bots.sparring import SimpleBot
+    >>> m = Match(Ruleset.preset("bhoos"), seed=3)
+    >>> for _ in range(4 + 48):
+    ...     _ = m.act(SimpleBot(seed=1).act(m.view(m.to_act)))
+    >>> v = m.view(m.to_act)   # the last trick: every hand is known but one card each
+    >>> v.seat, round_evidence(v, Knowledge.from_view(v), 16, random.Random(1)).tolist()
+    (2, [[3, 3, 0, 1], [0, 0, 0, 0], [12, 12, 0, 12]])
+    """
+    from . import kernel
+
+    ev = np.zeros((3, 4), dtype=np.int64)
+    for s in range(4):
+        if s != view.seat:
+            ev[2, s] = k.played_by[s].bit_count()
+    if not ev[2].any():
+        return ev
+    deals = np.array(sample_deals(view, k, n, rng), dtype=np.int64)
+    called = np.array([-1 if c is None else c for c in view.calls], dtype=np.int64)
+    misses = kernel.style_misses(
+        deals, *play_record(view, k), called, view.rules.min_call, view.rules.max_call, CALL_MISS
+    ).min(axis=0)
+    ev[:2] = misses
+    return ev
 
 
 def tricks_so_far(view: SeatView) -> list[tuple[int, tuple[Card, ...]]]:
@@ -438,12 +479,13 @@ def search_values(
     solve_tricks: int = 0,
     medium_playouts: bool = False,
     sd_scale: float = 1.0,
-    opp: int = 0,
+    opp: int | Sequence[int] = 0,
 ) -> np.ndarray:
     """Match value of each legal card (columns, in ``view.legal_cards`` order) on
     each deal and rollout (rows); ``medium_playouts``: every seat plays the
     playouts by the medium level's rules instead of the fast policy;
-    ``sd_scale`` scales the spread of the rounds still to come.
+    ``sd_scale`` scales the spread of the rounds still to come; ``opp``: the
+    style of the other seats, one for all or one per seat (`HardBot`'s ``opp``).
 
     >>> from callbreak import Match, Ruleset
     >>> from callbreak.bots.knowledge import Knowledge
@@ -502,7 +544,7 @@ def search_values(
         solve_tricks,
         cannot,
         int(medium_playouts),
-        opp,
+        np.array([opp] * 4 if isinstance(opp, int) else opp, dtype=np.int64),
     )
 
 
@@ -601,7 +643,14 @@ class HardBot(Bot):
     playouts the other seats play its card (`kernel.simple_card`; the exact
     endgames of ``solve_tricks`` and ``playout_solve`` play every seat by max^n,
     as without it). A bot told its opponents' style: what knowing it is worth
-    (docs/bots.md), the bound for a style inferred from the play.
+    (docs/bots.md), the bound for a style inferred from the play; 2: each seat's
+    style inferred from its cards over the match (`callbreak.bots.styles`):
+    medium's until ``spar-simple``'s explains its play clearly better, then that
+    seat as with 1 (the deals constrain only the seats taken to play so).  The
+    evidence of a round is kept for the rest of the match by the bot object
+    (`reset` starts afresh); ``memory=0`` keeps only the round in progress, as a
+    served bot that is reset before each decision sees it (a table's bots,
+    `callbreak.remote.server`).
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):
@@ -640,11 +689,14 @@ class HardBot(Bot):
         think: float | None = None,
         call_rescue: float = 0.0,
         opp: int = 0,
+        memory: int = 1,
     ) -> None:
         super().__init__(seed)
-        if opp not in (0, 1) or isinstance(opp, bool):
-            raise ValueError("opp must be 0 (the others as medium) or 1 (as spar-simple)")
+        if opp not in (0, 1, 2) or isinstance(opp, bool):
+            raise ValueError("opp must be 0 (the others as medium), 1 (as spar-simple) or 2 (inferred)")
         self.opp = int(opp)
+        self.memory = int(memory)
+        self._tally = StyleTally()
         if not 0.0 <= call_rescue <= 1.0:
             raise ValueError("call_rescue must be between 0 and 1")
         self.call_rescue = float(call_rescue)
@@ -713,6 +765,39 @@ class HardBot(Bot):
             return self.choose_call(view)[0]
         return self.choose(view)[0]
 
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._tally = StyleTally()
+
+    def styles(self, view: SeatView, k: Knowledge, seed: int) -> npt.NDArray[np.int64]:
+        """The style each seat is taken to play (`callbreak.bots.styles.STYLES`; this
+        seat's entry is 0): ``opp`` for all, or with ``opp=2`` each seat's as the
+        evidence of the match so far says (`round_evidence`, `StyleTally`; with
+        ``memory=0``, of the round in progress only)."""
+        if self.opp != 2:
+            out = np.full(4, self.opp, dtype=np.int64)
+        else:
+            key = (view.round_number, view.dealer, view.totals, k.hand | k.played_by[view.seat])
+            now = None if view.phase == "calling" else round_evidence(view, k, STYLE_DEALS, random.Random(seed))
+            self._tally.observe(key, view.round_number if self.memory else 1, now)
+            out = self._tally.styles()
+        out[view.seat] = 0
+        return out
+
+    def _deals_for(
+        self, view: SeatView, k: Knowledge, n: int, seed: int, styles: npt.NDArray[np.int64], call: bool
+    ) -> list[list[int]]:
+        """The deals a decision searches: where some seat is taken to play
+        ``spar-simple``'s style, `simple_deals` for those seats; else the card or
+        the call search's own (`card_deals`, `deals`)."""
+        simple = [s for s in range(4) if styles[s] == 1]
+        if simple:
+            return simple_deals(view, k, n, random.Random(seed), simple)
+        if call:
+            steps = self.call_refine if any(c is not None for c in view.calls) else 0
+            return self.deals(view, k, n, seed, 1, steps, self.call_keep)
+        return self.card_deals(view, k, n, seed)
+
     def call_ranges(self, view: SeatView) -> tuple[list[float], list[float]]:
         """`call_ranges` for the view, kept for the rest of the round."""
         key = (view.seat, view.dealer, view.round_number, view.calls, view.totals, view.rules)
@@ -772,10 +857,12 @@ class HardBot(Bot):
         sd: float,
         seed: int,
         outcomes: npt.NDArray[np.int64] | None = None,
+        styles: npt.NDArray[np.int64] | None = None,
     ) -> npt.NDArray[np.float64]:
         """Each deal's value (rows) of each candidate call (columns), the round played out
         by the kernel's calling search; ``outcomes`` (the same shape), when given, receives
-        each playout's end (`decode_outcomes`)."""
+        each playout's end (`decode_outcomes`); ``styles``: each seat's (`styles`;
+        default: ``opp`` for all)."""
         from . import kernel
 
         model = load_model(family_of(view.rules))
@@ -800,7 +887,7 @@ class HardBot(Bot):
             int(self.mpol >= 2),
             outcomes,
             self.call_rescue,
-            self.opp,
+            np.full(4, int(self.opp == 1), dtype=np.int64) if styles is None else styles,
         )
         return table
 
@@ -818,13 +905,10 @@ class HardBot(Bot):
             return base, {base: 0.0}
         cands = [c for c in view.legal_calls if base - 1 <= c <= base + 2]
         k = Knowledge.from_view(view)
-        steps = self.call_refine if any(c is not None for c in view.calls) else 0
-        if self.opp == 1:
-            deals = simple_deals(view, k, self.call_deals, random.Random(seed))
-        else:
-            deals = self.deals(view, k, self.call_deals, seed, 1, steps, self.call_keep)
+        styles = self.styles(view, k, seed)
+        deals = self._deals_for(view, k, self.call_deals, seed, styles, call=True)
         totals, sd = self.match_stakes(view)
-        table = self.call_table(view, deals, cands, totals, sd, seed)
+        table = self.call_table(view, deals, cands, totals, sd, seed, styles=styles)
         means = table.mean(axis=0)
         values = {c: float(v) for c, v in zip(cands, means)}
         bi, fi = int(np.argmax(means)), cands.index(base)
@@ -840,16 +924,16 @@ class HardBot(Bot):
         legal = view.legal_cards
         seed = self.rng.randrange(1 << 40)
         if len(legal) == 1:
+            if self.opp == 2:  # the evidence of the round's end
+                self.styles(view, Knowledge.from_view(view), seed)
             return legal[0], {legal[0]: 0.0}
         t0 = time.perf_counter()
         k = Knowledge.from_view(view)
+        styles = self.styles(view, k, seed)
         # the budget is in full-round playouts: short playouts late in a round are cheap
         scale = 52 / max(sum(view.hand_sizes), 4)
         n = max(8, min(self.max_deals, int(self.iterations * scale) // (len(legal) * self.rollouts)))
-        if self.opp == 1:
-            deals = simple_deals(view, k, n, random.Random(seed))
-        else:
-            deals = self.card_deals(view, k, n, seed)
+        deals = self._deals_for(view, k, n, seed, styles, call=False)
         # exact (max^n) over each deal once few tricks remain, else in the playouts' ends
         solve_k = self.solve_tricks if 13 - len(view.tricks) <= self.solve_tricks else self.playout_solve
         parts = []
@@ -865,7 +949,7 @@ class HardBot(Bot):
                     solve_k,
                     bool(self.mpol),
                     self.sd_scale,
-                    self.opp,
+                    styles.tolist(),
                 )
             )
             if self.time_limit is not None and time.perf_counter() - t0 > self.time_limit:

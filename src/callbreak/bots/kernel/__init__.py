@@ -18,7 +18,8 @@ leader, the tricks won.  One module per concern:
 - `deals`: deals consistent with what a seat knows, weighted by the calls
   (`sample_deals`);
 - `inference`: how well a deal explains the other seats' play
-  (`mismatches`) and Metropolis-Hastings moves towards deals that do (`refine`);
+  (`mismatches`) and Metropolis-Hastings moves towards deals that do (`refine`),
+  and the evidence for each seat's style of play (`style_misses`);
 - `search`: each candidate card (`search`) or call (`call_search`) played out
   over many deals; `solve`: exact max^n endgames; `dd`: exact double dummy,
   one seat against the other three (`dd_reach`, the analysis' hindsight).
@@ -39,7 +40,7 @@ from __future__ import annotations
 from .core import CACHE, legal_mask, random_playouts, random_rollout, rules_array, trick_winner
 from .dd import dd_reach, dd_table
 from .deals import sample_deals
-from .inference import mismatches, refine
+from .inference import mismatches, refine, style_misses
 from .medium import medium_card
 from .policy import simple_card
 from .search import call_search, search
@@ -61,5 +62,6 @@ __all__ = [
     "search",
     "simple_card",
     "solve",
+    "style_misses",
     "trick_winner",
 ]

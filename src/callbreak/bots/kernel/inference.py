@@ -2,7 +2,9 @@
 
 `mismatches` counts the cards the medium level's rules would not have played
 with the hands a deal gives; `refine` moves deals by Metropolis-Hastings card
-swaps towards those that explain the play and the calls.
+swaps towards those that explain the play and the calls; `style_misses` counts,
+seat by seat, what each of two styles (medium's rules, ``spar-simple``'s) would
+not have done, the evidence from which ``hard`` infers how each seat plays.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ import numpy as np
 from .core import FULLM, _jit, _kth, _pop, _rand, legal_mask, trick_winner
 from .features import _hand_mean
 from .medium import _medium, _observe
+from .policy import simple_card
 
-__all__ = ["mismatches", "refine"]
+__all__ = ["mismatches", "refine", "style_misses"]
 
 
 HIST_W = 17  # columns of a `_history` row
@@ -67,11 +70,14 @@ def _history(me: int, seats: np.ndarray, cards: np.ndarray, leader0: int, P: np.
 
 
 @_jit
-def _seat_miss(hand_now: int, gone: int, s: int, hist: np.ndarray, P: np.ndarray, calls: np.ndarray) -> int:
+def _seat_miss(
+    hand_now: int, gone: int, s: int, hist: np.ndarray, P: np.ndarray, calls: np.ndarray, style: int
+) -> int:
     """How many of seat ``s``'s cards so far (rows of `_history`) are not the ones
-    the medium level's rules (`_medium`) would have played holding ``hand_now``
-    plus its cards played since (``gone``: all it has played).  A seat's choice
-    depends on its own hand and public facts only."""
+    the medium level's rules (`_medium`; ``style`` 1: ``spar-simple``'s,
+    `simple_card`) would have played holding ``hand_now`` plus its cards played
+    since (``gone``: all it has played).  A seat's choice depends on its own hand
+    and public facts only."""
     bad = 0
     for r in range(hist.shape[0]):
         if hist[r, 0] != s:
@@ -81,7 +87,10 @@ def _seat_miss(hand_now: int, gone: int, s: int, hist: np.ndarray, P: np.ndarray
         trick = hist[r, 5:9]
         n = hist[r, 2]
         lm = legal_mask(hand, trick, n, P, hist[r, 3], played)
-        c = _medium(hand, FULLM & ~played & ~hand, s, lm, trick, n, P, hist[r, 9:13], calls, hist[r, 13:17])
+        if style == 1:
+            c = simple_card(lm, trick, n, P[0])
+        else:
+            c = _medium(hand, FULLM & ~played & ~hand, s, lm, trick, n, P, hist[r, 9:13], calls, hist[r, 13:17])
         if c != hist[r, 1]:
             bad += 1
     return bad
@@ -128,7 +137,66 @@ def mismatches(
     for d in range(nd):
         for s in range(4):
             if s != me:
-                out[d] += _seat_miss(dets[d, s], played_by[s], s, hist, P, calls)
+                out[d] += _seat_miss(dets[d, s], played_by[s], s, hist, P, calls, 0)
+    return out
+
+
+@_jit
+def style_misses(
+    dets: np.ndarray,
+    me: int,
+    seats: np.ndarray,
+    cards: np.ndarray,
+    leader0: int,
+    P: np.ndarray,
+    calls: np.ndarray,
+    played_by: np.ndarray,
+    called: np.ndarray,
+    min_call: int,
+    max_call: int,
+    call_miss: int,
+) -> np.ndarray:
+    """For each deal (rows of the hands now), style (0: the medium level's rules,
+    1: ``spar-simple``'s) and seat, how many of the seat's cards so far that style
+    would not have played holding the hand the deal gives it; for style 1 also its
+    call, counted as ``call_miss`` cards, where ``called[s]`` (the call it made,
+    else it has not called) is not its aces and kings (clamped to
+    ``min_call..max_call``).  Row ``me`` is 0.
+
+    Three spar-simple bots and a fourth have called and played nine cards: on
+    the real deal their play is all simple's, and not all medium's:
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.bots.sparring import SimpleBot
+    >>> from callbreak.bots.hard import play_record
+    >>> from callbreak.bots.knowledge import Knowledge
+    >>> m = Match(Ruleset.preset("bhoos"), seed=3)
+    >>> for _ in range(4 + 9):
+    ...     _ = m.act(SimpleBot(seed=1).act(m.view(m.to_act)))
+    >>> v = m.view(m.to_act)
+    >>> record = play_record(v, Knowledge.from_view(v))
+    >>> called = np.array(v.calls, dtype=np.int64)
+    >>> out = style_misses(np.array([m.round.hand_masks], dtype=np.int64), *record, called, 1, 13, 3)
+    >>> out[0, 1].tolist(), int(out[0, 0].sum()) > 0
+    ([0, 0, 0, 0], True)
+    """
+    nd = dets.shape[0]
+    out = np.zeros((nd, 2, 4), dtype=np.int64)
+    hist = _history(me, seats, cards, leader0, P)
+    for d in range(nd):
+        for s in range(4):
+            if s == me:
+                continue
+            for style in range(2):
+                out[d, style, s] = _seat_miss(dets[d, s], played_by[s], s, hist, P, calls, style)
+            if called[s] >= 0:
+                h = dets[d, s] | played_by[s]
+                ak = 0
+                for su in range(4):
+                    ak += (h >> (13 * su + 11)) & 1
+                    ak += (h >> (13 * su + 12)) & 1
+                if min(max(ak, min_call), max_call) != called[s]:
+                    out[d, 1, s] += call_miss
     return out
 
 
@@ -142,7 +210,7 @@ def _seat_energy(
     weights; ``cost``: `_energy_terms`)."""
     e = 0.0
     if cost[0, 0] > 0.0:
-        e += cost[0, 0] * _seat_miss(h[s], gone[s], s, hist, P, calls)
+        e += cost[0, 0] * _seat_miss(h[s], gone[s], s, hist, P, calls, 0)
     if cost[1, s] > 0.0:
         mu = _hand_mean(h[s] | gone[s], P[0], int(cost[2, s]), int(cost[3, s]), w)
         off = max(cost[4, s] - mu, mu - cost[5, s], 0.0)

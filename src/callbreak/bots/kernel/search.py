@@ -36,7 +36,7 @@ def search(
     solve_k: int,
     cannot0: np.ndarray,
     mpol: int,
-    opp: int,
+    opp: np.ndarray,
 ) -> np.ndarray:
     """The value of each candidate card in ``moves`` (columns) on each deal of
     ``dets`` (one row of four hand masks per deal) and rollout (rows: deal-major),
@@ -44,8 +44,8 @@ def search(
     ``solve_k`` tricks remain, the deal is solved exactly (max^n) instead.
     ``mpol``: 1 to play the playouts with the medium level's rules (`_medium`,
     ``cannot0``: what each seat is publicly known not to hold), 0 the fast policy;
-    ``opp``: 1 to play the seats other than ``me`` by ``spar-simple``'s rule instead
-    (`simple_card`), 0 as ``mpol`` says.
+    ``opp``: each seat's style, 1 to play that seat (other than ``me``) by
+    ``spar-simple``'s rule instead (`simple_card`), 0 as ``mpol`` says.
 
     Seat 2 leads the first trick of a lone round; its two legal cards valued on the real deal:
 
@@ -59,7 +59,7 @@ def search(
     >>> values = search(
     ...     np.array([rnd.hand_masks], dtype=np.int64), rnd.to_act, z, 0, rnd.leader, z, 0, 0,
     ...     rules_array(rnd.rules), np.array(rnd.calls, dtype=np.int64), moves, 2, np.zeros(4), 13.5,
-    ...     4, 1, z, 0, z, 0, 0,
+    ...     4, 1, z, 0, z, 0, z,
     ... )
     >>> values.shape, bool((values > 0).all() and (values < 1.1).all())
     ((2, 2), True)
@@ -122,7 +122,7 @@ def search(
                             won[o] += (code >> (4 * o)) & 15
                         break
                     lm = legal_mask(hands[s], trick, n, P, tn, played)
-                    if opp == 1 and s != me:
+                    if s != me and opp[s] == 1:
                         c = simple_card(lm, trick, n, t)
                     elif mpol != 0:
                         if eps > 0 and _rand(rng, 100) < eps:
@@ -155,7 +155,7 @@ def call_search(
     mpol: int,
     outcomes: np.ndarray,
     rescue: float,
-    opp: int,
+    opp: np.ndarray,
 ) -> np.ndarray:
     """The value of each candidate call in ``cands`` (columns) on each deal (rows):
     the round played out with the playout policy for all four seats.  Seats that
@@ -165,8 +165,9 @@ def call_search(
     ``rescue``: the share of a playout in which seat ``me`` falls one trick short
     of its call that is valued as made (its real play makes its call more often
     than the playout policy does); 0 values every playout as it ends.
-    ``opp``: 1 for the seats other than ``me`` to play by ``spar-simple``'s rule
-    (`simple_card`) and, where they have not called yet, to call their aces and kings.
+    ``opp``: each seat's style, 1 for a seat other than ``me`` to play by
+    ``spar-simple``'s rule (`simple_card`) and, where it has not called yet, to call
+    its aces and kings.
 
     The first seat to call, on three deals of the others' cards:
 
@@ -184,7 +185,7 @@ def call_search(
     >>> values = call_search(
     ...     deals, v.seat, 2, np.full(4, -1, dtype=np.int64), cands, rules_array(v.rules),
     ...     np.array(load_model().weights), np.array([2, 3, 0, 1], dtype=np.int64), 1, 13, 0.4,
-    ...     np.zeros(4), 13.5, 4, 1, 0, outcomes, 0.0, 0,
+    ...     np.zeros(4), 13.5, 4, 1, 0, outcomes, 0.0, np.zeros(4, dtype=np.int64),
     ... )
     >>> won, calls = decode_outcomes(outcomes)
     >>> values.shape, won.sum(axis=-1).tolist(), calls[..., v.seat].tolist()
@@ -212,7 +213,7 @@ def call_search(
                     calls[s] = cands[ci]
                 elif known_calls[s] >= 0:
                     calls[s] = known_calls[s]
-                elif opp == 1:  # spar-simple: its aces and kings
+                elif opp[s] == 1:  # spar-simple: its aces and kings
                     h = dets[d, s]
                     c = 0
                     for su in range(4):
@@ -235,7 +236,7 @@ def call_search(
                 for i in range(4):
                     s = (ld + i) & 3
                     lm = legal_mask(hands[s], trick, i, P, tn, played)
-                    if opp == 1 and s != me:
+                    if s != me and opp[s] == 1:
                         c = simple_card(lm, trick, i, t)
                     elif mpol != 0:
                         if eps > 0 and _rand(rng, 100) < eps:

@@ -1,0 +1,129 @@
+"""``hard:opp=2``: each other seat's style inferred from its cards over the match.
+
+The kernel's count of the cards each style would not have played (`kernel.style_misses`)
+is held to the bots themselves on the real deals, the inference tells three
+``spar-simple`` players from three medium ones after a round, and while no seat is taken
+for ``spar-simple`` the bot decides exactly as the default does."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from callbreak import Match, Round, Ruleset
+from callbreak.bots import kernel
+from callbreak.bots.base import Bot
+from callbreak.bots.hard import HardBot, play_record
+from callbreak.bots.knowledge import Knowledge
+from callbreak.bots.medium import MediumBot
+from callbreak.bots.sparring import SimpleBot
+
+RULES = Ruleset.preset("bhoos")
+
+
+def misses_on_the_real_deal(others: type[Bot], seed: int) -> list[np.ndarray]:
+    """`kernel.style_misses` on the real hands at each of seat 0's turns of a round in
+    which the three other seats are ``others`` (seat 0 plays the lowest legal card)."""
+    r = Round(RULES, Round.deal_hands(seed=seed), dealer=seed % 4)
+    bots = [others(seed=s) for s in range(4)]
+    out = []
+    while r.phase in ("calling", "playing"):
+        seat = r.to_act
+        assert seat is not None
+        view = r.view(seat)
+        if seat == 0:
+            if view.phase == "playing":
+                k = Knowledge.from_view(view)
+                called = np.array([-1 if c is None else c for c in view.calls], dtype=np.int64)
+                got = kernel.style_misses(
+                    np.array([r.hand_masks], dtype=np.int64), *play_record(view, k), called,
+                    RULES.min_call, RULES.max_call, 1,
+                )
+                out.append(got[0])
+            r.act(view.legal_calls[0] if view.phase == "calling" else view.legal_cards[0])
+        else:
+            r.act(bots[seat].act(view))
+    return out
+
+
+def test_on_the_real_deal_each_style_explains_its_own_bots_play() -> None:
+    """Held to the bots: on the real hands, ``spar-simple``'s rule (and its call) misses
+    none of three SimpleBots' cards, the medium level's rules none of three MediumBots';
+    and over the rounds each style misses some of the other's."""
+    other_misses = np.zeros(2, dtype=np.int64)
+    for seed in range(12):
+        simple = misses_on_the_real_deal(SimpleBot, seed)
+        medium = misses_on_the_real_deal(MediumBot, seed)
+        assert len(simple) == len(medium) == 13
+        assert all(m[1].tolist() == [0, 0, 0, 0] for m in simple)
+        assert all(m[0].tolist() == [0, 0, 0, 0] for m in medium)
+        other_misses += [simple[-1][0].sum(), medium[-1][1].sum()]
+    assert other_misses.min() > 12  # more than one card a round
+
+
+def play_match(hero: HardBot, others: type[Bot], seed: int, rounds: int = 2) -> tuple[list[int], list[list[int]]]:
+    """A match of ``rounds`` rounds, ``hero`` in seat 1: its actions, and its styles for
+    the four seats at the first decision of each round."""
+    m = Match(RULES.replace(rounds=rounds), seed=seed)
+    bots: list[Bot] = [others(seed=s) for s in range(4)]
+    taken: list[int] = []
+    styles: list[list[int]] = []
+    while not m.is_over:
+        seat = m.to_act
+        view = m.view(seat)
+        if seat == 1:
+            if view.phase == "calling":
+                styles.append(hero.styles(view, Knowledge.from_view(view), 0).tolist())
+            act = hero.act(view)
+            taken.append(int(act))
+        else:
+            act = bots[seat].act(view)
+        m.act(act)
+    return taken, styles
+
+
+def test_three_simple_players_are_taken_for_simple_and_medium_ones_never() -> None:
+    """No evidence at the first call; by the third round's three spar-simple players are
+    taken for simple; three medium players stay medium's all match."""
+    for seed in (1, 2):
+        _, styles = play_match(HardBot(seed=seed, iterations=300, call_deals=20, opp=2), SimpleBot, seed, 3)
+        assert styles[0] == [0, 0, 0, 0] and styles[2] == [1, 0, 1, 1]
+        _, styles = play_match(HardBot(seed=seed, iterations=300, call_deals=20, opp=2), MediumBot, seed, 3)
+        assert styles == [[0, 0, 0, 0]] * 3
+
+
+def test_a_new_match_starts_with_no_evidence() -> None:
+    hero = HardBot(seed=1, iterations=300, call_deals=20, opp=2)
+    play_match(hero, SimpleBot, 1)
+    _, styles = play_match(hero, SimpleBot, 2)
+    assert styles[0] == [0, 0, 0, 0]
+
+
+def test_while_no_seat_is_taken_for_simple_it_decides_as_the_default() -> None:
+    """Against three medium players the inferred styles stay medium's, so ``opp=2``
+    makes every decision the default bot makes with the same seed."""
+    rng = random.Random(5)
+    for _ in range(2):
+        seed = rng.randrange(1000)
+        inferred, _ = play_match(HardBot(seed=seed, iterations=300, call_deals=20, opp=2), MediumBot, seed)
+        default, _ = play_match(HardBot(seed=seed, iterations=300, call_deals=20), MediumBot, seed)
+        assert inferred == default and len(inferred) == 2 * 14
+
+
+def test_without_memory_each_round_starts_with_no_evidence() -> None:
+    """``memory=0``: what a served bot, reset before each decision, can know: each
+    round's first call finds no evidence, where the bot with memory has it."""
+    _, styles = play_match(HardBot(seed=1, iterations=300, call_deals=20, opp=2, memory=0), SimpleBot, 1, 3)
+    assert styles == [[0, 0, 0, 0]] * 3
+    hero = HardBot(seed=1, iterations=300, call_deals=20, opp=2)
+    m = Match(RULES.replace(rounds=3), seed=1)
+    bots = [SimpleBot(seed=s) for s in range(4)]
+    while not m.is_over:
+        seat = m.to_act
+        view = m.view(seat)
+        if seat == 1 and view.round_number == 3:
+            hero.reset(7)  # as a served table does before each decision
+            assert hero.styles(view, Knowledge.from_view(view), 0).tolist() == [0, 0, 0, 0]
+            break
+        m.act(hero.act(view) if seat == 1 else bots[seat].act(view))

@@ -69,9 +69,10 @@ class Recorder(HardBot):
         sd: float,
         seed: int,
         outcomes: npt.NDArray[np.int64] | None = None,
+        styles: npt.NDArray[np.int64] | None = None,
     ) -> npt.NDArray[np.float64]:
         out = np.zeros((len(deals), len(cands)), dtype=np.int64)
-        table = super().call_table(view, deals, cands, totals, sd, seed, out)
+        table = super().call_table(view, deals, cands, totals, sd, seed, out, styles)
         self.last = {"cands": [int(c) for c in cands], "outcomes": out, "table": table}
         return table
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
 from callbreak import Round, Ruleset, SeatView
 from callbreak.bots import kernel
-from callbreak.bots.hard import HardBot, simple_deals
+from callbreak.bots.hard import HardBot, sample_deals, search_values, simple_deals
 from callbreak.bots.knowledge import Knowledge
 from callbreak.bots.sparring import SimpleBot
 from tests.bots.helpers import called_round, trick_array
@@ -96,6 +97,8 @@ def test_opp_is_checked_and_defaults_to_the_medium_model() -> None:
     for bad in (3, -1, True):
         with pytest.raises(ValueError, match="opp must be 0"):
             HardBot(seed=1, opp=bad)
+        with pytest.raises(ValueError, match="memory must be 0"):
+            HardBot(seed=1, opp=2, memory=bad)
     # the same seeded decisions with the setting left out and at 0 (against three spar-simple
     # players, where 1 would decide otherwise)
     m = Round(Ruleset.preset("bhoos"), Round.deal_hands(seed=9), dealer=3)
@@ -167,8 +170,7 @@ def test_the_call_searchs_simple_calls_are_the_sparring_bots() -> None:
 
 def test_simple_deals_constrain_only_the_seats_named() -> None:
     """``seats``: only those seats' calls are taken for counts of aces and kings (the
-    others, taken for medium by ``opp=2``, are drawn as the calls-weighted deals draw
-    them)."""
+    others, taken for medium by ``opp=2``, are drawn without regard to their calls)."""
     r = Round(Ruleset.preset("bhoos"), Round.deal_hands(seed=5), dealer=3)
     bots = [SimpleBot(seed=s) for s in range(4)]
     for view in turns(r):
@@ -185,3 +187,21 @@ def test_simple_deals_constrain_only_the_seats_named() -> None:
     assert len(deals) == 30
     assert all(min(max(aces_and_kings(d[named]), 1), 8) == view.calls[named] for d in deals)
     assert any(min(max(aces_and_kings(d[s]), 1), 8) != view.calls[s] for d in deals for s in free)
+
+
+def test_search_values_takes_a_style_or_one_per_seat_and_nothing_else() -> None:
+    """``opp`` of `search_values`: 0 or 1 (also as a numpy integer) for every seat, or a
+    list of four; HardBot's 2 (inferred) is no style, and a wrong length is refused."""
+    _, r = called_round(random.Random(2))
+    seat = r.to_act
+    assert seat is not None
+    view = r.view(seat)
+    k = Knowledge.from_view(view)
+    deals = sample_deals(view, k, 4, random.Random(1))
+    one = search_values(view, k, deals, seed=1, opp=1)
+    assert one.shape == (4, len(view.legal_cards))
+    assert (search_values(view, k, deals, seed=1, opp=np.int64(1)) == one).all()
+    assert (search_values(view, k, deals, seed=1, opp=[1, 1, 1, 1]) == one).all()
+    for bad in (2, -1, [0, 1, 0], [0, 2, 0, 0]):
+        with pytest.raises(ValueError, match="opp must be a style"):
+            search_values(view, k, deals, seed=1, opp=bad)

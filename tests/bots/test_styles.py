@@ -2,7 +2,7 @@
 
 The kernel's count of the cards each style would not have played (`kernel.style_misses`)
 is held to the bots themselves on the real deals, the inference tells three
-``spar-simple`` players from three medium ones after a round, and while no seat is taken
+``spar-simple`` players from three medium ones by the third round, and while no seat is taken
 for ``spar-simple`` the bot decides exactly as the default does."""
 
 from __future__ import annotations
@@ -84,8 +84,8 @@ def play_match(hero: HardBot, others: type[Bot], seed: int, rounds: int = 2) -> 
 
 
 def test_three_simple_players_are_taken_for_simple_and_medium_ones_never() -> None:
-    """No evidence at the first call; by the third round's three spar-simple players are
-    taken for simple; three medium players stay medium's all match."""
+    """No evidence at the first call; by the third round's first call three spar-simple
+    players are taken for simple; three medium players stay medium's all match."""
     for seed in (1, 2):
         _, styles = play_match(HardBot(seed=seed, iterations=300, call_deals=20, opp=2), SimpleBot, seed, 3)
         assert styles[0] == [0, 0, 0, 0] and styles[2] == [1, 0, 1, 1]
@@ -111,11 +111,35 @@ def test_while_no_seat_is_taken_for_simple_it_decides_as_the_default() -> None:
         assert inferred == default and len(inferred) == 2 * 14
 
 
-def test_without_memory_each_round_starts_with_no_evidence() -> None:
-    """``memory=0``: what a served bot, reset before each decision, can know: each
-    round's first call finds no evidence, where the bot with memory has it."""
+def last_trick_styles(hero: HardBot, seed: int, rounds: int = 2) -> list[list[int]]:
+    """Against three SimpleBots, ``hero`` (seat 1)'s styles at its last card of each round."""
+    m = Match(RULES.replace(rounds=rounds), seed=seed)
+    bots = [SimpleBot(seed=s) for s in range(4)]
+    out = []
+    while not m.is_over:
+        seat = m.to_act
+        view = m.view(seat)
+        if seat == 1 and view.phase == "playing" and len(view.hand) == 1:
+            out.append(hero.styles(view, Knowledge.from_view(view), 0).tolist())
+        m.act(hero.act(view) if seat == 1 else bots[seat].act(view))
+    return out
+
+
+def test_without_memory_only_the_round_in_progress_counts() -> None:
+    """``memory=0``: what a served bot, reset before each decision, can know.  Each
+    round's first call finds no evidence; the round's own cards are evidence (by its last
+    trick a seat is taken for simple), and the rounds before add to it only with memory."""
     _, styles = play_match(HardBot(seed=1, iterations=300, call_deals=20, opp=2, memory=0), SimpleBot, 1, 3)
     assert styles == [[0, 0, 0, 0]] * 3
+    without = last_trick_styles(HardBot(seed=1, iterations=300, call_deals=20, opp=2, memory=0), 1)
+    kept = last_trick_styles(HardBot(seed=1, iterations=300, call_deals=20, opp=2), 1)
+    assert without[0] == kept[0] == [1, 0, 0, 0]
+    assert without[1] == [1, 0, 0, 1] and kept[1] == [1, 0, 1, 1]
+
+
+def test_reset_forgets_the_match() -> None:
+    """A bot reset mid-match (as a served table does before each decision) has no evidence
+    left from the rounds before."""
     hero = HardBot(seed=1, iterations=300, call_deals=20, opp=2)
     m = Match(RULES.replace(rounds=3), seed=1)
     bots = [SimpleBot(seed=s) for s in range(4)]
@@ -123,7 +147,11 @@ def test_without_memory_each_round_starts_with_no_evidence() -> None:
         seat = m.to_act
         view = m.view(seat)
         if seat == 1 and view.round_number == 3:
-            hero.reset(7)  # as a served table does before each decision
-            assert hero.styles(view, Knowledge.from_view(view), 0).tolist() == [0, 0, 0, 0]
+            k = Knowledge.from_view(view)
+            assert hero.styles(view, k, 0).tolist() == [1, 0, 1, 1]
+            hero.reset(7)
+            assert hero.styles(view, k, 0).tolist() == [0, 0, 0, 0]
             break
         m.act(hero.act(view) if seat == 1 else bots[seat].act(view))
+    else:
+        raise AssertionError("round 3 never reached seat 1")

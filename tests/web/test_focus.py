@@ -84,6 +84,7 @@ def test_focused_card_keeps_focus_across_a_redraw(server: str, page: Any) -> Non
     redraw(page)
     assert page.evaluate("document.activeElement.dataset.testid") == "setting-lang"
     page.click("[data-testid=settings-close]")
+    page.wait_for_selector("[data-testid=settings]", state="detached")
     card = str(page.locator("[data-testid=hand] [data-legal=true]").first.get_attribute("data-card"))
     page.locator(f"[data-testid=hand] [data-card='{card}']").focus()
     page.evaluate("() => { window.__card = document.activeElement; }")
@@ -109,3 +110,16 @@ def test_mouse_click_across_a_redraw_plays_the_card(server: str, page: Any) -> N
     page.mouse.up()
     page.wait_for_selector(f"[data-testid=trick] [data-card='{card}']")
     assert page.locator(f"[data-testid=hand] [data-card='{card}']").count() == 0
+
+
+def test_settings_closed_gives_the_focus_back_to_the_gear(server: str, page: Any) -> None:
+    """A keyboard player who opens the settings from the gear and closes them is back on the gear
+    (and not on nothing, where the next Tab would start from the page's top)."""
+    new_table(page, server)
+    page.locator("[data-testid=settings-btn]").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=settings]")
+    page.locator("[data-testid=settings-close]").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=settings]", state="detached")
+    page.wait_for_function("document.activeElement.dataset.testid === 'settings-btn'")

@@ -220,10 +220,11 @@ def simple_deals(
 def round_evidence(view: SeatView, k: Knowledge, n: int, rng: random.Random) -> npt.NDArray[np.int64]:
     """The evidence of the round so far for each seat's style (`StyleTally`): the
     fewest of its cards (and, for ``spar-simple``, its call, as ``CALL_MISS`` cards:
-    a player whose calls are not counts of aces and kings is not that bot, however
-    it plays) that each style would not have played, over ``n`` deals of the unseen cards, and the cards it has
-    played (rows 0, 1, 2; this seat's column is 0).  Once the round is over, or
-    nearly, the deals hold the real hands and the counts are exact.
+    a call that is not a count of aces and kings weighs against that style however
+    the seat plays) that each style would not have played, over ``n`` deals of the
+    unseen cards, and the cards it has played (rows 0, 1, 2; this seat's column is
+    0).  A lower bound on the misses: the deals agree with all that the seat has
+    seen, and the later the round, the more of each hand they fix.
 
     >>> from callbreak import Match, Ruleset
     >>> from callbreak.bots.sparring import SimpleBot
@@ -485,7 +486,8 @@ def search_values(
     each deal and rollout (rows); ``medium_playouts``: every seat plays the
     playouts by the medium level's rules instead of the fast policy;
     ``sd_scale`` scales the spread of the rounds still to come; ``opp``: the
-    style of the other seats, one for all or one per seat (`HardBot`'s ``opp``).
+    style of the other seats (`callbreak.bots.styles.STYLES`: 0 medium's, 1
+    ``spar-simple``'s), one for all or one per seat; anything else is a ``ValueError``.
 
     >>> from callbreak import Match, Ruleset
     >>> from callbreak.bots.knowledge import Knowledge
@@ -504,6 +506,9 @@ def search_values(
     """
     from . import kernel
 
+    styles = np.array([opp] * 4 if isinstance(opp, (int, np.integer)) else list(opp), dtype=np.int64)
+    if styles.shape != (4,) or not np.isin(styles, (0, 1)).all():
+        raise ValueError(f"opp must be a style (0 medium, 1 spar-simple) or one per seat, not {opp!r}")
     legal = view.legal_cards
     trick = np.zeros(4, dtype=np.int64)
     for i, (_, c) in enumerate(view.trick):
@@ -544,7 +549,7 @@ def search_values(
         solve_tricks,
         cannot,
         int(medium_playouts),
-        np.array([opp] * 4 if isinstance(opp, int) else opp, dtype=np.int64),
+        styles,
     )
 
 
@@ -695,6 +700,8 @@ class HardBot(Bot):
         if opp not in (0, 1, 2) or isinstance(opp, bool):
             raise ValueError("opp must be 0 (the others as medium), 1 (as spar-simple) or 2 (inferred)")
         self.opp = int(opp)
+        if memory not in (0, 1) or isinstance(memory, bool):
+            raise ValueError("memory must be 0 (the round in progress only) or 1 (the match)")
         self.memory = int(memory)
         self._tally = StyleTally()
         if not 0.0 <= call_rescue <= 1.0:

@@ -6,8 +6,8 @@ calls its aces and kings).  With ``HardBot(opp=2)`` it infers the style seat by
 seat: for each card a seat has played, whether each style would have played it
 with the hand the seat held, and whether its call is ``spar-simple``'s
 (`callbreak.bots.kernel.style_misses`, on deals of
-the unseen cards; once a round is over the seat's whole hand is known, so the
-count is exact), summed over the rounds of the match.  A seat is taken to play
+the unseen cards: the fewest misses any deal allows, so a count that only grows
+as the round shows more of the seat's hand), summed over the rounds of the match.  A seat is taken to play
 ``spar-simple``'s style once that style explains nearly all of its cards
 (at most ``SIMPLE_SHARE`` of them missed) and clearly better than the medium
 level's rules (``SIMPLE_MARGIN`` cards fewer missed); until then, medium's.
@@ -48,8 +48,8 @@ class StyleTally:
     >>> tally.evidence()[:, 1].tolist()   # round 1's last evidence and round 2's so far
     [9, 0, 25]
     >>> tally.observe((1, 3), 1, np.zeros((3, 4), dtype=np.int64))   # a new match starts afresh
-    >>> tally.evidence().sum()
-    np.int64(0)
+    >>> int(tally.evidence().sum())
+    0
     """
 
     def __init__(self) -> None:

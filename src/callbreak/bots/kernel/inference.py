@@ -161,9 +161,9 @@ def style_misses(
     would not have played holding the hand the deal gives it; for style 1 also its
     call, counted as ``call_miss`` cards, where ``called[s]`` (the call it made,
     else it has not called) is not its aces and kings (clamped to
-    ``min_call..max_call``).  Row ``me`` is 0.
+    ``min_call..max_call``).  The entries of seat ``me`` (the last axis) are 0.
 
-    Three spar-simple bots and a fourth have called and played nine cards: on
+    Four spar-simple bots have called and played nine cards: on
     the real deal their play is all simple's, and not all medium's:
 
     >>> from callbreak import Match, Ruleset

@@ -82,7 +82,10 @@ export function openSettings(opener) {
   box.addEventListener("close", () => {
     box.remove();
     if (dialog === box) dialog = null;
-    if (opener && opener.isConnected) opener.focus();
+    // The focus goes back to the gear, unless the player has already moved it on (the close
+    // event comes a task after the tap that closed the dialog): only a focus left on nothing.
+    const now = document.activeElement;
+    if (opener && opener.isConnected && (!now || now === document.body)) opener.focus();
   });
   document.body.append(box);
   box.showModal();

@@ -8,23 +8,55 @@ per match and call-made rate, with a 95 % interval on the win share.
     python benchmarks/bots_duel.py hard medium --rules bhoos --matches 100 --seed 9000 \
         --paired --base hard:refine=0,infer=8,call_refine=0,sd_scale=1.0   # new hard vs the old one
 
-A bot is a level name or ``level:key=value,...`` (keyword arguments of its class).
+A bot is a level name or ``level:key=value,...`` (keyword arguments of its class), or
+``served:`` and either: that bot asked through the tournament protocol, as ``callbreak bot
+serve`` asks it (each decision from a reset bot, the match's earlier rounds remembered).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from callbreak import Match, Ruleset
+from callbreak import Card, Match, Ruleset, SeatView
 from callbreak.bots import Bot, make_bot
 
 
+class Served(Bot):
+    """A bot asked through the Bhoos tournament protocol, as `callbreak bot serve` asks it:
+    each view becomes the request's JSON, a `BotService` (in this process, without the
+    socket) reads it back, resets the bot, hands it the seat's earlier rounds of the match
+    it remembers (`Bot.recall`) and answers.  The time budget sent is too large to cap
+    anything, so that the run stays seeded."""
+
+    name = "served"
+
+    def __init__(self, inner: Bot, seed: int) -> None:
+        from callbreak.remote.server import BotService
+
+        super().__init__(seed)
+        self.service = BotService(inner, None, seed)
+        self.name = f"served:{inner.name}"
+
+    def act(self, view: SeatView) -> int | Card:
+        from callbreak.remote.codec import parse_response, view_to_request
+
+        path, body = view_to_request(view, time_budget_ms=10**9)
+        status, answer = self.service.handle("POST", path, json.dumps(body).encode())
+        if status != 200:
+            raise RuntimeError(f"the served bot answered {status}: {answer}")
+        return parse_response(path, answer)
+
+
 def build(spec: str, seed: int) -> Bot:
-    """``level`` or ``level:key=value,...`` (keyword arguments of the bot class)."""
+    """``level`` or ``level:key=value,...`` (keyword arguments of the bot class);
+    ``served:SPEC``: that bot asked through the tournament protocol (`Served`)."""
+    if spec.startswith("served:"):
+        return Served(build(spec.removeprefix("served:"), seed), seed)
     if ":" not in spec:
         return make_bot(spec, seed=seed)
     level, _, params = spec.partition(":")

@@ -29,11 +29,12 @@ class ServedBot:
         self.proc.wait(timeout=10)
 
 
-def start_served_bot(level: str = "random", seed: int = 0, rules: str = "bhoos") -> ServedBot:
-    """`python -m callbreak bot serve --port 0` in a child process; waits until /hi says hello."""
+def start_served_bot(level: str = "random", seed: int = 0, rules: str = "bhoos", *more: str) -> ServedBot:
+    """`python -m callbreak bot serve --port 0` (and ``more`` options) in a child process; waits
+    until /hi says hello."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "callbreak", "bot", "serve", "--bot", level, "--port", "0",
-         "--seed", str(seed), "--rules", rules],
+         "--seed", str(seed), "--rules", rules, *more],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -160,10 +162,6 @@ def test_parallel_connections_get_the_same_answers(served_random: ServedBot) -> 
 def test_medium_served_over_http_plays_a_clean_match() -> None:
     from .conftest import start_served_bot
 
-    try:
-        make_bot("medium", 0)
-    except ValueError:  # pragma: no cover - before the level lands
-        return
     served = start_served_bot("medium", seed=5)
     try:
         res = run_arena([served.url, "medium", "easy", "random"], matches=1, seed=3, rules=BHOOS)
@@ -206,3 +204,27 @@ def test_a_slow_bot_short_of_time_answers_fast_within_budget() -> None:
             asked += 1
         m.act(bots[m.to_act].act(v))  # type: ignore[index]
     assert svc.fast_answers == 2
+
+
+def test_hard_inferring_styles_served_over_http_plays_clean_matches() -> None:
+    """``bot serve --opp 2``: the served hard bot, remembering each seat's earlier rounds,
+    plays two matches in a row (the second starts its memory afresh) without a fault."""
+    from .conftest import start_served_bot
+
+    served = start_served_bot("hard", 5, "bhoos", "--opp", "2")
+    try:
+        res = run_arena([served.url, "spar-simple", "spar-simple", "spar-simple"], matches=2, seed=3,
+                        rules=BHOOS.replace(rounds=2))  # fmt: skip
+        s = summarize(res)
+        assert all(b.fault_count == 0 for b in s.bots), [b.faults for b in s.bots]
+        assert s.bots[0].decisions == 2 * 2 * 14
+    finally:
+        served.stop()
+
+
+def test_opp_is_a_setting_of_the_hard_bot_only() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "callbreak", "bot", "serve", "--bot", "medium", "--opp", "2", "--port", "0"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 2 and "opp is a setting of the hard bot, not of 'medium'" in proc.stderr

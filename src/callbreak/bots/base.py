@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ..cards import Card
 from ..round import SeatView
@@ -73,6 +74,23 @@ class Bot:
         """Start afresh (a new match), optionally with a new seed."""
         self.seed = seed if seed is not None else self.seed
         self.rng = random.Random(self.seed)
+
+    def recall(self, earlier: Sequence[SeatView]) -> None:
+        """Be told the match's finished rounds, as this seat last saw each (its view
+        at the round's end, or its last turn): for a serving layer that calls `reset`
+        before each decision, so that a bot which learns from a whole match
+        (`HardBot`'s ``opp=2``) is not limited to the round in progress.  A bot that
+        keeps nothing between decisions (this one) ignores it.
+
+        >>> from callbreak import Match
+        >>> from callbreak.bots import make_bot
+        >>> m = Match(seed=1)
+        >>> b = make_bot("medium", seed=1)
+        >>> v = m.view(m.to_act)
+        >>> first = b.act(v); b.reset(1); b.recall([v])
+        >>> b.act(v) == first
+        True
+        """
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r} seed={self.seed}>"

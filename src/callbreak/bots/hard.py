@@ -243,6 +243,8 @@ def round_evidence(view: SeatView, k: Knowledge, n: int, rng: random.Random) -> 
             ev[2, s] = k.played_by[s].bit_count()
     if not ev[2].any():
         return ev
+    if not k.unseen:
+        n = 1  # every hand is known: one deal is all of them
     deals = np.array(sample_deals(view, k, n, rng), dtype=np.int64)
     called = np.array([-1 if c is None else c for c in view.calls], dtype=np.int64)
     misses = kernel.style_misses(
@@ -775,6 +777,33 @@ class HardBot(Bot):
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         self._tally = StyleTally()
+
+    def recall(self, earlier: Sequence[SeatView]) -> None:
+        """With ``opp=2`` (and ``memory=1``): the evidence of the match's finished
+        rounds counted afresh from this seat's last view of each (`round_evidence`;
+        exact for a view of the round's end), in place of what this bot observed
+        itself; a served bot, reset before each decision, keeps the match this way.
+        Other settings ignore it.
+
+        >>> from callbreak import Match, Ruleset
+        >>> from callbreak.bots.sparring import SimpleBot
+        >>> m = Match(Ruleset.preset("bhoos"), seed=3)
+        >>> while m.round_number < 3:
+        ...     _ = m.act(SimpleBot(seed=1).act(m.view(m.to_act)))
+        >>> v = m.view(m.to_act)
+        >>> bot = HardBot(seed=1, opp=2)
+        >>> bot.styles(v, Knowledge.from_view(v), 0).tolist()   # the round's first call: nothing yet
+        [0, 0, 0, 0]
+        >>> bot.recall([r.view(v.seat) for r in m.rounds])   # rounds 1 and 2
+        >>> v.seat, bot.styles(v, Knowledge.from_view(v), 0).tolist()
+        (0, [0, 1, 1, 1])
+        """
+        if self.opp != 2 or not self.memory:
+            return
+        done = np.zeros((3, 4), dtype=np.int64)
+        for i, past in enumerate(earlier):
+            done += round_evidence(past, Knowledge.from_view(past), STYLE_DEALS, random.Random(i))
+        self._tally.recall(done)
 
     def styles(self, view: SeatView, k: Knowledge, seed: int) -> npt.NDArray[np.int64]:
         """The style each seat is taken to play (`callbreak.bots.styles.STYLES`; this

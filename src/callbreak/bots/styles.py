@@ -71,6 +71,20 @@ class StyleTally:
         if now is not None:
             self._now = np.array(now, dtype=np.int64)
 
+    def recall(self, done: npt.NDArray[np.int64]) -> None:
+        """Start from ``done``, the evidence of the match's finished rounds (from a
+        record of them rather than from observing them), with no round in progress.
+
+        >>> tally = StyleTally()
+        >>> tally.recall(np.array([[0, 9, 0, 0], [0, 0, 0, 0], [0, 26, 0, 0]]))
+        >>> tally.observe((3, 0), 3, np.array([[0, 1, 0, 0], [0, 0, 0, 0], [0, 2, 0, 0]]))
+        >>> tally.evidence()[:, 1].tolist(), tally.styles().tolist()
+        ([10, 0, 28], [0, 1, 0, 0])
+        """
+        self._done = np.array(done, dtype=np.int64)
+        self._now = np.zeros((3, 4), dtype=np.int64)
+        self._key = None
+
     def evidence(self) -> npt.NDArray[np.int64]:
         """The match's evidence so far (3 rows by 4 seats, as the class says)."""
         return self._done + self._now

@@ -31,7 +31,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="serve a bot level as a Bhoos-compatible HTTP bot (GET /hi, POST /bid, POST /play)",
         description=(
             "Serve one of our bot levels as a Bhoos-tournament HTTP bot. Every request is answered from "
-            "its own content alone, so one server can serve all four seats of a table."
+            "its own content (and, for hard --opp 2, the seat's earlier rounds of the match), so one "
+            "server can serve all four seats of a table."
         ),
     )
     s.add_argument("--bot", default="hard", help="level to serve (default hard)")
@@ -48,6 +49,15 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         metavar="SECONDS",
         help="the hard bot's thinking per round in seconds (spread over its decisions, each capped by "
         "the clock at its share; default: hard's own playout budget, about 0.3 s on one core)",
+    )
+    s.add_argument(
+        "--opp",
+        type=int,
+        choices=(0, 1, 2),
+        default=None,
+        help="the hard bot's model of the other seats: 0 the medium level's rules (the default), 1 "
+        "spar-simple's, 2 each seat's style inferred from its cards over the match (the server keeps "
+        "each seat's earlier rounds)",
     )
     s.set_defaults(func=run_serve)
 
@@ -84,7 +94,9 @@ def run_serve(args: argparse.Namespace) -> int:
 
     try:
         rules = Ruleset.preset(args.rules)
-        server = BotServer(args.bot, rules, seed=args.seed, host=args.host, port=args.port, think=args.think)
+        server = BotServer(
+            args.bot, rules, seed=args.seed, host=args.host, port=args.port, think=args.think, opp=args.opp
+        )
     except (ValueError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

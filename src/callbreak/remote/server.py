@@ -3,7 +3,10 @@
 ``GET /hi`` answers ``{"value": "hello"}`` once the bot is warmed up (HTTP 503
 before), ``POST /bid`` ``{"value": <int>}`` and ``POST /play`` ``{"value": "<card>"}``.
 Each request is read on its own (`codec.parse_request`), so one server can
-serve all four seats of a table and a restart loses nothing.  Bad requests get
+serve all four seats of a table; what it keeps between requests is each seat's
+last view of the match's earlier rounds (`memory.MatchMemory`), for a bot that
+learns from the whole match (``hard:opp=2``): a restart costs such a bot those
+rounds, and nothing else.  Bad requests get
 HTTP 400 and ``{"error": "..."}``; the server itself never stops on one.
 
 The standard library's threaded HTTP server is used: on loopback with
@@ -37,6 +40,7 @@ from ..cards import Card
 from ..match import Match
 from ..rules import Ruleset
 from .codec import parse_request
+from .memory import MatchMemory
 
 __all__ = ["BotServer", "BotService", "set_time_limit"]
 
@@ -90,11 +94,19 @@ class BotService:
     """
 
     def __init__(
-        self, level: str | Bot, rules: Ruleset | None = None, seed: int | None = 0, think: float | None = None
+        self,
+        level: str | Bot,
+        rules: Ruleset | None = None,
+        seed: int | None = 0,
+        think: float | None = None,
+        opp: int | None = None,
     ) -> None:
         if think is not None and not think > 0:
             raise ValueError("think must be a positive number of seconds")
+        if opp is not None and level != "hard":
+            raise ValueError(f"opp is a setting of the hard bot, not of {level!r}")
         self.think = think
+        self.opp = opp
         self.seed = seed
         self.rules = rules if rules is not None else Ruleset.preset("bhoos")
         self.bot = self._made(level) if isinstance(level, str) else level
@@ -117,6 +129,8 @@ class BotService:
                 self.fast_level = "medium"
             except ValueError:  # pragma: no cover - without the medium level
                 pass
+        #: each seat's earlier rounds, for a bot that learns from the whole match (`Bot.recall`)
+        self.memory = MatchMemory()
         self._recent: collections.deque[float] = collections.deque(maxlen=64)
         self.requests = 0
         self.errors = 0
@@ -153,8 +167,14 @@ class BotService:
 
     def _made(self, level: str) -> Bot:
         """A bot of ``level``; with ``think``, a bot that takes a thinking budget gets it,
-        each decision capped by the clock at its share (`HardBot.think_for`)."""
-        bot = make_bot(level, self.seed)
+        each decision capped by the clock at its share (`HardBot.think_for`); ``opp``:
+        the hard bot's model of the other seats (`HardBot`)."""
+        if self.opp is not None:
+            from ..bots.hard import HardBot
+
+            bot: Bot = HardBot(self.seed, opp=self.opp)
+        else:
+            bot = make_bot(level, self.seed)
         think_for = getattr(bot, "think_for", None)
         if self.think is not None and think_for is not None:
             think_for(self.think, clock=True)
@@ -213,7 +233,9 @@ class BotService:
             self.errors += 1
             return 400, {"error": f"bad request ({type(e).__name__}: {e})"}
         view = parsed.view
-        # the same position gets the same answer, whatever the time left or the JSON's layout
+        earlier = self.memory.note(parsed.player_ids, view)
+        # the same position (in the same match) gets the same answer, whatever the time left or
+        # the JSON's layout
         key = json.dumps({k: v for k, v in body.items() if k != "timeBudget"}, sort_keys=True).encode()
         left = max(1, len(view.hand)) + (1 if view.phase == "calling" else 0)
         fast = self._too_late(parsed.time_budget_ms, left)
@@ -226,6 +248,7 @@ class BotService:
                     limit = share if self._default_limit is None else min(self._default_limit, share)
                     set_time_limit(bot, limit)
                 bot.reset(self._request_seed(key))
+                bot.recall(earlier)
                 choice = bot.act(view)
             except Exception as e:  # the bot failed: answer for it rather than crash
                 self.errors += 1
@@ -318,8 +341,9 @@ class BotServer:
         host: str = "127.0.0.1",
         port: int = 7000,
         think: float | None = None,
+        opp: int | None = None,
     ) -> None:
-        self.service = BotService(level, rules, seed, think)
+        self.service = BotService(level, rules, seed, think, opp)
         handler = type("Handler", (_Handler,), {"service": self.service})
         self.httpd = _Server((host, port), handler)
         self.host, self.port = self.httpd.server_address[0], int(self.httpd.server_address[1])

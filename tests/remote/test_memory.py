@@ -1,0 +1,112 @@
+"""A served bot remembers the match's earlier rounds across the tournament's requests.
+
+`MatchMemory` is fed what a service reads (`view_to_request`, then `parse_request`): it
+hands each seat its own last view of each earlier round of its match, and never a
+round of another match under the same ids.  Through `BotService`, a ``hard:opp=2``
+bot knows at round 3 the styles that rounds 1 and 2 showed, where a service that
+has not served them does not."""
+
+from __future__ import annotations
+
+import json
+
+from callbreak import Card, Match, Ruleset, SeatView
+from callbreak.bots.hard import HardBot
+from callbreak.bots.knowledge import Knowledge
+from callbreak.bots.sparring import SimpleBot
+from callbreak.remote.codec import parse_request, view_to_request
+from callbreak.remote.memory import MatchMemory
+from callbreak.remote.server import BotService
+
+BHOOS = Ruleset.preset("bhoos")
+IDS = ("P0", "P1", "P2", "P3")
+
+
+def served(view: SeatView) -> SeatView:
+    """``view`` as a service reads it from the request."""
+    return parse_request(*view_to_request(view, time_budget_ms=1500), BHOOS).view
+
+
+def match_views(seed: int, rounds: int = 3) -> list[SeatView]:
+    """Each request's view of a match of four SimpleBots, in order."""
+    m = Match(BHOOS.replace(rounds=rounds), seed=seed)
+    bot = SimpleBot(seed=1)
+    out = []
+    while not m.is_over:
+        v = m.view(m.to_act)
+        out.append(served(v))
+        m.act(bot.act(v))
+    return out
+
+
+def test_each_seat_gets_its_own_last_view_of_each_earlier_round() -> None:
+    views = match_views(4)
+    memory = MatchMemory()
+    last: dict[tuple[int, int], SeatView] = {}  # (seat, round): its last request's view
+    for v in views:
+        earlier = memory.note(IDS, v)
+        assert earlier == tuple(last[v.seat, r] for r in range(1, v.round_number))
+        last[v.seat, v.round_number] = v
+    assert [len(last[s, 1].tricks) for s in range(4)] == [12] * 4  # its last card: the 13th trick's
+
+
+def test_a_round_of_another_match_under_the_same_ids_is_never_handed_on() -> None:
+    """Two matches under the same ids, a round of one, then a round of the other: the
+    second match's round 2 does not continue the first's round 1 (its totals do not
+    follow from it), so nothing is handed on; played apart, the same round gets it."""
+    a, b = match_views(5), match_views(6)
+    rounds_of = lambda vs, r: [v for v in vs if v.round_number == r]  # noqa: E731
+    memory = MatchMemory()
+    for v in rounds_of(a, 1) + rounds_of(b, 1):
+        memory.note(IDS, v)
+    assert {memory.note(IDS, v) for v in rounds_of(a, 2)} == {()}
+    apart = MatchMemory()
+    for v in rounds_of(b, 1):
+        apart.note(IDS, v)
+    got = apart.note(IDS, rounds_of(b, 2)[0])
+    assert len(got) == 1 and got[0] in rounds_of(b, 1)
+
+
+def test_the_same_request_again_changes_nothing_and_the_least_heard_seat_is_forgotten() -> None:
+    views = match_views(7, rounds=2)
+    memory = MatchMemory(capacity=4)
+    for v in views:
+        first = memory.note(IDS, v)
+        assert memory.note(IDS, v) == first
+    assert len(memory) == 4
+    memory.note(("Q0", "Q1", "Q2", "Q3"), views[0])
+    assert len(memory) == 4
+    # round 2's last request of each seat: the seat heard from last is still known, the one
+    # heard from first of the four is forgotten
+    assert len(memory.note(IDS, views[-1])) == 1
+    assert memory.note(IDS, views[-4]) == ()
+
+
+def ask(service: BotService, v: SeatView) -> int | Card:
+    """The service's answer to ``v``'s request, as an action."""
+    path, body = view_to_request(v, time_budget_ms=1500)
+    status, answer = service.handle("POST", path, json.dumps(body).encode())
+    assert status == 200, answer
+    if v.phase == "calling":
+        return int(answer["value"])
+    return next(c for c in v.legal_cards if c.bhoos == answer["value"])
+
+
+def test_a_served_hard_bot_knows_the_styles_of_the_rounds_before() -> None:
+    """Seat 0 served by ``hard:opp=2`` among three SimpleBots: at round 3's first call the
+    service's bot takes the three for simple players; the same request to a service that
+    served nothing before finds no evidence."""
+    m = Match(BHOOS.replace(rounds=3), seed=3)
+    bot = HardBot(seed=1, iterations=300, call_deals=20, opp=2)
+    service = BotService(bot, BHOOS, seed=1)
+    others = SimpleBot(seed=1)
+    v = m.view(m.to_act)
+    while not (v.seat == 0 and v.round_number == 3):
+        m.act(ask(service, v) if v.seat == 0 else others.act(v))
+        v = m.view(m.to_act)
+    ask(service, v)
+    k = Knowledge.from_view(v)
+    assert bot.styles(v, k, 0).tolist() == [0, 1, 1, 1]
+    fresh = HardBot(seed=1, iterations=300, call_deals=20, opp=2)
+    ask(BotService(fresh, BHOOS, seed=1), v)
+    assert fresh.styles(v, k, 0).tolist() == [0, 0, 0, 0]

@@ -93,17 +93,17 @@ def test_simple_deals_fall_back_to_the_calls_weighted_deals_where_none_agree() -
     assert all(aces_and_kings(d[1]) < 8 for d in deals)
 
 
-def test_opp_is_checked_and_defaults_to_the_medium_model() -> None:
+def test_opp_is_checked_and_defaults_to_the_inferred_styles() -> None:
     for bad in (3, -1, True):
         with pytest.raises(ValueError, match="opp must be 0"):
             HardBot(seed=1, opp=bad)
         with pytest.raises(ValueError, match="memory must be 0"):
             HardBot(seed=1, opp=2, memory=bad)
-    # the same seeded decisions with the setting left out and at 0 (against three spar-simple
-    # players, where 1 would decide otherwise)
+    # the same seeded decisions with the setting left out and at 2 (against three spar-simple
+    # players, where 0 would decide otherwise)
     m = Round(Ruleset.preset("bhoos"), Round.deal_hands(seed=9), dealer=3)
-    a, b = HardBot(seed=4, iterations=600, call_deals=40), HardBot(seed=4, iterations=600, call_deals=40, opp=0)
-    c = HardBot(seed=4, iterations=600, call_deals=40, opp=1)
+    a, b = HardBot(seed=4, iterations=600, call_deals=40), HardBot(seed=4, iterations=600, call_deals=40, opp=2)
+    c = HardBot(seed=4, iterations=600, call_deals=40, opp=0)
     simple = SimpleBot(seed=1)
     differs = 0
     for view in turns(m):

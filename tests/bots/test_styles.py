@@ -100,14 +100,14 @@ def test_a_new_match_starts_with_no_evidence() -> None:
     assert styles[0] == [0, 0, 0, 0]
 
 
-def test_while_no_seat_is_taken_for_simple_it_decides_as_the_default() -> None:
+def test_while_no_seat_is_taken_for_simple_it_decides_as_the_medium_model() -> None:
     """Against three medium players the inferred styles stay medium's, so ``opp=2``
-    makes every decision the default bot makes with the same seed."""
+    makes every decision that ``opp=0`` makes with the same seed."""
     rng = random.Random(5)
     for _ in range(2):
         seed = rng.randrange(1000)
         inferred, _ = play_match(HardBot(seed=seed, iterations=300, call_deals=20, opp=2), MediumBot, seed)
-        default, _ = play_match(HardBot(seed=seed, iterations=300, call_deals=20), MediumBot, seed)
+        default, _ = play_match(HardBot(seed=seed, iterations=300, call_deals=20, opp=0), MediumBot, seed)
         assert inferred == default and len(inferred) == 2 * 14
 
 

@@ -643,21 +643,22 @@ class HardBot(Bot):
     of the call search's playouts that end one trick short of this seat's call
     that are valued as made (0: none; the playout policy makes calls less often
     than the bot's own play, `benchmarks/calls.py`); ``opp``: the style the
-    other seats are taken to play, 0 (the default) `medium`'s as above, 1
+    other seats are taken to play, 0 `medium`'s as above, 1
     ``spar-simple``'s (`callbreak.bots.sparring.SimpleBot`): the deals of both
     searches are those on which each seat that has called holds as many aces and
     kings as its call (`simple_deals`, no inference from the play), and in the
     playouts the other seats play its card (`kernel.simple_card`; the exact
     endgames of ``solve_tricks`` and ``playout_solve`` play every seat by max^n,
     as without it). A bot told its opponents' style: what knowing it is worth
-    (docs/bots.md), the bound for a style inferred from the play; 2: each seat's
-    style inferred from its cards over the match (`callbreak.bots.styles`):
-    medium's until ``spar-simple``'s explains its play clearly better, then that
-    seat as with 1 (the deals constrain only the seats taken to play so).  The
+    (docs/bots.md), the bound for a style inferred from the play; 2 (the
+    default): each seat's style inferred from its cards over the match
+    (`callbreak.bots.styles`): medium's until ``spar-simple``'s explains its
+    play clearly better, then that seat as with 1 (the deals constrain only the
+    seats taken to play so; while no seat is, every decision is 0's).  The
     evidence of a round is kept for the rest of the match by the bot object
-    (`reset` starts afresh); ``memory=0`` keeps only the round in progress, as a
-    served bot that is reset before each decision sees it (a table's bots,
-    `callbreak.remote.server`).
+    (`reset` starts afresh, and a serving layer that resets the bot before each
+    decision hands it the match's earlier rounds: `recall`); ``memory=0`` keeps
+    only the round in progress.
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):
@@ -695,7 +696,7 @@ class HardBot(Bot):
         call_keep: int = 1,
         think: float | None = None,
         call_rescue: float = 0.0,
-        opp: int = 0,
+        opp: int = 2,
         memory: int = 1,
     ) -> None:
         super().__init__(seed)
@@ -706,6 +707,7 @@ class HardBot(Bot):
             raise ValueError("memory must be 0 (the round in progress only) or 1 (the match)")
         self.memory = int(memory)
         self._tally = StyleTally()
+        self._recalled: tuple[tuple[SeatView, ...], npt.NDArray[np.int64]] | None = None
         if not 0.0 <= call_rescue <= 1.0:
             raise ValueError("call_rescue must be between 0 and 1")
         self.call_rescue = float(call_rescue)
@@ -800,10 +802,15 @@ class HardBot(Bot):
         """
         if self.opp != 2 or not self.memory:
             return
-        done = np.zeros((3, 4), dtype=np.int64)
-        for i, past in enumerate(earlier):
-            done += round_evidence(past, Knowledge.from_view(past), STYLE_DEALS, random.Random(i))
-        self._tally.recall(done)
+        key = tuple(earlier)
+        if self._recalled is None or self._recalled[0] != key:
+            done = np.zeros((3, 4), dtype=np.int64)
+            for i, past in enumerate(key):
+                done += round_evidence(past, Knowledge.from_view(past), STYLE_DEALS, random.Random(i))
+            # a function of the views alone, kept across `reset` (a served bot is asked the
+            # same earlier rounds at each decision of a round)
+            self._recalled = (key, done)
+        self._tally.recall(self._recalled[1])
 
     def styles(self, view: SeatView, k: Knowledge, seed: int) -> npt.NDArray[np.int64]:
         """The style each seat is taken to play (`callbreak.bots.styles.STYLES`; this

@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="serve a bot level as a Bhoos-compatible HTTP bot (GET /hi, POST /bid, POST /play)",
         description=(
             "Serve one of our bot levels as a Bhoos-tournament HTTP bot. Every request is answered from "
-            "its own content (and, for hard --opp 2, the seat's earlier rounds of the match), so one "
+            "its own content (and, for hard, the seat's earlier rounds of the match), so one "
             "server can serve all four seats of a table."
         ),
     )
@@ -55,8 +55,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         type=int,
         choices=(0, 1, 2),
         default=None,
-        help="the hard bot's model of the other seats: 0 the medium level's rules (the default), 1 "
-        "spar-simple's, 2 each seat's style inferred from its cards over the match (the server keeps "
+        help="the hard bot's model of the other seats: 0 the medium level's rules, 1 spar-simple's, "
+        "2 each seat's style inferred from its cards over the match (the default; the server keeps "
         "each seat's earlier rounds)",
     )
     s.set_defaults(func=run_serve)

@@ -5,7 +5,7 @@ before), ``POST /bid`` ``{"value": <int>}`` and ``POST /play`` ``{"value": "<car
 Each request is read on its own (`codec.parse_request`), so one server can
 serve all four seats of a table; what it keeps between requests is each seat's
 last view of the match's earlier rounds (`memory.MatchMemory`), for a bot that
-learns from the whole match (``hard:opp=2``): a restart costs such a bot those
+learns from the whole match (``hard``, inferring each seat's style): a restart costs such a bot those
 rounds, and nothing else.  Bad requests get
 HTTP 400 and ``{"error": "..."}``; the server itself never stops on one.
 

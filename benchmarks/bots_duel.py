@@ -45,6 +45,7 @@ class Served(Bot):
     def act(self, view: SeatView) -> int | Card:
         from callbreak.remote.codec import parse_response, view_to_request
 
+        self.service.rules = view.rules
         path, body = view_to_request(view, time_budget_ms=10**9)
         status, answer = self.service.handle("POST", path, json.dumps(body).encode())
         if status != 200:

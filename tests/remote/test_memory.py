@@ -15,7 +15,7 @@ from callbreak.bots.hard import HardBot
 from callbreak.bots.knowledge import Knowledge
 from callbreak.bots.sparring import SimpleBot
 from callbreak.remote.codec import parse_request, view_to_request
-from callbreak.remote.memory import MatchMemory
+from callbreak.remote.memory import MatchMemory, continues
 from callbreak.remote.server import BotService
 
 BHOOS = Ruleset.preset("bhoos")
@@ -50,21 +50,41 @@ def test_each_seat_gets_its_own_last_view_of_each_earlier_round() -> None:
     assert [len(last[s, 1].tricks) for s in range(4)] == [12] * 4  # its last card: the 13th trick's
 
 
-def test_a_round_of_another_match_under_the_same_ids_is_never_handed_on() -> None:
-    """Two matches under the same ids, a round of one, then a round of the other: the
-    second match's round 2 does not continue the first's round 1 (its totals do not
-    follow from it), so nothing is handed on; played apart, the same round gets it."""
-    a, b = match_views(5), match_views(6)
-    rounds_of = lambda vs, r: [v for v in vs if v.round_number == r]  # noqa: E731
+def expect_own_rounds(memory: MatchMemory, matches: list[list[SeatView]]) -> int:
+    """Feed the matches' requests to ``memory`` interleaved one by one; assert that each gets
+    its own seat's last view of each earlier round of its own match.  Returns the requests."""
+    last: list[dict[tuple[int, int], SeatView]] = [{} for _ in matches]
+    n = 0
+    for i in range(max(len(vs) for vs in matches)):
+        for k, vs in enumerate(matches):
+            if i < len(vs):
+                v = vs[i]
+                assert memory.note(IDS, v) == tuple(last[k][v.seat, r] for r in range(1, v.round_number)), (k, i)
+                last[k][v.seat, v.round_number] = v
+                n += 1
+    return n
+
+
+def test_matches_played_at_once_under_the_same_ids_each_get_their_own_rounds() -> None:
+    """Three matches under the same ids, their requests interleaved: each request gets its own
+    match's earlier rounds, never another's (told apart by the hand the seat was dealt and by
+    the totals)."""
+    assert expect_own_rounds(MatchMemory(), [match_views(5), match_views(6), match_views(8)]) > 3 * 150
+
+
+def test_a_late_request_of_a_finished_round_changes_nothing() -> None:
+    views = match_views(9)
     memory = MatchMemory()
-    for v in rounds_of(a, 1) + rounds_of(b, 1):
+    for v in views:
+        if v.round_number == 3:
+            break
         memory.note(IDS, v)
-    assert {memory.note(IDS, v) for v in rounds_of(a, 2)} == {()}
-    apart = MatchMemory()
-    for v in rounds_of(b, 1):
-        apart.note(IDS, v)
-    got = apart.note(IDS, rounds_of(b, 2)[0])
-    assert len(got) == 1 and got[0] in rounds_of(b, 1)
+    round3 = next(v for v in views if v.round_number == 3 and v.seat == 1)
+    got = memory.note(IDS, round3)
+    assert [e.round_number for e in got] == [1, 2]
+    stale = [v for v in views if v.round_number == 2 and v.seat == 1][-2]
+    assert [e.round_number for e in memory.note(IDS, stale)] == [1]
+    assert memory.note(IDS, round3) == got
 
 
 def test_the_same_request_again_changes_nothing_and_the_least_heard_seat_is_forgotten() -> None:
@@ -110,3 +130,16 @@ def test_a_served_hard_bot_knows_the_styles_of_the_rounds_before() -> None:
     fresh = HardBot(seed=1, iterations=300, call_deals=20, opp=2)
     ask(BotService(fresh, BHOOS, seed=1), v)
     assert fresh.styles(v, k, 0).tolist() == [0, 0, 0, 0]
+
+
+def test_a_round_continues_the_last_one_seen_with_up_to_three_tricks_unseen() -> None:
+    """The seat's last request of a round may come before its last trick (a card played for it,
+    a request lost): the next round still follows for some winner of the tricks left, up to three;
+    with more left the match cannot be followed, and a round that does not follow is refused."""
+    views = match_views(10, rounds=2)
+    mine = [v for v in views if v.seat == 2]
+    first2 = next(v for v in mine if v.round_number == 2)
+    by_left = {13 - len(v.tricks): v for v in mine if v.round_number == 1 and v.phase == "playing"}
+    assert [continues(by_left[n], first2) for n in (1, 2, 3, 4)] == [True, True, True, False]
+    other = next(v for v in match_views(11, rounds=2) if v.seat == 2 and v.round_number == 2)
+    assert not continues(by_left[1], other)

@@ -206,25 +206,34 @@ def test_a_slow_bot_short_of_time_answers_fast_within_budget() -> None:
     assert svc.fast_answers == 2
 
 
-def test_hard_inferring_styles_served_over_http_plays_clean_matches() -> None:
-    """``bot serve --opp 2``: the served hard bot, remembering each seat's earlier rounds,
-    plays two matches in a row (the second starts its memory afresh) without a fault."""
-    from .conftest import start_served_bot
+def test_a_served_hard_bot_is_told_the_earlier_rounds_over_http() -> None:
+    """A hard bot served on a real socket plays a 3-round match through our client: at its last
+    card it holds the evidence of every card the others played in all three rounds (more than
+    two rounds' 26 each), though it was reset before each request: the server remembered the
+    match's rounds; a second match starts afresh and plays clean too."""
+    from callbreak.bots.hard import HardBot
+    from callbreak.remote.server import BotServer
 
-    served = start_served_bot("hard", 5, "bhoos", "--opp", "2")
+    bot = HardBot(seed=1, iterations=300, call_deals=20)
+    srv = BotServer(bot, BHOOS, seed=5, port=0)
+    srv.start()
     try:
-        res = run_arena([served.url, "spar-simple", "spar-simple", "spar-simple"], matches=2, seed=3,
-                        rules=BHOOS.replace(rounds=2))  # fmt: skip
+        assert srv.wait_ready(120)
+        res = run_arena([srv.url, "spar-simple", "spar-simple", "spar-simple"], matches=2, seed=3,
+                        rules=BHOOS.replace(rounds=3))  # fmt: skip
         s = summarize(res)
         assert all(b.fault_count == 0 for b in s.bots), [b.faults for b in s.bots]
-        assert s.bots[0].decisions == 2 * 2 * 14
+        seen = sorted(bot.tally.evidence()[2].tolist())
+        assert seen[0] == 0 and min(seen[1:]) > 26, seen
     finally:
-        served.stop()
+        srv.close()
 
 
 def test_opp_is_a_setting_of_the_hard_bot_only() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "callbreak", "bot", "serve", "--bot", "medium", "--opp", "2", "--port", "0"],
+        [sys.executable, "-m", "callbreak", "bot", "serve", "--bot", "medium", "--opp", "0", "--port", "0"],
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert proc.returncode == 2 and "opp is a setting of the hard bot, not of 'medium'" in proc.stderr
+    assert BotService("hard", BHOOS, seed=1, opp=0).bot.recalls is False  # the others as medium: nothing kept
+    assert BotService("hard", BHOOS, seed=1).bot.recalls is True

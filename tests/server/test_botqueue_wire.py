@@ -9,8 +9,9 @@ import msgspec
 import pytest
 
 from callbreak import Match, Ruleset
+from callbreak.server.autopilot import earlier_views
 from callbreak.server.botpool import BotAsk
-from callbreak.server.botqueue import decode_request, encode_request, request_of, view_of
+from callbreak.server.botqueue import decode_request, earlier_of, encode_request, request_of, view_of
 
 from .conftest import cards_in
 
@@ -43,3 +44,27 @@ def test_a_malformed_request_is_refused() -> None:
     bad = msgspec.structs.replace(req, view={**req.view, "hand": ["ZZ"]})
     with pytest.raises(ValueError):
         view_of(decode_request(encode_request(bad)))
+
+
+def test_a_request_carries_the_earlier_rounds_only_as_played_in_the_open() -> None:
+    """For a bot that learns from the whole match, a request carries the seat's view of each
+    finished round at its end: no hand left, every card of the round in its tricks (all of them
+    played face up), and a worker rebuilds exactly those views; other bots' requests carry none."""
+    m = Match(Ruleset.preset("bhoos").replace(rounds=3), seed=5)
+    rng = random.Random(2)
+    checked = 0
+    while m.to_act is not None:
+        seat = m.to_act
+        view = m.view(seat)
+        if view.round_number > 1 and checked < 8:
+            earlier = earlier_views(m, seat)
+            raw = encode_request(request_of(BotAsk("t", 0, seat, "hard", 0, view, earlier), "r", "x", 0))
+            sent = msgspec.json.decode(raw)["earlier"]
+            assert len(sent) == view.round_number - 1
+            assert all(e["hand"] == [] and len(cards_in(e["tricks"])) == 52 for e in sent)
+            assert earlier_of(decode_request(raw)) == earlier
+            plain = encode_request(request_of(BotAsk("t", 0, seat, "medium", 0, view), "r", "x", 0))
+            assert b"earlier" not in plain
+            checked += 1
+        m.act(rng.choice(view.legal_calls if view.phase == "calling" else view.legal_cards))
+    assert checked == 8

@@ -46,6 +46,8 @@ class Bot:
     """
 
     name = "bot"
+    #: whether `recall` uses the earlier rounds (a serving layer sends them only then)
+    recalls = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed

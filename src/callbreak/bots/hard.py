@@ -58,6 +58,7 @@ import dataclasses
 import math
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
@@ -88,6 +89,7 @@ REFINE_SOFT = 0.2  # how far outside its range a call's estimate may plausibly f
 MAX_DEALS = 400
 CHUNK = 100  # deals searched between looks at the clock
 STYLE_DEALS = 64  # deals on which a round's evidence of the others' styles is counted
+RECALLED = 256  # earlier rounds' evidence kept by `HardBot.recall` (a few tables' matches)
 
 
 def call_order(view: SeatView, k: Knowledge) -> tuple[np.ndarray, np.ndarray]:
@@ -668,6 +670,11 @@ class HardBot(Bot):
 
     name = "hard"
 
+    @property
+    def recalls(self) -> bool:  # type: ignore[override]
+        """Whether `recall` uses the earlier rounds: with ``opp=2`` and ``memory=1``."""
+        return self.opp == 2 and bool(self.memory)
+
     def __init__(
         self,
         seed: int | None = None,
@@ -707,7 +714,7 @@ class HardBot(Bot):
             raise ValueError("memory must be 0 (the round in progress only) or 1 (the match)")
         self.memory = int(memory)
         self._tally = StyleTally()
-        self._recalled: tuple[tuple[SeatView, ...], npt.NDArray[np.int64]] | None = None
+        self._recalled: OrderedDict[SeatView, npt.NDArray[np.int64]] = OrderedDict()
         if not 0.0 <= call_rescue <= 1.0:
             raise ValueError("call_rescue must be between 0 and 1")
         self.call_rescue = float(call_rescue)
@@ -780,6 +787,11 @@ class HardBot(Bot):
         super().reset(seed)
         self._tally = StyleTally()
 
+    @property
+    def tally(self) -> StyleTally:
+        """The evidence of the match so far (`styles` reads it; `reset` starts it afresh)."""
+        return self._tally
+
     def recall(self, earlier: Sequence[SeatView]) -> None:
         """With ``opp=2`` (and ``memory=1``): the evidence of the match's finished
         rounds counted afresh from this seat's last view of each (`round_evidence`;
@@ -800,17 +812,20 @@ class HardBot(Bot):
         >>> v.seat, bot.styles(v, Knowledge.from_view(v), 0).tolist()
         (0, [0, 1, 1, 1])
         """
-        if self.opp != 2 or not self.memory:
+        if not self.recalls:
             return
-        key = tuple(earlier)
-        if self._recalled is None or self._recalled[0] != key:
-            done = np.zeros((3, 4), dtype=np.int64)
-            for i, past in enumerate(key):
-                done += round_evidence(past, Knowledge.from_view(past), STYLE_DEALS, random.Random(i))
-            # a function of the views alone, kept across `reset` (a served bot is asked the
-            # same earlier rounds at each decision of a round)
-            self._recalled = (key, done)
-        self._tally.recall(self._recalled[1])
+        done = np.zeros((3, 4), dtype=np.int64)
+        for past in earlier:
+            # a function of the view alone, kept across `reset` (a served bot is told the same
+            # earlier rounds at each decision, one bot object may serve many tables)
+            ev = self._recalled.pop(past, None)
+            if ev is None:
+                ev = round_evidence(past, Knowledge.from_view(past), STYLE_DEALS, random.Random(past.round_number))
+            self._recalled[past] = ev
+            done += ev
+        while len(self._recalled) > RECALLED:
+            self._recalled.popitem(last=False)
+        self._tally.recall(done)
 
     def styles(self, view: SeatView, k: Knowledge, seed: int) -> npt.NDArray[np.int64]:
         """The style each seat is taken to play (`callbreak.bots.styles.STYLES`; this

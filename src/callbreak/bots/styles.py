@@ -1,8 +1,8 @@
 """Which style each other seat plays, from the evidence of its cards over a match.
 
 ``hard`` models the other seats in one of two styles: the medium level's rules
-(the default) or ``spar-simple``'s (the first card that wins the trick so far;
-calls its aces and kings).  With ``HardBot(opp=2)`` it infers the style seat by
+or ``spar-simple``'s (the first card that wins the trick so far; calls its aces
+and kings).  With ``HardBot(opp=2)`` (the default) it infers the style seat by
 seat: for each card a seat has played, whether each style would have played it
 with the hand the seat held, and whether its call is ``spar-simple``'s
 (`callbreak.bots.kernel.style_misses`, on deals of

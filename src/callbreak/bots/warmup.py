@@ -42,7 +42,7 @@ from .base import Bot
 __all__ = ["ENTRY_POINTS", "KERNEL", "UntilReady", "Warmup", "exercise", "main", "serving_bot"]
 
 #: the kernel functions the hard bot and the hints call from Python
-ENTRY_POINTS = ("sample_deals", "mismatches", "refine", "search", "call_search")
+ENTRY_POINTS = ("sample_deals", "mismatches", "refine", "search", "call_search", "style_misses")
 
 Report = Callable[[str], None]
 
@@ -213,9 +213,13 @@ class UntilReady(Bot):
         self.strong = strong
         self.quick = quick
         self.warmup = warmup
+        self._earlier: Sequence[SeatView] = ()
 
     def act(self, view: SeatView) -> int | Card:
         if self.warmup.ready:
+            # told only now: counting the earlier rounds runs the kernel, which must not be
+            # loaded in a serving process before the warm-up has it ready
+            self.strong.recall(self._earlier)
             return self.strong.act(view)
         self.warmup.quick(f"a {self.name} seat's {'call' if view.phase == 'calling' else 'card'}")
         return self.quick.act(view)
@@ -224,6 +228,31 @@ class UntilReady(Bot):
         super().reset(seed)
         self.strong.reset(seed)
         self.quick.reset(seed)
+        self._earlier = ()
+
+    @property
+    def recalls(self) -> bool:  # type: ignore[override]
+        return self.strong.recalls
+
+    def recall(self, earlier: Sequence[SeatView]) -> None:
+        """Kept for the strong bot's next decision once the kernel is ready (the quick one
+        ignores it), so that nothing runs the kernel here before then.
+
+        >>> from callbreak import Match, Ruleset
+        >>> from callbreak.round import lowest_action
+        >>> from callbreak.bots.hard import HardBot
+        >>> from callbreak.bots.medium import MediumBot
+        >>> m = Match(Ruleset.preset("bhoos"), seed=2)
+        >>> while m.round_number < 2:
+        ...     _ = m.act(lowest_action(m.view(m.to_act)))
+        >>> hard = HardBot(seed=1)
+        >>> bot = UntilReady(hard, MediumBot(seed=1), Warmup(report=lambda message: None))
+        >>> bot.recall([m.rounds[0].view(m.to_act)])
+        >>> _ = bot.act(m.view(m.to_act))   # not ready: medium answers, and hard is told nothing
+        >>> int(hard.tally.evidence().sum())
+        0
+        """
+        self._earlier = earlier
 
 
 def serving_bot(level: str, seed: int | None, warmup: Warmup = KERNEL) -> Bot:

@@ -8,11 +8,14 @@ other seat's style, from its cards over the match) needs the earlier rounds.
 last view the seat was asked about in each round, and hands a request the views of
 the match's earlier rounds (`Bot.recall`).
 
-A new round continues a remembered match only where its totals are the last
-round's totals plus that round's points, for some way of giving the tricks that were
-still to play when the seat last saw it; anything else (round 1, a gap, another
-match under the same ids, a service started mid-match) starts the seat's memory
-afresh, which costs a bot the earlier rounds and nothing more.
+A request belongs to a remembered match when it is of the round in progress there
+(the same round number and totals, and the seat dealt the same hand), or when it
+`continues` that match's last round: its totals are the last round's totals plus
+that round's points, for some way of giving the tricks that were still to play when
+the seat last saw it.  Several matches under the same ids are followed at once (a
+tournament may run games of the same players in parallel); anything else (round 1,
+a gap, a service started mid-match) starts a match afresh, which costs a bot the
+earlier rounds and nothing more.
 
 >>> from callbreak import Match, Ruleset
 >>> from callbreak.bots import make_bot
@@ -34,15 +37,17 @@ from __future__ import annotations
 import itertools
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..round import SeatView
 from ..scoring import score
 
-__all__ = ["CAPACITY", "MatchMemory", "continues"]
+__all__ = ["CAPACITY", "CHAINS", "MatchMemory", "continues", "dealt"]
 
 #: the seats (of matches) remembered at once; the one unheard of longest is forgotten first
 CAPACITY = 4096
+#: the matches of one seat under the same ids followed at once
+CHAINS = 8
 
 
 def continues(last: SeatView, now: SeatView) -> bool:
@@ -80,18 +85,45 @@ def continues(last: SeatView, now: SeatView) -> bool:
     return False
 
 
-@dataclass
-class _Seat:
-    """One seat of one match: its last view of each finished round, and of the round in progress."""
+def dealt(view: SeatView) -> frozenset[int]:
+    """The seat's hand as dealt for the view's round: the cards it holds and those it has
+    played (a fingerprint of the round for the seat: two games under the same ids deal it
+    alike only by chance, or by a duplicate deal).
 
-    earlier: list[SeatView] = field(default_factory=list)
-    now: SeatView | None = None
+    >>> from callbreak import Match
+    >>> m = Match(seed=1)
+    >>> v = m.view(m.to_act)
+    >>> len(dealt(v)), dealt(v) == frozenset(int(c) for c in v.hand)
+    (13, True)
+    """
+    mine = {int(c) for c in view.hand}
+    for t in view.tricks:
+        mine.update(int(c) for i, c in enumerate(t.cards) if (t.leader + i) % 4 == view.seat)
+    mine.update(int(c) for s, c in view.trick if s == view.seat)
+    return frozenset(mine)
+
+
+@dataclass
+class _Chain:
+    """One match of one seat: its last view of each finished round, and of the round in progress."""
+
+    earlier: list[SeatView]
+    now: SeatView
+    hand: frozenset[int]
+
+    def same_round(self, view: SeatView, hand: frozenset[int]) -> bool:
+        return view.round_number == self.now.round_number and view.totals == self.now.totals and hand == self.hand
 
 
 class MatchMemory:
     """The last view of each round of the matches a service answers (see the module).
 
-    Thread-safe: a service answers its connections in parallel.
+    Per seat of the same ids it follows up to ``chains`` matches at once (a tournament may run
+    several games of the same players in parallel): a request belongs to the match whose round
+    in progress deals the seat the same hand (with the same round number and totals), else to
+    the match whose last round it `continues`, else it starts one (the match followed longest
+    ago is dropped).  A request older than the match's last one changes nothing.  Thread-safe:
+    a service answers its connections in parallel.
 
     >>> from callbreak import Match
     >>> memory = MatchMemory(capacity=1)
@@ -100,11 +132,12 @@ class MatchMemory:
     ((), (), 1)
     """
 
-    def __init__(self, capacity: int = CAPACITY) -> None:
-        if capacity < 1:
-            raise ValueError("capacity must be at least 1")
+    def __init__(self, capacity: int = CAPACITY, chains: int = CHAINS) -> None:
+        if capacity < 1 or chains < 1:
+            raise ValueError("capacity and chains must be at least 1")
         self.capacity = capacity
-        self._seats: OrderedDict[tuple[str, ...], _Seat] = OrderedDict()
+        self.chains = chains
+        self._seats: OrderedDict[tuple[str, ...], list[_Chain]] = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -114,22 +147,35 @@ class MatchMemory:
         """Remember ``view`` (asked of seat ``view.seat`` of the match of ``player_ids``)
         and return the seat's last views of the match's earlier rounds, oldest first."""
         key = (*player_ids, str(view.seat))
+        hand = dealt(view)
         with self._lock:
-            seat = self._seats.pop(key, None)
-            if seat is None or seat.now is None or view.round_number <= 1:
-                seat = _Seat()
-            elif view.round_number == seat.now.round_number and view.totals == seat.now.totals:
-                pass  # the same round, later (or the same request again)
-            elif continues(seat.now, view):
-                seat.earlier.append(seat.now)
-            else:
-                seat = _Seat()
-            if seat.now is None or _progress(view) >= _progress(seat.now) or seat.now.round_number != view.round_number:
-                seat.now = view
-            self._seats[key] = seat
+            chains = self._seats.pop(key, [])
+            self._seats[key] = chains
             while len(self._seats) > self.capacity:
                 self._seats.popitem(last=False)
-            return tuple(seat.earlier)
+            for c in chains:
+                if c.same_round(view, hand):
+                    if _progress(view) >= _progress(c.now):
+                        c.now = view
+                    return self._keep(chains, c)
+                for i, e in enumerate(c.earlier):
+                    if e.round_number == view.round_number and e.totals == view.totals and dealt(e) == hand:
+                        return tuple(c.earlier[:i])  # a late request of a finished round: nothing changes
+            chain = next((c for c in chains if continues(c.now, view)), None)
+            if chain is not None:
+                chain.earlier.append(chain.now)
+                chain.now, chain.hand = view, hand
+            else:
+                chain = _Chain([], view, hand)
+            return self._keep(chains, chain)
+
+    def _keep(self, chains: list[_Chain], chain: _Chain) -> tuple[SeatView, ...]:
+        """Make ``chain`` the most recent of ``chains`` (dropping the oldest beyond
+        ``self.chains``) and return its earlier rounds."""
+        rest = [c for c in chains if c is not chain]
+        chains[:] = rest[len(rest) - self.chains + 1 :] if self.chains > 1 else []
+        chains.append(chain)
+        return tuple(chain.earlier)
 
 
 def _progress(view: SeatView) -> int:

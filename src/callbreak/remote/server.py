@@ -77,8 +77,10 @@ class BotService:
     """The protocol without the HTTP: a bot, the rules, and `handle` for one request.
 
     ``seed`` makes answers reproducible: the bot is reseeded before each
-    request from ``seed`` and the request itself, so the same request always
-    gets the same answer, whatever came before.
+    request from ``seed`` and the request itself, and told the seat's earlier
+    rounds of the match that this service remembers (`memory.MatchMemory`, for a
+    bot that learns from the whole match: ``hard``), so the same request of the
+    same match always gets the same answer.
 
     >>> import json
     >>> from callbreak import Match, Ruleset
@@ -169,12 +171,9 @@ class BotService:
         """A bot of ``level``; with ``think``, a bot that takes a thinking budget gets it,
         each decision capped by the clock at its share (`HardBot.think_for`); ``opp``:
         the hard bot's model of the other seats (`HardBot`)."""
+        bot = make_bot(level, self.seed)
         if self.opp is not None:
-            from ..bots.hard import HardBot
-
-            bot: Bot = HardBot(self.seed, opp=self.opp)
-        else:
-            bot = make_bot(level, self.seed)
+            bot = type(bot)(self.seed, opp=self.opp)  # type: ignore[call-arg]  # (a HardBot: checked above)
         think_for = getattr(bot, "think_for", None)
         if self.think is not None and think_for is not None:
             think_for(self.think, clock=True)
@@ -233,7 +232,7 @@ class BotService:
             self.errors += 1
             return 400, {"error": f"bad request ({type(e).__name__}: {e})"}
         view = parsed.view
-        earlier = self.memory.note(parsed.player_ids, view)
+        earlier = self.memory.note(parsed.player_ids, view) if self.bot.recalls else ()
         # the same position (in the same match) gets the same answer, whatever the time left or
         # the JSON's layout
         key = json.dumps({k: v for k, v in body.items() if k != "timeBudget"}, sort_keys=True).encode()

@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..bots import Bot
@@ -19,9 +21,10 @@ from ..round import SeatView, lowest_action
 from .botpool import BotAsk
 
 if TYPE_CHECKING:
+    from ..match import Match
     from .live import LiveTable
 
-__all__ = ["INLINE_LEVELS", "Autopilot", "decision_seed", "safe_act", "seeded_act", "table_bot"]
+__all__ = ["INLINE_LEVELS", "Autopilot", "decision_seed", "earlier_views", "safe_act", "seeded_act", "table_bot"]
 
 log = logging.getLogger("callbreak.server")
 
@@ -76,9 +79,10 @@ def decision_seed(table_seed: int, seat: int, v: int) -> int:
     return ((table_seed * 4 + seat) << 32) + v
 
 
-def seeded_act(bot: Bot, seed: int, view: SeatView) -> int | Card | None:
-    """``bot``'s choice for ``view``, its random draws started afresh from ``seed``; None
-    (logged) when it fails.
+def seeded_act(bot: Bot, seed: int, view: SeatView, earlier: Sequence[SeatView] = ()) -> int | Card | None:
+    """``bot``'s choice for ``view``, its random draws started afresh from ``seed`` and told
+    ``earlier``, the seat's views of the match's finished rounds (`Bot.recall`); None (logged)
+    when it fails.  A function of its arguments: the same wherever and whenever it runs.
 
     >>> from callbreak import Match
     >>> from callbreak.bots import make_bot
@@ -87,7 +91,23 @@ def seeded_act(bot: Bot, seed: int, view: SeatView) -> int | Card | None:
     True
     """
     bot.reset(seed)
+    bot.recall(earlier)
     return safe_act(bot, view)
+
+
+def earlier_views(match: Match, seat: int) -> tuple[SeatView, ...]:
+    """``seat``'s view of each finished round of ``match``, at its end (every card of a
+    finished round has been played in the open: nothing the seat may not see).
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.round import lowest_action
+    >>> m = Match(Ruleset.preset("bhoos"), seed=2)
+    >>> while m.round_number < 3:
+    ...     _ = m.act(lowest_action(m.view(m.to_act)))
+    >>> [(v.round_number, v.phase, len(v.tricks), v.hand) for v in earlier_views(m, 1)]
+    [(1, 'over', 13, ()), (2, 'over', 13, ())]
+    """
+    return tuple(replace(r.view(seat), round_number=i + 1) for i, r in enumerate(match.rounds))
 
 
 class Autopilot:
@@ -114,6 +134,7 @@ class Autopilot:
         self.table = table
         self.expiries = [0, 0, 0, 0]
         self._bots: dict[int, Bot] = {}
+        self._earlier: dict[int, tuple[Match, int, tuple[SeatView, ...]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
     def auto(self, v: int, seat: int, reason: str) -> None:
@@ -135,6 +156,13 @@ class Autopilot:
             b = self._bots[seat] = table_bot(self.table.state.meta.bots, self.table.state.meta.seed * 4 + seat)
         return b
 
+    def earlier(self, match: Match, seat: int) -> tuple[SeatView, ...]:
+        """`earlier_views`, kept until the match has another finished round."""
+        got = self._earlier.get(seat)
+        if got is None or got[0] is not match or got[1] != len(match.rounds):
+            got = self._earlier[seat] = (match, len(match.rounds), earlier_views(match, seat))
+        return got[2]
+
     def bot_turn(self, v: int, seat: int) -> None:
         st = self.table.state
         if st.v != v or st.to_act != seat or st.match is None:
@@ -142,21 +170,26 @@ class Autopilot:
         view = st.match.view(seat)
         bot = self.bot(seat)
         seed = decision_seed(st.meta.seed, seat, v)
+        # a bot that learns from the whole match is told its earlier rounds, from the match's
+        # record: a function of the log, so a table rebuilt elsewhere decides the same
+        earlier = self.earlier(st.match, seat) if bot.recalls else ()
         if st.meta.bots in INLINE_LEVELS or bot.name in INLINE_LEVELS:
-            self._bot_done(v, seat, seeded_act(bot, seed, view), view)  # the same step: the same view
+            self._bot_done(v, seat, seeded_act(bot, seed, view, earlier), view)  # the same step: the same view
             return
-        task = asyncio.get_running_loop().create_task(self._bot_thread(v, seat, bot, seed, view))
+        task = asyncio.get_running_loop().create_task(self._bot_thread(v, seat, bot, seed, view, earlier))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _bot_thread(self, v: int, seat: int, bot: Bot, seed: int, view: SeatView) -> None:
+    async def _bot_thread(
+        self, v: int, seat: int, bot: Bot, seed: int, view: SeatView, earlier: tuple[SeatView, ...]
+    ) -> None:
         t0 = time.perf_counter()
         pool = self.table.hub.botpool
         if pool is not None:
             meta = self.table.state.meta
-            choice = await pool.decide(BotAsk(meta.id, v, seat, meta.bots, seed, view))
+            choice = await pool.decide(BotAsk(meta.id, v, seat, meta.bots, seed, view, earlier))
         else:
-            choice = await asyncio.to_thread(seeded_act, bot, seed, view)
+            choice = await asyncio.to_thread(seeded_act, bot, seed, view, earlier)
         self.table.hub.meter.bot(time.perf_counter() - t0)
         self._bot_done(v, seat, choice)
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -48,8 +49,9 @@ _bots: dict[str, Bot] = {}
 @dataclass(frozen=True)
 class BotAsk:
     """One decision a table asks for: its table and version (the answer counts only while the
-    table is still there), the seat, the bot's level, the decision's seed, and the seat's view
-    (nothing the seat may not see).
+    table is still there), the seat, the bot's level, the decision's seed, the seat's view
+    (nothing the seat may not see) and, for a bot that learns from the whole match, the
+    seat's views of the match's finished rounds (`autopilot.earlier_views`).
 
     >>> from callbreak import Match
     >>> m = Match(seed=3)
@@ -64,6 +66,7 @@ class BotAsk:
     level: str
     seed: int
     view: SeatView
+    earlier: tuple[SeatView, ...] = ()
 
 
 class Deciders(Protocol):
@@ -89,9 +92,10 @@ class Deciders(Protocol):
     async def close(self) -> None: ...
 
 
-def decide(level: str, seed: int, view: SeatView) -> int | Card | None:
-    """In a worker: the action of a ``level`` bot seeded with ``seed`` for ``view`` (None when
-    it fails).  The same arguments give the same action, in any process.
+def decide(level: str, seed: int, view: SeatView, earlier: Sequence[SeatView] = ()) -> int | Card | None:
+    """In a worker: the action of a ``level`` bot seeded with ``seed`` for ``view``, told the
+    ``earlier`` rounds (`autopilot.seeded_act`; None when it fails).  The same arguments give
+    the same action, in any process.
 
     >>> from callbreak import Match
     >>> m = Match(seed=4)
@@ -108,7 +112,7 @@ def decide(level: str, seed: int, view: SeatView) -> int | Card | None:
         if level == "hard":
             _warm()
         bot = _bots[level] = serving_bot(level, seed)
-    return seeded_act(bot, seed, view)
+    return seeded_act(bot, seed, view, earlier)
 
 
 def _start_warming() -> None:
@@ -168,7 +172,7 @@ class BotPool:
                 pool = self._pool
                 try:
                     return await asyncio.get_running_loop().run_in_executor(
-                        pool, decide, ask.level, ask.seed, ask.view
+                        pool, decide, ask.level, ask.seed, ask.view, ask.earlier
                     )
                 except BrokenProcessPool:
                     log.warning("a bot worker died; starting the pool again")

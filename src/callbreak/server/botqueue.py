@@ -42,6 +42,7 @@ __all__ = [
     "action_text",
     "decode_reply",
     "decode_request",
+    "earlier_of",
     "encode_reply",
     "encode_request",
     "reply_channel",
@@ -72,7 +73,7 @@ def reply_channel(namespace: str, owner: str) -> str:
     return f"{namespace}:bots:r:{owner}"
 
 
-class BotRequest(msgspec.Struct, forbid_unknown_fields=True):
+class BotRequest(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     """One decision for a bot worker.
 
     >>> from callbreak import Match
@@ -97,6 +98,9 @@ class BotRequest(msgspec.Struct, forbid_unknown_fields=True):
     deadline_ms: int
     #: `SeatView.to_dict` of the seat to act: what that seat may see, nothing more
     view: dict[str, Any]
+    #: `SeatView.to_dict` of the seat's view of each finished round of the match, for a bot
+    #: that learns from the whole match (`BotAsk.earlier`); else empty
+    earlier: list[dict[str, Any]] = []
 
 
 class BotReply(msgspec.Struct, forbid_unknown_fields=True):
@@ -125,7 +129,10 @@ def request_of(ask: BotAsk, reply: str, rid: str, deadline_ms: int) -> BotReques
     >>> req.view["hand"] == [str(c) for c in m.view(seat).hand], req.reply, req.deadline_ms
     (True, 'cb:bots:r:me', 1700000000000)
     """
-    return BotRequest(rid, reply, ask.table, ask.v, ask.seat, ask.level, ask.seed, deadline_ms, ask.view.to_dict())
+    return BotRequest(
+        rid, reply, ask.table, ask.v, ask.seat, ask.level, ask.seed, deadline_ms, ask.view.to_dict(),
+        [e.to_dict() for e in ask.earlier],
+    )  # fmt: skip
 
 
 def view_of(req: BotRequest) -> SeatView:
@@ -138,6 +145,22 @@ def view_of(req: BotRequest) -> SeatView:
     True
     """
     return SeatView.from_dict(req.view)
+
+
+def earlier_of(req: BotRequest) -> tuple[SeatView, ...]:
+    """The seat's views of the finished rounds a request carries (as `view_of`).
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.round import lowest_action
+    >>> from callbreak.server.autopilot import earlier_views
+    >>> m = Match(Ruleset.preset("bhoos"), seed=2)
+    >>> while m.round_number < 2:
+    ...     _ = m.act(lowest_action(m.view(m.to_act)))
+    >>> ask = BotAsk("t1", 0, m.to_act, "hard", 1, m.view(m.to_act), earlier_views(m, m.to_act))
+    >>> earlier_of(request_of(ask, "r", "i", 0)) == ask.earlier
+    True
+    """
+    return tuple(SeatView.from_dict(e) for e in req.earlier)
 
 
 _req_enc = msgspec.json.Encoder()

@@ -28,7 +28,16 @@ import redis
 from redis.exceptions import RedisError, ResponseError
 
 from .botpool import decide
-from .botqueue import GROUP, BotReply, action_text, decode_request, encode_reply, stream_key, view_of
+from .botqueue import (
+    GROUP,
+    BotReply,
+    action_text,
+    decode_request,
+    earlier_of,
+    encode_reply,
+    stream_key,
+    view_of,
+)
 from .config import ServerConfig
 
 __all__ = ["BotWorker", "new_enough"]
@@ -143,6 +152,7 @@ class BotWorker:
         try:
             req = decode_request(raw if raw is not None else b"")
             view = view_of(req)
+            earlier = earlier_of(req)
         except (msgspec.DecodeError, msgspec.ValidationError, KeyError, TypeError, ValueError) as e:
             log.warning("bot worker %s: request %s is not one (%s); dropped", self.name, entry_id, e)
             self.redis.xack(self.stream, GROUP, entry_id)
@@ -154,7 +164,7 @@ class BotWorker:
         if claimed:
             self.claimed += 1
             self.say(f"bot worker {self.name}: took over request {req.id} (table {req.table}, version {req.v})")
-        action = decide(req.level, req.seed, view)
+        action = decide(req.level, req.seed, view, earlier)
         self.decided += 1
         # answer first, acknowledge after: a worker that dies between the two costs a second
         # answer (ignored by the owner), never a lost one

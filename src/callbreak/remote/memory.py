@@ -112,6 +112,8 @@ class _Chain:
     hand: frozenset[int]
 
     def same_round(self, view: SeatView, hand: frozenset[int]) -> bool:
+        """Whether ``view`` is of this match's round in progress: the same round number and
+        totals, and the same hand dealt (a deal that is redealt is never asked about)."""
         return view.round_number == self.now.round_number and view.totals == self.now.totals and hand == self.hand
 
 

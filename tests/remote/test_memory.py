@@ -15,7 +15,7 @@ from callbreak.bots.hard import HardBot
 from callbreak.bots.knowledge import Knowledge
 from callbreak.bots.sparring import SimpleBot
 from callbreak.remote.codec import parse_request, view_to_request
-from callbreak.remote.memory import MatchMemory, continues
+from callbreak.remote.memory import CHAINS, MatchMemory, continues
 from callbreak.remote.server import BotService
 
 BHOOS = Ruleset.preset("bhoos")
@@ -70,6 +70,25 @@ def test_matches_played_at_once_under_the_same_ids_each_get_their_own_rounds() -
     match's earlier rounds, never another's (told apart by the hand the seat was dealt and by
     the totals)."""
     assert expect_own_rounds(MatchMemory(), [match_views(5), match_views(6), match_views(8)]) > 3 * 150
+    # as many as a seat's memory follows at once (CHAINS), each keeps its own
+    assert expect_own_rounds(MatchMemory(), [match_views(20 + i) for i in range(CHAINS)]) > CHAINS * 150
+
+
+def test_beyond_the_matches_followed_at_once_a_match_is_forgotten_never_mixed() -> None:
+    """With more matches at once than a seat's memory follows, the one heard from longest ago
+    starts afresh: a request gets its own match's rounds or none, never another's."""
+    matches = [match_views(30 + i) for i in range(3)]
+    memory = MatchMemory(chains=2)
+    own: list[set[int]] = [{id(v) for v in vs} for vs in matches]
+    got_some = later = 0
+    for i in range(max(len(vs) for vs in matches)):
+        for k, vs in enumerate(matches):
+            if i < len(vs):
+                earlier = memory.note(IDS, vs[i])
+                assert all(id(e) in own[k] for e in earlier)
+                got_some += bool(earlier)
+                later += vs[i].round_number > 1
+    assert 0 < got_some < later  # some requests found their match, some had it forgotten
 
 
 def test_a_late_request_of_a_finished_round_changes_nothing() -> None:

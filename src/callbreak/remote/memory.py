@@ -175,7 +175,7 @@ class MatchMemory:
         """Make ``chain`` the most recent of ``chains`` (dropping the oldest beyond
         ``self.chains``) and return its earlier rounds."""
         rest = [c for c in chains if c is not chain]
-        chains[:] = rest[len(rest) - self.chains + 1 :] if self.chains > 1 else []
+        chains[:] = rest[max(0, len(rest) - self.chains + 1) :]
         chains.append(chain)
         return tuple(chain.earlier)
 

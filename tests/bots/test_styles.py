@@ -155,3 +155,24 @@ def test_reset_forgets_the_match() -> None:
         m.act(hero.act(view) if seat == 1 else bots[seat].act(view))
     else:
         raise AssertionError("round 3 never reached seat 1")
+
+
+def test_a_hard_bot_behind_until_ready_keeps_the_match_when_never_reset() -> None:
+    """The terminal's game plays one `UntilReady` hard bot a seat for a whole match, never
+    reset and never told the earlier rounds: once the kernel is ready the bot keeps what it saw
+    itself, so at round 3's first call it holds the cards of rounds 1 and 2 (12 of each seat's a
+    round: what its last choice of the round saw; its one-card last tricks are no choice)."""
+    from callbreak.bots.warmup import KERNEL, UntilReady
+
+    KERNEL.start()
+    assert KERNEL.wait(600)
+    strong = HardBot(seed=1, iterations=300, call_deals=20)
+    hero = UntilReady(strong, MediumBot(seed=1), KERNEL)
+    m = Match(RULES.replace(rounds=3), seed=1)
+    bots: list[Bot] = [SimpleBot(seed=s) for s in range(4)]
+    while not (m.round_number == 3 and m.to_act == 1):
+        seat = m.to_act
+        view = m.view(seat)
+        m.act(hero.act(view) if seat == 1 else bots[seat].act(view))
+    hero.act(m.view(1))
+    assert strong.tally.evidence()[2].tolist() == [24, 0, 24, 24]

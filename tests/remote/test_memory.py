@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 
 from callbreak import Card, Match, Ruleset, SeatView
+from callbreak.bots.base import Bot
 from callbreak.bots.hard import HardBot
 from callbreak.bots.knowledge import Knowledge
+from callbreak.bots.medium import MediumBot
 from callbreak.bots.sparring import SimpleBot
 from callbreak.remote.codec import parse_request, view_to_request
 from callbreak.remote.memory import CHAINS, MatchMemory, continues
@@ -27,10 +29,10 @@ def served(view: SeatView) -> SeatView:
     return parse_request(*view_to_request(view, time_budget_ms=1500), BHOOS).view
 
 
-def match_views(seed: int, rounds: int = 3) -> list[SeatView]:
-    """Each request's view of a match of four SimpleBots, in order."""
+def match_views(seed: int, rounds: int = 3, bot: Bot | None = None) -> list[SeatView]:
+    """Each request's view of a match of four ``bot`` (default: SimpleBots), in order."""
     m = Match(BHOOS.replace(rounds=rounds), seed=seed)
-    bot = SimpleBot(seed=1)
+    bot = bot or SimpleBot(seed=1)
     out = []
     while not m.is_over:
         v = m.view(m.to_act)
@@ -162,3 +164,15 @@ def test_a_round_continues_the_last_one_seen_with_up_to_three_tricks_unseen() ->
     assert [continues(by_left[n], first2) for n in (1, 2, 3, 4)] == [True, True, True, False]
     other = next(v for v in match_views(11, rounds=2) if v.seat == 2 and v.round_number == 2)
     assert not continues(by_left[1], other)
+
+
+def test_the_same_deals_played_again_under_the_same_ids_are_another_match() -> None:
+    """A duplicate deal: the same cards dealt again, played otherwise, after the first match
+    (or beside it).  The second match gets its own rounds, never the first's, though its seats
+    hold the same hands: its calls and tricks part from the first's."""
+    first, again = match_views(40), match_views(40, bot=MediumBot(seed=2))
+    memory = MatchMemory()
+    expect_own_rounds(memory, [first])
+    expect_own_rounds(memory, [again])
+    both = MatchMemory()
+    expect_own_rounds(both, [first, again])

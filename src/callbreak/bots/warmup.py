@@ -213,13 +213,15 @@ class UntilReady(Bot):
         self.strong = strong
         self.quick = quick
         self.warmup = warmup
-        self._earlier: Sequence[SeatView] = ()
+        self._earlier: Sequence[SeatView] | None = None
 
     def act(self, view: SeatView) -> int | Card:
         if self.warmup.ready:
-            # told only now: counting the earlier rounds runs the kernel, which must not be
-            # loaded in a serving process before the warm-up has it ready
-            self.strong.recall(self._earlier)
+            # told only now (counting the earlier rounds runs the kernel, which must not be
+            # loaded in a serving process before the warm-up has it ready), and only when told
+            # at all: a bot that plays a whole match without reset (the terminal's) keeps its own
+            if self._earlier is not None:
+                self.strong.recall(self._earlier)
             return self.strong.act(view)
         self.warmup.quick(f"a {self.name} seat's {'call' if view.phase == 'calling' else 'card'}")
         return self.quick.act(view)
@@ -228,7 +230,7 @@ class UntilReady(Bot):
         super().reset(seed)
         self.strong.reset(seed)
         self.quick.reset(seed)
-        self._earlier = ()
+        self._earlier = None
 
     @property
     def recalls(self) -> bool:  # type: ignore[override]

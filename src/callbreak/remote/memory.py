@@ -113,8 +113,9 @@ class _Chain:
 
     def same_round(self, view: SeatView, hand: frozenset[int]) -> bool:
         """Whether ``view`` is of this match's round in progress: the same round number and
-        totals, and the same hand dealt (a deal that is redealt is never asked about)."""
-        return view.round_number == self.now.round_number and view.totals == self.now.totals and hand == self.hand
+        totals, the same hand dealt (a deal that is redealt is never asked about) and the
+        same play so far (two games of a duplicate deal part once their play does)."""
+        return _same_deal(self.now, view, hand, self.hand)
 
 
 class MatchMemory:
@@ -160,11 +161,13 @@ class MatchMemory:
                     if _progress(view) >= _progress(c.now):
                         c.now = view
                     return self._keep(chains, c)
+            for c in chains:
                 for i, e in enumerate(c.earlier):
-                    if e.round_number == view.round_number and e.totals == view.totals and dealt(e) == hand:
+                    if _same_deal(e, view, hand, dealt(e)):
                         return tuple(c.earlier[:i])  # a late request of a finished round: nothing changes
-            chain = next((c for c in chains if continues(c.now, view)), None)
-            if chain is not None:
+            after = [c for c in chains if continues(c.now, view)]
+            if len(after) == 1:  # (two matches it could continue: neither is taken)
+                chain = after[0]
                 chain.earlier.append(chain.now)
                 chain.now, chain.hand = view, hand
             else:
@@ -178,6 +181,18 @@ class MatchMemory:
         chains[:] = rest[max(0, len(rest) - self.chains + 1) :]
         chains.append(chain)
         return tuple(chain.earlier)
+
+
+def _same_deal(a: SeatView, b: SeatView, a_hand: frozenset[int], b_hand: frozenset[int]) -> bool:
+    """Whether ``a`` and ``b`` can be views of the same round of the same match: the same
+    number, totals and hand dealt, calls that agree where both are made, and one's finished
+    tricks the start of the other's."""
+    if a.round_number != b.round_number or a.totals != b.totals or a_hand != b_hand:
+        return False
+    if any(x is not None and y is not None and x != y for x, y in zip(a.calls, b.calls)):
+        return False
+    n = min(len(a.tricks), len(b.tricks))
+    return a.tricks[:n] == b.tricks[:n]
 
 
 def _progress(view: SeatView) -> int:

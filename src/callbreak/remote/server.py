@@ -79,8 +79,8 @@ class BotService:
     ``seed`` makes answers reproducible: the bot is reseeded before each
     request from ``seed`` and the request itself, and told the seat's earlier
     rounds of the match that this service remembers (`memory.MatchMemory`, for a
-    bot that learns from the whole match: ``hard``), so the same request of the
-    same match always gets the same answer.
+    bot that learns from the whole match: ``hard``), so the same requests of a
+    match, in the same order, get the same answers.
 
     >>> import json
     >>> from callbreak import Match, Ruleset

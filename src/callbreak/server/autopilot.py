@@ -137,6 +137,11 @@ class Autopilot:
         self._earlier: dict[int, tuple[Match, int, tuple[SeatView, ...]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
+    @property
+    def busy(self) -> bool:
+        """Whether a bot of the table is deciding off the event loop now."""
+        return bool(self._tasks)
+
     def auto(self, v: int, seat: int, reason: str) -> None:
         """The seat's turn ran out (``timeout``) or it has one legal card (``forced``)."""
         st = self.table.state

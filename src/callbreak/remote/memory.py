@@ -123,10 +123,10 @@ class MatchMemory:
 
     Per seat of the same ids it follows up to ``chains`` matches at once (a tournament may run
     several games of the same players in parallel): a request belongs to the match whose round
-    in progress deals the seat the same hand (with the same round number and totals), else to
-    the match whose last round it `continues`, else it starts one (the match followed longest
-    ago is dropped).  A request older than the match's last one changes nothing.  Thread-safe:
-    a service answers its connections in parallel.
+    in progress dealt the seat the same hand (with the same round number and totals, and the
+    same calls and tricks so far), else to the one match whose last round it `continues`, else
+    it starts one (the match followed longest ago is dropped).  A request of a round a match has
+    finished changes nothing.  Thread-safe: a service answers its connections in parallel.
 
     >>> from callbreak import Match
     >>> memory = MatchMemory(capacity=1)

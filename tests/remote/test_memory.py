@@ -114,9 +114,9 @@ def test_the_same_request_again_changes_nothing_and_the_least_heard_seat_is_forg
     for v in views:
         first = memory.note(IDS, v)
         assert memory.note(IDS, v) == first
-    assert len(memory) == 4
+    assert len(memory) == memory.matches == 4
     memory.note(("Q0", "Q1", "Q2", "Q3"), views[0])
-    assert len(memory) == 4
+    assert len(memory) == memory.matches == 4
     # round 2's last request of each seat: the seat heard from last is still known, the one
     # heard from first of the four is forgotten
     assert len(memory.note(IDS, views[-1])) == 1
@@ -176,3 +176,17 @@ def test_the_same_deals_played_again_under_the_same_ids_are_another_match() -> N
     expect_own_rounds(memory, [again])
     both = MatchMemory()
     expect_own_rounds(both, [first, again])
+
+
+def test_the_matches_remembered_are_bounded_over_all_seats() -> None:
+    """``capacity`` counts the matches of all seats together: three matches at once under the
+    same ids (12 seat matches) in a memory of 6 never hold more than 6: a seat heard from
+    longest ago is forgotten whole (here two of its matches at once, leaving 5)."""
+    memory = MatchMemory(capacity=6)
+    expect_all = [match_views(50 + i, rounds=2) for i in range(3)]
+    for i in range(max(len(vs) for vs in expect_all)):
+        for vs in expect_all:
+            if i < len(vs):
+                memory.note(IDS, vs[i])
+                assert memory.matches <= 6
+    assert memory.matches == 5

@@ -44,7 +44,8 @@ from ..scoring import score
 
 __all__ = ["CAPACITY", "CHAINS", "MatchMemory", "continues", "dealt"]
 
-#: the seats (of matches) remembered at once; the one unheard of longest is forgotten first
+#: the matches of all seats remembered at once (each a few views of 2 kB or so); the seat
+#: unheard of longest is forgotten first
 CAPACITY = 4096
 #: the matches of one seat under the same ids followed at once
 CHAINS = 8
@@ -136,15 +137,23 @@ class MatchMemory:
     """
 
     def __init__(self, capacity: int = CAPACITY, chains: int = CHAINS) -> None:
+        """``capacity``: the matches of all seats kept at once; ``chains``: of one seat."""
         if capacity < 1 or chains < 1:
             raise ValueError("capacity and chains must be at least 1")
         self.capacity = capacity
         self.chains = chains
         self._seats: OrderedDict[tuple[str, ...], list[_Chain]] = OrderedDict()
+        self._held = 0  # the matches of all seats
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
+        """The seats remembered."""
         return len(self._seats)
+
+    @property
+    def matches(self) -> int:
+        """The matches remembered, of all seats together (at most ``capacity``)."""
+        return self._held
 
     def note(self, player_ids: tuple[str, ...], view: SeatView) -> tuple[SeatView, ...]:
         """Remember ``view`` (asked of seat ``view.seat`` of the match of ``player_ids``)
@@ -154,25 +163,33 @@ class MatchMemory:
         with self._lock:
             chains = self._seats.pop(key, [])
             self._seats[key] = chains
-            while len(self._seats) > self.capacity:
-                self._seats.popitem(last=False)
-            for c in chains:
-                if c.same_round(view, hand):
-                    if _progress(view) >= _progress(c.now):
-                        c.now = view
-                    return self._keep(chains, c)
-            for c in chains:
-                for i, e in enumerate(c.earlier):
-                    if _same_deal(e, view, hand, dealt(e)):
-                        return tuple(c.earlier[:i])  # a late request of a finished round: nothing changes
-            after = [c for c in chains if continues(c.now, view)]
-            if len(after) == 1:  # (two matches it could continue: neither is taken)
-                chain = after[0]
-                chain.earlier.append(chain.now)
-                chain.now, chain.hand = view, hand
-            else:
-                chain = _Chain([], view, hand)
-            return self._keep(chains, chain)
+            self._held -= len(chains)
+            try:
+                return self._find(chains, view, hand)
+            finally:
+                self._held += len(chains)
+                while self._held > self.capacity and len(self._seats) > 1:
+                    self._held -= len(self._seats.popitem(last=False)[1])
+
+    def _find(self, chains: list[_Chain], view: SeatView, hand: frozenset[int]) -> tuple[SeatView, ...]:
+        """`note` for one seat's ``chains`` (updated in place)."""
+        for c in chains:
+            if c.same_round(view, hand):
+                if _progress(view) >= _progress(c.now):
+                    c.now = view
+                return self._keep(chains, c)
+        for c in chains:
+            for i, e in enumerate(c.earlier):
+                if _same_deal(e, view, hand, dealt(e)):
+                    return tuple(c.earlier[:i])  # a late request of a finished round: nothing changes
+        after = [c for c in chains if continues(c.now, view)]
+        if len(after) == 1:  # (two matches it could continue: neither is taken)
+            chain = after[0]
+            chain.earlier.append(chain.now)
+            chain.now, chain.hand = view, hand
+        else:
+            chain = _Chain([], view, hand)
+        return self._keep(chains, chain)
 
     def _keep(self, chains: list[_Chain], chain: _Chain) -> tuple[SeatView, ...]:
         """Make ``chain`` the most recent of ``chains`` (dropping the oldest beyond

@@ -39,6 +39,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from ..bots.knowledge import Knowledge
 from ..round import SeatView
 from ..scoring import score
 
@@ -86,37 +87,38 @@ def continues(last: SeatView, now: SeatView) -> bool:
     return False
 
 
-def dealt(view: SeatView) -> frozenset[int]:
-    """The seat's hand as dealt for the view's round: the cards it holds and those it has
-    played (a fingerprint of the round for the seat: two games under the same ids deal it
-    alike only by chance, or by a duplicate deal).
+def dealt(view: SeatView) -> int:
+    """The seat's hand as dealt for the view's round, as a mask: the cards it holds and those
+    it has played (`Knowledge`; a fingerprint of the round for the seat: two games under the
+    same ids deal it alike only by chance, or by a duplicate deal).
 
     >>> from callbreak import Match
     >>> m = Match(seed=1)
     >>> v = m.view(m.to_act)
-    >>> len(dealt(v)), dealt(v) == frozenset(int(c) for c in v.hand)
+    >>> bin(dealt(v)).count("1"), dealt(v) == sum(1 << int(c) for c in v.hand)
     (13, True)
     """
-    mine = {int(c) for c in view.hand}
-    for t in view.tricks:
-        mine.update(int(c) for i, c in enumerate(t.cards) if (t.leader + i) % 4 == view.seat)
-    mine.update(int(c) for s, c in view.trick if s == view.seat)
-    return frozenset(mine)
+    k = Knowledge.from_view(view)
+    return k.hand | k.played_by[view.seat]
+
+
+@dataclass(frozen=True)
+class _Round:
+    """The seat's last view of one round, with its hand as dealt (`dealt`)."""
+
+    view: SeatView
+    hand: int
 
 
 @dataclass
 class _Chain:
     """One match of one seat: its last view of each finished round, and of the round in progress."""
 
-    earlier: list[SeatView]
-    now: SeatView
-    hand: frozenset[int]
+    earlier: list[_Round]
+    now: _Round
 
-    def same_round(self, view: SeatView, hand: frozenset[int]) -> bool:
-        """Whether ``view`` is of this match's round in progress: the same round number and
-        totals, the same hand dealt (a deal that is redealt is never asked about) and the
-        same play so far (two games of a duplicate deal part once their play does)."""
-        return _same_deal(self.now, view, hand, self.hand)
+    def views(self) -> tuple[SeatView, ...]:
+        return tuple(r.view for r in self.earlier)
 
 
 class MatchMemory:
@@ -159,36 +161,36 @@ class MatchMemory:
         """Remember ``view`` (asked of seat ``view.seat`` of the match of ``player_ids``)
         and return the seat's last views of the match's earlier rounds, oldest first."""
         key = (*player_ids, str(view.seat))
-        hand = dealt(view)
+        now = _Round(view, dealt(view))
         with self._lock:
             chains = self._seats.pop(key, [])
             self._seats[key] = chains
             self._held -= len(chains)
             try:
-                return self._find(chains, view, hand)
+                return self._find(chains, now)
             finally:
                 self._held += len(chains)
                 while self._held > self.capacity and len(self._seats) > 1:
                     self._held -= len(self._seats.popitem(last=False)[1])
 
-    def _find(self, chains: list[_Chain], view: SeatView, hand: frozenset[int]) -> tuple[SeatView, ...]:
+    def _find(self, chains: list[_Chain], now: _Round) -> tuple[SeatView, ...]:
         """`note` for one seat's ``chains`` (updated in place)."""
         for c in chains:
-            if c.same_round(view, hand):
-                if _progress(view) >= _progress(c.now):
-                    c.now = view
+            if _same_deal(c.now, now):  # the round in progress
+                if _progress(now.view) >= _progress(c.now.view):
+                    c.now = now
                 return self._keep(chains, c)
         for c in chains:
             for i, e in enumerate(c.earlier):
-                if _same_deal(e, view, hand, dealt(e)):
-                    return tuple(c.earlier[:i])  # a late request of a finished round: nothing changes
-        after = [c for c in chains if continues(c.now, view)]
+                if _same_deal(e, now):
+                    return c.views()[:i]  # a late request of a finished round: nothing changes
+        after = [c for c in chains if continues(c.now.view, now.view)]
         if len(after) == 1:  # (two matches it could continue: neither is taken)
             chain = after[0]
             chain.earlier.append(chain.now)
-            chain.now, chain.hand = view, hand
+            chain.now = now
         else:
-            chain = _Chain([], view, hand)
+            chain = _Chain([], now)
         return self._keep(chains, chain)
 
     def _keep(self, chains: list[_Chain], chain: _Chain) -> tuple[SeatView, ...]:
@@ -197,19 +199,21 @@ class MatchMemory:
         rest = [c for c in chains if c is not chain]
         chains[:] = rest[max(0, len(rest) - self.chains + 1) :]
         chains.append(chain)
-        return tuple(chain.earlier)
+        return chain.views()
 
 
-def _same_deal(a: SeatView, b: SeatView, a_hand: frozenset[int], b_hand: frozenset[int]) -> bool:
+def _same_deal(a: _Round, b: _Round) -> bool:
     """Whether ``a`` and ``b`` can be views of the same round of the same match: the same
-    number, totals and hand dealt, calls that agree where both are made, and one's finished
-    tricks the start of the other's."""
-    if a.round_number != b.round_number or a.totals != b.totals or a_hand != b_hand:
+    number, totals and hand dealt (a deal that is redealt is never asked about), calls that
+    agree where both are made, and one's finished tricks the start of the other's (two games
+    of a duplicate deal part once their play does)."""
+    x, y = a.view, b.view
+    if x.round_number != y.round_number or x.totals != y.totals or a.hand != b.hand:
         return False
-    if any(x is not None and y is not None and x != y for x, y in zip(a.calls, b.calls)):
+    if any(p is not None and q is not None and p != q for p, q in zip(x.calls, y.calls)):
         return False
-    n = min(len(a.tricks), len(b.tricks))
-    return a.tricks[:n] == b.tricks[:n]
+    n = min(len(x.tricks), len(y.tricks))
+    return x.tricks[:n] == y.tricks[:n]
 
 
 def _progress(view: SeatView) -> int:

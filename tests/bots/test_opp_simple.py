@@ -14,13 +14,18 @@ from callbreak import Round, Ruleset, SeatView
 from callbreak.bots import kernel
 from callbreak.bots.hard import HardBot, sample_deals, search_values, simple_deals
 from callbreak.bots.knowledge import Knowledge
-from callbreak.bots.sparring import SimpleBot
+from callbreak.bots.sparring import SimpleBot, SimpleClubsBot, SimpleHighBot
 from tests.bots.helpers import called_round, trick_array
 
 
-def test_kernel_simple_card_matches_the_sparring_bot() -> None:
+@pytest.mark.parametrize(
+    ("bot", "order"), [(SimpleBot(seed=1), 0), (SimpleHighBot(seed=1), 24), (SimpleClubsBot(seed=1), 23)]
+)
+def test_kernel_simple_card_matches_the_sparring_bot(bot: SimpleBot, order: int) -> None:
+    """Card for card, over 150 rounds: the kernel's copy of the rule, in each bot's hand
+    order; and `simple_fits` names that order for the card played, and only the orders
+    in which `simple_card` plays it."""
     rng = random.Random(23)
-    bot = SimpleBot(seed=1)
     checked = 0
     for game in range(150):
         rules, rnd = called_round(rng)
@@ -30,8 +35,14 @@ def test_kernel_simple_card_matches_the_sparring_bot() -> None:
             view = rnd.view(seat)
             want = bot.act(view)
             lm = sum(1 << int(c) for c in view.legal_cards)
-            got = kernel.simple_card(lm, trick_array(c for _, c in view.trick), len(view.trick), rules.trump_index)
+            trick = trick_array(c for _, c in view.trick)
+            got = kernel.simple_card(lm, trick, len(view.trick), rules.trump_index, order)
             assert got == int(want), (rules.to_dict(), view.to_dict(), str(want))
+            if game % 10 == 0:
+                for c in view.legal_cards:
+                    fits = kernel.simple_fits(lm, trick, len(view.trick), rules.trump_index, int(c))
+                    plays = [kernel.simple_card(lm, trick, len(view.trick), rules.trump_index, o) for o in range(48)]
+                    assert [o for o in range(48) if fits >> o & 1] == [o for o in range(48) if plays[o] == c]
             checked += 1
             # its own cards and random ones: more kinds of position
             rnd.play(want if game % 2 else rng.choice(rnd.legal_cards()))
@@ -138,10 +149,11 @@ def test_hard_with_the_simple_model_plays_a_round_against_three_simple_players()
     assert len(first) == 14 and play() == first
 
 
-def test_the_call_searchs_simple_calls_are_the_sparring_bots() -> None:
-    """With ``opp=1`` the call search lets the seats that have not called call as
-    ``spar-simple`` (a third copy of its call, in the kernel): each playout's calls for
-    them are `SimpleBot`'s on the same hands."""
+@pytest.mark.parametrize("style", [1, 25])
+def test_the_call_searchs_simple_calls_are_the_sparring_bots(style: int) -> None:
+    """With the style of ``spar-simple`` (either order) the call search lets the seats that
+    have not called call as it does (a third copy of its call, in the kernel): each
+    playout's calls for them are `SimpleBot`'s (`SimpleHighBot`'s) on the same hands."""
     import numpy as np
 
     from callbreak.bots.calling import load_model
@@ -157,13 +169,14 @@ def test_the_call_searchs_simple_calls_are_the_sparring_bots() -> None:
             np.array([r.hand_masks], dtype=np.int64), me, (r.dealer + 1) & 3, np.full(4, -1, dtype=np.int64),
             np.array([2], dtype=np.int64), kernel.rules_array(rules), np.array(load_model().weights),
             np.zeros(4, dtype=np.int64), rules.min_call, rules.max_call, 0.0, np.zeros(4), 13.5, 4, 1, 0,
-            outcomes, 0.0, np.ones(4, dtype=np.int64),
+            outcomes, 0.0, np.full(4, style, dtype=np.int64),
         )
         r.call(2)
+        bot = SimpleBot(seed=1) if style == 1 else SimpleHighBot(seed=1)  # orders 0 and 24
         for view in turns(r):
             if view.phase != "calling":
                 break
-            r.act(SimpleBot(seed=1).act(view))
+            r.act(bot.act(view))
         _, calls = decode_outcomes(outcomes)
         assert calls[0, 0].tolist() == list(r.calls)
 
@@ -190,8 +203,8 @@ def test_simple_deals_constrain_only_the_seats_named() -> None:
 
 
 def test_search_values_takes_a_style_or_one_per_seat_and_nothing_else() -> None:
-    """``opp`` of `search_values`: 0 or 1 (also as a numpy integer) for every seat, or a
-    list of four; HardBot's 2 (inferred) is no style, and a wrong length is refused."""
+    """``opp`` of `search_values`: a style (0 to 48, `styles.style_name`; also as a numpy
+    integer) for every seat, or a list of four; anything else, or a wrong length, is refused."""
     _, r = called_round(random.Random(2))
     seat = r.to_act
     assert seat is not None
@@ -202,6 +215,7 @@ def test_search_values_takes_a_style_or_one_per_seat_and_nothing_else() -> None:
     assert one.shape == (4, len(view.legal_cards))
     assert (search_values(view, k, deals, seed=1, opp=np.int64(1)) == one).all()
     assert (search_values(view, k, deals, seed=1, opp=[1, 1, 1, 1]) == one).all()
-    for bad in (2, -1, [0, 1, 0], [0, 2, 0, 0]):
+    assert search_values(view, k, deals, seed=1, opp=[0, 25, 1, 48]).shape == one.shape
+    for bad in (49, -1, [0, 1, 0], [0, 49, 0, 0]):
         with pytest.raises(ValueError, match="opp must be a style"):
             search_values(view, k, deals, seed=1, opp=bad)

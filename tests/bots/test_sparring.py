@@ -46,10 +46,10 @@ def test_each_sparring_level_plays_legally_and_a_seed_replays_it(level: str) -> 
         assert play([bot(level, s) for s in range(4)], rules, i) == first
 
 
-def test_the_levels_are_known_to_make_bot_and_two_are_held_out() -> None:
+def test_the_levels_are_known_to_make_bot_and_three_are_held_out() -> None:
     for level in LEVELS:
         assert make_bot(level, 1).name == level
-    assert set(HELD_OUT) < set(LEVELS) and len(HELD_OUT) == 2
+    assert set(HELD_OUT) < set(LEVELS) and len(HELD_OUT) == 3
 
 
 def winners(v: SeatView, trump: int) -> list[Card]:

@@ -17,7 +17,8 @@ from callbreak.bots.base import Bot
 from callbreak.bots.hard import HardBot, play_record
 from callbreak.bots.knowledge import Knowledge
 from callbreak.bots.medium import MediumBot
-from callbreak.bots.sparring import SimpleBot
+from callbreak.bots.sparring import SimpleBot, SimpleClubsBot, SimpleHighBot
+from callbreak.bots.styles import SIMPLE, SIMPLE_HIGH
 
 RULES = Ruleset.preset("bhoos")
 
@@ -47,19 +48,35 @@ def misses_on_the_real_deal(others: type[Bot], seed: int) -> list[np.ndarray]:
     return out
 
 
+#: each bot, and the style that is its rule (`callbreak.bots.styles.style_name`)
+STYLE_BOTS: tuple[tuple[type[Bot], int], ...] = (
+    (MediumBot, 0), (SimpleBot, SIMPLE), (SimpleHighBot, SIMPLE_HIGH), (SimpleClubsBot, 1 + 23),
+)  # fmt: skip
+
+
 def test_on_the_real_deal_each_style_explains_its_own_bots_play() -> None:
-    """Held to the bots: on the real hands, ``spar-simple``'s rule (and its call) misses
-    none of three SimpleBots' cards, the medium level's rules none of three MediumBots';
-    and over the rounds each style misses some of the other's."""
-    other_misses = np.zeros(2, dtype=np.int64)
+    """Held to the bots: on the real hands, each style's rule (for ``spar-simple``'s hand
+    orders, with its call) misses none of three of its own bots' cards (MediumBot, and
+    SimpleBot, SimpleHighBot and SimpleClubsBot: three hand orders); and over the rounds
+    each of these styles misses more than one card a round of each other bot."""
+    styles = [style for _, style in STYLE_BOTS]
+    other = np.zeros((len(STYLE_BOTS), len(STYLE_BOTS)), dtype=np.int64)  # [bot, style counting]
     for seed in range(12):
-        simple = misses_on_the_real_deal(SimpleBot, seed)
-        medium = misses_on_the_real_deal(MediumBot, seed)
-        assert len(simple) == len(medium) == 13
-        assert all(m[1].tolist() == [0, 0, 0, 0] for m in simple)
-        assert all(m[0].tolist() == [0, 0, 0, 0] for m in medium)
-        other_misses += [simple[-1][0].sum(), medium[-1][1].sum()]
-    assert other_misses.min() > 12  # more than one card a round
+        for i, (bot, style) in enumerate(STYLE_BOTS):
+            misses = misses_on_the_real_deal(bot, seed)
+            assert len(misses) == 13
+            assert all(m[style].tolist() == [0, 0, 0, 0] for m in misses), (bot, seed)
+            other[i] += misses[-1][styles].sum(axis=1)
+    assert np.diag(other).tolist() == [0] * len(STYLE_BOTS)
+    assert (other + 13 * np.eye(len(STYLE_BOTS), dtype=np.int64)).min() > 12
+
+
+def test_the_styles_count_the_kernels_hand_orders() -> None:
+    """`styles.ORDERS` is the kernel's number of hand orders (the evidence has a row for each)."""
+    from callbreak.bots import styles
+
+    assert styles.ORDERS == kernel.ORDERS == 2 * len(kernel.SUIT_ORDERS) == 48
+    assert kernel.SUIT_ORDERS[0].tolist() == [0, 1, 2, 3] and kernel.SUIT_ORDERS[23].tolist() == [3, 2, 1, 0]
 
 
 def play_match(hero: HardBot, others: type[Bot], seed: int, rounds: int = 2) -> tuple[list[int], list[list[int]]]:
@@ -85,10 +102,23 @@ def play_match(hero: HardBot, others: type[Bot], seed: int, rounds: int = 2) -> 
 
 def test_three_simple_players_are_taken_for_simple_and_medium_ones_never() -> None:
     """No evidence at the first call; by the third round's first call three spar-simple
-    players are taken for simple; three medium players stay medium's all match."""
+    players are taken for simple, three spar-simple-high players for simple with that
+    hand order, and three whose hands run clubs first for an order that leads clubs
+    first; three medium players stay medium's all match."""
     for seed in (1, 2):
         _, styles = play_match(HardBot(seed=seed, iterations=300, call_deals=20, opp=2), SimpleBot, seed, 3)
-        assert styles[0] == [0, 0, 0, 0] and styles[2] == [1, 0, 1, 1]
+        assert styles[0] == [0, 0, 0, 0] and styles[2] == [SIMPLE, 0, SIMPLE, SIMPLE]
+        _, styles = play_match(HardBot(seed=seed, iterations=300, call_deals=20, opp=2), SimpleHighBot, seed, 3)
+        assert styles[0] == [0, 0, 0, 0] and styles[2] == [SIMPLE_HIGH, 0, SIMPLE_HIGH, SIMPLE_HIGH]
+        hero = HardBot(seed=seed, iterations=300, call_deals=20, opp=2)
+        _, styles = play_match(hero, SimpleClubsBot, seed, 4)
+        assert styles[0] == [0, 0, 0, 0]
+        # its cards are nearer medium's than spar-simple's are: some seats take longer
+        taken = [style for seat, style in enumerate(styles[3]) if seat != 1 and style != 0]
+        assert len(taken) >= 2
+        for style in taken:
+            assert 1 <= style <= 24 and kernel.SUIT_ORDERS[style - 1][0] == 3  # from the 2 up, clubs first
+        assert hero.tally.evidence()[1 + 23].tolist() == [0, 0, 0, 0]  # its own order misses none
         _, styles = play_match(HardBot(seed=seed, iterations=300, call_deals=20, opp=2), MediumBot, seed, 3)
         assert styles == [[0, 0, 0, 0]] * 3
 
@@ -175,4 +205,4 @@ def test_a_hard_bot_behind_until_ready_keeps_the_match_when_never_reset() -> Non
         view = m.view(seat)
         m.act(hero.act(view) if seat == 1 else bots[seat].act(view))
     hero.act(m.view(1))
-    assert strong.tally.evidence()[2].tolist() == [24, 0, 24, 24]
+    assert strong.tally.evidence()[-1].tolist() == [24, 0, 24, 24]

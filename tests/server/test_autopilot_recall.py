@@ -55,7 +55,7 @@ async def test_a_hard_seat_at_a_table_knows_the_cards_of_the_rounds_before(hub_c
     assert bot.recalls
     strong = getattr(bot, "strong", bot)  # the hard bot, behind the medium one while its kernel loads
     assert isinstance(strong, HardBot)
-    assert strong.tally.evidence()[2].tolist() == [13, 0, 13, 13]
+    assert strong.tally.evidence()[-1].tolist() == [13, 0, 13, 13]
 
 
 def test_told_the_earlier_rounds_a_table_bot_decides_the_same_in_any_process() -> None:

@@ -79,7 +79,7 @@ from .calling import (
 )
 from .knowledge import Knowledge
 from .medium import choose_card
-from .styles import CALL_MISS, StyleTally
+from .styles import CALL_MISS, ROWS, SIMPLE, STYLES, StyleTally
 
 __all__ = ["DECISIONS", "SERVING_TIME_LIMIT", "THINK_BASE", "HardBot", "decode_outcomes", "search_values"]
 
@@ -221,11 +221,12 @@ def simple_deals(
 
 def round_evidence(view: SeatView, k: Knowledge, n: int, rng: random.Random) -> npt.NDArray[np.int64]:
     """The evidence of the round so far for each seat's style (`StyleTally`): the
-    fewest of its cards (and, for ``spar-simple``, its call, as ``CALL_MISS`` cards:
+    fewest of its cards (and, for ``spar-simple`` in any hand order, its call, as ``CALL_MISS`` cards:
     a call that is not a count of aces and kings weighs against that style however
     the seat plays) that each style would not have played, over ``n`` deals of the
-    unseen cards, and the cards it has played (rows 0, 1, 2; this seat's column is
-    0).  A lower bound on the misses: the deals agree with all that the seat has
+    unseen cards, and the cards it has played (rows: the styles of
+    `callbreak.bots.styles`, then the cards; this
+    seat's column is 0).  A lower bound on the misses: the deals agree with all that the seat has
     seen, and the later the round, the more of each hand they fix.
 
     >>> from callbreak import Match, Ruleset
@@ -234,16 +235,18 @@ def round_evidence(view: SeatView, k: Knowledge, n: int, rng: random.Random) -> 
     >>> for _ in range(4 + 48):
     ...     _ = m.act(SimpleBot(seed=1).act(m.view(m.to_act)))
     >>> v = m.view(m.to_act)   # the last trick: every hand is known but one card each
-    >>> v.seat, round_evidence(v, Knowledge.from_view(v), 16, random.Random(1)).tolist()
-    (2, [[3, 3, 0, 1], [0, 0, 0, 0], [12, 12, 0, 12]])
+    >>> from callbreak.bots.styles import SIMPLE, SIMPLE_HIGH
+    >>> ev = round_evidence(v, Knowledge.from_view(v), 16, random.Random(1))
+    >>> v.seat, ev[[0, SIMPLE, SIMPLE_HIGH, -1]].tolist()   # medium, spar-simple, -high; cards
+    (2, [[3, 3, 0, 1], [0, 0, 0, 0], [9, 8, 0, 9], [12, 12, 0, 12]])
     """
     from . import kernel
 
-    ev = np.zeros((3, 4), dtype=np.int64)
+    ev = np.zeros((ROWS, 4), dtype=np.int64)
     for s in range(4):
         if s != view.seat:
-            ev[2, s] = k.played_by[s].bit_count()
-    if not ev[2].any():
+            ev[-1, s] = k.played_by[s].bit_count()
+    if not ev[-1].any():
         return ev
     if not k.unseen:
         n = 1  # every hand is known: one deal is all of them
@@ -252,7 +255,7 @@ def round_evidence(view: SeatView, k: Knowledge, n: int, rng: random.Random) -> 
     misses = kernel.style_misses(
         deals, *play_record(view, k), called, view.rules.min_call, view.rules.max_call, CALL_MISS
     ).min(axis=0)
-    ev[:2] = misses
+    ev[:STYLES] = misses
     return ev
 
 
@@ -490,8 +493,9 @@ def search_values(
     each deal and rollout (rows); ``medium_playouts``: every seat plays the
     playouts by the medium level's rules instead of the fast policy;
     ``sd_scale`` scales the spread of the rounds still to come; ``opp``: the
-    style of the other seats (`callbreak.bots.styles.STYLES`: 0 medium's, 1
-    ``spar-simple``'s), one for all or one per seat; anything else is a ``ValueError``.
+    style of the other seats (`callbreak.bots.styles`: 0 medium's, ``1 + o``
+    ``spar-simple``'s with its hand in order ``o``), one for all or one per seat;
+    anything else is a ``ValueError``.
 
     >>> from callbreak import Match, Ruleset
     >>> from callbreak.bots.knowledge import Knowledge
@@ -511,8 +515,10 @@ def search_values(
     from . import kernel
 
     styles = np.array([opp] * 4 if isinstance(opp, (int, np.integer)) else list(opp), dtype=np.int64)
-    if styles.shape != (4,) or not np.isin(styles, (0, 1)).all():
-        raise ValueError(f"opp must be a style (0 medium, 1 spar-simple) or one per seat, not {opp!r}")
+    if styles.shape != (4,) or not np.isin(styles, range(STYLES)).all():
+        raise ValueError(
+            f"opp must be a style (0 medium, 1 to {STYLES - 1} spar-simple in a hand order) or one per seat, not {opp!r}"
+        )
     legal = view.legal_cards
     trick = np.zeros(4, dtype=np.int64)
     for i, (_, c) in enumerate(view.trick):
@@ -654,9 +660,11 @@ class HardBot(Bot):
     as without it). A bot told its opponents' style: what knowing it is worth
     (docs/bots.md), the bound for a style inferred from the play; 2 (the
     default): each seat's style inferred from its cards over the match
-    (`callbreak.bots.styles`): medium's until ``spar-simple``'s explains its
-    play clearly better, then that seat as with 1 (the deals constrain only the
-    seats taken to play so; while no seat is, every decision is 0's).  The
+    (`callbreak.bots.styles`): medium's until ``spar-simple``'s, with its hand
+    in one of 48 orders (the suits in any order, each from the 2 up or from the
+    ace down), explains its play clearly better, then that seat as with 1, its
+    hand in that order (the deals constrain only the seats taken to play so;
+    while no seat is, every decision is 0's).  The
     evidence of a round is kept for the rest of the match by the bot object
     (`reset` starts afresh, and a serving layer that resets the bot before each
     decision hands it the match's earlier rounds: `recall`); ``memory=0`` keeps
@@ -814,7 +822,7 @@ class HardBot(Bot):
         """
         if not self.recalls:
             return
-        done = np.zeros((3, 4), dtype=np.int64)
+        done = np.zeros((ROWS, 4), dtype=np.int64)
         for past in earlier:
             # a function of the view alone, kept across `reset` (a served bot is told the same
             # earlier rounds at each decision, one bot object may serve many tables)
@@ -828,12 +836,12 @@ class HardBot(Bot):
         self._tally.recall(done)
 
     def styles(self, view: SeatView, k: Knowledge, seed: int) -> npt.NDArray[np.int64]:
-        """The style each seat is taken to play (`callbreak.bots.styles.STYLES`; this
+        """The style each seat is taken to play (`callbreak.bots.styles.style_name`; this
         seat's entry is 0): ``opp`` for all, or with ``opp=2`` each seat's as the
         evidence of the match so far says (`round_evidence`, `StyleTally`; with
         ``memory=0``, of the round in progress only)."""
         if self.opp != 2:
-            out = np.full(4, self.opp, dtype=np.int64)
+            out = np.full(4, SIMPLE if self.opp == 1 else 0, dtype=np.int64)
         else:
             key = (view.round_number, view.dealer, view.totals, k.hand | k.played_by[view.seat])
             now = None if view.phase == "calling" else round_evidence(view, k, STYLE_DEALS, random.Random(seed))
@@ -846,9 +854,9 @@ class HardBot(Bot):
         self, view: SeatView, k: Knowledge, n: int, seed: int, styles: npt.NDArray[np.int64], call: bool
     ) -> list[list[int]]:
         """The deals a decision searches: where some seat is taken to play
-        ``spar-simple``'s style, `simple_deals` for those seats; else the card or
+        ``spar-simple``'s style (either order), `simple_deals` for those seats; else the card or
         the call search's own (`card_deals`, `deals`)."""
-        simple = [s for s in range(4) if styles[s] == 1]
+        simple = [s for s in range(4) if styles[s] >= 1]
         if simple:
             return simple_deals(view, k, n, random.Random(seed), simple)
         if call:
@@ -945,7 +953,7 @@ class HardBot(Bot):
             int(self.mpol >= 2),
             outcomes,
             self.call_rescue,
-            np.full(4, int(self.opp == 1), dtype=np.int64) if styles is None else styles,
+            np.full(4, SIMPLE if self.opp == 1 else 0, dtype=np.int64) if styles is None else styles,
         )
         return table
 

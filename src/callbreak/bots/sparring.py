@@ -17,6 +17,14 @@ strength is measured against more than one kind of opponent
   the first card of its hand (in `Card` order) that wins the trick so far, else
   its first legal card.  The issue's "simple rule bot" is of this kind, so
   ``hard`` against three of these estimates that goal (≥ 92 %, ≥ 14 points a game);
+- ``spar-simple-high``: ``spar-simple`` with its hand held the other way up in
+  each suit (spades, hearts, diamonds, clubs, each from the ace down, as a hand is
+  often shown): the first card that wins is its highest winner, and it leads and
+  sheds its highest card.  The outside simple bot's hand order is not known, and
+  this one wastes its high cards as a weaker simple player would;
+- ``spar-simple-clubs``: ``spar-simple`` with the suits of its hand in bridge order
+  (clubs, diamonds, hearts, spades), so that it leads and sheds from other suits
+  first: a variant ``hard`` has no exact model of (held out);
 - ``spar-pimc``: flat Monte Carlo over uniformly sampled deals with random
   playouts, the card of highest mean round score (`callbreak.bots.pimc`); calls
   as medium does: a searcher to tune against, while ``spar-ismcts`` is held out;
@@ -24,7 +32,7 @@ strength is measured against more than one kind of opponent
   random playouts and no model of anyone (`callbreak.bots.ismcts`); calls the
   ``easy`` level's count of sure tricks.
 
-``HELD_OUT`` (``spar-ismcts``, ``spar-timid``) are kept out of all tuning of
+``HELD_OUT`` (``spar-ismcts``, ``spar-timid``, ``spar-simple-clubs``) are kept out of all tuning of
 ``hard``: the figures against them are looked at last, as a test of what the
 tuning did against opponents it was not tuned on.
 
@@ -50,10 +58,10 @@ from .easy import _beats, sure_tricks, trick_winner
 from .knowledge import Knowledge, above
 from .medium import choose_card
 
-__all__ = ["HELD_OUT", "LEVELS", "BoldBot", "CounterBot", "NoisyBot", "SimpleBot", "TimidBot"]
+__all__ = ["HELD_OUT", "LEVELS", "BoldBot", "CounterBot", "NoisyBot", "SimpleBot", "SimpleClubsBot", "SimpleHighBot", "TimidBot"]
 
 #: the sparring levels kept out of all tuning of ``hard`` (looked at last)
-HELD_OUT = ("spar-ismcts", "spar-timid")
+HELD_OUT = ("spar-ismcts", "spar-timid", "spar-simple-clubs")
 
 
 def _clamp(call: int, view: SeatView) -> int:
@@ -202,15 +210,60 @@ class SimpleBot(Bot):
 
     name = "spar-simple"
 
+    @staticmethod
+    def order(card: int) -> tuple[int, int]:
+        """The order of its hand: `Card` order (spades, hearts, diamonds, clubs, each from the 2 up)."""
+        return card // 13, card % 13
+
     def act(self, view: SeatView) -> int | Card:
         if view.phase == "calling":
             return _clamp(sum(c % 13 >= 11 for c in view.hand), view)  # K (11) and A (12)
-        legal = view.legal_cards
+        legal = sorted(view.legal_cards, key=self.order)
         if not view.trick:
             return legal[0]
         t = view.rules.trump_index
         _, best = trick_winner(view.trick, t)
         return next((c for c in legal if _beats(c, best, t)), legal[0])
+
+
+class SimpleHighBot(SimpleBot):
+    """`SimpleBot` with each suit of its hand from the ace down: its highest winner.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=3)
+    >>> while m.round.phase == "calling":
+    ...     _ = m.act(m.round.legal_calls()[0])
+    >>> view = m.view(m.to_act)   # leading: the highest card of its first suit
+    >>> card = SimpleHighBot(seed=1).act(view)
+    >>> card.suit == view.legal_cards[0].suit and all(c <= card for c in view.legal_cards if c.suit == card.suit)
+    True
+    """
+
+    name = "spar-simple-high"
+
+    @staticmethod
+    def order(card: int) -> tuple[int, int]:
+        """Spades, hearts, diamonds, clubs, each from the ace down.
+
+        >>> [str(Card(c)) for c in sorted(map(Card.parse, ["2S", "AS", "KH", "3D"]), key=SimpleHighBot.order)]
+        ['AS', '2S', 'KH', '3D']
+        """
+        return card // 13, -(card % 13)
+
+
+class SimpleClubsBot(SimpleBot):
+    """`SimpleBot` with the suits of its hand in bridge order (clubs, diamonds, hearts,
+    spades, each from the 2 up): its leads and discards come from another suit first.
+
+    >>> [str(Card(c)) for c in sorted(map(Card.parse, ["2S", "AS", "KH", "3D"]), key=SimpleClubsBot.order)]
+    ['3D', 'KH', '2S', 'AS']
+    """
+
+    name = "spar-simple-clubs"
+
+    @staticmethod
+    def order(card: int) -> tuple[int, int]:
+        return 3 - card // 13, card % 13
 
 
 def _higher_threats(card: int, trump: int, k: Knowledge) -> int:
@@ -247,6 +300,8 @@ LEVELS: dict[str, Callable[[int | None], Bot]] = {
     "spar-noisy": NoisyBot,
     "spar-counter": CounterBot,
     "spar-simple": SimpleBot,
+    "spar-simple-high": SimpleHighBot,
+    "spar-simple-clubs": SimpleClubsBot,
     "spar-pimc": _pimc,
     "spar-ismcts": _ismcts,
 }

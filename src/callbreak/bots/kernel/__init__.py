@@ -8,7 +8,9 @@ leader, the tricks won.  One module per concern:
   by a test on random positions), `random_playouts` (raw speed) and
   `random_rollout` (a position played out at random, for ``spar-ismcts`` and ``spar-pimc``);
 - `policy`: the fast rule-of-thumb playout policy, and ``spar-simple``'s card
-  (`simple_card`, held to `callbreak.bots.sparring.SimpleBot` by a test);
+  with its hand in any of 48 orders (`simple_card`, held to the sparring bots
+  `SimpleBot`, `SimpleHighBot` and `SimpleClubsBot` by a test; `simple_fits`: the
+  orders in which it plays a card, the evidence of `style_misses`);
 - `medium`: the medium level's rules, ported (`medium_card`, held card-for-card
   to `callbreak.bots.medium` by a test under random rules);
 - `features`: the calling model's estimate of a hand (held to
@@ -42,12 +44,14 @@ from .dd import dd_reach, dd_table
 from .deals import sample_deals
 from .inference import mismatches, refine, style_misses
 from .medium import medium_card
-from .policy import simple_card
+from .policy import ORDERS, SUIT_ORDERS, simple_card, simple_fits
 from .search import call_search, search
 from .solve import solve
 
 __all__ = [
     "CACHE",
+    "ORDERS",
+    "SUIT_ORDERS",
     "call_search",
     "dd_reach",
     "dd_table",
@@ -61,6 +65,7 @@ __all__ = [
     "sample_deals",
     "search",
     "simple_card",
+    "simple_fits",
     "solve",
     "style_misses",
     "trick_winner",

@@ -181,6 +181,19 @@ def _beats(c: int, best: int, t: int) -> bool:
 
 
 @_jit
+def _beating(lm: I64, best: int, t: int) -> I64:
+    """The cards of ``lm`` that beat ``best`` (trumps ``t``)."""
+    win = np.int64(0)
+    m = lm
+    while m != 0:
+        c = _low(m)
+        m &= m - 1
+        if _beats(c, best, t):
+            win |= np.int64(1) << c
+    return win
+
+
+@_jit
 def trick_winner(trick: np.ndarray, t: int) -> int:
     """Index (0..3, from the leader) of the card winning a full trick.
 

@@ -3,8 +3,8 @@
 `mismatches` counts the cards the medium level's rules would not have played
 with the hands a deal gives; `refine` moves deals by Metropolis-Hastings card
 swaps towards those that explain the play and the calls; `style_misses` counts,
-seat by seat, what each of two styles (medium's rules, ``spar-simple``'s) would
-not have done, the evidence from which ``hard`` infers how each seat plays.
+seat by seat, what each style (medium's rules, ``spar-simple``'s with its hand in
+any of 48 orders) would not have done, the evidence from which ``hard`` infers how each seat plays.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 from .core import FULLM, _jit, _kth, _pop, _rand, legal_mask, trick_winner
 from .features import _hand_mean
 from .medium import _medium, _observe
-from .policy import simple_card
+from .policy import ORDERS, simple_fits
 
 __all__ = ["mismatches", "refine", "style_misses"]
 
@@ -70,30 +70,43 @@ def _history(me: int, seats: np.ndarray, cards: np.ndarray, leader0: int, P: np.
 
 
 @_jit
-def _seat_miss(
-    hand_now: int, gone: int, s: int, hist: np.ndarray, P: np.ndarray, calls: np.ndarray, style: int
-) -> int:
+def _hand_at(hand_now: int, gone: int, row: np.ndarray, P: np.ndarray) -> tuple[int, int]:
+    """A seat's hand and its legal cards before the card of ``row`` (of `_history`),
+    holding ``hand_now`` plus the cards it played since (``gone``: all it has played)."""
+    played = row[4]
+    hand = hand_now | (gone & ~played)
+    return hand, legal_mask(hand, row[5:9], row[2], P, row[3], played)
+
+
+@_jit
+def _seat_miss(hand_now: int, gone: int, s: int, hist: np.ndarray, P: np.ndarray, calls: np.ndarray) -> int:
     """How many of seat ``s``'s cards so far (rows of `_history`) are not the ones
-    the medium level's rules (`_medium`; ``style`` 1: ``spar-simple``'s,
-    `simple_card`) would have played holding ``hand_now`` plus its cards played
-    since (``gone``: all it has played).  A seat's choice depends on its own hand
-    and public facts only."""
+    the medium level's rules (`_medium`) would have played holding ``hand_now`` plus
+    its cards played since (``gone``: all it has played).  A seat's choice depends on
+    its own hand and public facts only (`_simple_misses` counts ``spar-simple``'s)."""
     bad = 0
     for r in range(hist.shape[0]):
-        if hist[r, 0] != s:
-            continue
-        played = hist[r, 4]
-        hand = hand_now | (gone & ~played)
-        trick = hist[r, 5:9]
-        n = hist[r, 2]
-        lm = legal_mask(hand, trick, n, P, hist[r, 3], played)
-        if style == 1:
-            c = simple_card(lm, trick, n, P[0])
-        else:
-            c = _medium(hand, FULLM & ~played & ~hand, s, lm, trick, n, P, hist[r, 9:13], calls, hist[r, 13:17])
-        if c != hist[r, 1]:
-            bad += 1
+        if hist[r, 0] == s:
+            hand, lm = _hand_at(hand_now, gone, hist[r], P)
+            unseen = FULLM & ~hist[r, 4] & ~hand
+            c = _medium(hand, unseen, s, lm, hist[r, 5:9], hist[r, 2], P, hist[r, 9:13], calls, hist[r, 13:17])
+            if c != hist[r, 1]:
+                bad += 1
     return bad
+
+
+@_jit
+def _simple_misses(hand_now: int, gone: int, s: int, hist: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
+    """Add to ``out[o]``, for each hand order ``o`` (`policy.ORDERS`), how many of seat
+    ``s``'s cards so far ``spar-simple``'s rule with its hand in that order would not
+    have played (`simple_fits`), holding ``hand_now`` plus its cards played since."""
+    for r in range(hist.shape[0]):
+        if hist[r, 0] == s:
+            lm = _hand_at(hand_now, gone, hist[r], P)[1]
+            fits = simple_fits(lm, hist[r, 5:9], hist[r, 2], P[0], hist[r, 1])
+            for o in range(ORDERS):
+                if (fits >> o) & 1 == 0:
+                    out[o] += 1
 
 
 @_jit
@@ -137,7 +150,7 @@ def mismatches(
     for d in range(nd):
         for s in range(4):
             if s != me:
-                out[d] += _seat_miss(dets[d, s], played_by[s], s, hist, P, calls, 0)
+                out[d] += _seat_miss(dets[d, s], played_by[s], s, hist, P, calls)
     return out
 
 
@@ -156,9 +169,10 @@ def style_misses(
     max_call: int,
     call_miss: int,
 ) -> np.ndarray:
-    """For each deal (rows of the hands now), style (0: the medium level's rules,
-    1: ``spar-simple``'s) and seat, how many of the seat's cards so far that style
-    would not have played holding the hand the deal gives it; for style 1 also its
+    """For each deal (rows of the hands now), style (`callbreak.bots.styles`: 0 the
+    medium level's rules, ``1 + o`` ``spar-simple``'s with its hand in order ``o`` of
+    `policy.ORDERS`) and seat, how many of the seat's cards so far that style would not
+    have played holding the hand the deal gives it; for ``spar-simple``'s also its
     call, counted as ``call_miss`` cards, where ``called[s]`` (the call it made,
     else it has not called) is not its aces and kings (clamped to
     ``min_call..max_call``).  The entries of seat ``me`` (the last axis) are 0.
@@ -177,18 +191,18 @@ def style_misses(
     >>> record = play_record(v, Knowledge.from_view(v))
     >>> called = np.array(v.calls, dtype=np.int64)
     >>> out = style_misses(np.array([m.round.hand_masks], dtype=np.int64), *record, called, 1, 13, 3)
-    >>> out[0, 1].tolist(), int(out[0, 0].sum()) > 0
-    ([0, 0, 0, 0], True)
+    >>> out[0, 1].tolist(), int(out[0, 0].sum()) > 0, int(out[0, 1 + 24].sum()) > 0
+    ([0, 0, 0, 0], True, True)
     """
     nd = dets.shape[0]
-    out = np.zeros((nd, 2, 4), dtype=np.int64)
+    out = np.zeros((nd, 1 + ORDERS, 4), dtype=np.int64)
     hist = _history(me, seats, cards, leader0, P)
     for d in range(nd):
         for s in range(4):
             if s == me:
                 continue
-            for style in range(2):
-                out[d, style, s] = _seat_miss(dets[d, s], played_by[s], s, hist, P, calls, style)
+            out[d, 0, s] = _seat_miss(dets[d, s], played_by[s], s, hist, P, calls)
+            _simple_misses(dets[d, s], played_by[s], s, hist, P, out[d, 1:, s])
             if called[s] >= 0:
                 h = dets[d, s] | played_by[s]
                 ak = 0
@@ -196,7 +210,8 @@ def style_misses(
                     ak += (h >> (13 * su + 11)) & 1
                     ak += (h >> (13 * su + 12)) & 1
                 if min(max(ak, min_call), max_call) != called[s]:
-                    out[d, 1, s] += call_miss
+                    for o in range(ORDERS):
+                        out[d, 1 + o, s] += call_miss
     return out
 
 
@@ -210,7 +225,7 @@ def _seat_energy(
     weights; ``cost``: `_energy_terms`)."""
     e = 0.0
     if cost[0, 0] > 0.0:
-        e += cost[0, 0] * _seat_miss(h[s], gone[s], s, hist, P, calls, 0)
+        e += cost[0, 0] * _seat_miss(h[s], gone[s], s, hist, P, calls)
     if cost[1, s] > 0.0:
         mu = _hand_mean(h[s] | gone[s], P[0], int(cost[2, s]), int(cost[3, s]), w)
         off = max(cost[4, s] - mu, mu - cost[5, s], 0.0)

@@ -9,7 +9,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core import FULLM, I64, SUITM, _above, _beats, _high_in_suit, _jit, _low, _others, _pop, legal_mask
+from .core import (
+    FULLM,
+    I64,
+    SUITM,
+    _above,
+    _beating,
+    _beats,
+    _high_in_suit,
+    _jit,
+    _low,
+    _others,
+    _pop,
+    legal_mask,
+)
 
 __all__ = ["medium_card"]
 
@@ -229,13 +242,7 @@ def _medium(
             best = trick[i]
             bi = i
     wseat = (s - n + bi) & 3
-    win = np.int64(0)
-    m = lm
-    while m != 0:
-        c = _low(m)
-        m &= m - 1
-        if _beats(c, best, t):
-            win |= np.int64(1) << c
+    win = _beating(lm, best, t)
     lose = lm & ~win
     if need > 0:
         if win != 0:

@@ -6,11 +6,23 @@ environment (`callbreak.env.batched`) for its rule-based opponents.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
-from .core import I64, SUITM, _beats, _high_in_suit, _jit, _kth, _low, _pop, _rand
+from .core import I64, SUITM, _beating, _beats, _high_in_suit, _jit, _kth, _low, _pop, _rand
 
-__all__ = ["simple_card"]
+__all__ = ["ORDERS", "SUIT_ORDERS", "simple_card", "simple_fits"]
+
+
+@_jit
+def _winners(lm: I64, trick: np.ndarray, n: int, t: int) -> I64:
+    """The cards of ``lm`` that beat the trick so far (its first ``n`` cards; ``n`` > 0)."""
+    best = trick[0]
+    for i in range(1, n):
+        if _beats(trick[i], best, t):
+            best = trick[i]
+    return _beating(lm, best, t)
 
 
 @_jit
@@ -129,17 +141,7 @@ def _policy(
                 return _lowest(lm, t)
             return _lowest(lm, t)
         return _lowest(lm, t)
-    best = trick[0]
-    for i in range(1, n):
-        if _beats(trick[i], best, t):
-            best = trick[i]
-    win = np.int64(0)
-    m = lm
-    while m != 0:
-        c = _low(m)
-        m &= m - 1
-        if _beats(c, best, t):
-            win |= np.int64(1) << c
+    win = _winners(lm, trick, n, t)
     lose = lm & ~win
     if want:
         if win != 0:
@@ -182,18 +184,42 @@ def _policy(
     return _lowest(lm, t)
 
 
+#: the orders of the four suits (spades 0, hearts 1, diamonds 2, clubs 3), lexicographic:
+#: the first is `Card` order, the last clubs, diamonds, hearts, spades
+SUIT_ORDERS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
+#: the orders a simple player's hand may run in: order ``o`` takes the suits in
+#: ``SUIT_ORDERS[o % 24]``, each from the 2 up (``o < 24``) or from the ace down; 0 is
+#: `Card` order (``spar-simple``), 24 the suits so with each from the ace down (``spar-simple-high``)
+ORDERS = 2 * len(SUIT_ORDERS)
+
+
 @_jit
-def simple_card(lm: I64, trick: np.ndarray, n: int, t: int) -> int:
+def _first_in(m: I64, order: int) -> int:
+    """The first card of ``m`` in hand order ``order`` (`ORDERS`), -1 if none."""
+    for i in range(4):
+        s = SUIT_ORDERS[order % 24, i]
+        sub = m & (SUITM << (13 * s))
+        if sub != 0:
+            return _high_in_suit(m, s) if order >= 24 else _low(sub)
+    return -1
+
+
+@_jit
+def simple_card(lm: I64, trick: np.ndarray, n: int, t: int, order: int = 0) -> int:
     """``spar-simple``'s card (`callbreak.bots.sparring.SimpleBot`, held to it by
-    tests/bots/test_opp_simple.py): leading, the lowest legal card; else the lowest legal
-    card that beats the trick so far (``n`` cards of ``trick``, trumps ``t``), else the
-    lowest legal card. ``lm``: the legal cards as a mask.
+    tests/bots/test_opp_simple.py): leading, the first legal card of its hand; else
+    the first legal card that beats the trick so far (``n`` cards of ``trick``, trumps
+    ``t``), else the first legal card. ``lm``: the legal cards as a mask; ``order``:
+    the order of its hand (`ORDERS`; 0, the default, `Card` order; 24 each suit from
+    the ace down, `callbreak.bots.sparring.SimpleHighBot`).
 
     >>> from callbreak.cards import Card
     >>> hearts = (1 << Card.parse("4H")) | (1 << Card.parse("JH")) | (1 << Card.parse("AH"))
     >>> trick = np.array([Card.parse("9H"), Card.parse("TH"), 0, 0], dtype=np.int64)
     >>> str(Card(simple_card(hearts, trick, 2, 0))), str(Card(simple_card(hearts, trick, 0, 0)))
     ('JH', '4H')
+    >>> str(Card(simple_card(hearts, trick, 2, 0, 24))), str(Card(simple_card(hearts, trick, 0, 0, 24)))
+    ('AH', 'AH')
     """
     if n > 0:
         best = trick[0]
@@ -202,8 +228,50 @@ def simple_card(lm: I64, trick: np.ndarray, n: int, t: int) -> int:
                 best = trick[i]
         m = lm
         while m != 0:
-            c = _low(m)
+            c = _first_in(m, order)
             if _beats(c, best, t):
                 return c
-            m &= m - 1
-    return _low(lm)
+            m &= ~(np.int64(1) << c)
+    return _first_in(lm, order)
+
+
+@_jit
+def simple_fits(lm: I64, trick: np.ndarray, n: int, t: int, c: int) -> int:
+    """The hand orders (`ORDERS`, as bits) in which `simple_card` plays ``c``: a
+    winner when some legal card wins the trick so far (the first of its suit's
+    winners), else the first legal card of its suit, from a suit that comes before
+    every other suit it may play from.
+
+    >>> from callbreak.cards import Card
+    >>> lm = (1 << Card.parse("4H")) | (1 << Card.parse("AH")) | (1 << Card.parse("3C"))
+    >>> z = np.zeros(4, dtype=np.int64)
+    >>> fits = [simple_fits(lm, z, 0, 0, Card.parse(x)) for x in ("4H", "AH", "3C", "5D")]   # leading
+    >>> [[o for o in range(ORDERS) if f >> o & 1 and o in (0, 23, 24, 47)] for f in fits]
+    [[0], [24], [23, 47], []]
+    """
+    cand = lm
+    if n > 0:
+        win = _winners(lm, trick, n, t)
+        if win != 0:
+            cand = win
+    if (cand >> c) & 1 == 0:
+        return 0
+    s = c // 13
+    sub = cand & (SUITM << (13 * s))
+    up = _low(sub) == c
+    down = _high_in_suit(sub, s) == c
+    if not (up or down):
+        return 0
+    perms = 0
+    for p in range(24):
+        ok = True
+        for i in range(4):
+            q = SUIT_ORDERS[p, i]
+            if q == s:
+                break
+            if cand & (SUITM << (13 * q)) != 0:
+                ok = False
+                break
+        if ok:
+            perms |= 1 << p
+    return (perms if up else 0) | ((perms << 24) if down else 0)

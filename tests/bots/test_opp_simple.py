@@ -151,7 +151,7 @@ def test_hard_with_the_simple_model_plays_a_round_against_three_simple_players()
 
 @pytest.mark.parametrize("style", [1, 25])
 def test_the_call_searchs_simple_calls_are_the_sparring_bots(style: int) -> None:
-    """With the style of ``spar-simple`` (either order) the call search lets the seats that
+    """With the style of ``spar-simple`` (any hand order) the call search lets the seats that
     have not called call as it does (a third copy of its call, in the kernel): each
     playout's calls for them are `SimpleBot`'s (`SimpleHighBot`'s) on the same hands."""
     import numpy as np
@@ -219,3 +219,49 @@ def test_search_values_takes_a_style_or_one_per_seat_and_nothing_else() -> None:
     for bad in (49, -1, [0, 1, 0], [0, 49, 0, 0]):
         with pytest.raises(ValueError, match="opp must be a style"):
             search_values(view, k, deals, seed=1, opp=bad)
+
+
+def test_the_searchs_playouts_play_each_seat_in_its_styles_hand_order() -> None:
+    """With two tricks to go, a seat's card is the last choice of the round for the seats after
+    it: the search's value of each of its cards, on the real deal, is the value of the round as
+    the other seats' own bots end it, for the style of each bot's hand order (``1 + order``), and
+    the orders end some positions differently (so a style read as another order would fail)."""
+    from callbreak.bots.calling import ROUND_SD
+    from callbreak.bots.kernel.scoring import _value
+    from callbreak.bots.styles import SIMPLE, SIMPLE_HIGH
+
+    def ending(rnd: Round, card: int, bot: SimpleBot) -> np.ndarray:
+        r = rnd.copy()
+        r.play(card)
+        while r.phase == "playing":
+            seat = r.to_act
+            assert seat is not None
+            r.act(bot.act(r.view(seat)) if seat != rnd.to_act else r.legal_cards()[0])
+        return np.array(r.tricks_won, dtype=np.int64)
+
+    rules = Ruleset.preset("bhoos")
+    differ = 0
+    for seed in range(40):
+        rnd = Round(rules, Round.deal_hands(seed=seed), dealer=seed % 4)
+        low = SimpleBot(seed=1)
+        while rnd.phase == "calling":
+            rnd.act(low.act(rnd.view(rnd.to_act)))  # type: ignore[arg-type]
+        while len(rnd.tricks) < 11 or rnd.to_act != 0 or len(rnd.trick) > 1:
+            if rnd.phase != "playing":
+                break
+            rnd.act(low.act(rnd.view(rnd.to_act)))  # type: ignore[arg-type]
+        if rnd.phase != "playing" or len(rnd.legal_cards()) < 2:
+            continue
+        view = rnd.view(0)
+        k = Knowledge.from_view(view)
+        calls = np.array(view.calls, dtype=np.int64)
+        ends = {}
+        bots = ((SIMPLE, SimpleBot(seed=1)), (SIMPLE_HIGH, SimpleHighBot(seed=1)), (1 + 23, SimpleClubsBot(seed=1)))
+        for style, bot in bots:
+            got = search_values(view, k, [list(rnd.hand_masks)], seed=1, eps=0, opp=[0, style, style, style])
+            ends[style] = [ending(rnd, c, bot) for c in view.legal_cards]
+            want = [_value(0, e, calls, np.zeros(4), ROUND_SD * 3, kernel.rules_array(rules)) for e in ends[style]]
+            assert got[0].tolist() == pytest.approx(want)
+        differ += any((a != b).any() for a, b in zip(ends[SIMPLE], ends[SIMPLE_HIGH]))
+        differ += any((a != b).any() for a, b in zip(ends[SIMPLE], ends[1 + 23]))
+    assert differ >= 3

@@ -854,7 +854,7 @@ class HardBot(Bot):
         self, view: SeatView, k: Knowledge, n: int, seed: int, styles: npt.NDArray[np.int64], call: bool
     ) -> list[list[int]]:
         """The deals a decision searches: where some seat is taken to play
-        ``spar-simple``'s style (either order), `simple_deals` for those seats; else the card or
+        ``spar-simple``'s style (any hand order), `simple_deals` for those seats; else the card or
         the call search's own (`card_deals`, `deals`)."""
         simple = [s for s in range(4) if styles[s] >= 1]
         if simple:

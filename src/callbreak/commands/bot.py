@@ -56,8 +56,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         choices=(0, 1, 2),
         default=None,
         help="the hard bot's model of the other seats: 0 the medium level's rules, 1 spar-simple's, "
-        "2 each seat's style (medium's, spar-simple's or spar-simple-high's) inferred from its cards "
-        "over the match (the default; the server keeps each seat's earlier rounds)",
+        "2 each seat's style (medium's, or spar-simple's with its hand in any of 48 orders) inferred "
+        "from its cards over the match (the default; the server keeps each seat's earlier rounds)",
     )
     s.set_defaults(func=run_serve)
 

@@ -75,7 +75,7 @@ def _hand_at(hand_now: int, gone: int, row: np.ndarray, P: np.ndarray) -> tuple[
     holding ``hand_now`` plus the cards it played since (``gone``: all it has played)."""
     played = row[4]
     hand = hand_now | (gone & ~played)
-    return hand, legal_mask(hand, row[5:9], row[2], P, row[3], played)
+    return hand, int(legal_mask(hand, row[5:9], row[2], P, row[3], played))
 
 
 @_jit

@@ -44,9 +44,9 @@ def search(
     ``solve_k`` tricks remain, the deal is solved exactly (max^n) instead.
     ``mpol``: 1 to play the playouts with the medium level's rules (`_medium`,
     ``cannot0``: what each seat is publicly known not to hold), 0 the fast policy;
-    ``opp``: each seat's style (`callbreak.bots.styles.STYLES`), 1 to play that seat
-    (other than ``me``) by ``spar-simple``'s rule instead (`simple_card`), 2 by
-    ``spar-simple-high``'s, 0 as ``mpol`` says.
+    ``opp``: each seat's style (`callbreak.bots.styles`): ``1 + o`` to play that seat
+    (other than ``me``) by ``spar-simple``'s rule with its hand in order ``o``
+    (`simple_card`, `policy.ORDERS`) instead, 0 as ``mpol`` says.
 
     Seat 2 leads the first trick of a lone round; its two legal cards valued on the real deal:
 
@@ -166,9 +166,9 @@ def call_search(
     ``rescue``: the share of a playout in which seat ``me`` falls one trick short
     of its call that is valued as made (its real play makes its call more often
     than the playout policy does); 0 values every playout as it ends.
-    ``opp``: each seat's style, 1 (2) for a seat other than ``me`` to play by
-    ``spar-simple``'s (``spar-simple-high``'s) rule (`simple_card`) and, where it has
-    not called yet, to call its aces and kings.
+    ``opp``: each seat's style, ``1 + o`` for a seat other than ``me`` to play by
+    ``spar-simple``'s rule with its hand in order ``o`` (`simple_card`) and, where it
+    has not called yet, to call its aces and kings.
 
     The first seat to call, on three deals of the others' cards:
 
@@ -214,7 +214,7 @@ def call_search(
                     calls[s] = cands[ci]
                 elif known_calls[s] >= 0:
                     calls[s] = known_calls[s]
-                elif opp[s] >= 1:  # spar-simple (either order): its aces and kings
+                elif opp[s] >= 1:  # spar-simple (any hand order): its aces and kings
                     h = dets[d, s]
                     c = 0
                     for su in range(4):

@@ -29,10 +29,11 @@ def cards(*texts: str) -> tuple[Card, ...]:
 def test_documented_bid_example_is_read_exactly() -> None:
     p = parse_request("/bid", load("bhoos_bid_example.json"), BHOOS)
     v = p.view
-    # P3 is first in playerIds, so seat 0; the three others have bid, so P3 is the dealer and calls last.
-    assert p.player_ids == ("P3", "P0", "P2", "P1")
-    assert (v.seat, v.dealer, v.phase, v.to_act) == (0, 0, "calling", 0)
-    assert v.calls == (None, 3, 3, 3)
+    # The seats run round the table from the least id, P0, so P3 (listed first) is seat 3; the three
+    # others have bid, so P3 is the dealer and calls last.
+    assert p.player_ids == ("P0", "P2", "P1", "P3")
+    assert (v.seat, v.dealer, v.phase, v.to_act) == (3, 3, "calling", 3)
+    assert v.calls == (3, 3, 3, None)
     assert v.hand == cards("AS", "TS", "8S", "7S", "6S", "4S", "3S", "9H", "6H", "5H", "AC", "AD", "JD")
     assert v.legal_calls == tuple(range(1, 9))  # the bhoos preset: calls 1..8
     assert p.time_budget_ms is None  # the documented /bid carries no timeBudget

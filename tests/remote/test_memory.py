@@ -9,6 +9,9 @@ has not served them does not."""
 from __future__ import annotations
 
 import json
+from typing import Any
+
+import pytest
 
 from callbreak import Card, Match, Ruleset, SeatView
 from callbreak.bots.base import Bot
@@ -190,3 +193,56 @@ def test_the_matches_remembered_are_bounded_over_all_seats() -> None:
                 memory.note(IDS, vs[i])
                 assert memory.matches <= 6
     assert memory.matches == 5
+
+
+def listed_from(body: dict[str, Any], first: int) -> dict[str, Any]:
+    """``body`` with ``playerIds`` listed from seat ``first`` round the table (its history's
+    indices renumbered to match), as a server that starts the list elsewhere would send it."""
+    out = json.loads(json.dumps(body))
+    ids = out["playerIds"]
+    out["playerIds"] = ids[first:] + ids[:first]
+    out["history"] = [[(lead - first) % 4, cards, (win - first) % 4] for lead, cards, win in body.get("history", [])]
+    if "history" not in body:
+        del out["history"]
+    return out
+
+
+def test_a_server_that_lists_the_players_from_each_rounds_first_caller_is_followed() -> None:
+    """Ids listed from the round's first caller (so each player's index moves every round):
+    every request reads back as the same view as when listed from the least id, and the
+    memory follows the match (each seat gets its own last view of each earlier round); the
+    ids are named so that the least is not seat 0's."""
+    ids = ["m", "b", "x", "a"]
+    m = Match(BHOOS.replace(rounds=3), seed=4)
+    bot = SimpleBot(seed=1)
+    memory = MatchMemory()
+    last: dict[tuple[str, int], SeatView] = {}
+    moved = set()
+    while not m.is_over:
+        v = m.view(m.to_act)
+        path, body = view_to_request(v, ids, time_budget_ms=1500)
+        first = (v.dealer + 1) % 4
+        moved.add(first)
+        got = parse_request(path, listed_from(body, first), BHOOS)
+        want = parse_request(path, listed_from(body, ids.index("a")), BHOOS)
+        assert got == want and got.player_ids == ("a", "m", "b", "x")
+        assert got.view.seat == (v.seat + 1) % 4 and got.view.hand == v.hand
+        me = ids[v.seat]
+        earlier = memory.note(got.player_ids, got.view)
+        assert earlier == tuple(last[me, r] for r in range(1, v.round_number))
+        last[me, v.round_number] = got.view
+        m.act(bot.act(v))
+    assert len(moved) == 3
+
+
+def test_a_request_listed_from_another_player_with_a_bad_history_names_its_own_indices() -> None:
+    """The errors speak of seats as the request numbers them, not as they are renumbered."""
+    m = Match(BHOOS, seed=4)
+    bot = SimpleBot(seed=1)
+    while len(m.round.tricks) < 2:
+        m.act(bot.act(m.view(m.to_act)))
+    v = m.view(m.to_act)
+    path, body = view_to_request(v, ["d", "c", "b", "a"], time_budget_ms=1500)
+    body["history"][1][2] = (body["history"][1][2] + 1) % 4
+    with pytest.raises(ValueError, match=rf"history\[1\]: the winner is seat {v.tricks[1].winner}, not"):
+        parse_request(path, body, BHOOS)

@@ -9,7 +9,9 @@ bot for the round).  A bid of ``0`` means "has not called yet".
 
 `view_to_request` turns a `SeatView` into that JSON; `parse_request` rebuilds the
 `SeatView` from the JSON alone (no memory between requests), checking every field:
-anything malformed or impossible raises `ValueError` naming the problem.
+anything malformed or impossible raises `ValueError` naming the problem.  Its seats
+are numbered round the table from the least player id, so that a player keeps its
+seat from request to request however the list is started.
 
 >>> from callbreak import Match, Ruleset
 >>> m = Match(Ruleset.preset("bhoos"), seed=3)
@@ -132,7 +134,9 @@ def view_to_request(
 
 @dataclass(frozen=True, slots=True)
 class ParsedRequest:
-    """A request read back: the seat's view, its time budget (ms, or None) and the ids.
+    """A request read back: the seat's view, its time budget (ms, or None) and the ids,
+    round the table from the least (the seats of the view are numbered so, whichever
+    player the request's ``playerIds`` start with).
 
     >>> from callbreak import Match
     >>> m = Match(seed=1)
@@ -203,7 +207,16 @@ def parse_request(path: str, body: object, rules: Ruleset | None = None) -> Pars
     me = _field(body, "playerId")
     if me not in ids:
         raise ValueError(f"playerId {me!r} is not one of playerIds")
+    # the seats are numbered round the table from the least id, whichever player the list
+    # starts with (a server may list them from the round's first player): each player keeps
+    # its seat from round to round, so a match can be followed (`callbreak.remote.memory`)
+    shift = ids.index(min(ids))
+    ids = ids[shift:] + ids[:shift]
     seat = ids.index(me)
+
+    def wire(s: int) -> int:
+        """A seat as the request numbers it (an index into its ``playerIds``)."""
+        return (s + shift) % 4
 
     ctx = _field(body, "context")
     if not isinstance(ctx, dict):
@@ -284,11 +297,11 @@ def parse_request(path: str, body: object, rules: Ruleset | None = None) -> Pars
         for i, t in enumerate(hist_raw):
             if not isinstance(t, list) or len(t) != 3:
                 raise ValueError(f"history[{i}] must be [leader index, [four cards], winner index]")
-            lead = _int(t[0], f"history[{i}] leader", 0, 3)
+            lead = (_int(t[0], f"history[{i}] leader", 0, 3) - shift) % 4
             tcards = _cards(t[1], f"history[{i}] cards")
             if len(tcards) != 4:
                 raise ValueError(f"history[{i}] must hold four cards, not {len(tcards)}")
-            win = _int(t[2], f"history[{i}] winner", 0, 3)
+            win = (_int(t[2], f"history[{i}] winner", 0, 3) - shift) % 4
             history.append((lead, tcards, win))
         played = _cards(_field(body, "played"), "played")
         if len(played) > 3:
@@ -306,15 +319,15 @@ def parse_request(path: str, body: object, rules: Ruleset | None = None) -> Pars
         for i, (hl, tcards, _) in enumerate(history):
             if hl != lead:
                 raise ValueError(
-                    f"history[{i}]: seat {hl} leads, but the previous trick was won by seat {lead}"
+                    f"history[{i}]: seat {wire(hl)} leads, but the previous trick was won by seat {wire(lead)}"
                 )
             plays.extend(((hl + k) % 4, c) for k, c in enumerate(tcards))
             lead = _trick_winner(hl, tcards, rules)
             if history[i][2] != lead:
-                raise ValueError(f"history[{i}]: the winner is seat {lead}, not {history[i][2]}")
+                raise ValueError(f"history[{i}]: the winner is seat {wire(lead)}, not {wire(history[i][2])}")
         if (lead + len(played)) % 4 != seat:
             raise ValueError(
-                f"it is not {me}'s turn: seat {lead} leads this trick and {len(played)} cards are played"
+                f"it is not {me}'s turn: seat {wire(lead)} leads this trick and {len(played)} cards are played"
             )
         plays.extend(((lead + k) % 4, c) for k, c in enumerate(played))
         want = 13 - len(history)
@@ -345,7 +358,7 @@ def parse_request(path: str, body: object, rules: Ruleset | None = None) -> Pars
     for s in range(4):
         need = 13 - dealt[s].bit_count()
         if need < 0:
-            raise ValueError(f"seat {s} has played more cards than a hand holds")
+            raise ValueError(f"seat {wire(s)} has played more cards than a hand holds")
         if s != seat:
             for c in pool[:need]:
                 dealt[s] |= 1 << c

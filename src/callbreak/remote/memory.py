@@ -4,7 +4,8 @@ A request of the Bhoos protocol carries the round in progress only, and `BotServ
 resets its bot before each one, so that an answer depends on the request (and the
 seed) alone.  A bot that learns from a whole match (`HardBot`'s ``opp=2``: each
 other seat's style, from its cards over the match) needs the earlier rounds.
-`MatchMemory` keeps, per seat of a match (its ``playerIds``, in their order, and the seat), the
+`MatchMemory` keeps, per seat of a match (its ``playerIds`` round the table from the least,
+as `callbreak.remote.codec.parse_request` numbers the seats, and the seat), the
 last view the seat was asked about in each round, and hands a request the views of
 the match's earlier rounds (`Bot.recall`).
 

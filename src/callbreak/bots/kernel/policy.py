@@ -222,16 +222,9 @@ def simple_card(lm: I64, trick: np.ndarray, n: int, t: int, order: int = 0) -> i
     ('AH', 'AH')
     """
     if n > 0:
-        best = trick[0]
-        for i in range(1, n):
-            if _beats(trick[i], best, t):
-                best = trick[i]
-        m = lm
-        while m != 0:
-            c = _first_in(m, order)
-            if _beats(c, best, t):
-                return c
-            m &= ~(np.int64(1) << c)
+        win = _winners(lm, trick, n, t)
+        if win != 0:  # the first winner: within a suit, a card beats whenever a lower one does
+            return _first_in(win, order)
     return _first_in(lm, order)
 
 

@@ -488,7 +488,6 @@ def search_values(
     medium_playouts: bool = False,
     sd_scale: float = 1.0,
     opp: int | Sequence[int] = 0,
-    plan_tricks: int = 0,
 ) -> np.ndarray:
     """Match value of each legal card (columns, in ``view.legal_cards`` order) on
     each deal and rollout (rows); ``medium_playouts``: every seat plays the
@@ -496,9 +495,7 @@ def search_values(
     ``sd_scale`` scales the spread of the rounds still to come; ``opp``: the
     style of the other seats (`callbreak.bots.styles`: 0 medium's, ``1 + o``
     ``spar-simple``'s with its hand in order ``o``), one for all or one per seat;
-    anything else is a ``ValueError``; ``plan_tricks``: from the seat's turn with at
-    most this many tricks left, a deal is valued by the seat's best line of cards
-    against the others' styles (`callbreak.bots.kernel.plan`) instead of a playout.
+    anything else is a ``ValueError``.
 
     >>> from callbreak import Match, Ruleset
     >>> from callbreak.bots.knowledge import Knowledge
@@ -563,7 +560,6 @@ def search_values(
         cannot,
         int(medium_playouts),
         styles,
-        plan_tricks,
     )
 
 
@@ -672,10 +668,7 @@ class HardBot(Bot):
     evidence of a round is kept for the rest of the match by the bot object
     (`reset` starts afresh, and a serving layer that resets the bot before each
     decision hands it the match's earlier rounds: `recall`); ``memory=0`` keeps
-    only the round in progress.  ``plan_tricks``: from its turn with at most this
-    many tricks left, each deal of a card search is valued by the seat's best line
-    of cards with every other seat answering by its style (medium's rules or
-    ``spar-simple``'s; `callbreak.bots.kernel.plan`) instead of by a playout (0: off).
+    only the round in progress.
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):
@@ -720,12 +713,8 @@ class HardBot(Bot):
         call_rescue: float = 0.0,
         opp: int = 2,
         memory: int = 1,
-        plan_tricks: int = 0,
     ) -> None:
         super().__init__(seed)
-        if not isinstance(plan_tricks, int) or isinstance(plan_tricks, bool) or not 0 <= plan_tricks <= 13:
-            raise ValueError("plan_tricks must be between 0 and 13")
-        self.plan_tricks = int(plan_tricks)
         if opp not in (0, 1, 2) or isinstance(opp, bool):
             raise ValueError("opp must be 0 (the others as medium), 1 (as spar-simple) or 2 (inferred)")
         self.opp = int(opp)
@@ -1027,7 +1016,6 @@ class HardBot(Bot):
                     bool(self.mpol),
                     self.sd_scale,
                     styles.tolist(),
-                    self.plan_tricks,
                 )
             )
             if self.time_limit is not None and time.perf_counter() - t0 > self.time_limit:

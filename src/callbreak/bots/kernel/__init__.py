@@ -23,11 +23,8 @@ leader, the tricks won.  One module per concern:
   (`mismatches`) and Metropolis-Hastings moves towards deals that do (`refine`),
   and the evidence for each seat's style of play (`style_misses`);
 - `search`: each candidate card (`search`) or call (`call_search`) played out
-  over many deals; `solve`: exact max^n endgames; `plan`: one seat's best line
-  over a known deal's last tricks, the others answering by their styles (what
-  the card search values a deal by from ``plan_k`` tricks from the end); `dd`:
-  exact double dummy, one seat against the other three (`dd_reach`, the
-  analysis' hindsight).
+  over many deals; `solve`: exact max^n endgames; `dd`: exact double dummy,
+  one seat against the other three (`dd_reach`, the analysis' hindsight).
 
 Rules are passed as an int64 array ``P``: trump, must_head, head_after_cut,
 must_undertrump, trump_lead (0 any, 1 not first trick, 2 after broken),
@@ -47,7 +44,6 @@ from .dd import dd_reach, dd_table
 from .deals import sample_deals
 from .inference import mismatches, refine, style_misses
 from .medium import medium_card
-from .plan import plan
 from .policy import ORDERS, SUIT_ORDERS, simple_card, simple_fits
 from .search import call_search, search
 from .solve import solve
@@ -62,7 +58,6 @@ __all__ = [
     "legal_mask",
     "medium_card",
     "mismatches",
-    "plan",
     "random_playouts",
     "random_rollout",
     "refine",

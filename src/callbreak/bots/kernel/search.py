@@ -7,7 +7,6 @@ import numpy as np
 from .core import _jit, _kth, _others, _pop, _rand, legal_mask, trick_winner
 from .features import _hand_mean
 from .medium import _medium, _observe
-from .plan import plan
 from .policy import _policy, simple_card
 from .scoring import _value
 from .solve import _solve
@@ -38,7 +37,6 @@ def search(
     cannot0: np.ndarray,
     mpol: int,
     opp: np.ndarray,
-    plan_k: int,
 ) -> np.ndarray:
     """The value of each candidate card in ``moves`` (columns) on each deal of
     ``dets`` (one row of four hand masks per deal) and rollout (rows: deal-major),
@@ -48,11 +46,7 @@ def search(
     ``cannot0``: what each seat is publicly known not to hold), 0 the fast policy;
     ``opp``: each seat's style (`callbreak.bots.styles`): ``1 + o`` to play that seat
     (other than ``me``) by ``spar-simple``'s rule with its hand in order ``o``
-    (`simple_card`, `policy.ORDERS`) instead, 0 as ``mpol`` says; ``plan_k``: once
-    ``me`` is to play with at most this many tricks left (where ``solve_k`` has not
-    already ended the playout), the deal's value is that of ``me``'s best line of cards with
-    every other seat answering by its style (`plan`: medium's rules or
-    ``spar-simple``'s, whatever ``mpol``), not a playout.
+    (`simple_card`, `policy.ORDERS`) instead, 0 as ``mpol`` says.
 
     Seat 2 leads the first trick of a lone round; its two legal cards valued on the real deal:
 
@@ -66,7 +60,7 @@ def search(
     >>> values = search(
     ...     np.array([rnd.hand_masks], dtype=np.int64), rnd.to_act, z, 0, rnd.leader, z, 0, 0,
     ...     rules_array(rnd.rules), np.array(rnd.calls, dtype=np.int64), moves, 2, np.zeros(4), 13.5,
-    ...     4, 1, z, 0, z, 0, z, 0,
+    ...     4, 1, z, 0, z, 0, z,
     ... )
     >>> values.shape, bool((values > 0).all() and (values < 1.1).all())
     ((2, 2), True)
@@ -82,7 +76,6 @@ def search(
     pubvoid = np.zeros(4, dtype=np.int64)
     low_duck = P[5] > 0 and P[6] < 0  # extra tricks are worth a little: keep high cards
     vt = np.full((4, 1 << 16), np.nan)
-    st = np.zeros(5, dtype=np.int64)
     for d in range(dets.shape[0]):
         for r in range(rollouts):
             stream = (seed * 1000003 + d * 7919 + r * 104729) & 0xFFFFFFFFFFFF
@@ -101,9 +94,8 @@ def search(
                 tn = trick_no0
                 s = me
                 c = moves[mi]
-                planned = False
                 while True:
-                    if mpol != 0 or plan_k > 0:
+                    if mpol != 0:
                         _observe(cannot, trick, n, c, s, P, tn, played)
                     trick[n] = c
                     if n > 0 and c // 13 != trick[0] // 13:
@@ -130,11 +122,6 @@ def search(
                         for o in range(4):
                             won[o] += (code >> (4 * o)) & 15
                         break
-                    if s == me and 13 - tn <= plan_k:
-                        st[0], st[1], st[2], st[3], st[4] = n, leader, tn, played, s
-                        values[d * rollouts + r, mi] = plan(hands, trick, st, won, cannot, me, P, calls, opp, totals, sd)
-                        planned = True
-                        break
                     lm = legal_mask(hands[s], trick, n, P, tn, played)
                     if s != me and opp[s] >= 1:
                         c = simple_card(lm, trick, n, t, opp[s] - 1)
@@ -145,8 +132,7 @@ def search(
                             c = _medium(hands[s], _others(hands, s), s, lm, trick, n, P, won, calls, cannot)
                     else:
                         c = _policy(hands, s, lm, trick, n, t, won[s] < calls[s], rng, eps, pubvoid, low_duck)
-                if not planned:
-                    values[d * rollouts + r, mi] = _value(me, won, calls, totals, sd, P)
+                values[d * rollouts + r, mi] = _value(me, won, calls, totals, sd, P)
     return values
 
 

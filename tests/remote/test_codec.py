@@ -295,3 +295,41 @@ def test_fuzzed_requests_are_read_or_refused_with_value_error() -> None:
         assert v.legal_calls if v.phase == "calling" else v.legal_cards, b
         assert len(set(v.hand) | set(v.played)) == len(v.hand) + len(v.played)
     assert read > 0  # some damage is harmless (a total changed, a bid changed), and is read
+
+
+def _listed_from(body: dict[str, Any], k: int) -> dict[str, Any]:
+    """``body`` with its ``playerIds`` listed from the k-th player on, the history's seat
+    indexes renumbered to match (the same position, sent another way)."""
+    b = copy.deepcopy(body)
+    ids = b["playerIds"]
+    b["playerIds"] = ids[k:] + ids[:k]
+    b["history"] = [[(lead - k) % 4, cards, (win - k) % 4] for lead, cards, win in b["history"]]
+    return b
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_play_request_listed_from_another_player_reads_the_same_and_errors_name_its_own_order(k: int) -> None:
+    base = parse_request("/play", PLAY, BHOOS)
+    body = _listed_from(PLAY, k)
+    ids = body["playerIds"]
+    assert ids[0] != "P0"
+    parsed = parse_request("/play", body, BHOOS)
+    assert (parsed.player_ids, parsed.view) == (base.player_ids, base.view)
+
+    def at(pid: str) -> int:
+        return int(ids.index(pid))
+
+    cases: list[tuple[Any, str]] = [
+        (_set(["history", 1, 2], at("P0")), f"the winner is seat {at('P3')}, not {at('P0')}"),
+        (_set(["history", 1, 0], at("P2")), f"seat {at('P2')} leads, but the previous trick was won by seat {at('P3')}"),
+        (_set(["played"], ["2H"]), f"it is not P1's turn: seat {at('P3')} leads this trick"),
+        (
+            _set(["context", "players", "P3", "won"], 1),
+            f"tricks won {[int(p == 'P3') for p in ids]} disagree with the history {[2 * int(p == 'P3') for p in ids]}",
+        ),
+        (_set(["context", "players"], {"P3": {}}), f"exactly the ids {ids!r}"),
+    ]
+    for fn, message in cases:
+        with pytest.raises(ValueError) as e:
+            parse_request("/play", mutate(body, fn), BHOOS)
+        assert message in str(e.value)

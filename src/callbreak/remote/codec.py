@@ -210,6 +210,7 @@ def parse_request(path: str, body: object, rules: Ruleset | None = None) -> Pars
     # the seats are numbered round the table from the least id, whichever player the list
     # starts with (a server may list them from the round's first player): each player keeps
     # its seat from round to round, so a match can be followed (`callbreak.remote.memory`)
+    listed = list(ids)
     shift = ids.index(min(ids))
     ids = ids[shift:] + ids[:shift]
     seat = ids.index(me)
@@ -217,6 +218,10 @@ def parse_request(path: str, body: object, rules: Ruleset | None = None) -> Pars
     def wire(s: int) -> int:
         """A seat as the request numbers it (an index into its ``playerIds``)."""
         return (s + shift) % 4
+
+    def as_listed(per_seat: list[int]) -> list[int]:
+        """One value a seat, in the order of the request's ``playerIds``."""
+        return [per_seat[(w - shift) % 4] for w in range(4)]
 
     ctx = _field(body, "context")
     if not isinstance(ctx, dict):
@@ -226,7 +231,7 @@ def parse_request(path: str, body: object, rules: Ruleset | None = None) -> Pars
     if not isinstance(players, dict):
         raise ValueError("context.players must be an object")
     if set(players) != set(ids):
-        raise ValueError(f"context.players must have exactly the ids {ids!r}, has {sorted(players)!r}")
+        raise ValueError(f"context.players must have exactly the ids {listed!r}, has {sorted(players)!r}")
     totals: list[Decimal] = []
     bids: list[int] = []
     won: list[int] = []
@@ -339,7 +344,9 @@ def parse_request(path: str, body: object, rules: Ruleset | None = None) -> Pars
         for _, _, w in history:
             counted[w] += 1
         if counted != won:
-            raise ValueError(f"context: tricks won {won} disagree with the history {counted}")
+            raise ValueError(
+                f"context: tricks won {as_listed(won)} disagree with the history {as_listed(counted)}"
+            )
 
     # --- the cards must add up to one deck --------------------------------------
     seen = hand_mask

@@ -233,8 +233,8 @@ class BotService:
             return 400, {"error": f"bad request ({type(e).__name__}: {e})"}
         view = parsed.view
         earlier = self.memory.note(parsed.player_ids, view) if self.bot.recalls else ()
-        # the same position (in the same match) gets the same answer, whatever the time left or
-        # the JSON's layout
+        # the same request gets the same answer, whatever the time left or the order of the JSON's
+        # keys (the same position listed from another player is another request: another seed)
         key = json.dumps({k: v for k, v in body.items() if k != "timeBudget"}, sort_keys=True).encode()
         left = max(1, len(view.hand)) + (1 if view.phase == "calling" else 0)
         fast = self._too_late(parsed.time_budget_ms, left)

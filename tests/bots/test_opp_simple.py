@@ -12,7 +12,14 @@ import pytest
 
 from callbreak import Round, Ruleset, SeatView
 from callbreak.bots import kernel
-from callbreak.bots.hard import HardBot, sample_deals, search_values, simple_deals
+from callbreak.bots.hard import (
+    HardBot,
+    play_record,
+    sample_deals,
+    search_values,
+    simple_deals,
+    simple_knowledge,
+)
 from callbreak.bots.knowledge import Knowledge
 from callbreak.bots.sparring import SimpleBot, SimpleClubsBot, SimpleHighBot
 from tests.bots.helpers import called_round, trick_array
@@ -265,3 +272,69 @@ def test_the_searchs_playouts_play_each_seat_in_its_styles_hand_order() -> None:
         differ += any((a != b).any() for a, b in zip(ends[SIMPLE], ends[SIMPLE_HIGH]))
         differ += any((a != b).any() for a, b in zip(ends[SIMPLE], ends[1 + 23]))
     assert differ >= 3
+
+
+def test_simple_cannot_rules_out_exactly_the_cards_the_rule_forbids() -> None:
+    """`kernel.simple_cannot` against the independent count of the rule's misses
+    (`kernel.style_misses`, from `simple_fits`): over rounds of random rules in which
+    the other seats play `SimpleBot`, `SimpleHighBot` and `SimpleClubsBot` (hand orders
+    0, 24 and 23), a deal of the cards unseen to the viewer gives a seat a card ruled
+    out exactly when that seat's rule would not have played one of its cards so far.
+    The seats' real hands are never ruled out, and the play rules out cards."""
+    rng = random.Random(31)
+    kinds = [(SimpleBot(seed=1), 0), (SimpleHighBot(seed=1), 24), (SimpleClubsBot(seed=1), 23)]
+    ruled_out = deals_checked = agree_with_rule = 0
+    for game in range(24):
+        rules, rnd = called_round(rng)
+        me = game % 4
+        seats = {s: kinds[(game + s) % 3] for s in range(4) if s != me}
+        orders = np.array([seats[s][1] if s in seats else -1 for s in range(4)], dtype=np.int64)
+        while rnd.phase == "playing":
+            seat = rnd.to_act
+            assert seat is not None
+            view = rnd.view(seat)
+            if seat == me and len(view.tricks) in (2, 5, 8, 11):
+                k = Knowledge.from_view(view)
+                record = play_record(view, k)
+                out = kernel.simple_cannot(*record[:5], orders, k.unseen)
+                assert int(out[me]) == 0
+                assert all(int(out[s]) & rnd.hand_masks[s] == 0 for s in seats)
+                ruled_out += sum((int(out[s]) & ~k.cannot[s] & k.unseen).bit_count() for s in seats)
+                wider = simple_knowledge(view, k, [o + 1 if o >= 0 else 0 for o in orders.tolist()])
+                drawn = [k.sample(rng) for _ in range(15)] + [wider.sample(rng) for _ in range(15)]
+                misses = kernel.style_misses(
+                    np.array(drawn, dtype=np.int64), *record, np.full(4, -1, dtype=np.int64),
+                    rules.min_call, rules.max_call, 0,
+                )  # fmt: skip
+                for d, deal in enumerate(drawn):
+                    for s in seats:
+                        fits = misses[d, 1 + int(orders[s]), s] == 0
+                        assert fits == (deal[s] & int(out[s]) == 0), (game, s, view.to_dict())
+                        agree_with_rule += fits
+                        deals_checked += 1
+            rnd.play(view.legal_cards[0] if seat == me else seats[seat][0].act(view))
+    assert deals_checked == 24 * 4 * 30 * 3
+    assert ruled_out > 0 and 0 < agree_with_rule < deals_checked
+
+
+def test_simple_knowledge_keeps_the_knowledge_where_the_style_was_taken_wrongly() -> None:
+    """Seats taken for ``spar-simple`` that play the medium level's rules: where their
+    play leaves no deal under the rule, the knowledge is returned unchanged; every
+    knowledge returned has a deal, and the rule is checked by `HardBot`."""
+    from callbreak.bots.hard import deal_exists
+    from callbreak.bots.medium import MediumBot
+
+    with pytest.raises(ValueError, match="rule_out must be 0"):
+        HardBot(seed=1, rule_out=2)
+    kept = 0
+    for seed in range(12):
+        r = Round(Ruleset.preset("bhoos"), Round.deal_hands(seed=seed), dealer=3)
+        bots = [MediumBot(seed=s) for s in range(4)]
+        for view in turns(r):
+            if view.seat == 0 and view.phase == "playing":
+                k = Knowledge.from_view(view)
+                got = simple_knowledge(view, k, [0, 1, 1, 1])
+                assert deal_exists(got)
+                kept += got is k
+            r.act(bots[view.seat].act(view))
+    assert kept > 0

@@ -54,6 +54,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 import random
@@ -217,6 +218,65 @@ def simple_deals(
         if len(out) >= n:
             return out[:n]
     return sample_deals(view, k, n, rng)
+
+
+def deal_exists(k: Knowledge) -> bool:
+    """Whether some deal of the unseen cards gives every other seat its count of
+    cards and none a card it cannot hold (Hall's condition: for each set of the
+    other seats, the cards only they may hold are no more than they hold).
+
+    >>> from callbreak import Match
+    >>> k = Knowledge.from_view(Match(seed=3).view(0))
+    >>> deal_exists(k)
+    True
+    >>> k.cannot[1] |= k.unseen; k.cannot[2] |= k.unseen
+    >>> deal_exists(k)
+    False
+    """
+    others = [s for s in range(4) if s != k.seat]
+    allowed = [k.unseen & ~k.cannot[s] for s in others]
+    for subset in range(1, 8):
+        inside = sum(k.sizes[others[i]] for i in range(3) if subset >> i & 1)
+        outside = 0
+        for i in range(3):
+            if not subset >> i & 1:
+                outside |= allowed[i]
+        if (k.unseen & ~outside).bit_count() > inside:
+            return False
+    return (allowed[0] | allowed[1] | allowed[2]) == k.unseen
+
+
+def simple_knowledge(view: SeatView, k: Knowledge, styles: Sequence[int]) -> Knowledge:
+    """``k`` with, for each seat taken to play ``spar-simple``'s rule (``styles``,
+    `callbreak.bots.styles`: ``1 + o`` for its hand in order ``o``), the cards its
+    play so far rules out (`kernel.simple_cannot`); ``k`` itself where that leaves no
+    deal (some seat's style was taken wrongly).
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.bots.sparring import SimpleBot
+    >>> m = Match(Ruleset.preset("bhoos"), seed=3)
+    >>> for _ in range(4 + 9):
+    ...     _ = m.act(SimpleBot(seed=1).act(m.view(m.to_act)))
+    >>> v = m.view(m.to_act)
+    >>> k = Knowledge.from_view(v)
+    >>> k2 = simple_knowledge(v, k, [1, 1, 1, 1])
+    >>> all(k2.cannot[s] & k.cannot[s] == k.cannot[s] for s in range(4)), k2.cannot != k.cannot
+    (True, True)
+    >>> any(k2.cannot[s] & m.round.hand_masks[s] for s in range(4) if s != v.seat)
+    False
+    """
+    from . import kernel
+
+    orders = np.array(
+        [st - 1 if s != view.seat and st >= 1 else -1 for s, st in enumerate(styles)], dtype=np.int64
+    )
+    if view.phase != "playing" or not (orders >= 0).any():
+        return k
+    seat, seats, cards, leader, rules, _, _ = play_record(view, k)
+    out = kernel.simple_cannot(seat, seats, cards, leader, rules, orders, k.unseen)
+    k2 = copy.copy(k)
+    k2.cannot = [c | int(x) if s != seat else c for s, (c, x) in enumerate(zip(k.cannot, out))]
+    return k2 if deal_exists(k2) else k
 
 
 def round_evidence(view: SeatView, k: Knowledge, n: int, rng: random.Random) -> npt.NDArray[np.int64]:
@@ -668,7 +728,10 @@ class HardBot(Bot):
     evidence of a round is kept for the rest of the match by the bot object
     (`reset` starts afresh, and a serving layer that resets the bot before each
     decision hands it the match's earlier rounds: `recall`); ``memory=0`` keeps
-    only the round in progress.
+    only the round in progress.  ``rule_out``: 1 (the default), a card search's
+    deals give a seat taken to play ``spar-simple``'s rule none of the cards with
+    which the rule would not have played its cards so far (`simple_knowledge`: with
+    the calls, all that its play tells); 0, its calls alone.
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):
@@ -713,6 +776,7 @@ class HardBot(Bot):
         call_rescue: float = 0.0,
         opp: int = 2,
         memory: int = 1,
+        rule_out: int = 1,
     ) -> None:
         super().__init__(seed)
         if opp not in (0, 1, 2) or isinstance(opp, bool):
@@ -721,6 +785,11 @@ class HardBot(Bot):
         if memory not in (0, 1) or isinstance(memory, bool):
             raise ValueError("memory must be 0 (the round in progress only) or 1 (the match)")
         self.memory = int(memory)
+        if rule_out not in (0, 1) or isinstance(rule_out, bool):
+            raise ValueError(
+                "rule_out must be 0 (the simple seats' deals from their calls) or 1 (and their play)"
+            )
+        self.rule_out = int(rule_out)
         self._tally = StyleTally()
         self._recalled: OrderedDict[SeatView, npt.NDArray[np.int64]] = OrderedDict()
         if not 0.0 <= call_rescue <= 1.0:
@@ -858,6 +927,8 @@ class HardBot(Bot):
         the call search's own (`card_deals`, `deals`)."""
         simple = [s for s in range(4) if styles[s] >= 1]
         if simple:
+            if self.rule_out and not call:
+                k = simple_knowledge(view, k, styles.tolist())
             return simple_deals(view, k, n, random.Random(seed), simple)
         if call:
             steps = self.call_refine if any(c is not None for c in view.calls) else 0

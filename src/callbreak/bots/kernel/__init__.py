@@ -42,7 +42,7 @@ from __future__ import annotations
 from .core import CACHE, legal_mask, random_playouts, random_rollout, rules_array, trick_winner
 from .dd import dd_reach, dd_table
 from .deals import sample_deals
-from .inference import mismatches, refine, style_misses
+from .inference import mismatches, refine, simple_cannot, style_misses
 from .medium import medium_card
 from .policy import ORDERS, SUIT_ORDERS, simple_card, simple_fits
 from .search import call_search, search
@@ -64,6 +64,7 @@ __all__ = [
     "rules_array",
     "sample_deals",
     "search",
+    "simple_cannot",
     "simple_card",
     "simple_fits",
     "solve",

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core import FULLM, _jit, _kth, _pop, _rand, legal_mask, trick_winner
+from .core import FULLM, _jit, _kth, _low, _pop, _rand, legal_mask, trick_winner
 from .features import _hand_mean
 from .medium import _medium, _observe
-from .policy import ORDERS, simple_fits
+from .policy import ORDERS, simple_card, simple_fits
 
-__all__ = ["mismatches", "refine", "style_misses"]
+__all__ = ["mismatches", "refine", "simple_cannot", "style_misses"]
 
 
 HIST_W = 17  # columns of a `_history` row
@@ -212,6 +212,64 @@ def style_misses(
                 if min(max(ak, min_call), max_call) != called[s]:
                     for o in range(ORDERS):
                         out[d, 1 + o, s] += call_miss
+    return out
+
+
+@_jit
+def simple_cannot(
+    me: int,
+    seats: np.ndarray,
+    cards: np.ndarray,
+    leader0: int,
+    P: np.ndarray,
+    orders: np.ndarray,
+    unseen: int,
+) -> np.ndarray:
+    """For each seat taken to play ``spar-simple``'s rule with its hand in order
+    ``orders[s]`` (`policy.ORDERS`; -1: another style), the cards of ``unseen`` it
+    cannot hold: those with which the rule would not have played one of its cards
+    so far.  The rule chooses from its legal cards by a fixed preference (the
+    trick's winners first, then the hand's order), and the legal cards of a hand
+    holding the played card ``p`` and ``c`` are the full hand's legal cards among
+    the two, so holding ``c`` is ruled out exactly when the rule would not play
+    ``p`` from ``{p, c}``.
+
+    Seat 1, in `Card` order (spades, hearts, diamonds, clubs, each from the 2 up), leads
+    the 5 of hearts: it holds no spade and none of the 2, 3 and 4 of hearts:
+
+    >>> from callbreak import Ruleset
+    >>> from callbreak.cards import Card, cards_of
+    >>> from callbreak.bots.kernel import rules_array
+    >>> unseen = (1 << 52) - 1 - (1 << Card.parse("5H"))
+    >>> out = simple_cannot(0, np.array([1]), np.array([Card.parse("5H")]), 1,
+    ...                     rules_array(Ruleset.preset("bhoos")), np.array([-1, 0, -1, -1]), unseen)
+    >>> " ".join(map(str, cards_of(int(out[1])))), int(out[0] | out[2] | out[3])
+    ('2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS 2H 3H 4H', 0)
+
+    The same lead from a hand in the order of ``spar-simple-high`` (24: each suit from
+    the ace down) rules out every spade and the 6 of hearts to the ace:
+
+    >>> out = simple_cannot(0, np.array([1]), np.array([Card.parse("5H")]), 1,
+    ...                     rules_array(Ruleset.preset("bhoos")), np.array([-1, 24, -1, -1]), unseen)
+    >>> " ".join(map(str, cards_of(int(out[1]) >> 13 << 13)))
+    '6H 7H 8H 9H TH JH QH KH AH'
+    """
+    out = np.zeros(4, dtype=np.int64)
+    hist = _history(me, seats, cards, leader0, P)
+    one = np.int64(1)
+    for r in range(hist.shape[0]):
+        s = hist[r, 0]
+        if orders[s] < 0:
+            continue
+        p = hist[r, 1]
+        m = np.int64(unseen) & ~out[s]
+        while m != 0:
+            c = _low(m)
+            m &= m - one
+            h = (one << p) | (one << c)
+            lm = legal_mask(h, hist[r, 5:9], hist[r, 2], P, hist[r, 3], hist[r, 4])
+            if simple_card(lm, hist[r, 5:9], hist[r, 2], P[0], orders[s]) != p:
+                out[s] |= one << c
     return out
 
 

@@ -4,6 +4,7 @@ the deals agree with its calls, and the setting is off unless asked for."""
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterator
 
@@ -296,8 +297,9 @@ def test_simple_cannot_rules_out_exactly_the_cards_the_rule_forbids() -> None:
             if seat == me and len(view.tricks) in (2, 5, 8, 11):
                 k = Knowledge.from_view(view)
                 record = play_record(view, k)
-                out = kernel.simple_cannot(*record[:5], orders, k.unseen)
+                out = kernel.simple_cannot(*record[:5], orders, k.unseen, record[6])
                 assert int(out[me]) == 0
+                assert all(int(out[s]) & k.played_by[s] == 0 for s in seats)  # each plays its rule throughout
                 assert all(int(out[s]) & rnd.hand_masks[s] == 0 for s in seats)
                 ruled_out += sum((int(out[s]) & ~k.cannot[s] & k.unseen).bit_count() for s in seats)
                 wider = simple_knowledge(view, k, [o + 1 if o >= 0 else 0 for o in orders.tolist()])
@@ -317,16 +319,18 @@ def test_simple_cannot_rules_out_exactly_the_cards_the_rule_forbids() -> None:
     assert ruled_out > 0 and 0 < agree_with_rule < deals_checked
 
 
-def test_simple_knowledge_keeps_the_knowledge_where_the_style_was_taken_wrongly() -> None:
-    """Seats taken for ``spar-simple`` that play the medium level's rules: where their
-    play leaves no deal under the rule, the knowledge is returned unchanged; every
-    knowledge returned has a deal, and the rule is checked by `HardBot`."""
+def test_simple_knowledge_takes_each_seat_whose_cards_allow_it() -> None:
+    """Seats taken for ``spar-simple`` that play the medium level's rules: seat by seat,
+    the cards its play rules out are added unless its own played cards contradict the
+    rule (`kernel.simple_cannot` names some of them) or they would leave no deal with
+    the seats added before it; every knowledge returned has a deal, and all three
+    cases occur."""
     from callbreak.bots.hard import deal_exists
     from callbreak.bots.medium import MediumBot
 
     with pytest.raises(ValueError, match="rule_out must be 0"):
         HardBot(seed=1, rule_out=2)
-    kept = 0
+    seen = {"added": 0, "own cards": 0, "no deal": 0}
     for seed in range(12):
         r = Round(Ruleset.preset("bhoos"), Round.deal_hands(seed=seed), dealer=3)
         bots = [MediumBot(seed=s) for s in range(4)]
@@ -335,6 +339,45 @@ def test_simple_knowledge_keeps_the_knowledge_where_the_style_was_taken_wrongly(
                 k = Knowledge.from_view(view)
                 got = simple_knowledge(view, k, [0, 1, 1, 1])
                 assert deal_exists(got)
-                kept += got is k
+                record = play_record(view, k)
+                out = kernel.simple_cannot(*record[:5], np.array([-1, 0, 0, 0]), k.unseen, record[6])
+                before = list(k.cannot)
+                for s in (1, 2, 3):
+                    more = int(out[s])
+                    if got.cannot[s] == before[s] | more and more & ~before[s]:
+                        seen["added"] += 1
+                        before[s] |= more
+                        continue
+                    assert got.cannot[s] == before[s]
+                    if more & k.played_by[s]:
+                        seen["own cards"] += 1
+                    elif more & ~before[s]:
+                        trial = copy.copy(k)
+                        trial.cannot = [c | more if i == s else c for i, c in enumerate(before)]
+                        assert not deal_exists(trial)
+                        seen["no deal"] += 1
+                assert got.cannot[0] == k.cannot[0]
             r.act(bots[view.seat].act(view))
-    assert kept > 0
+    assert min(seen.values()) > 0, seen
+
+
+def test_deal_exists_is_whether_a_search_finds_a_deal() -> None:
+    """`deal_exists` against a depth-first search for a deal (`Knowledge._exact_sample`),
+    on knowledge with random cards ruled out for the other seats: both answers occur."""
+    from callbreak.bots.hard import deal_exists
+
+    rng = random.Random(7)
+    answers = []
+    for game in range(300):
+        r = Round(Ruleset.preset("bhoos"), Round.deal_hands(seed=game), dealer=3)
+        for _ in range(rng.randrange(4, 40)):
+            r.act(r.legal_cards()[0] if r.phase == "playing" else r.legal_calls()[0])
+        view = r.view(r.to_act)
+        k = Knowledge.from_view(view)
+        others = [s for s in range(4) if s != k.seat]
+        for s in others:
+            k.cannot[s] |= k.unseen & rng.getrandbits(52) & rng.getrandbits(52)
+        found = k._exact_sample(rng, others) is not None
+        assert deal_exists(k) == found
+        answers.append(found)
+    assert 0 < sum(answers) < len(answers)

@@ -249,8 +249,11 @@ def deal_exists(k: Knowledge) -> bool:
 def simple_knowledge(view: SeatView, k: Knowledge, styles: Sequence[int]) -> Knowledge:
     """``k`` with, for each seat taken to play ``spar-simple``'s rule (``styles``,
     `callbreak.bots.styles`: ``1 + o`` for its hand in order ``o``), the cards its
-    play so far rules out (`kernel.simple_cannot`); ``k`` itself where that leaves no
-    deal (some seat's style was taken wrongly).
+    play so far rules out (`kernel.simple_cannot`), seat by seat: not for a seat
+    whose own cards show that it did not play the rule this round (it played a card
+    the rule would have played before one it played earlier), nor for one whose
+    cards would leave no deal with the seats before it (`deal_exists`): a seat taken
+    for the rule wrongly, or one that plays it with exceptions.
 
     >>> from callbreak import Match, Ruleset
     >>> from callbreak.bots.sparring import SimpleBot
@@ -272,11 +275,18 @@ def simple_knowledge(view: SeatView, k: Knowledge, styles: Sequence[int]) -> Kno
     )
     if view.phase != "playing" or not (orders >= 0).any():
         return k
-    seat, seats, cards, leader, rules, _, _ = play_record(view, k)
-    out = kernel.simple_cannot(seat, seats, cards, leader, rules, orders, k.unseen)
-    k2 = copy.copy(k)
-    k2.cannot = [c | int(x) if s != seat else c for s, (c, x) in enumerate(zip(k.cannot, out))]
-    return k2 if deal_exists(k2) else k
+    seat, seats, cards, leader, rules, _, played = play_record(view, k)
+    out = kernel.simple_cannot(seat, seats, cards, leader, rules, orders, k.unseen, played)
+    k2 = k
+    for s in range(4):
+        more = int(out[s])
+        if orders[s] < 0 or more & k.played_by[s] or not more & ~k2.cannot[s]:
+            continue
+        trial = copy.copy(k2)
+        trial.cannot = [c | more if i == s else c for i, c in enumerate(k2.cannot)]
+        if deal_exists(trial):
+            k2 = trial
+    return k2
 
 
 def round_evidence(view: SeatView, k: Knowledge, n: int, rng: random.Random) -> npt.NDArray[np.int64]:

@@ -224,11 +224,14 @@ def simple_cannot(
     P: np.ndarray,
     orders: np.ndarray,
     unseen: int,
+    played_by: np.ndarray,
 ) -> np.ndarray:
     """For each seat taken to play ``spar-simple``'s rule with its hand in order
     ``orders[s]`` (`policy.ORDERS`; -1: another style), the cards of ``unseen`` it
     cannot hold: those with which the rule would not have played one of its cards
-    so far.  The rule chooses from its legal cards by a fixed preference (the
+    so far; and, of the cards it played (``played_by[s]``), those it played after
+    one that the rule would not have played holding them (none if the seat played
+    the rule without exception this round: the caller then knows it did not).  The rule chooses from its legal cards by a fixed preference (the
     trick's winners first, then the hand's order), and the legal cards of a hand
     holding the played card ``p`` and ``c`` are the full hand's legal cards among
     the two, so holding ``c`` is ruled out exactly when the rule would not play
@@ -241,8 +244,9 @@ def simple_cannot(
     >>> from callbreak.cards import Card, cards_of
     >>> from callbreak.bots.kernel import rules_array
     >>> unseen = (1 << 52) - 1 - (1 << Card.parse("5H"))
+    >>> played = np.array([0, 1 << Card.parse("5H"), 0, 0])
     >>> out = simple_cannot(0, np.array([1]), np.array([Card.parse("5H")]), 1,
-    ...                     rules_array(Ruleset.preset("bhoos")), np.array([-1, 0, -1, -1]), unseen)
+    ...                     rules_array(Ruleset.preset("bhoos")), np.array([-1, 0, -1, -1]), unseen, played)
     >>> " ".join(map(str, cards_of(int(out[1])))), int(out[0] | out[2] | out[3])
     ('2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS 2H 3H 4H', 0)
 
@@ -250,7 +254,7 @@ def simple_cannot(
     the ace down) rules out every spade and the 6 of hearts to the ace:
 
     >>> out = simple_cannot(0, np.array([1]), np.array([Card.parse("5H")]), 1,
-    ...                     rules_array(Ruleset.preset("bhoos")), np.array([-1, 24, -1, -1]), unseen)
+    ...                     rules_array(Ruleset.preset("bhoos")), np.array([-1, 24, -1, -1]), unseen, played)
     >>> " ".join(map(str, cards_of(int(out[1]) >> 13 << 13)))
     '6H 7H 8H 9H TH JH QH KH AH'
     """
@@ -262,7 +266,8 @@ def simple_cannot(
         if orders[s] < 0:
             continue
         p = hist[r, 1]
-        m = np.int64(unseen) & ~out[s]
+        # the cards it may have held then: unseen ones, and its own played later
+        m = (np.int64(unseen) | (played_by[s] & ~hist[r, 4])) & ~(one << p) & ~out[s]
         while m != 0:
             c = _low(m)
             m &= m - one

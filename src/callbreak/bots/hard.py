@@ -740,8 +740,9 @@ class HardBot(Bot):
     decision hands it the match's earlier rounds: `recall`); ``memory=0`` keeps
     only the round in progress.  ``rule_out``: 1 (the default), a card search's
     deals give a seat taken to play ``spar-simple``'s rule none of the cards with
-    which the rule would not have played its cards so far (`simple_knowledge`: with
-    the calls, all that its play tells); 0, its calls alone.
+    which the rule would not have played its cards so far (`simple_knowledge`: for a
+    seat that plays the rule without exception, with its calls, all that its play
+    tells); 0, its calls alone.
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):

@@ -229,13 +229,13 @@ def simple_cannot(
     """For each seat taken to play ``spar-simple``'s rule with its hand in order
     ``orders[s]`` (`policy.ORDERS`; -1: another style), the cards of ``unseen`` it
     cannot hold: those with which the rule would not have played one of its cards
-    so far; and, of the cards it played (``played_by[s]``), those it played after
-    one that the rule would not have played holding them (none if the seat played
-    the rule without exception this round: the caller then knows it did not).  The rule chooses from its legal cards by a fixed preference (the
-    trick's winners first, then the hand's order), and the legal cards of a hand
-    holding the played card ``p`` and ``c`` are the full hand's legal cards among
-    the two, so holding ``c`` is ruled out exactly when the rule would not play
-    ``p`` from ``{p, c}``.
+    so far.  Also, among its own played cards (``played_by[s]``), those it played
+    after one that the rule would not have played holding them: any such card shows
+    that the seat did not play the rule without exception this round.  The rule
+    chooses from its legal cards by a fixed preference (the trick's winners first,
+    then the hand's order), and the legal cards of a hand holding the played card
+    ``p`` and ``c`` are the full hand's legal cards among the two, so a seat that
+    plays the rule can have held ``c`` only if the rule would play ``p`` from ``{p, c}``.
 
     Seat 1, in `Card` order (spades, hearts, diamonds, clubs, each from the 2 up), leads
     the 5 of hearts: it holds no spade and none of the 2, 3 and 4 of hearts:

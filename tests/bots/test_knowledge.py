@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from callbreak import Round
+from callbreak import Round, Ruleset
 from callbreak.bots.knowledge import Knowledge
 from tests.bots.helpers import random_rules
 
@@ -98,3 +98,23 @@ def test_compiled_sampler_obeys_the_knowledge_and_the_model() -> None:
             assert deal[0] | deal[1] | deal[2] | deal[3] == k.unseen | k.hand
             for s in range(4):
                 assert deal[s] & k.cannot[s] == 0
+
+
+def test_has_deal_is_whether_a_search_finds_a_deal() -> None:
+    """`Knowledge.has_deal` against a depth-first search for a deal (`Knowledge._exact_sample`),
+    on knowledge with random cards ruled out for the other seats: both answers occur."""
+    rng = random.Random(7)
+    answers = []
+    for game in range(300):
+        r = Round(Ruleset.preset("bhoos"), Round.deal_hands(seed=game), dealer=3)
+        for _ in range(rng.randrange(4, 40)):
+            r.act(r.legal_cards()[0] if r.phase == "playing" else r.legal_calls()[0])
+        view = r.view(r.to_act)
+        k = Knowledge.from_view(view)
+        others = [s for s in range(4) if s != k.seat]
+        for s in others:
+            k = k.ruling_out(s, k.unseen & rng.getrandbits(52) & rng.getrandbits(52))
+        found = k._exact_sample(rng, others) is not None
+        assert k.has_deal() == found
+        answers.append(found)
+    assert 0 < sum(answers) < len(answers)

@@ -4,7 +4,6 @@ the deals agree with its calls, and the setting is off unless asked for."""
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterator
 
@@ -325,7 +324,6 @@ def test_simple_knowledge_takes_each_seat_whose_cards_allow_it() -> None:
     rule (`kernel.simple_cannot` names some of them) or they would leave no deal with
     the seats added before it; every knowledge returned has a deal, and all three
     cases occur."""
-    from callbreak.bots.hard import deal_exists
     from callbreak.bots.medium import MediumBot
 
     with pytest.raises(ValueError, match="rule_out must be 0"):
@@ -338,46 +336,23 @@ def test_simple_knowledge_takes_each_seat_whose_cards_allow_it() -> None:
             if view.seat == 0 and view.phase == "playing":
                 k = Knowledge.from_view(view)
                 got = simple_knowledge(view, k, [0, 1, 1, 1])
-                assert deal_exists(got)
+                assert got.has_deal()
                 record = play_record(view, k)
                 out = kernel.simple_cannot(*record[:5], np.array([-1, 0, 0, 0]), k.unseen, record[6])
-                before = list(k.cannot)
+                before = k
                 for s in (1, 2, 3):
                     more = int(out[s])
-                    if got.cannot[s] == before[s] | more and more & ~before[s]:
+                    if got.cannot[s] == before.cannot[s] | more and more & ~before.cannot[s]:
                         seen["added"] += 1
-                        before[s] |= more
+                        before = before.ruling_out(s, more)
                         continue
-                    assert got.cannot[s] == before[s]
+                    assert got.cannot[s] == before.cannot[s]
                     if more & k.played_by[s]:
                         seen["own cards"] += 1
-                    elif more & ~before[s]:
-                        trial = copy.copy(k)
-                        trial.cannot = [c | more if i == s else c for i, c in enumerate(before)]
-                        assert not deal_exists(trial)
+                    elif more & ~before.cannot[s]:
+                        assert not before.ruling_out(s, more).has_deal()
                         seen["no deal"] += 1
                 assert got.cannot[0] == k.cannot[0]
             r.act(bots[view.seat].act(view))
     assert min(seen.values()) > 0, seen
 
-
-def test_deal_exists_is_whether_a_search_finds_a_deal() -> None:
-    """`deal_exists` against a depth-first search for a deal (`Knowledge._exact_sample`),
-    on knowledge with random cards ruled out for the other seats: both answers occur."""
-    from callbreak.bots.hard import deal_exists
-
-    rng = random.Random(7)
-    answers = []
-    for game in range(300):
-        r = Round(Ruleset.preset("bhoos"), Round.deal_hands(seed=game), dealer=3)
-        for _ in range(rng.randrange(4, 40)):
-            r.act(r.legal_cards()[0] if r.phase == "playing" else r.legal_calls()[0])
-        view = r.view(r.to_act)
-        k = Knowledge.from_view(view)
-        others = [s for s in range(4) if s != k.seat]
-        for s in others:
-            k.cannot[s] |= k.unseen & rng.getrandbits(52) & rng.getrandbits(52)
-        found = k._exact_sample(rng, others) is not None
-        assert deal_exists(k) == found
-        answers.append(found)
-    assert 0 < sum(answers) < len(answers)

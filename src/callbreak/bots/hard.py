@@ -54,7 +54,6 @@ True
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import math
 import random
@@ -220,39 +219,13 @@ def simple_deals(
     return sample_deals(view, k, n, rng)
 
 
-def deal_exists(k: Knowledge) -> bool:
-    """Whether some deal of the unseen cards gives every other seat its count of
-    cards and none a card it cannot hold (Hall's condition: for each set of the
-    other seats, the cards only they may hold are no more than they hold).
-
-    >>> from callbreak import Match
-    >>> k = Knowledge.from_view(Match(seed=3).view(0))
-    >>> deal_exists(k)
-    True
-    >>> k.cannot[1] |= k.unseen; k.cannot[2] |= k.unseen
-    >>> deal_exists(k)
-    False
-    """
-    others = [s for s in range(4) if s != k.seat]
-    allowed = [k.unseen & ~k.cannot[s] for s in others]
-    for subset in range(1, 8):
-        inside = sum(k.sizes[others[i]] for i in range(3) if subset >> i & 1)
-        outside = 0
-        for i in range(3):
-            if not subset >> i & 1:
-                outside |= allowed[i]
-        if (k.unseen & ~outside).bit_count() > inside:
-            return False
-    return (allowed[0] | allowed[1] | allowed[2]) == k.unseen
-
-
 def simple_knowledge(view: SeatView, k: Knowledge, styles: Sequence[int]) -> Knowledge:
     """``k`` with, for each seat taken to play ``spar-simple``'s rule (``styles``,
     `callbreak.bots.styles`: ``1 + o`` for its hand in order ``o``), the cards its
     play so far rules out (`kernel.simple_cannot`), seat by seat: not for a seat
     whose own cards show that it did not play the rule this round (it played a card
     the rule would have played before one it played earlier), nor for one whose
-    cards would leave no deal with the seats before it (`deal_exists`): a seat taken
+    cards would leave no deal with the seats before it (`Knowledge.has_deal`): a seat taken
     for the rule wrongly, or one that plays it with exceptions.
 
     >>> from callbreak import Match, Ruleset
@@ -273,20 +246,18 @@ def simple_knowledge(view: SeatView, k: Knowledge, styles: Sequence[int]) -> Kno
     orders = np.array(
         [st - 1 if s != view.seat and st >= 1 else -1 for s, st in enumerate(styles)], dtype=np.int64
     )
-    if view.phase != "playing" or not (orders >= 0).any():
+    if not (orders >= 0).any():
         return k
     seat, seats, cards, leader, rules, _, played = play_record(view, k)
     out = kernel.simple_cannot(seat, seats, cards, leader, rules, orders, k.unseen, played)
-    k2 = k
     for s in range(4):
         more = int(out[s])
-        if orders[s] < 0 or more & k.played_by[s] or not more & ~k2.cannot[s]:
+        if orders[s] < 0 or more & k.played_by[s] or not more & ~k.cannot[s]:
             continue
-        trial = copy.copy(k2)
-        trial.cannot = [c | more if i == s else c for i, c in enumerate(k2.cannot)]
-        if deal_exists(trial):
-            k2 = trial
-    return k2
+        narrower = k.ruling_out(s, more)
+        if narrower.has_deal():
+            k = narrower
+    return k
 
 
 def round_evidence(view: SeatView, k: Knowledge, n: int, rng: random.Random) -> npt.NDArray[np.int64]:

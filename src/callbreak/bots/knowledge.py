@@ -25,6 +25,7 @@ something about the hand it came from:
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 
@@ -190,6 +191,41 @@ class Knowledge:
     def is_boss(self, card: int) -> bool:
         """No unseen card of its suit is higher."""
         return not self.unseen & above(card)
+
+    def has_deal(self) -> bool:
+        """Whether some deal of the unseen cards gives every other seat its count of
+        cards and none a card it cannot hold (Hall's condition: for each set of the
+        other seats, the cards only they may hold are no more than they hold).
+
+        >>> from callbreak import Match
+        >>> k = Knowledge.from_view(Match(seed=3).view(0))
+        >>> k.has_deal(), k.ruling_out(1, k.unseen).ruling_out(2, k.unseen).has_deal()
+        (True, False)
+        """
+        others = [s for s in range(4) if s != self.seat]
+        allowed = [self.unseen & ~self.cannot[s] for s in others]
+        for subset in range(1, 8):
+            inside = sum(self.sizes[others[i]] for i in range(3) if subset >> i & 1)
+            outside = 0
+            for i in range(3):
+                if not subset >> i & 1:
+                    outside |= allowed[i]
+            if (self.unseen & ~outside).bit_count() > inside:
+                return False
+        return (allowed[0] | allowed[1] | allowed[2]) == self.unseen
+
+    def ruling_out(self, seat: int, cards: int) -> Knowledge:
+        """A copy that also knows ``seat`` holds none of ``cards`` (this one unchanged).
+
+        >>> from callbreak import Match
+        >>> k = Knowledge.from_view(Match(seed=3).view(0))
+        >>> k2 = k.ruling_out(1, k.possible(1) & SUIT_MASKS[0])
+        >>> k2.void(1, 0), k.void(1, 0)
+        (True, False)
+        """
+        out = copy.copy(self)
+        out.cannot = [c | cards if s == seat else c for s, c in enumerate(self.cannot)]
+        return out
 
     # --- sampling -------------------------------------------------------------
     def sample(self, rng: random.Random) -> list[int]:

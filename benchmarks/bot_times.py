@@ -1,6 +1,7 @@
 """Decision times of a bot level, one process: per card, per call, per round.
 
 python benchmarks/bot_times.py hard --matches 4
+python benchmarks/bot_times.py hard:look=0 --matches 4     # a level with settings (as benchmarks/sparring.py)
 """
 
 from __future__ import annotations
@@ -8,8 +9,8 @@ from __future__ import annotations
 import argparse
 import time
 
+from bots_duel import build
 from callbreak import Match, Ruleset
-from callbreak.bots import make_bot
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -28,7 +29,7 @@ def main() -> None:
     choice: list[float] = []  # cards with more than one legal choice
     calls: list[float] = []
     rounds: list[float] = []
-    warm = make_bot(a.level, seed=0)
+    warm = build(a.level, seed=0)
     m0 = Match(Ruleset.preset("quick", rounds=1), seed=0)
     while not m0.is_over:  # warm up (compile) outside the measurement
         m0.act(warm.act(m0.view(m0.to_act)))  # type: ignore[arg-type]
@@ -37,7 +38,7 @@ def main() -> None:
         if rules.rounds is None:  # open-ended (pagat): play five rounds
             rules = rules.replace(rounds=5)
         m = Match(rules, seed=500 + i, dealer=0)
-        bots = [make_bot(a.level if s == i % 4 else a.others, seed=i * 4 + s) for s in range(4)]
+        bots = [build(a.level if s == i % 4 else a.others, i * 4 + s) for s in range(4)]
         hero = i % 4
         spent = 0.0
         n_round = 1

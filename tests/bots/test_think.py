@@ -12,9 +12,9 @@ from callbreak.remote.server import BotService
 
 def test_think_scales_the_playout_budgets_and_adds_no_clock() -> None:
     bot = HardBot(seed=1, think=0.6)
-    assert (bot.iterations, bot.max_deals, bot.call_deals, bot.time_limit) == (24000, 800, 600, None)
+    assert (bot.iterations, bot.max_deals, bot.call_deals, bot.time_limit) == (19200, 640, 480, None)
     bot.think_for(0.15)  # from the settings it was made with, not the last ones
-    assert (bot.iterations, bot.max_deals, bot.call_deals) == (6000, 200, 150)
+    assert (bot.iterations, bot.max_deals, bot.call_deals) == (4800, 160, 120)
     with pytest.raises(ValueError, match="positive"):
         bot.think_for(0)
 
@@ -34,7 +34,7 @@ def test_a_seeded_match_with_a_think_budget_replays() -> None:
 
 def test_the_arena_gives_hard_seats_the_budget_as_playouts() -> None:
     bot = seat_bot("hard", 0, think=1.5)
-    assert isinstance(bot, HardBot) and bot.iterations == 60000 and bot.time_limit is None
+    assert isinstance(bot, HardBot) and bot.iterations == 48000 and bot.time_limit is None
     assert seat_bot("medium", 0, think=1.5).name == "medium"  # a level without a budget ignores it
 
 
@@ -42,6 +42,6 @@ def test_serving_caps_each_decision_at_its_share_of_the_round() -> None:
     service = BotService("hard", think=1.3)
     bot = service._bot()
     assert isinstance(bot, HardBot)
-    assert bot.iterations == 52000 and bot.time_limit == pytest.approx(1.3 / DECISIONS)
+    assert bot.iterations == 41600 and bot.time_limit == pytest.approx(1.3 / DECISIONS)
     with pytest.raises(ValueError, match="positive"):
         BotService("hard", think=-1.0)

@@ -81,7 +81,17 @@ from .knowledge import Knowledge
 from .medium import choose_card
 from .styles import CALL_MISS, ROWS, SIMPLE, STYLES, StyleTally
 
-__all__ = ["DECISIONS", "SERVING_TIME_LIMIT", "THINK_BASE", "HardBot", "decode_outcomes", "search_values"]
+__all__ = [
+    "DECISIONS",
+    "SERVING_TIME_LIMIT",
+    "THINK_BASE",
+    "HardBot",
+    "SearchState",
+    "decode_outcomes",
+    "look_values",
+    "search_state",
+    "search_values",
+]
 
 CALL_SD = 1.1  # spread of a call around the model's estimate, for weighting deals
 CALL_BIAS = 0.4  # bots call a little under their mean potential
@@ -518,6 +528,150 @@ def refine_deals(
     return [[int(x) for x in row] for row in out.tolist()]
 
 
+@dataclasses.dataclass(frozen=True)
+class SearchState:
+    """A card decision's position as the kernel's searches take it (`search_state`).
+
+    >>> from callbreak import Match
+    >>> v = Match(seed=3).view(0)
+    >>> v.phase, search_state(v, Knowledge.from_view(v)).trick.tolist()
+    ('calling', [0, 0, 0, 0])
+    """
+
+    trick: npt.NDArray[np.int64]
+    n: int
+    leader: int
+    won: npt.NDArray[np.int64]
+    trick_no: int
+    played: int
+    rules: npt.NDArray[np.int64]
+    calls: npt.NDArray[np.int64]
+    totals: npt.NDArray[np.float64]
+    sd: float
+    pubvoid: npt.NDArray[np.int64]
+    cannot: npt.NDArray[np.int64]
+
+
+def search_state(view: SeatView, k: Knowledge, sd_scale: float = 1.0) -> SearchState:
+    """The position of a card decision for the kernel: the trick so far, the tricks
+    won, the cards played, the calls, the match's stakes (``sd_scale`` scales the
+    spread of the rounds still to come), the suits each seat has shown it lacks and
+    what each is publicly known not to hold (`public_cannot`).
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.round import lowest_action
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+    >>> for c in (2, 3, 1, 4):
+    ...     _ = m.call(c)
+    >>> for _ in range(6):
+    ...     _ = m.act(lowest_action(m.view(m.to_act)))
+    >>> v = m.view(m.to_act)
+    >>> st = search_state(v, Knowledge.from_view(v))
+    >>> st.n, st.trick_no, st.won.tolist(), st.calls.tolist()
+    (2, 1, [0, 1, 0, 0], [1, 4, 2, 3])
+    """
+    from . import kernel
+
+    trick = np.zeros(4, dtype=np.int64)
+    for i, (_, c) in enumerate(view.trick):
+        trick[i] = c
+    wv = win_value(view)
+    if wv is None:
+        totals = np.zeros(4)
+        sd = ROUND_SD * 3 * sd_scale
+    else:
+        totals = np.array(wv[0], dtype=np.float64)
+        sd = math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0)) * sd_scale  # this round is played out
+    pubvoid = np.zeros(4, dtype=np.int64)  # suits each seat has shown it lacks
+    for leader, cards in tricks_so_far(view):
+        for i, c in enumerate(cards[1:], 1):
+            if c // 13 != cards[0] // 13:
+                pubvoid[(leader + i) & 3] |= 1 << (cards[0] // 13)
+    return SearchState(
+        trick,
+        len(view.trick),
+        view.leader,
+        np.array(view.tricks_won, dtype=np.int64),
+        len(view.tricks),
+        k.played,
+        kernel.rules_array(view.rules),
+        np.array([c or 0 for c in view.calls], dtype=np.int64),
+        totals,
+        sd,
+        pubvoid,
+        np.array(public_cannot(view, k), dtype=np.int64),
+    )
+
+
+def look_values(
+    view: SeatView,
+    k: Knowledge,
+    deals: list[list[int]],
+    base: npt.NDArray[np.float64],
+    seed: int,
+    least: int,
+    eps: int = 4,
+    sd_scale: float = 1.0,
+    opp: Sequence[int] = (0, 0, 0, 0),
+    max_work: int = -1,
+) -> npt.NDArray[np.float64]:
+    """`search_values`' table ``base`` (one rollout a deal, medium's playouts, no exact
+    endgames) with the seat's next card chosen by what it will know then (`kernel.look`:
+    the deals on which the others, each by its style ``opp``, play the same cards until
+    the seat's next turn grouped, in a group of at least ``least`` (2 or more) the next
+    card the best on the group's other deals); ``base`` itself where that would take more
+    than ``max_work`` playouts (-1: no limit).
+
+    >>> from callbreak import Match, Ruleset
+    >>> from callbreak.round import lowest_action
+    >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+    >>> for c in (2, 3, 1, 4):
+    ...     _ = m.call(c)
+    >>> for _ in range(6):
+    ...     _ = m.act(lowest_action(m.view(m.to_act)))
+    >>> v = m.view(m.to_act)
+    >>> k = Knowledge.from_view(v)
+    >>> deals = sample_deals(v, k, 40, random.Random(1))
+    >>> base = search_values(v, k, deals, seed=1, medium_playouts=True)
+    >>> better = look_values(v, k, deals, base, seed=1, least=2)
+    >>> better.shape == base.shape, bool((better != base).any())
+    (True, True)
+    """
+    from . import kernel
+
+    if base.shape != (len(deals), len(view.legal_cards)):
+        raise ValueError("base must hold one row a deal and one column a legal card")
+    if least < 2:
+        raise ValueError(f"least must be at least 2, not {least!r}")
+    if len(opp) != 4 or not all(0 <= o < STYLES for o in opp):
+        raise ValueError(f"opp must be one style a seat (0 to {STYLES - 1}), not {opp!r}")
+    state = search_state(view, k, sd_scale)
+    out: npt.NDArray[np.float64] = kernel.look(
+        np.array(deals, dtype=np.int64),
+        view.seat,
+        state.trick,
+        state.n,
+        state.leader,
+        state.won,
+        state.trick_no,
+        state.played,
+        state.rules,
+        state.calls,
+        np.array([int(c) for c in view.legal_cards], dtype=np.int64),
+        state.totals,
+        state.sd,
+        eps,
+        seed,
+        state.pubvoid,
+        state.cannot,
+        np.array(opp, dtype=np.int64),
+        least,
+        base,
+        max_work,
+    )
+    return out
+
+
 def search_values(
     view: SeatView,
     k: Knowledge,
@@ -560,48 +714,32 @@ def search_values(
         raise ValueError(
             f"opp must be a style (0 medium, 1 to {STYLES - 1} spar-simple in a hand order) or one per seat, not {opp!r}"
         )
-    legal = view.legal_cards
-    trick = np.zeros(4, dtype=np.int64)
-    for i, (_, c) in enumerate(view.trick):
-        trick[i] = c
-    calls = np.array([c or 0 for c in view.calls], dtype=np.int64)
-    wv = win_value(view)
-    if wv is None:
-        totals = np.zeros(4)
-        sd = ROUND_SD * 3 * sd_scale
-    else:
-        totals = np.array(wv[0])
-        sd = math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0)) * sd_scale  # this round is played out
-    pubvoid = np.zeros(4, dtype=np.int64)  # suits each seat has shown it lacks
-    tricks = tricks_so_far(view)
-    for leader, cards in tricks:
-        for i, c in enumerate(cards[1:], 1):
-            if c // 13 != cards[0] // 13:
-                pubvoid[(leader + i) & 3] |= 1 << (cards[0] // 13)
-    cannot = np.array(public_cannot(view, k), dtype=np.int64)
-    return kernel.search(
+    state = search_state(view, k, sd_scale)
+    values: npt.NDArray[np.float64] = kernel.search(
         np.array(deals, dtype=np.int64),
         view.seat,
-        trick,
-        len(view.trick),
-        view.leader,
-        np.array(view.tricks_won, dtype=np.int64),
-        len(view.tricks),
-        k.played,
-        kernel.rules_array(view.rules),
-        calls,
-        np.array([int(c) for c in legal], dtype=np.int64),
+        state.trick,
+        state.n,
+        state.leader,
+        state.won,
+        state.trick_no,
+        state.played,
+        state.rules,
+        state.calls,
+        np.array([int(c) for c in view.legal_cards], dtype=np.int64),
         rollouts,
-        totals,
-        sd,
+        state.totals,
+        state.sd,
         eps,
         seed,
-        pubvoid,
+        state.pubvoid,
         solve_tricks,
-        cannot,
+        state.cannot,
         int(medium_playouts),
         styles,
     )
+    return values
+
 
 
 def decode_outcomes(
@@ -648,8 +786,9 @@ def public_cannot(view: SeatView, k: Knowledge) -> list[int]:
 SERVING_TIME_LIMIT = 0.08
 
 #: seconds of one core a round takes at the default settings (``python benchmarks/bot_times.py hard``:
-#: p50 286 ms a round): the unit by which `HardBot.think_for` turns seconds into playouts
-THINK_BASE = 0.3
+#: p50 362 and 388 ms a round in two runs, 258 with ``look=0``; 286 before ``look``, on a slower day):
+#: the unit by which `HardBot.think_for` turns seconds into playouts
+THINK_BASE = 0.375
 #: decisions a round asks of a seat: a call and 13 cards (the last one forced)
 DECISIONS = 13
 
@@ -713,7 +852,12 @@ class HardBot(Bot):
     deals give a seat taken to play ``spar-simple``'s rule none of the cards with
     which the rule would not have played its cards so far (`simple_knowledge`: for a
     seat that plays the rule without exception, with its calls, all that its play
-    tells); 0, its calls alone.
+    tells); 0, its calls alone.  ``look``: 0 (off), or (2, the default) the least number of
+    deals on which the seat would see the same cards before its next turn for
+    the card search to choose that next card by what it will know then (the
+    best on the other deals of the group, `look_values`) instead of by
+    `medium`'s rules in the playout; on ``mpol`` playouts with one rollout, and
+    where serving caps the time, only if the search took under half the cap.
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):
@@ -759,6 +903,7 @@ class HardBot(Bot):
         opp: int = 2,
         memory: int = 1,
         rule_out: int = 1,
+        look: int = 2,
     ) -> None:
         super().__init__(seed)
         if opp not in (0, 1, 2) or isinstance(opp, bool):
@@ -772,6 +917,9 @@ class HardBot(Bot):
                 "rule_out must be 0 (the simple seats' deals from their calls) or 1 (and their play)"
             )
         self.rule_out = int(rule_out)
+        if isinstance(look, bool) or not isinstance(look, int) or not (look == 0 or look >= 2):
+            raise ValueError("look must be 0 (off) or the least group of deals, at least 2")
+        self.look = look
         self._tally = StyleTally()
         self._recalled: OrderedDict[SeatView, npt.NDArray[np.int64]] = OrderedDict()
         if not 0.0 <= call_rescue <= 1.0:
@@ -821,7 +969,7 @@ class HardBot(Bot):
         >>> bot = HardBot(seed=1)
         >>> bot.think_for(1.5)
         >>> bot.iterations, bot.max_deals, bot.call_deals, bot.time_limit
-        (60000, 2000, 1500, None)
+        (48000, 1600, 1200, None)
         >>> bot.think_for(0.13, clock=True)
         >>> bot.time_limit
         0.01
@@ -1074,6 +1222,14 @@ class HardBot(Bot):
             if self.time_limit is not None and time.perf_counter() - t0 > self.time_limit:
                 break  # the safety cap: keep what has been searched
         table = np.vstack(parts)
+        if self.look and self.rollouts == 1 and self.mpol and solve_k == 0 and len(table) == len(deals):
+            # the next card by what will be known then, in the room the safety cap leaves
+            # (at the search's own rate of playouts, all or nothing)
+            room = -1
+            if self.time_limit is not None:
+                spent = time.perf_counter() - t0
+                room = max(0, int((self.time_limit - spent) * table.size / max(spent, 1e-6)))
+            table = look_values(view, k, deals, table, seed, self.look, self.eps, self.sd_scale, styles.tolist(), room)
         means = table.mean(axis=0)
         values = {c: float(v) for c, v in zip(legal, means)}
         # the medium level's card stands unless another is better by a clear margin

@@ -42,7 +42,16 @@ from .base import Bot
 __all__ = ["ENTRY_POINTS", "KERNEL", "UntilReady", "Warmup", "exercise", "main", "serving_bot"]
 
 #: the kernel functions the hard bot and the hints call from Python
-ENTRY_POINTS = ("sample_deals", "mismatches", "refine", "search", "call_search", "style_misses")
+ENTRY_POINTS = (
+    "sample_deals",
+    "mismatches",
+    "refine",
+    "search",
+    "look",
+    "call_search",
+    "style_misses",
+    "simple_cannot",
+)
 
 Report = Callable[[str], None]
 
@@ -55,12 +64,16 @@ def exercise() -> tuple[int, int]:
     from ..match import Match
     from ..rules import Ruleset
     from . import kernel
-    from .hard import HardBot
+    from .hard import HardBot, simple_knowledge
+    from .knowledge import Knowledge
 
     m = Match(Ruleset.preset("quick", rounds=1), seed=1)
-    bots = [HardBot(seed=s, iterations=200, call_deals=20) for s in range(4)]
+    bots = [HardBot(seed=s, iterations=200, call_deals=20, look=2) for s in range(4)]
     while (seat := m.to_act) is not None:
-        m.act(bots[seat].act(m.view(seat)))
+        view = m.view(seat)
+        if len(view.tricks) == 2 and not view.trick:  # the others taken for spar-simple
+            simple_knowledge(view, Knowledge.from_view(view), [0 if s == seat else 1 for s in range(4)])
+        m.act(bots[seat].act(view))
     compiled = loaded = 0
     for name in ENTRY_POINTS:
         d = getattr(kernel, name)

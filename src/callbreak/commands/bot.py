@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         default=None,
         metavar="SECONDS",
         help="the hard bot's thinking per round in seconds (spread over its decisions, each capped by "
-        "the clock at its share; default: hard's own playout budget, about 0.3 s on one core)",
+        "the clock at its share; default: hard's own playout budget, about 0.375 s on one core)",
     )
     s.add_argument(
         "--opp",

@@ -23,8 +23,10 @@ leader, the tricks won.  One module per concern:
   (`mismatches`) and Metropolis-Hastings moves towards deals that do (`refine`),
   and the evidence for each seat's style of play (`style_misses`);
 - `search`: each candidate card (`search`) or call (`call_search`) played out
-  over many deals; `solve`: exact max^n endgames; `dd`: exact double dummy,
-  one seat against the other three (`dd_reach`, the analysis' hindsight).
+  over many deals (`_play_on`: one playout from a position); `look`: the card
+  search with the seat's next card chosen by what it will know then; `solve`:
+  exact max^n endgames; `dd`: exact double dummy, one seat against the other
+  three (`dd_reach`, the analysis' hindsight).
 
 Rules are passed as an int64 array ``P``: trump, must_head, head_after_cut,
 must_undertrump, trump_lead (0 any, 1 not first trick, 2 after broken),
@@ -43,6 +45,7 @@ from .core import CACHE, legal_mask, random_playouts, random_rollout, rules_arra
 from .dd import dd_reach, dd_table
 from .deals import sample_deals
 from .inference import mismatches, refine, simple_cannot, style_misses
+from .look import look
 from .medium import medium_card
 from .policy import ORDERS, SUIT_ORDERS, simple_card, simple_fits
 from .search import call_search, search
@@ -56,6 +59,7 @@ __all__ = [
     "dd_reach",
     "dd_table",
     "legal_mask",
+    "look",
     "medium_card",
     "mismatches",
     "random_playouts",

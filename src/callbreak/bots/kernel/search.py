@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core import _jit, _kth, _others, _pop, _rand, legal_mask, trick_winner
+from .core import I64, _jit, _kth, _others, _pop, _rand, legal_mask, trick_winner
 from .features import _hand_mean
 from .medium import _medium, _observe
 from .policy import _policy, simple_card
@@ -12,6 +12,76 @@ from .scoring import _value
 from .solve import _solve
 
 __all__ = ["call_search", "search"]
+
+
+@_jit
+def _play_on(
+    hands: np.ndarray,
+    won: np.ndarray,
+    trick: np.ndarray,
+    pubvoid: np.ndarray,
+    cannot: np.ndarray,
+    n: int,
+    leader: int,
+    played: I64,
+    tn: int,
+    s: int,
+    c: int,
+    me: int,
+    P: np.ndarray,
+    calls: np.ndarray,
+    totals: np.ndarray,
+    sd: float,
+    eps: int,
+    rng: np.ndarray,
+    solve_k: int,
+    mpol: int,
+    opp: np.ndarray,
+    vt: np.ndarray,
+    low_duck: bool,
+) -> float:
+    """Seat ``s`` plays ``c`` and the round is played out as `search` plays it (the
+    arrays are the state, changed in place); ``me``'s value of the end."""
+    t = P[0]
+    while True:
+        if mpol != 0:
+            _observe(cannot, trick, n, c, s, P, tn, played)
+        trick[n] = c
+        if n > 0 and c // 13 != trick[0] // 13:
+            pubvoid[s] |= np.int64(1) << (trick[0] // 13)
+        bit = np.int64(1) << c
+        hands[s] ^= bit
+        played |= bit
+        n += 1
+        if n == 4:
+            leader = (leader + trick_winner(trick, t)) & 3
+            won[leader] += 1
+            n = 0
+            tn += 1
+            if tn == 13:
+                break
+            s = leader
+        else:
+            s = (s + 1) & 3
+        if 13 - tn <= solve_k:
+            base = np.int64(0)
+            for o in range(4):
+                base += won[o] << (4 * o)
+            code = _solve(hands, trick, n, leader, s, int(played), tn, P, base, calls, totals, sd, vt)
+            for o in range(4):
+                won[o] += (code >> (4 * o)) & 15
+            break
+        lm = legal_mask(hands[s], trick, n, P, tn, played)
+        if s != me and opp[s] >= 1:
+            c = simple_card(lm, trick, n, t, opp[s] - 1)
+        elif mpol != 0:
+            if eps > 0 and _rand(rng, 100) < eps:
+                c = _kth(lm, _rand(rng, _pop(lm)))
+            else:
+                c = _medium(hands[s], _others(hands, s), s, lm, trick, n, P, won, calls, cannot)
+        else:
+            c = _policy(hands, s, lm, trick, n, t, won[s] < calls[s], rng, eps, pubvoid, low_duck)
+    return _value(me, won, calls, totals, sd, P)
 
 
 @_jit
@@ -65,7 +135,6 @@ def search(
     >>> values.shape, bool((values > 0).all() and (values < 1.1).all())
     ((2, 2), True)
     """
-    t = P[0]
     cannot = np.zeros(4, dtype=np.int64)
     nm = moves.shape[0]
     values = np.zeros((dets.shape[0] * rollouts, nm))
@@ -75,7 +144,7 @@ def search(
     rng = np.zeros(1, dtype=np.int64)
     pubvoid = np.zeros(4, dtype=np.int64)
     low_duck = P[5] > 0 and P[6] < 0  # extra tricks are worth a little: keep high cards
-    vt = np.full((4, 1 << 16), np.nan)
+    vt = np.full((4, (1 << 16) if solve_k > 0 else 1), np.nan)
     for d in range(dets.shape[0]):
         for r in range(rollouts):
             stream = (seed * 1000003 + d * 7919 + r * 104729) & 0xFFFFFFFFFFFF
@@ -88,51 +157,10 @@ def search(
                     trick[i] = trick0[i]
                     pubvoid[i] = pubvoid0[i]
                     cannot[i] = cannot0[i]
-                n = n0
-                leader = leader0
-                played = played0
-                tn = trick_no0
-                s = me
-                c = moves[mi]
-                while True:
-                    if mpol != 0:
-                        _observe(cannot, trick, n, c, s, P, tn, played)
-                    trick[n] = c
-                    if n > 0 and c // 13 != trick[0] // 13:
-                        pubvoid[s] |= np.int64(1) << (trick[0] // 13)
-                    bit = np.int64(1) << c
-                    hands[s] ^= bit
-                    played |= bit
-                    n += 1
-                    if n == 4:
-                        leader = (leader + trick_winner(trick, t)) & 3
-                        won[leader] += 1
-                        n = 0
-                        tn += 1
-                        if tn == 13:
-                            break
-                        s = leader
-                    else:
-                        s = (s + 1) & 3
-                    if 13 - tn <= solve_k:
-                        base = np.int64(0)
-                        for o in range(4):
-                            base += won[o] << (4 * o)
-                        code = _solve(hands, trick, n, leader, s, played, tn, P, base, calls, totals, sd, vt)
-                        for o in range(4):
-                            won[o] += (code >> (4 * o)) & 15
-                        break
-                    lm = legal_mask(hands[s], trick, n, P, tn, played)
-                    if s != me and opp[s] >= 1:
-                        c = simple_card(lm, trick, n, t, opp[s] - 1)
-                    elif mpol != 0:
-                        if eps > 0 and _rand(rng, 100) < eps:
-                            c = _kth(lm, _rand(rng, _pop(lm)))
-                        else:
-                            c = _medium(hands[s], _others(hands, s), s, lm, trick, n, P, won, calls, cannot)
-                    else:
-                        c = _policy(hands, s, lm, trick, n, t, won[s] < calls[s], rng, eps, pubvoid, low_duck)
-                values[d * rollouts + r, mi] = _value(me, won, calls, totals, sd, P)
+                values[d * rollouts + r, mi] = _play_on(
+                    hands, won, trick, pubvoid, cannot, n0, leader0, played0, trick_no0, me, moves[mi], me,
+                    P, calls, totals, sd, eps, rng, solve_k, mpol, opp, vt, low_duck,
+                )
     return values
 
 

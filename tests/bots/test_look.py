@@ -147,3 +147,32 @@ def test_the_bot_looks_only_where_it_should() -> None:
 def test_look_setting_is_checked(bad: object) -> None:
     with pytest.raises(ValueError, match="look must be 0"):
         HardBot(seed=1, look=bad)  # type: ignore[arg-type]
+
+
+def test_under_a_serving_cap_the_look_is_counted_not_timed() -> None:
+    """With a time limit (serving; here one that never cuts the search), the look runs
+    only where its playouts are at most ``look_room`` times the search's: on the same
+    views, each decision's values are either the uncapped look's or ``look=0``'s, and
+    both occur (here with a room of 3; the default is ``LOOK_ROOM``)."""
+    from callbreak import Match, Ruleset
+
+    m = Match(Ruleset.preset("bhoos", rounds=1), seed=4)
+    plain, others = HardBot(seed=1, look=0, iterations=600, call_deals=20, opp=1), SimpleBot(seed=1)
+    views = []
+    while not m.is_over:
+        view = m.view(m.to_act)
+        if m.to_act == 0 and view.phase == "playing" and len(view.legal_cards) > 1:
+            views.append(view)
+        m.act(plain.act(view) if m.to_act == 0 else others.act(view))
+
+    def values(**extra: float) -> list[dict[Card, float]]:
+        bot = HardBot(seed=1, iterations=600, call_deals=20, opp=1, **extra)  # type: ignore[arg-type]
+        return [bot.choose(v)[1] for v in views]
+
+    capped, uncapped, off = values(look=2, time_limit=100.0, look_room=3.0), values(look=2), values(look=0)
+    assert all(c in (u, o) for c, u, o in zip(capped, uncapped, off))
+    looked = [c == u != o for c, u, o in zip(capped, uncapped, off)]
+    held = [c == o != u for c, u, o in zip(capped, uncapped, off)]
+    assert any(looked) and any(held)
+    with pytest.raises(ValueError, match="look_room"):
+        HardBot(seed=1, look_room=0)

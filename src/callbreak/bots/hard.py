@@ -785,6 +785,10 @@ def public_cannot(view: SeatView, k: Knowledge) -> list[int]:
 #: the wall-clock cap per card decision where a person is waiting (a served hard seat, a hint)
 SERVING_TIME_LIMIT = 0.08
 
+#: under a serving cap, `kernel.look` runs only where its playouts are at most this many times the card
+#: search's own (all or nothing; `HardBot`'s ``look_room``)
+LOOK_ROOM = 6.0
+
 #: seconds of one core a round takes at the default settings (``python benchmarks/bot_times.py hard``:
 #: p50 362 and 388 ms a round in two runs, 258 with ``look=0``; 286 before ``look``, on a slower day):
 #: the unit by which `HardBot.think_for` turns seconds into playouts
@@ -856,8 +860,11 @@ class HardBot(Bot):
     deals on which the seat would see the same cards before its next turn for
     the card search to choose that next card by what it will know then (the
     best on the other deals of the group, `look_values`) instead of by
-    `medium`'s rules in the playout; on ``mpol`` playouts with one rollout, and
-    where serving caps the time, only if the search took under half the cap.
+    `medium`'s rules in the playout; with ``mpol`` playouts, one rollout and no
+    exact endgames, and where serving caps the time (``time_limit``), only if the
+    search was not cut by the cap and the groups take at most ``look_room``
+    (``LOOK_ROOM``) times its playouts (a count, so that a served answer does not depend on the
+    machine's load more than the cap itself makes it).
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):
@@ -904,6 +911,7 @@ class HardBot(Bot):
         memory: int = 1,
         rule_out: int = 1,
         look: int = 2,
+        look_room: float = LOOK_ROOM,
     ) -> None:
         super().__init__(seed)
         if opp not in (0, 1, 2) or isinstance(opp, bool):
@@ -920,6 +928,9 @@ class HardBot(Bot):
         if isinstance(look, bool) or not isinstance(look, int) or not (look == 0 or look >= 2):
             raise ValueError("look must be 0 (off) or the least group of deals, at least 2")
         self.look = look
+        if not look_room > 0:
+            raise ValueError("look_room must be a positive multiple of the search's playouts")
+        self.look_room = float(look_room)
         self._tally = StyleTally()
         self._recalled: OrderedDict[SeatView, npt.NDArray[np.int64]] = OrderedDict()
         if not 0.0 <= call_rescue <= 1.0:
@@ -1223,12 +1234,9 @@ class HardBot(Bot):
                 break  # the safety cap: keep what has been searched
         table = np.vstack(parts)
         if self.look and self.rollouts == 1 and self.mpol and solve_k == 0 and len(table) == len(deals):
-            # the next card by what will be known then, in the room the safety cap leaves
-            # (at the search's own rate of playouts, all or nothing)
-            room = -1
-            if self.time_limit is not None:
-                spent = time.perf_counter() - t0
-                room = max(0, int((self.time_limit - spent) * table.size / max(spent, 1e-6)))
+            # the next card by what will be known then; under a serving cap, only where that takes at
+            # most look_room times the search's playouts (a count: the answer does not depend on the clock)
+            room = -1 if self.time_limit is None else int(self.look_room * table.size)
             table = look_values(view, k, deals, table, seed, self.look, self.eps, self.sd_scale, styles.tolist(), room)
         means = table.mean(axis=0)
         values = {c: float(v) for c, v in zip(legal, means)}

@@ -59,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         default=None,
         metavar="SECONDS",
         help="each hard seat's thinking per round, in seconds of one core, turned into a playout "
-        "budget (so a seeded run replays on any machine; default: hard's own, about 0.3)",
+        "budget (so a seeded run replays on any machine; default: hard's own, about 0.375)",
     )
     p.add_argument("--json", metavar="FILE", help="write the results as JSON")
     p.add_argument("--plot", metavar="FILE.png", help="draw each bot's points per match")

@@ -48,6 +48,11 @@ def _jit(f: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True)(f))
 
 
+def _jit_inline(f: F) -> F:
+    """`_jit`, and inlined into its callers' code (a small step of a hot loop)."""
+    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(f))
+
+
 SUITM = np.int64(0x1FFF)
 FULLM = np.int64((1 << 52) - 1)
 _POP = np.array([bin(i).count("1") for i in range(1 << 16)], dtype=np.int64)

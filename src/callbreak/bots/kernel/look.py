@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core import _jit, _kth, _others, _pop, legal_mask, trick_winner
-from .medium import _medium, _observe
+from .core import _jit, _kth, _others, _pop, legal_mask
+from .medium import _medium
 from .policy import simple_card
-from .search import _play_on
+from .search import _play_on, _put
 
 __all__ = ["look"]
 
@@ -118,27 +118,12 @@ def look(
             c = moves[mi]
             key = 0
             while True:
-                _observe(cannot, trick, n, c, s, P, tn, played)
-                trick[n] = c
-                if n > 0 and c // 13 != trick[0] // 13:
-                    pubvoid[s] |= np.int64(1) << (trick[0] // 13)
-                bit = np.int64(1) << c
-                hands[s] ^= bit
-                played |= bit
-                n += 1
                 if s != me:
                     key = key * _RADIX + c + 1
-                if n == 4:
-                    leader = (leader + trick_winner(trick, t)) & 3
-                    won[leader] += 1
-                    n = 0
-                    tn += 1
-                    if tn == 13:
-                        key = -1
-                        break
-                    s = leader
-                else:
-                    s = (s + 1) & 3
+                n, leader, played, tn, s = _put(hands, won, trick, pubvoid, cannot, n, leader, played, tn, s, c, P, True)
+                if tn == 13:
+                    key = -1
+                    break
                 if s == me:
                     break
                 lm = legal_mask(hands[s], trick, n, P, tn, played)

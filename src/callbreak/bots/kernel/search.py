@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core import I64, _jit, _kth, _others, _pop, _rand, legal_mask, trick_winner
+from .core import I64, _jit, _jit_inline, _kth, _others, _pop, _rand, legal_mask, trick_winner
 from .features import _hand_mean
 from .medium import _medium, _observe
 from .policy import _policy, simple_card
@@ -12,6 +12,41 @@ from .scoring import _value
 from .solve import _solve
 
 __all__ = ["call_search", "search"]
+
+
+@_jit_inline
+def _put(
+    hands: np.ndarray,
+    won: np.ndarray,
+    trick: np.ndarray,
+    pubvoid: np.ndarray,
+    cannot: np.ndarray,
+    n: int,
+    leader: int,
+    played: I64,
+    tn: int,
+    s: int,
+    c: int,
+    P: np.ndarray,
+    observe: bool,
+) -> tuple[int, int, int, int, int]:
+    """Seat ``s`` plays ``c`` (the arrays are the state, changed in place; ``observe``:
+    what the card shows added to ``cannot``, as `_observe` infers it): the cards on
+    the trick, the leader, the cards played, the trick number and the seat to play
+    after it (a trick number of 13: the round is over)."""
+    if observe:
+        _observe(cannot, trick, n, c, s, P, tn, played)
+    trick[n] = c
+    if n > 0 and c // 13 != trick[0] // 13:
+        pubvoid[s] |= np.int64(1) << (trick[0] // 13)
+    bit = np.int64(1) << c
+    hands[s] ^= bit
+    played |= bit
+    if n == 3:
+        leader = (leader + trick_winner(trick, P[0])) & 3
+        won[leader] += 1
+        return 0, leader, int(played), tn + 1, leader
+    return n + 1, leader, int(played), tn, (s + 1) & 3
 
 
 @_jit
@@ -44,25 +79,9 @@ def _play_on(
     arrays are the state, changed in place); ``me``'s value of the end."""
     t = P[0]
     while True:
-        if mpol != 0:
-            _observe(cannot, trick, n, c, s, P, tn, played)
-        trick[n] = c
-        if n > 0 and c // 13 != trick[0] // 13:
-            pubvoid[s] |= np.int64(1) << (trick[0] // 13)
-        bit = np.int64(1) << c
-        hands[s] ^= bit
-        played |= bit
-        n += 1
-        if n == 4:
-            leader = (leader + trick_winner(trick, t)) & 3
-            won[leader] += 1
-            n = 0
-            tn += 1
-            if tn == 13:
-                break
-            s = leader
-        else:
-            s = (s + 1) & 3
+        n, leader, played, tn, s = _put(hands, won, trick, pubvoid, cannot, n, leader, played, tn, s, c, P, mpol != 0)
+        if tn == 13:
+            break
         if 13 - tn <= solve_k:
             base = np.int64(0)
             for o in range(4):

@@ -105,7 +105,7 @@ def test_bad_arguments_are_refused() -> None:
         look_values(view, k, deals, base[:3], seed=1, least=2)
     with pytest.raises(ValueError, match="least must be at least 2"):
         look_values(view, k, deals, base, seed=1, least=1)
-    with pytest.raises(ValueError, match="opp must be one style a seat"):
+    with pytest.raises(ValueError, match="opp must be a style"):
         look_values(view, k, deals, base, seed=1, least=2, opp=[0, 0, 99, 0])
 
 

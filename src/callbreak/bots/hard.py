@@ -91,6 +91,7 @@ __all__ = [
     "look_values",
     "search_state",
     "search_values",
+    "styles_array",
 ]
 
 CALL_SD = 1.1  # spread of a call around the model's estimate, for weighting deals
@@ -528,6 +529,26 @@ def refine_deals(
     return [[int(x) for x in row] for row in out.tolist()]
 
 
+def styles_array(opp: int | Sequence[int]) -> npt.NDArray[np.int64]:
+    """The kernel's array of the seats' styles (`callbreak.bots.styles`: 0 medium's,
+    ``1 + o`` ``spar-simple``'s with its hand in order ``o``): one for all, or one per
+    seat; anything else is a ``ValueError``.
+
+    >>> styles_array(1).tolist(), styles_array([0, 1, 2, 0]).tolist()
+    ([1, 1, 1, 1], [0, 1, 2, 0])
+    >>> styles_array([0, 1])
+    Traceback (most recent call last):
+    ...
+    ValueError: opp must be a style (0 medium, 1 to 48 spar-simple in a hand order) or one per seat, not [0, 1]
+    """
+    styles = np.array([opp] * 4 if isinstance(opp, (int, np.integer)) else list(opp), dtype=np.int64)
+    if styles.shape != (4,) or not np.isin(styles, range(STYLES)).all():
+        raise ValueError(
+            f"opp must be a style (0 medium, 1 to {STYLES - 1} spar-simple in a hand order) or one per seat, not {opp!r}"
+        )
+    return styles
+
+
 @dataclasses.dataclass(frozen=True)
 class SearchState:
     """A card decision's position as the kernel's searches take it (`search_state`).
@@ -643,8 +664,7 @@ def look_values(
         raise ValueError("base must hold one row a deal and one column a legal card")
     if least < 2:
         raise ValueError(f"least must be at least 2, not {least!r}")
-    if len(opp) != 4 or not all(0 <= o < STYLES for o in opp):
-        raise ValueError(f"opp must be one style a seat (0 to {STYLES - 1}), not {opp!r}")
+    styles = styles_array(opp)
     state = search_state(view, k, sd_scale)
     out: npt.NDArray[np.float64] = kernel.look(
         np.array(deals, dtype=np.int64),
@@ -664,7 +684,7 @@ def look_values(
         seed,
         state.pubvoid,
         state.cannot,
-        np.array(opp, dtype=np.int64),
+        styles,
         least,
         base,
         max_work,
@@ -709,11 +729,7 @@ def search_values(
     """
     from . import kernel
 
-    styles = np.array([opp] * 4 if isinstance(opp, (int, np.integer)) else list(opp), dtype=np.int64)
-    if styles.shape != (4,) or not np.isin(styles, range(STYLES)).all():
-        raise ValueError(
-            f"opp must be a style (0 medium, 1 to {STYLES - 1} spar-simple in a hand order) or one per seat, not {opp!r}"
-        )
+    styles = styles_array(opp)
     state = search_state(view, k, sd_scale)
     values: npt.NDArray[np.float64] = kernel.search(
         np.array(deals, dtype=np.int64),

@@ -572,6 +572,16 @@ class SearchState:
     pubvoid: npt.NDArray[np.int64]
     cannot: npt.NDArray[np.int64]
 
+    def position(
+        self,
+    ) -> tuple[
+        npt.NDArray[np.int64], int, int, npt.NDArray[np.int64], int, int, npt.NDArray[np.int64], npt.NDArray[np.int64]
+    ]:
+        """The arguments `kernel.search` and `kernel.look` take after the seat: the trick,
+        its cards, the leader, the tricks won, the trick number, the cards played, the
+        rules and the calls."""
+        return (self.trick, self.n, self.leader, self.won, self.trick_no, self.played, self.rules, self.calls)
+
 
 def search_state(view: SeatView, k: Knowledge, sd_scale: float = 1.0) -> SearchState:
     """The position of a card decision for the kernel: the trick so far, the tricks
@@ -669,14 +679,7 @@ def look_values(
     out: npt.NDArray[np.float64] = kernel.look(
         np.array(deals, dtype=np.int64),
         view.seat,
-        state.trick,
-        state.n,
-        state.leader,
-        state.won,
-        state.trick_no,
-        state.played,
-        state.rules,
-        state.calls,
+        *state.position(),
         np.array([int(c) for c in view.legal_cards], dtype=np.int64),
         state.totals,
         state.sd,
@@ -734,14 +737,7 @@ def search_values(
     values: npt.NDArray[np.float64] = kernel.search(
         np.array(deals, dtype=np.int64),
         view.seat,
-        state.trick,
-        state.n,
-        state.leader,
-        state.won,
-        state.trick_no,
-        state.played,
-        state.rules,
-        state.calls,
+        *state.position(),
         np.array([int(c) for c in view.legal_cards], dtype=np.int64),
         rollouts,
         state.totals,

@@ -26,7 +26,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import msgspec
 import redis.asyncio as aioredis
@@ -181,6 +181,8 @@ class RedisBotQueue:
         self._waiting.clear()
         if self._pubsub is not None:
             with contextlib.suppress(RedisError, OSError):
-                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+                # typed as a callable: redis-py annotates `PubSub.aclose` from 8.2 on, not before
+                close: Callable[[], Awaitable[None]] = self._pubsub.aclose
+                await close()
         with contextlib.suppress(RedisError, OSError):
             await self.redis.aclose()

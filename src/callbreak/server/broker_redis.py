@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
@@ -69,7 +69,9 @@ class RedisBroker:
                 await t
         if self._pubsub is not None:
             with contextlib.suppress(RedisError, OSError):
-                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+                # typed as a callable: redis-py annotates `PubSub.aclose` from 8.2 on, not before
+                close: Callable[[], Awaitable[None]] = self._pubsub.aclose
+                await close()
         with contextlib.suppress(RedisError, OSError):
             await self.redis.aclose()
 

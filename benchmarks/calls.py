@@ -49,7 +49,8 @@ from bots_duel import build
 from callbreak import Match, Ruleset
 from callbreak.bots.base import Bot
 from callbreak.bots.calling import trick_distribution
-from callbreak.bots.hard import HardBot, decode_outcomes
+from callbreak.bots.hard import HardBot
+from callbreak.bots.playouts import decode_outcomes
 from callbreak.round import SeatView
 from callbreak.scoring import score_tenths
 from sparring import call_settings

@@ -147,6 +147,8 @@ THIRD_PARTY: dict[str, set[str]] = {
     "core": set(),
     "bots": set(),  # random, easy, medium, calling, hints, warm-up: plain Python
     "bots/hard": {"numpy"},
+    "bots/determinize": {"numpy"},  # the deals hard searches, drawn in the compiled kernel
+    "bots/playouts": {"numpy"},  # hard's tables of playouts, from the compiled kernel
     "bots/styles": {"numpy"},  # the evidence of each seat's style of play, for hard
     "bots/evaluation": {"numpy"},  # the value of every option, for the analysis
     "bots/ismcts": {"numpy"},  # the spar-ismcts sparring level, on the compiled kernel

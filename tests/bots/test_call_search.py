@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from callbreak import Match, Ruleset
-from callbreak.bots.hard import HardBot, decode_outcomes
+from callbreak.bots.hard import HardBot
 from callbreak.bots.knowledge import Knowledge
+from callbreak.bots.playouts import decode_outcomes
 from callbreak.round import SeatView
 from callbreak.scoring import made
 

@@ -70,7 +70,7 @@ def test_compiled_sampler_obeys_the_knowledge_and_the_model() -> None:
 
     from callbreak.bots import kernel
     from callbreak.bots.calling import load_model
-    from callbreak.bots.hard import sample_deals
+    from callbreak.bots.determinize import sample_deals
 
     model = load_model()
     w = np.array(model.weights)

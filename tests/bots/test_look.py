@@ -11,9 +11,11 @@ import numpy as np
 import pytest
 
 from callbreak import Round
-from callbreak.bots.hard import HardBot, look_values, sample_deals, search_values
+from callbreak.bots.determinize import sample_deals
+from callbreak.bots.hard import HardBot
 from callbreak.bots.knowledge import Knowledge
 from callbreak.bots.medium import choose_card
+from callbreak.bots.playouts import look_values, search_values
 from callbreak.bots.sparring import SimpleBot
 from callbreak.cards import Card
 from tests.bots.helpers import called_round

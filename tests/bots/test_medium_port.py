@@ -8,9 +8,9 @@ import random
 import numpy as np
 
 from callbreak.bots import kernel
-from callbreak.bots.hard import public_cannot
 from callbreak.bots.knowledge import Knowledge
 from callbreak.bots.medium import choose_card
+from callbreak.bots.playouts import public_cannot
 from tests.bots.helpers import called_round, medium_match_views, trick_array
 
 
@@ -50,7 +50,7 @@ def test_true_deal_is_consistent_with_medium_play_and_kept_deals_are_closest() -
     """Against three medium opponents the real deal never disagrees with their
     play, and `consistent_deals` keeps the deals that disagree least."""
     from callbreak import Match, Ruleset
-    from callbreak.bots.hard import consistent_deals, play_record, sample_deals
+    from callbreak.bots.determinize import consistent_deals, play_record, sample_deals
 
     checked = 0
     for seed in range(3):
@@ -80,7 +80,7 @@ def test_refine_keeps_every_constraint_and_moves_towards_the_play() -> None:
     with disagree less with three medium opponents' play than the ones it started
     from; with zero steps it changes nothing."""
     from callbreak import Match, Ruleset
-    from callbreak.bots.hard import play_record, refine_deals, sample_deals
+    from callbreak.bots.determinize import play_record, refine_deals, sample_deals
 
     before = after = 0.0
     checked = 0
@@ -114,7 +114,7 @@ def test_call_ranges_hold_each_medium_callers_true_estimate() -> None:
     tilt the calls in later rounds)."""
     from callbreak import Match, Ruleset
     from callbreak.bots.calling import call_position, earlier_calls, load_model
-    from callbreak.bots.hard import call_ranges
+    from callbreak.bots.determinize import call_ranges
 
     checked = 0
     for seed in range(4):
@@ -146,7 +146,7 @@ def test_refine_chains_give_their_later_states() -> None:
     start and seed; several starts give ``keep`` deals each, and every one still
     keeps the view's constraints."""
     from callbreak import Match, Ruleset
-    from callbreak.bots.hard import refine_deals, sample_deals
+    from callbreak.bots.determinize import refine_deals, sample_deals
 
     checked = 0
     m = Match(Ruleset.preset("bhoos", rounds=1), seed=11, dealer=0)
@@ -175,7 +175,7 @@ def test_mismatches_count_what_medium_would_have_played_on_any_deal() -> None:
     seats' cards so far that `callbreak.bots.medium.choose_card` would not have
     played with the hands the deal gives them: the round replayed on the engine."""
     from callbreak import Card, Match, Round, Ruleset
-    from callbreak.bots.hard import play_record, sample_deals, tricks_so_far
+    from callbreak.bots.determinize import play_record, sample_deals, tricks_so_far
 
     checked = nonzero = 0
     for seed, preset in ((3, "bhoos"), (4, "standard")):

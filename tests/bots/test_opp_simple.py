@@ -12,15 +12,10 @@ import pytest
 
 from callbreak import Round, Ruleset, SeatView
 from callbreak.bots import kernel
-from callbreak.bots.hard import (
-    HardBot,
-    play_record,
-    sample_deals,
-    search_values,
-    simple_deals,
-    simple_knowledge,
-)
+from callbreak.bots.determinize import play_record, sample_deals, simple_deals, simple_knowledge
+from callbreak.bots.hard import HardBot
 from callbreak.bots.knowledge import Knowledge
+from callbreak.bots.playouts import search_values
 from callbreak.bots.sparring import SimpleBot, SimpleClubsBot, SimpleHighBot
 from tests.bots.helpers import called_round, trick_array
 
@@ -164,7 +159,7 @@ def test_the_call_searchs_simple_calls_are_the_sparring_bots(style: int) -> None
     import numpy as np
 
     from callbreak.bots.calling import load_model
-    from callbreak.bots.hard import decode_outcomes
+    from callbreak.bots.playouts import decode_outcomes
 
     rules = Ruleset.preset("bhoos")
     for seed in range(40):

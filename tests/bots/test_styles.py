@@ -14,7 +14,8 @@ import numpy as np
 from callbreak import Match, Round, Ruleset
 from callbreak.bots import kernel
 from callbreak.bots.base import Bot
-from callbreak.bots.hard import HardBot, play_record
+from callbreak.bots.determinize import play_record
+from callbreak.bots.hard import HardBot
 from callbreak.bots.knowledge import Knowledge
 from callbreak.bots.medium import MediumBot
 from callbreak.bots.sparring import SimpleBot, SimpleClubsBot, SimpleHighBot

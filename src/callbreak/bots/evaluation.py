@@ -38,8 +38,9 @@ import numpy as np
 
 from ..cards import Card
 from ..round import SeatView
-from .hard import HardBot, search_values
+from .hard import HardBot
 from .knowledge import Knowledge
+from .playouts import search_values
 
 __all__ = ["MAX_DEALS", "MIN_DEALS", "POINT_SHARE", "Evaluator", "OptionValues", "option_values"]
 

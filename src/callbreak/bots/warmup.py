@@ -64,7 +64,8 @@ def exercise() -> tuple[int, int]:
     from ..match import Match
     from ..rules import Ruleset
     from . import kernel
-    from .hard import HardBot, simple_knowledge
+    from .determinize import simple_knowledge
+    from .hard import HardBot
     from .knowledge import Knowledge
 
     m = Match(Ruleset.preset("quick", rounds=1), seed=1)

@@ -93,7 +93,7 @@ def sample_deals(
 
     >>> from callbreak import Match, Ruleset
     >>> from callbreak.bots.calling import load_model
-    >>> from callbreak.bots.hard import call_order
+    >>> from callbreak.bots.determinize import call_order
     >>> from callbreak.bots.knowledge import Knowledge
     >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
     >>> _ = m.call(2)

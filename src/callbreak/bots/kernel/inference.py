@@ -129,7 +129,7 @@ def mismatches(
     >>> import random
     >>> from callbreak import Match, Ruleset
     >>> from callbreak.bots import make_bot
-    >>> from callbreak.bots.hard import play_record, sample_deals
+    >>> from callbreak.bots.determinize import play_record, sample_deals
     >>> from callbreak.bots.knowledge import Knowledge
     >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
     >>> bots = [make_bot("medium", s) for s in range(4)]
@@ -182,7 +182,7 @@ def style_misses(
 
     >>> from callbreak import Match, Ruleset
     >>> from callbreak.bots.sparring import SimpleBot
-    >>> from callbreak.bots.hard import play_record
+    >>> from callbreak.bots.determinize import play_record
     >>> from callbreak.bots.knowledge import Knowledge
     >>> m = Match(Ruleset.preset("bhoos"), seed=3)
     >>> for _ in range(4 + 9):
@@ -361,7 +361,7 @@ def refine(
     >>> import random
     >>> from callbreak import Match, Ruleset
     >>> from callbreak.bots import make_bot
-    >>> from callbreak.bots.hard import play_record, sample_deals
+    >>> from callbreak.bots.determinize import play_record, sample_deals
     >>> from callbreak.bots.knowledge import Knowledge
     >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
     >>> bots = [make_bot("medium", s) for s in range(4)]
@@ -372,7 +372,7 @@ def refine(
     >>> record = play_record(v, k)
     >>> deals = np.array(sample_deals(v, k, 4, random.Random(1)), dtype=np.int64)
     >>> from callbreak.bots.calling import load_model
-    >>> from callbreak.bots.hard import call_order, call_ranges
+    >>> from callbreak.bots.determinize import call_order, call_ranges
     >>> lo, hi = call_ranges(v, load_model())
     >>> pos, earlier = call_order(v, k)
     >>> made = np.array([-1 if s == v.seat else c for s, c in enumerate(v.calls)], dtype=np.int64)

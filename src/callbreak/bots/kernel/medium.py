@@ -323,7 +323,7 @@ def medium_card(
     """The ported medium card for seat ``s`` (for tests against `callbreak.bots.medium`).
 
     >>> from callbreak import Match, Ruleset
-    >>> from callbreak.bots.hard import public_cannot
+    >>> from callbreak.bots.playouts import public_cannot
     >>> from callbreak.cards import Card
     >>> from callbreak.bots.knowledge import Knowledge
     >>> from callbreak.bots.medium import choose_card

@@ -222,7 +222,8 @@ def call_search(
     >>> import random
     >>> from callbreak import Round, Ruleset
     >>> from callbreak.bots.calling import load_model
-    >>> from callbreak.bots.hard import decode_outcomes, sample_deals
+    >>> from callbreak.bots.determinize import sample_deals
+    >>> from callbreak.bots.playouts import decode_outcomes
     >>> from callbreak.bots.knowledge import Knowledge
     >>> from .core import rules_array
     >>> rnd = Round(Ruleset(), Round.deal_hands(seed=3), dealer=1)

@@ -1,11 +1,15 @@
 """How well `hard`'s deals guess the hidden cards, and what the guess costs, side by side.
 
-At each card decision of seat 0 (with a choice) in matches of four `medium` bots, every setting
-draws its deals from what the seat can see; the figure is the share of the cards the seat cannot
-see that a deal puts in the hand that really holds them, averaged over the deals (a third is a blind
-guess), overall and by stage of the round, with the time per decision spent drawing the deals.
+At each card decision of seat 0 (with a choice) in matches of `medium` in seat 0 against three of
+``--opp`` (default `medium`; any level `make_bot` knows, such as the searchers ``spar-pimc`` and
+``spar-ismcts``), every setting draws its deals from what the seat can see; the figure is the share
+of the cards the seat cannot see that a deal puts in the hand that really holds them, averaged over
+the deals (a third is a blind guess), overall and by stage of the round, with the time per decision
+spent drawing the deals.  The inference of `hard` reads the others' play as `medium`'s: against
+other players this shows how much of the hidden cards it still finds.
 
 python benchmarks/deal_inference.py --matches 3
+python benchmarks/deal_inference.py --matches 3 --opp spar-pimc
 """
 
 from __future__ import annotations
@@ -27,6 +31,9 @@ SETTINGS: dict[str, tuple[dict[str, Any], int]] = {
     "+ 10 steps each, exp(-2) (previous hard)": ({"refine": 10, "miss_cost": 2.0, "keep": 1, "every": 1}, 400),
     "50 chains x 8, 100 steps, exp(-6) (hard)": ({}, 400),
     "100 deals, 1000 steps each, exp(-6)": ({"refine": 1000, "keep": 1}, 100),
+    "50 chains x 8, 100 steps, exp(-3)": ({"miss_cost": 3.0}, 400),
+    "50 chains x 8, 100 steps, exp(-1.5)": ({"miss_cost": 1.5}, 400),
+    "50 chains x 8, 100 steps, exp(-10)": ({"miss_cost": 10.0}, 400),
 }
 
 
@@ -34,10 +41,11 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--matches", type=int, default=3)
     ap.add_argument("--rules", default="bhoos")
+    ap.add_argument("--opp", default="medium", help="the level of seats 1-3 (seat 0 is medium)")
     a = ap.parse_args()
     views: list[tuple[SeatView, list[int]]] = []
     for seed in range(a.matches):
-        bots = [make_bot("medium", seed=s) for s in range(4)]
+        bots = [make_bot("medium" if s == 0 else a.opp, seed=s) for s in range(4)]
         m = Match(Ruleset.preset(a.rules, rounds=5), seed=seed)
         while not m.is_over:
             s = m.to_act
@@ -47,7 +55,7 @@ def main() -> None:
                 views.append((v, list(m.round.hand_masks)))
             m.act(bots[s].act(v))
     HardBot(seed=0).card_deals(views[0][0], Knowledge.from_view(views[0][0]), 8, 0)  # compile
-    print(f"{len(views)} decisions of seat 0 in {a.matches} matches of 4 x medium ({a.rules} rules)")
+    print(f"{len(views)} decisions of seat 0 in {a.matches} matches of medium against 3 x {a.opp} ({a.rules} rules)")
     print(f"{'setting':44} {'right':>6}  {'tricks 0-3':>10} {'4-7':>6} {'8-11':>6}  {'ms/decision':>11}")
     for name, (settings, n) in SETTINGS.items():
         bot = HardBot(seed=0, **settings)

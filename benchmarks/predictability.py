@@ -1,0 +1,81 @@
+"""How well any model could predict a player's cards: the player against itself, side by side.
+
+``hard`` plays the other seats in its playouts by ``medium``'s rules. Against a searcher
+(``spar-pimc``, ``spar-ismcts``) those rules are a model of play the searcher does not follow;
+how much better could a model be? A searcher's card depends on its own random numbers, so
+the best any model can do is about what the same bot with other random numbers does.
+
+In seeded matches of ``medium`` (seat 0) against three of each ``--opp``, at every card
+decision of a seat 1-3 with two legal cards or more, the card it played is compared with:
+
+- the same level with another seed, asked on the same view (the ceiling for any model
+  that does not share its random numbers);
+- for ``spar-pimc``, the same search with ten times its deals (its card with less noise);
+- ``medium``'s rules (`callbreak.bots.medium.choose_card`), the model in ``hard``'s playouts;
+- ``spar-counter``'s rule (a greedy card counter), another cheap model.
+
+Printed per opponent: the decisions, the mean number of legal cards, and the share of
+decisions on which each predicts the card played (a uniformly random card: one over the
+legal cards).  Every bot is seeded, so the figures are the same on any machine.
+
+    python benchmarks/predictability.py --opp spar-pimc spar-ismcts medium --matches 12
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from callbreak import Match, Ruleset
+from callbreak.bots import make_bot
+from callbreak.bots.knowledge import Knowledge
+from callbreak.bots.medium import choose_card
+from callbreak.bots.pimc import PimcBot
+from callbreak.bots.sparring import CounterBot
+
+
+def measure(opp: str, matches: int, rules: str) -> str:
+    """One line of figures for three of ``opp`` (module docstring)."""
+    n = legal = again = more = med = counter = 0
+    uniform = 0.0
+    for match in range(matches):
+        bots = [make_bot("medium" if s == 0 else opp, seed=s + 10 * match) for s in range(4)]
+        m = Match(Ruleset.preset(rules, rounds=5), seed=5000 + match)
+        while not m.is_over:
+            s = m.to_act
+            assert s is not None
+            v = m.view(s)
+            card = int(bots[s].act(v))
+            if s != 0 and v.phase == "playing" and len(v.legal_cards) > 1:
+                n += 1
+                legal += len(v.legal_cards)
+                uniform += 1 / len(v.legal_cards)
+                again += int(make_bot(opp, seed=100_000 + n).act(v)) == card
+                if opp == "spar-pimc":
+                    more += int(PimcBot(seed=200_000 + n, deals=400).act(v)) == card
+                med += int(choose_card(v, Knowledge.from_view(v))[0]) == card
+                counter += int(CounterBot(seed=0).act(v)) == card
+            m.act(card)
+    tenfold = f"{more / n:8.3f}" if opp == "spar-pimc" else f"{'':>8}"
+    return (
+        f"{opp:14} {n:6} {legal / n:6.2f} {again / n:8.3f} {tenfold} {med / n:8.3f}"
+        f" {counter / n:8.3f} {uniform / n:8.3f}"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--opp", nargs="+", default=["spar-pimc", "spar-ismcts", "medium"])
+    ap.add_argument("--matches", type=int, default=12)
+    ap.add_argument("--rules", default="bhoos")
+    a = ap.parse_args()
+    print(f"{a.matches} matches of medium against 3 x each ({a.rules} rules, 5 rounds); share of decisions predicted")
+    print(
+        f"{'player':14} {'cards':>6} {'legal':>6} {'itself':>8} {'10xdeals':>8} {'medium':>8}"
+        f" {'counter':>8} {'uniform':>8}"
+    )
+    for opp in a.opp:
+        print(measure(opp, a.matches, a.rules), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -3,13 +3,14 @@
 ``hard`` plays the other seats in its playouts by ``medium``'s rules. Against a searcher
 (``spar-pimc``, ``spar-ismcts``) those rules are a model of play the searcher does not follow;
 how much better could a model be? A searcher's card depends on its own random numbers, so
-the best any model can do is about what the same bot with other random numbers does.
+the best any model can do is to name its most likely card; the same bot with other random
+numbers, or with more of them, is a floor on what that reaches.
 
 In seeded matches of ``medium`` (seat 0) against three of each ``--opp``, at every card
 decision of a seat 1-3 with two legal cards or more, the card it played is compared with:
 
-- the same level with another seed, asked on the same view (the ceiling for any model
-  that does not share its random numbers);
+- the same level with another seed, asked on the same view (a floor on what the best model,
+  its most likely card, reaches);
 - for ``spar-pimc``, the same search with ten times its deals (its card with less noise);
 - ``medium``'s rules (`callbreak.bots.medium.choose_card`), the model in ``hard``'s playouts;
 - ``spar-counter``'s rule (a greedy card counter), another cheap model.

@@ -455,7 +455,7 @@ class HardBot(Bot):
     ) -> npt.NDArray[np.float64]:
         """Each deal's value (rows) of each candidate call (columns), the round played out
         by the kernel's calling search; ``outcomes`` (the same shape), when given, receives
-        each playout's end (`decode_outcomes`); ``styles``: each seat's (`styles`;
+        each playout's end (`playouts.decode_outcomes`); ``styles``: each seat's (`styles`;
         default: ``opp`` for all)."""
         from . import kernel
 

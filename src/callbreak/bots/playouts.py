@@ -268,7 +268,7 @@ def decode_outcomes(
     outcomes: npt.NDArray[np.int64],
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The tricks won and the calls of the four seats (a last axis of 4) at the end of
-    each playout of the call search (`HardBot.call_table`'s ``outcomes``).
+    each playout of the call search (`hard.HardBot.call_table`'s ``outcomes``).
 
     >>> won, calls = decode_outcomes(np.array([3 | 4 << 4 | 5 << 8 | 1 << 12 | 2 << 16 | 4 << 20 | 4 << 24 | 1 << 28]))
     >>> won.tolist(), calls.tolist()

@@ -43,6 +43,11 @@ machine.  ``time_limit`` (seconds) is a safety cap for serving only (a served
 table, a hint, the tournament server): it is None by default, since a wall-clock
 cap would make a seeded run depend on the machine's load.
 
+Where each part lives: the deals (drawing, inference, refinement) in
+`callbreak.bots.determinize`, the tables of playouts in `callbreak.bots.playouts`,
+both running in the compiled kernel (`callbreak.bots.kernel`); this module holds
+the bot, its settings and budgets, and the choice made from the tables.
+
 >>> from callbreak import Match, Ruleset
 >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
 >>> bots = [HardBot(seed=s, iterations=200) for s in range(4)]

@@ -5,8 +5,9 @@ matches of one ``hard`` against three of each ``--opp`` (the seat rotating with 
 is measured, split by whether the bot takes some other seat (one or more) to play
 ``spar-simple``'s rule at the call (`callbreak.bots.styles`; from the second round against
 simple players). At each of its calls the bot's own call search is run again on a copy of
-the bot (its deals and random numbers; the copy's call is checked against the call the bot
-then makes) for the calls from one below the model's call to ``AHEAD`` above it. Printed:
+the bot (its deals and random numbers; checked against `HardBot.choose_call` on another
+copy: the same value for every call that searches) for the calls from one below the
+model's call to ``AHEAD`` above it. Printed:
 the mean call, the mean of the playouts' tricks at the call made (the seat playing to make
 it) and the mean tricks taken; then, for ``j`` = 0, 1, 2, the playouts' share of the
 candidate ``c + j`` that end with at least ``c + j`` tricks (the seat playing to make
@@ -28,7 +29,7 @@ import argparse
 import copy
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from math import nan
+from math import isclose, nan
 
 import numpy as np
 
@@ -46,11 +47,13 @@ AHEAD = 3
 
 @dataclass(frozen=True)
 class Search:
-    """One call search, run again: per candidate call, the playouts' share that reach it and
-    their mean tricks for the seat; the other seats taken for ``spar-simple``."""
+    """One call search, run again: per candidate call, the playouts' share that reach it,
+    their mean tricks for the seat and the search's value of the call; the other seats
+    taken for ``spar-simple``."""
 
     share: dict[int, float]
     tricks: dict[int, float]
+    values: dict[int, float]
     simple_seats: int
 
 
@@ -69,11 +72,12 @@ def search_again(bot: HardBot, view: SeatView, fresh: bool) -> Search:
     assert deals, "the call search needs call_deals > 0"
     totals, sd = b.match_stakes(view)
     outcomes = np.zeros((len(deals), len(cands)), dtype=np.int64)
-    b.call_table(view, deals, cands, totals, sd, seed, outcomes=outcomes, styles=styles)
+    table = b.call_table(view, deals, cands, totals, sd, seed, outcomes=outcomes, styles=styles)
     won = decode_outcomes(outcomes)[0][:, :, view.seat]
     return Search(
         share={c: float((won[:, j] >= c).mean()) for j, c in enumerate(cands)},
         tricks={c: float(won[:, j].mean()) for j, c in enumerate(cands)},
+        values={c: float(table[:, j].mean()) for j, c in enumerate(cands)},
         simple_seats=sum(1 for s in range(4) if s != view.seat and int(styles[s]) >= 1),
     )
 
@@ -108,8 +112,11 @@ def measure(opp: str, matches: int, seed: int) -> list[Row]:
             if s == hero and v.phase == "calling":
                 bot = bots[s]
                 assert isinstance(bot, HardBot)
-                expected = copy.deepcopy(bot).choose_call(v)[0]
-                searches.append((search_again(bot, v, False), search_again(bot, v, True)))
+                expected, values = copy.deepcopy(bot).choose_call(v)
+                own = search_again(bot, v, False)
+                # the search run again is choose_call's: the same value for every call it searched
+                assert all(isclose(own.values[c], x, rel_tol=1e-9, abs_tol=1e-12) for c, x in values.items())
+                searches.append((own, search_again(bot, v, True)))
                 call = bot.act(v)
                 assert call == expected, "a copy of the bot calls as the bot does"
             else:

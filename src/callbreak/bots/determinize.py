@@ -268,7 +268,6 @@ def tricks_so_far(view: SeatView) -> list[tuple[int, tuple[Card, ...]]]:
     """(leader, cards) of each trick of the round so far, the one in progress last.
 
     >>> from callbreak import Match, Ruleset
-    >>> from callbreak.bots.knowledge import Knowledge
     >>> from callbreak.round import lowest_action
     >>> m = Match(Ruleset.preset("quick", rounds=1), seed=3)
     >>> for c in (2, 3, 1, 4):
@@ -276,7 +275,6 @@ def tricks_so_far(view: SeatView) -> list[tuple[int, tuple[Card, ...]]]:
     >>> for _ in range(6):
     ...     _ = m.act(lowest_action(m.view(m.to_act)))
     >>> v = m.view(m.to_act)
-    >>> k = Knowledge.from_view(v)
     >>> tricks_so_far(v)
     [(2, (Card('2H'), Card('3H'), Card('4H'), Card('5H'))), (1, (Card('3D'), Card('5D')))]
     """

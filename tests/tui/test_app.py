@@ -179,10 +179,15 @@ async def test_illegal_card_is_refused_and_changes_nothing() -> None:
         assert (len(game.match.round), game.match.view(0)) == before
         assert bad.symbol in app.message and "must" in app.message
         assert "must" in screen_text(app, "message")
-        # keys that are not card keys are ignored; Enter then plays the highlighted legal card
+        # keys that are not card keys are typed too, and refused at Enter (never dropped, leaving
+        # Enter to play the highlighted card); Escape clears them, and Enter plays that card
         chosen = app.selected
         assert chosen in v.legal_cards
         await pilot.press("z", "x", "enter")
+        await pilot.pause()
+        assert (len(game.match.round), game.match.view(0)) == before
+        assert "'zx' is not a card" in app.message
+        await pilot.press("escape", "enter")
         await pilot.pause()
         assert chosen not in game.match.view(0).hand
         assert not app.message

@@ -36,6 +36,13 @@ async def wait_for(pilot: Pilot[int], until: Callable[[], bool], seconds: float 
     await pilot.pause()
 
 
+def my_turn_to_play(game: LocalGame, app: CallbreakApp) -> bool:
+    """Whether the player is to play a card (the calls made)."""
+    return bool(
+        game.human_to_act and app.model is not None and app.model.my_turn and app.model.view.phase == "playing"
+    )
+
+
 def message(app: CallbreakApp) -> str:
     return screen_text(app, "message")
 
@@ -144,15 +151,7 @@ async def test_no_card_is_raised_while_the_others_play_until_you_choose_one() ->
         await pilot.press("right")  # choosing ahead of your turn raises the card
         assert not game.human_to_act
         assert "▔" in screen_text(app, "hand") and app.selected is not None
-        await wait_for(
-            pilot,
-            lambda: (
-                game.human_to_act
-                and app.model is not None
-                and app.model.my_turn
-                and app.model.view.phase == "playing"
-            ),
-        )
+        await wait_for(pilot, lambda: my_turn_to_play(game, app))
         assert "▔" in screen_text(app, "hand")  # your turn: the chosen (or first legal) card is up
 
 
@@ -172,3 +171,32 @@ async def test_a_table_screen_half_taken_down_is_not_drawn() -> None:
         app.render_all()  # must not raise
         # the widgets still there keep what they showed
         assert "round 1 of 1" in screen_text(app, "header")
+
+
+async def test_a_typo_is_refused_at_enter_and_nothing_is_played() -> None:
+    """Any character typed goes into the typed card or call: ``zz`` and Enter is an error,
+    never the card or call chosen with the arrows (which a dropped typo used to leave to
+    Enter); a call typed in Devanagari digits is read as the number."""
+    game = LocalGame(ONE_ROUND, seed=3, bots="random", delay=0, trick_pause=0)
+    app = CallbreakApp(game, hint=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: game.human_to_act and app.model is not None and app.model.my_turn)
+        assert game.match.round.phase == "calling"
+        await pilot.press("z", "enter")
+        await pilot.pause()
+        assert "'z' is not a call" in message(app), message(app)
+        assert game.match.round.phase == "calling" and game.match.round.calls[0] is None
+        await pilot.press("escape", "३", "enter")  # Devanagari 3
+        await wait_for(pilot, lambda: game.match.round.calls[0] is not None)
+        assert game.match.round.calls[0] == 3
+        await wait_for(pilot, lambda: my_turn_to_play(game, app))
+        hand = game.match.view(0).hand
+        assert app.selected is not None  # a card is up: Enter alone would play it
+        await pilot.press("z", "z", "enter")
+        await pilot.pause()
+        assert "'zz' is not a card" in message(app), message(app)
+        assert game.match.view(0).hand == hand and game.human_to_act
+        await pilot.press("k", "s", "x", "enter")  # a card with a stray character after it
+        await pilot.pause()
+        assert "'ksx' is not a card" in message(app), message(app)
+        assert game.match.view(0).hand == hand and game.human_to_act

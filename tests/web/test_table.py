@@ -189,3 +189,26 @@ def test_timeouts_play_for_you_then_a_bot_until_you_are_back(server: str, browse
     page.click("[data-testid=back-btn]")
     page.wait_for_selector("[data-testid=autoplay-note]", state="detached")
     ctx.close()
+
+
+def test_a_host_who_types_no_name_is_a_player_to_the_others_not_you(server: str, browser: Any) -> None:
+    """The home page's name field left empty: the table gets the server's default name for
+    the host, never the screen word "You", which a friend would read as the host's name."""
+    host_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    guest_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    for pg in (host, guest):
+        pg.set_default_timeout(10_000)
+    create_table(host, server, preset="quick", rounds="1", bots="random", name="")
+    guest.goto(host.input_value("[data-testid=invite-link]"))
+    guest.fill("[data-testid=join-name]", "Bimal")
+    guest.tap("[data-testid=join-submit]")
+    guest.wait_for_selector("[data-testid=lobby]")
+    lobby = guest.inner_text("[data-testid=lobby]")
+    assert "Player 1" in lobby and "You" not in lobby.replace("Bimal (you)", ""), lobby
+    host.tap("[data-testid=start-btn]")
+    guest.wait_for_selector("[data-testid=hand] [data-card]")
+    names = guest.locator("[data-testid=felt] .seat .name").all_inner_texts()
+    assert names.count("You") == 1 and "Player 1" in names, names
+    host_ctx.close()
+    guest_ctx.close()

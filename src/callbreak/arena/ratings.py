@@ -34,12 +34,22 @@ def load_ratings(path: str) -> dict[str, dict[str, float]]:
     >>> with tempfile.TemporaryDirectory() as d:
     ...     print(load_ratings(os.path.join(d, "ratings.json")))
     {}
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
+    ...     _ = f.write("not json")
+    ...     f.flush()
+    ...     load_ratings(f.name)
+    Traceback (most recent call last):
+    ...
+    ValueError: ... does not hold ratings: Expecting value: line 1 column 1 (char 0)
     """
     if not os.path.exists(path):
         return {}
-    with open(path) as f:
-        data = json.load(f)
-    if not isinstance(data, dict):
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"{path} does not hold ratings: {e}") from None
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
         raise ValueError(f"{path} does not hold ratings")
     return data
 

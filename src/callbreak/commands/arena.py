@@ -11,6 +11,8 @@ import argparse
 import json
 from typing import Any
 
+from .options import output_file
+
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``callbreak arena`` to the command line's subcommands.
@@ -61,10 +63,10 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="each hard seat's thinking per round, in seconds of one core, turned into a playout "
         "budget (so a seeded run replays on any machine; default: hard's own, about 0.375)",
     )
-    p.add_argument("--json", metavar="FILE", help="write the results as JSON")
-    p.add_argument("--plot", metavar="FILE.png", help="draw each bot's points per match")
+    p.add_argument("--json", metavar="FILE", type=output_file, help="write the results as JSON")
+    p.add_argument("--plot", metavar="FILE.png", type=output_file, help="draw each bot's points per match")
     p.add_argument(
-        "--ratings", metavar="FILE.json", help="update OpenSkill ratings kept in this file with every match"
+        "--ratings", metavar="FILE.json", type=output_file, help="update OpenSkill ratings kept in this file with every match"
     )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -105,6 +107,10 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--matches and --jobs must be at least 1 and --time-budget positive")
         if args.think is not None and not args.think > 0:
             raise ValueError("--think must be a positive number of seconds")
+        if args.ratings:  # a file that is not ratings is said before the matches, not after them
+            from ..arena.ratings import load_ratings
+
+            load_ratings(args.ratings)
     except ValueError as e:
         err.print(f"[red]error:[/red] {e}")
         return 2

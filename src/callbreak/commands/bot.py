@@ -6,6 +6,8 @@ import argparse
 import contextlib
 from typing import Any
 
+from .options import output_file, port_option, positive_float, positive_int
+
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``callbreak bot serve`` and ``callbreak bot check`` to the command line's subcommands.
@@ -36,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         ),
     )
     s.add_argument("--bot", default="hard", help="level to serve (default hard)")
-    s.add_argument("--port", type=int, default=7000, help="port (default 7000; 0 picks a free one)")
+    s.add_argument("--port", type=port_option, default=7000, help="port (default 7000; 0 picks a free one)")
     s.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)"
     )
@@ -44,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     s.add_argument("--seed", type=int, default=0, help="seed: the same request always gets the same answer")
     s.add_argument(
         "--think",
-        type=float,
+        type=positive_float,
         default=None,
         metavar="SECONDS",
         help="the hard bot's thinking per round in seconds (spread over its decisions, each capped by "
@@ -67,11 +69,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         description="Conformance check of an HTTP bot; the exit code is 1 when a check fails.",
     )
     c.add_argument("url", help="the bot's base URL, e.g. http://127.0.0.1:7000")
-    c.add_argument("--positions", type=int, default=40, help="sample positions to ask about (default 40)")
+    c.add_argument("--positions", type=positive_int, default=40, help="sample positions to ask about (default 40)")
     c.add_argument("--rules", default="bhoos", help="ruleset preset of the positions (default bhoos)")
     c.add_argument("--seed", type=int, default=0, help="seed of the sample positions")
-    c.add_argument("--time-budget", type=float, default=1.5, help="seconds per round (default 1.5)")
-    c.add_argument("--json", metavar="FILE", help="also write the report as JSON")
+    c.add_argument("--time-budget", type=positive_float, default=1.5, help="seconds per round (default 1.5)")
+    c.add_argument("--json", metavar="FILE", type=output_file, help="also write the report as JSON")
     c.set_defaults(func=run_check)
 
 

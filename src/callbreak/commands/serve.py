@@ -6,7 +6,9 @@ import argparse
 import sys
 from typing import Any
 
-__all__ = ["freeze_more", "register", "run", "seed_option", "seeded_warning", "served_at", "tune_gc"]
+from .options import port_option, seed_option
+
+__all__ = ["freeze_more", "register", "run", "seeded_warning", "served_at", "tune_gc"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -26,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "Every delay and limit can also be set as CALLBREAK_<NAME> in the environment.",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=port_option, default=8000, help="port (default 8000; 0 picks a free one)")
     p.add_argument(
         "--db", default=None, help="SQLite database file (default callbreak.db), or a postgresql:// URL (CALLBREAK_DB)"
     )
@@ -116,16 +118,28 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:  # a bad option or CALLBREAK_* value: say which, start nothing
         raise SystemExit(f"callbreak serve: {e}") from None
     _raise_open_files_limit()
+    if args.workers > 1 and not cfg.redis:
+        raise SystemExit("callbreak serve: --workers needs --redis (the processes share their tables through it)")
+    sock = None
+    port = args.port
+    if args.fd is None:
+        from ..server.workers import listening_socket
+
+        # the address first: a port already taken is said before anything claims to be served
+        try:
+            sock = listening_socket(args.host, args.port)
+        except OSError as e:
+            raise SystemExit(f"callbreak serve: cannot listen on {args.host} port {args.port}: {e.strerror or e}") from None
+        port = sock.getsockname()[1]
     if args.workers > 1:
-        if not cfg.redis:
-            raise SystemExit("callbreak serve: --workers needs --redis (the processes share their tables through it)")
         from ..server.workers import supervise
 
-        for line in served_at(args.host, args.port, cfg.db):
+        assert sock is not None  # a worker (--fd) runs one process
+        for line in served_at(args.host, port, cfg.db):
             print(line, flush=True)
         if cfg.seed is not None:
             print(seeded_warning(cfg.seed), flush=True)
-        return supervise(args.host, args.port, args.workers, first_process=cfg.process)
+        return supervise(sock, args.workers, first_process=cfg.process)
     app: Any = create_app(cfg)
     hub = app.state.hub
     joined = None
@@ -139,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
     tune_gc(cfg.gc_every)
     sys.setswitchinterval(cfg.switch_interval)  # the event loop waits less for threads holding the GIL
     if args.fd is None:
-        for line in served_at(args.host, args.port, cfg.db):
+        for line in served_at(args.host, port, cfg.db):
             print(line, flush=True)
     if cfg.bot_queue == "redis":
         print(f"  bots decide on the bot workers of {cfg.redis} (callbreak bot-worker; with none, each bot's turn"
@@ -154,10 +168,12 @@ def run(args: argparse.Namespace) -> int:
         from ..server.affinity import pin
 
         print(f"  event loop pinned to CPU {pin(cfg.process)} (CALLBREAK_PIN_CPU)", flush=True)
-    where: dict[str, Any] = {"fd": args.fd} if args.fd is not None else {"host": args.host, "port": args.port}
-    uvicorn.run(
+    if sock is None:  # a worker: the socket its parent bound (its family read from it, so that
+        import socket  # the connections get TCP_NODELAY as a socket bound here does)
+
+        sock = socket.socket(fileno=args.fd)
+    config = uvicorn.Config(
         app,
-        **where,
         log_level=args.log_level,
         http=header_timeout_protocol(cfg.header_timeout, cfg.max_header, hub.over_connect_rate),
         ws=QuietDenialWebSockets,
@@ -169,26 +185,8 @@ def run(args: argparse.Namespace) -> int:
         ws_ping_timeout=20,
         access_log=False,
     )
+    uvicorn.Server(config).run(sockets=[sock])
     return 0
-
-
-def seed_option(text: str) -> int:
-    """``--seed`` and ``--process``: a whole number from 0.
-
-    >>> seed_option("42")
-    42
-    >>> seed_option("-1")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: a whole number from 0 is needed, not '-1'
-    """
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a whole number from 0 is needed, not {text!r}")
-    return value
 
 
 def seeded_warning(seed: int, process: int | None = None) -> str:

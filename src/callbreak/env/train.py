@@ -510,11 +510,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     ...         code = e.code
     >>> code, "--updates" in out.getvalue()
     (0, True)
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     try:
+    ...         main(["--updates", "0"])
+    ...     except SystemExit as e:
+    ...         code = e.code
+    >>> code, err.getvalue().splitlines()[-1]
+    (2, 'python -m callbreak.env.train: error: --updates and --games must be at least 1')
     """
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--updates", type=int, default=400)
-    ap.add_argument("--games", type=int, default=256)
-    ap.add_argument("--seed", type=int, default=0)
+    ap = argparse.ArgumentParser(prog="python -m callbreak.env.train", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--updates", type=int, default=400, help="policy-gradient updates (default 400)")
+    ap.add_argument("--games", type=int, default=256, help="rounds played per update (default 256)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the deals and the weights (default 0)")
     ap.add_argument(
         "--opponents",
         choices=OPPONENTS,
@@ -526,6 +534,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--save", metavar="FILE.npz", help="write the trained weights (arena spec policy:FILE.npz)"
     )
     a = ap.parse_args(argv)
+    # refused before training, not after it
+    if a.updates < 1 or a.games < 1:
+        ap.error("--updates and --games must be at least 1")
+    if a.eval_seeds < 0:
+        ap.error("--eval-seeds must be 0 (no evaluation) or more")
+    if a.save and not os.path.isdir(os.path.dirname(os.path.abspath(a.save))):
+        ap.error(f"cannot write {a.save}: no folder {os.path.dirname(os.path.abspath(a.save))}")
     start = time.perf_counter()
     res = train(a.updates, a.games, a.seed, opponents=a.opponents)
     took = time.perf_counter() - start

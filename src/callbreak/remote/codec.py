@@ -163,6 +163,10 @@ def _int(v: object, name: str, lo: int | None = None, hi: int | None = None) -> 
         else:
             raise ValueError(f"{name} must be a whole number, not {v!r}")
     if (lo is not None and v < lo) or (hi is not None and v > hi):
+        if hi is None:
+            raise ValueError(f"{name} must be at least {lo}, not {v}")
+        if lo is None:
+            raise ValueError(f"{name} must be at most {hi}, not {v}")
         raise ValueError(f"{name} must be in {lo}..{hi}, not {v}")
     return v
 

@@ -47,15 +47,31 @@ def numbered_argv(cmd: list[str], option: str, k: int) -> list[str]:
     return [*cmd, option, str(k)]
 
 
-def supervise(host: str, port: int, workers: int, first_process: int = 0) -> int:
-    """Bind ``host:port`` and serve it with ``workers`` children (`worker_argv`) until stopped;
-    the children are numbered ``--process first_process``, ``first_process + 1``, ... (hosts
-    serving one store on one ``--seed`` give each a ``--process`` base of its own)."""
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host:port`` and listening (port 0: any free one), to be
+    handed to the server processes; ``OSError`` where the address cannot be had.
+
+    >>> sock = listening_socket("127.0.0.1", 0)
+    >>> sock.getsockname()[1] > 0
+    True
+    >>> sock.close()
+    """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(2048)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def supervise(sock: socket.socket, workers: int, first_process: int = 0) -> int:
+    """Serve the listening ``sock`` (`listening_socket`) with ``workers`` children (`worker_argv`)
+    until stopped; the children are numbered ``--process first_process``, ``first_process + 1``, ...
+    (hosts serving one store on one ``--seed`` give each a ``--process`` base of its own)."""
     sock.set_inheritable(True)
     fd = sock.fileno()
     cmd = [sys.executable, "-m", "callbreak", *worker_argv(sys.argv[1:], fd)]

@@ -53,7 +53,8 @@ __all__ = ["CallbreakApp", "HintFn", "LocalOptions", "load_hint"]
 HintFn = Callable[[Any], Any]
 
 PRESET_NAMES = ("standard", "quick", "pagat", "bhoos")  # the ones the catalogue names
-_TYPABLE = set("0123456789tjqkashdcTJQKASHDC")
+#: printable keys that stay the table's own (help), not typed into a card or call
+_NOT_TYPED = frozenset({"question_mark"})
 
 
 
@@ -459,8 +460,10 @@ class TableScreen(Screen[None]):
         app = self.cb
         if event.key == "n" and app.model is not None and app.model.over:
             app.new_match()
-        elif event.character and event.character in _TYPABLE:
-            if len(app.typed) < 3:
+        elif event.is_printable and event.character and not event.character.isspace() and event.key not in _NOT_TYPED:
+            # every character goes into what is typed, so that a typo is refused at Enter (never
+            # dropped, which would leave Enter to play the card or call chosen with the arrows)
+            if len(app.typed) < 6:  # the longest card or call is 3 characters: anything longer is refused
                 app.typed += event.character
             app.message = ""
         else:

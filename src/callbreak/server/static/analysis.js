@@ -131,9 +131,11 @@ export function analysisPanel(id, opts) {
     h("p", null, msg || t("analysis.intro")), button());
 
   function progress(st) {
+    // AnalysisStatus leaves out its fields at their defaults: no "done" while none is done
+    const done = st.done || 0, total = st.total || 0;
     fill(box, h("h2", null, t("analysis.title")),
-      h("p", null, t("analysis.progress", { done: st.done, count: st.total })),
-      h("progress", { max: Math.max(st.total, 1), value: st.done, "data-testid": "analysis-progress" }));
+      h("p", null, t("analysis.progress", { done, count: total })),
+      h("progress", { max: Math.max(total, 1), value: done, "data-testid": "analysis-progress" }));
   }
 
   function ready(a) {

@@ -68,7 +68,8 @@ export function renderHome(root) {
   const p = prefs();
   const nameInput = h("input", { id: "my-name", "data-testid": "my-name", maxlength: 24, value: myName(), placeholder: t("home.your_name"), autocomplete: "nickname" });
   nameInput.addEventListener("change", () => setMyName(nameInput.value.trim()));
-  const name = () => nameInput.value.trim() || t("seat.you");
+  // no name typed: the server's own ("Player 1"), never the word "You", which the others would read as a name
+  const name = () => nameInput.value.trim() || null;
 
   // ---- play now ----
   const botsNow = select("now-bots", LEVELS, p.bots);

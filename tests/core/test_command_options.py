@@ -1,0 +1,74 @@
+"""Bad command-line values are refused before anything runs, with a clear message and no
+traceback: ports, counts, seconds and the files a long run writes at its end."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from callbreak.cli import main
+
+
+def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Run ``callbreak argv``; assert that it stopped with status 2, printing no traceback
+    and no result; return what it said on stderr."""
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and out == "", (out, err)
+    return err
+
+
+def test_ports_out_of_range_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["serve", "--port", "99999"], ["bot", "serve", "--port", "-1"], ["serve", "--port", "http"]):
+        err = refused(argv, capsys)
+        assert "a port from 0 (any free one) to 65535 is needed" in err, err
+
+
+def test_bot_check_refuses_a_check_that_asks_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    url = "http://127.0.0.1:9"
+    assert "a whole number from 1 is needed, not '0'" in refused(["bot", "check", url, "--positions", "0"], capsys)
+    assert "above 0 is needed, not '0'" in refused(["bot", "check", url, "--time-budget", "0"], capsys)
+    missing = tmp_path / "no" / "report.json"
+    assert f"cannot write {missing}: no folder" in refused(["bot", "check", url, "--json", str(missing)], capsys)
+
+
+def test_arena_says_what_it_cannot_write_before_the_matches(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bots = ["random", "random", "random", "random"]
+    for option in ("--json", "--plot", "--ratings"):
+        missing = tmp_path / "no" / "out"
+        err = refused(["arena", *bots, "-n", "1", option, str(missing)], capsys)
+        assert f"cannot write {missing}: no folder" in err, err
+    # a ratings file that is not ratings: said at once, the file left as it was
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    code = main(["arena", *bots, "-n", "1", "--ratings", str(notes)])
+    out, err = capsys.readouterr()
+    assert code == 2 and "does not hold ratings" in err and "matches in" not in out, (out, err)
+    assert notes.read_text() == "my notes"
+
+
+def test_serve_on_a_taken_port_says_so_before_claiming_to_serve(tmp_path: Path) -> None:
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "callbreak", "serve", "--port", str(port), "--db", str(tmp_path / "t.db")],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        taken.close()
+    assert proc.returncode != 0
+    assert "being served" not in proc.stdout, proc.stdout
+    assert f"cannot listen on 127.0.0.1 port {port}" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr

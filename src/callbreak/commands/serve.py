@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from typing import Any
 
@@ -168,8 +169,8 @@ def run(args: argparse.Namespace) -> int:
         from ..server.affinity import pin
 
         print(f"  event loop pinned to CPU {pin(cfg.process)} (CALLBREAK_PIN_CPU)", flush=True)
-    if sock is None:  # a worker: the socket its parent bound (its family read from it, so that
-        import socket  # the connections get TCP_NODELAY as a socket bound here does)
+    if sock is None:  # a worker: the socket its parent bound (its family and protocol read from it, so
+        import socket  # that asyncio gives the connections TCP_NODELAY, as `listening_socket`'s)
 
         sock = socket.socket(fileno=args.fd)
     config = uvicorn.Config(
@@ -185,7 +186,8 @@ def run(args: argparse.Namespace) -> int:
         ws_ping_timeout=20,
         access_log=False,
     )
-    uvicorn.Server(config).run(sockets=[sock])
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: uvicorn has shut down cleanly, and says so
+        uvicorn.Server(config).run(sockets=[sock])
     return 0
 
 

@@ -541,6 +541,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         ap.error("--eval-seeds must be 0 (no evaluation) or more")
     if a.save and not os.path.isdir(os.path.dirname(os.path.abspath(a.save))):
         ap.error(f"cannot write {a.save}: no folder {os.path.dirname(os.path.abspath(a.save))}")
+    if a.save and os.path.isdir(a.save):
+        ap.error(f"cannot write {a.save}: it is a folder")
     start = time.perf_counter()
     res = train(a.updates, a.games, a.seed, opponents=a.opponents)
     took = time.perf_counter() - start

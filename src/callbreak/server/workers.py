@@ -8,13 +8,14 @@ that joins the others through Redis; the kernel spreads new connections over the
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
 import sys
 import time
 
-__all__ = ["keep_running", "numbered_argv", "supervise", "worker_argv"]
+__all__ = ["keep_running", "listening_socket", "numbered_argv", "supervise", "worker_argv"]
 
 
 def worker_argv(argv: list[str], fd: int) -> list[str]:
@@ -56,11 +57,16 @@ def listening_socket(host: str, port: int) -> socket.socket:
     True
     >>> sock.close()
     """
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # the first address the name gives (as a server binds it: AI_PASSIVE); IPPROTO_TCP named, since
+    # asyncio sets TCP_NODELAY on the connections of a socket only when its protocol says TCP
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host or None, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP, flags=socket.AI_PASSIVE
+    )[0]
+    sock = socket.socket(family, kind, proto)
     try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
+        if os.name == "posix":  # (on Windows it would let a second server take a port in use)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
         sock.listen(2048)
     except OSError:
         sock.close()

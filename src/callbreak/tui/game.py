@@ -210,15 +210,19 @@ def parse_typed_card(text: str) -> Card:
 def parse_call(text: str, legal: Sequence[int]) -> int:
     """A call typed by the player, checked against the legal calls.
 
-    >>> parse_call("4", range(1, 14))
-    4
+    >>> parse_call("4", range(1, 14)), parse_call("४", range(1, 14))
+    (4, 4)
+    >>> parse_call("²", range(1, 14))
+    Traceback (most recent call last):
+    ...
+    callbreak.errors.IllegalAction: '²' is not a call: type a number
     >>> parse_call("0", range(1, 14))
     Traceback (most recent call last):
     ...
     callbreak.errors.IllegalAction: you cannot call 0: calls are 1 to 13
     """
     t = text.strip()
-    if not t.isdigit():
+    if not t.isdecimal():  # any script's digits (३, ৩), not ² or ①, which int() refuses
         raise IllegalAction(f"{text!r} is not a call: type a number")
     n = int(t)
     if n not in legal:

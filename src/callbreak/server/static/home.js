@@ -68,8 +68,9 @@ export function renderHome(root) {
   const p = prefs();
   const nameInput = h("input", { id: "my-name", "data-testid": "my-name", maxlength: 24, value: myName(), placeholder: t("home.your_name"), autocomplete: "nickname" });
   nameInput.addEventListener("change", () => setMyName(nameInput.value.trim()));
-  // no name typed: the server's own ("Player 1"), never the word "You", which the others would read as a name
-  const name = () => nameInput.value.trim() || null;
+  // no name typed: alone against bots, "You"; at a table for friends the server's own ("Player 1"),
+  // never the word "You", which the others would read as the host's name
+  const name = (friends) => nameInput.value.trim() || (friends ? null : t("seat.you"));
 
   // ---- play now ----
   const botsNow = select("now-bots", LEVELS, p.bots);
@@ -80,7 +81,7 @@ export function renderHome(root) {
   const playNow = h("button", { class: "btn primary big", type: "button", "data-testid": "play-now" }, t("home.play_now"));
   playNow.addEventListener("click", () => {
     setMyName(nameInput.value.trim());
-    createTable({ rules: { preset: presetNow.value }, bots: botsNow.value, name: name(), play_now: true }, playNow);
+    createTable({ rules: { preset: presetNow.value }, bots: botsNow.value, name: name(false), play_now: true }, playNow);
   });
 
   // ---- play with friends ----
@@ -119,7 +120,7 @@ export function renderHome(root) {
       if (fRounds.value !== "preset") rules.rounds = parseField("rounds", fRounds.value);
       if (fCard.value !== "preset") rules.card_seconds = fCard.value === "none" ? null : Number(fCard.value);
       if (fCall.value !== "preset") rules.call_seconds = fCall.value === "none" ? null : Number(fCall.value);
-      createTable({ rules, bots: fBots.value, name: name(), play_now: false }, createBtn);
+      createTable({ rules, bots: fBots.value, name: name(true), play_now: false }, createBtn);
     },
   },
     h("h2", { id: "friends-h" }, t("home.friends")),

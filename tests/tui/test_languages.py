@@ -16,7 +16,7 @@ from callbreak import Ruleset
 from callbreak.i18n import catalogue
 from callbreak.tui.app import CallbreakApp, HelpScreen, SummaryScreen
 from callbreak.tui.game import LocalGame, sort_hand
-from callbreak.tui.words import use
+from callbreak.tui.words import tr, use
 
 from .test_app import keys_for, screen_text, settle, waiting_for_human
 
@@ -175,3 +175,36 @@ def test_the_analysis_tables_in_nepali() -> None:
     assert not ENGLISH.search(text) and not re.search(
         r"Accuracy|Mistake|Blunder|Grade|Hindsight|lost", text
     ), text
+
+
+async def test_refusals_in_nepali(nepali: None) -> None:
+    """A typo, a call out of range and a card that may not be played: each refused in
+    Nepali, the same words as the online game's, and nothing played."""
+    game = LocalGame(Ruleset.preset("quick", rounds=1), seed=5, bots="random", delay=0, trick_pause=0)
+    app = CallbreakApp(game, hint=False)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(pilot, app, lambda: waiting_for_human(app) and game.match.round.phase == "calling")
+        await pilot.press("z", "enter")
+        await pilot.pause()
+        assert screen_text(app, "message").strip() == tr("tui.not_a_call", typed="z")
+        await pilot.press("escape", "1", "४", "enter")  # 14, the last digit in Devanagari
+        await pilot.pause()
+        assert screen_text(app, "message").strip() == tr("tui.o_call_range", call=14, lo=1, hi=13)
+        assert game.match.round.calls[0] is None
+        await pilot.press("escape", "enter")  # the call chosen for us
+        while True:
+            await settle(pilot, app, lambda: waiting_for_human(app))
+            v = game.match.view(0)
+            illegal = [c for c in v.hand if c not in v.legal_cards]
+            if illegal:
+                break
+            await pilot.press(*keys_for(v.legal_cards[0]), "enter")
+        await pilot.press("z", "z", "enter")
+        await pilot.pause()
+        assert screen_text(app, "message").strip() == tr("tui.not_a_card", typed="zz")
+        await pilot.press("escape", *keys_for(illegal[0]), "enter")
+        await pilot.pause()
+        message = screen_text(app, "message").strip()
+        assert message.startswith(NE["tui.o_not_legal"].split("{why}")[0].format(card=illegal[0].symbol)), message
+        assert not ENGLISH.search(message) and not re.search("[A-Za-z]{3}", message), message
+        assert game.match.view(0) == v

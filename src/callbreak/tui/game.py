@@ -48,6 +48,7 @@ __all__ = [
     "friendly_error",
     "parse_call",
     "parse_typed_card",
+    "refusal",
     "sort_hand",
     "suit_order",
 ]
@@ -201,9 +202,7 @@ def parse_typed_card(text: str) -> Card:
     """
     t = text.strip()
     if not _CARD_TEXT.match(t):
-        raise ValueError(
-            f"{text!r} is not a card: type a rank (2-10, J, Q, K, A) and a suit (S, H, D, C), like qs or 10h"
-        )
+        raise ValueError(tr("tui.not_a_card", typed=text))
     return Card.parse(t)
 
 
@@ -223,12 +222,67 @@ def parse_call(text: str, legal: Sequence[int]) -> int:
     """
     t = text.strip()
     if not t.isdecimal():  # any script's digits (३, ৩), not ² or ①, which int() refuses
-        raise IllegalAction(f"{text!r} is not a call: type a number")
+        raise IllegalAction(tr("tui.not_a_call", typed=text))
     n = int(t)
     if n not in legal:
         lo, hi = (min(legal), max(legal)) if legal else (0, 0)
-        raise IllegalAction(f"you cannot call {n}: calls are {lo} to {hi}")
+        raise IllegalAction(tr("tui.o_call_range", call=n, lo=lo, hi=hi))
     return n
+
+
+def refusal(view: SeatView, action: int | Card) -> str | None:
+    """Why the seat of ``view`` may not take ``action`` now, in the player's language
+    (`tr`), or None when it may: the same for a local and an online game (the engine,
+    or the server, checks again).
+
+    >>> from callbreak import Round, Ruleset
+    >>> rnd = Round(Ruleset(), Round.deal_hands(seed=3), dealer=1)
+    >>> v = rnd.view(rnd.to_act)
+    >>> refusal(v, 3) is None, refusal(v, 14), refusal(v, Card.parse("AS"))
+    (True, 'you cannot call 14: calls are 1 to 13', 'call first: type a number')
+    >>> for c in (2, 3, 1, 4):
+    ...     _ = rnd.call(c)
+    >>> v = rnd.view(rnd.to_act)
+    >>> refusal(v, 2), refusal(rnd.view(0), v.legal_cards[0])
+    ('play a card: type it (like qs) or pick it with the arrows', 'it is not your turn')
+    >>> _ = rnd.play(v.legal_cards[0])   # the lead: a spade
+    >>> v = rnd.view(rnd.to_act)
+    >>> refusal(v, Card.parse("3S")), refusal(v, Card.parse("5H"))
+    ('3♠ is not legal now: you must head the trick with a higher spade', '5♥ is not legal now: you must follow spades')
+    >>> refusal(v, Card.parse("KS"))
+    'you do not hold K♠'
+    """
+    if view.to_act != view.seat:
+        return tr("tui.o_not_turn")
+    if view.phase == "calling":
+        if isinstance(action, Card):
+            return tr("tui.o_call_first")
+        if action not in view.legal_calls:
+            lo, hi = view.legal_calls[0], view.legal_calls[-1]
+            return tr("tui.o_call_range", call=action, lo=lo, hi=hi)
+        return None
+    if not isinstance(action, Card):
+        return tr("tui.o_play_card")
+    if action not in view.hand:
+        return tr("tui.o_not_held", card=action.symbol)
+    if action not in view.legal_cards:
+        return tr("tui.o_not_legal", card=action.symbol, why=_why(view, action))
+    return None
+
+
+def _why(view: SeatView, card: Card) -> str:
+    """Why ``card`` is not legal, from what the seat sees."""
+    trump = view.rules.trump
+    if not view.trick:
+        return tr("tui.o_why_lead", suit=tr(f"suit.{trump}"))
+    led = view.trick[0][1].suit
+    if any(c.suit == led for c in view.legal_cards):
+        if card.suit != led:
+            return tr("tui.o_why_follow", suit=tr(f"suit.{led}"))
+        return tr("tui.o_why_head", one=tr(f"tui.suit_one.{led}"))
+    if card.suit == trump:
+        return tr("tui.o_why_overtrump", one=tr(f"tui.suit_one.{trump}"))
+    return tr("tui.o_why_trump", one=tr(f"tui.suit_one.{trump}"))
 
 
 def friendly_error(err: Exception) -> str:
@@ -434,13 +488,9 @@ class LocalGame(Game):
             raise IllegalAction("the match is over")
         if self.pending_summary is not None:
             raise IllegalAction("the round is over: see the summary first")
-        if self.match.to_act != self.seat:
-            raise IllegalAction("it is not your turn")
-        phase = self.match.round.phase
-        if phase == "calling" and isinstance(action, Card):
-            raise IllegalAction("call first: type a number")
-        if phase == "playing" and not isinstance(action, Card):
-            raise IllegalAction("play a card: type it (like qs) or pick it with the arrows")
+        why = refusal(self.match.view(self.seat), action)
+        if why is not None:
+            raise IllegalAction(why)
         try:
             self._apply(self.seat, action)
         except IllegalAction as e:

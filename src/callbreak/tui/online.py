@@ -33,7 +33,7 @@ from ..errors import IllegalAction
 from ..round import SeatView, Trick
 from ..rules import Ruleset
 from ..server.protocol import FATAL
-from .game import LEVEL_KEYS, Game, RoundSummary, TableModel
+from .game import LEVEL_KEYS, Game, RoundSummary, TableModel, refusal
 from .words import tr
 
 __all__ = ["JoinTarget", "OnlineGame", "parse_join_url", "view_from_dict"]
@@ -326,25 +326,16 @@ class OnlineGame(Game):
 
     def submit(self, action: int | Card) -> None:
         view = self._view()
-        if self.status != "playing" or view.to_act != self.seat:
+        if self.status != "playing":
             raise IllegalAction(tr("tui.o_not_turn"))
-        if view.phase == "calling":
-            if isinstance(action, Card):
-                raise IllegalAction(tr("tui.o_call_first"))
-            if action not in view.legal_calls:
-                lo, hi = view.legal_calls[0], view.legal_calls[-1]
-                raise IllegalAction(tr("tui.o_call_range", call=action, lo=lo, hi=hi))
-            self.error = ""
-            self._send({"type": "call", "call": int(action)})
-        else:
-            if not isinstance(action, Card):
-                raise IllegalAction(tr("tui.o_play_card"))
-            if action not in view.hand:
-                raise IllegalAction(tr("tui.o_not_held", card=action.symbol))
-            if action not in view.legal_cards:
-                raise IllegalAction(tr("tui.o_not_legal", card=action.symbol, why=_why(view, action)))
-            self.error = ""
+        why = refusal(view, action)
+        if why is not None:
+            raise IllegalAction(why)
+        self.error = ""
+        if isinstance(action, Card):
             self._send({"type": "play", "card": str(action)})
+        else:
+            self._send({"type": "call", "call": int(action)})
 
     def start_table(self) -> None:
         table = self.table or {}
@@ -610,18 +601,3 @@ class OnlineGame(Game):
             self._log.append(tr("tui.o_over"))
         elif kind == "autoplay" and e.get("on"):
             self._log.append(tr("tui.o_on_autoplay", name=who(e["seat"])))
-
-
-def _why(view: SeatView, card: Card) -> str:
-    """Why ``card`` is not legal, from what the seat sees (the server checks again)."""
-    trump = view.rules.trump
-    if not view.trick:
-        return tr("tui.o_why_lead", suit=tr(f"suit.{trump}"))
-    led = view.trick[0][1].suit
-    if any(c.suit == led for c in view.legal_cards):
-        if card.suit != led:
-            return tr("tui.o_why_follow", suit=tr(f"suit.{led}"))
-        return tr("tui.o_why_head", one=tr(f"tui.suit_one.{led}"))
-    if card.suit == trump:
-        return tr("tui.o_why_overtrump", one=tr(f"tui.suit_one.{trump}"))
-    return tr("tui.o_why_trump", one=tr(f"tui.suit_one.{trump}"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from callbreak import Match, Round, Ruleset
 from callbreak.bots import kernel
@@ -208,3 +209,35 @@ def test_a_hard_bot_behind_until_ready_keeps_the_match_when_never_reset() -> Non
         m.act(hero.act(view) if seat == 1 else bots[seat].act(view))
     hero.act(m.view(1))
     assert strong.tally.evidence()[-1].tolist() == [24, 0, 24, 24]
+
+
+def test_seats_taken_for_simple_are_expected_to_fall_behind_in_the_rounds_to_come() -> None:
+    """``drift``: once three ``spar-simple`` seats are recognised, both searches value a round's
+    outcome with each of their totals lowered by ``drift`` points for every round still to come
+    after this one; ``drift=0`` values it on the match's totals, as against medium seats."""
+    m = Match(RULES, seed=3)
+    while m.round_number < 3:
+        m.act(SimpleBot(seed=1).act(m.view(m.to_act)))
+    calling = m.view(m.to_act)
+    earlier = list(m.rounds)
+    while m.round.phase == "calling" or m.to_act != calling.seat:  # on to the same seat's first card
+        m.act(SimpleBot(seed=1).act(m.view(m.to_act)))
+    playing = m.view(calling.seat)
+    calls, cards = {}, {}
+    for drift in (1.6, 0.0):
+        bot = HardBot(seed=1, iterations=300, call_deals=40, drift=drift)
+        bot.recall([r.view(calling.seat) for r in earlier])
+        styles = bot.styles(calling, Knowledge.from_view(calling), 0)
+        assert [s for s in range(4) if styles[s]] == [s for s in range(4) if s != calling.seat]
+        totals, sd = bot.match_stakes(calling, styles)
+        own, own_sd = bot.match_stakes(calling)
+        assert calling.rounds == 5 and calling.round_number == 3 and sd == own_sd
+        assert totals.tolist() == pytest.approx(
+            [t - (0.0 if s == calling.seat else drift * 2) for s, t in enumerate(own.tolist())]
+        )
+        calls[drift] = bot.choose_call(calling)[1]
+        cards[drift] = bot.choose(playing)[1]
+    assert calls[1.6] != calls[0.0]  # the call search values by the moved totals
+    assert cards[1.6] != cards[0.0]  # and so does the card search
+    with pytest.raises(ValueError, match="drift"):
+        HardBot(seed=1, drift=-1.0)

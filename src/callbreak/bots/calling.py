@@ -304,8 +304,10 @@ ROUND_SD = 4.5  # points: spread of one seat's score in one round
 ROUND_MEAN = 2.5  # points: what a seat scores in a typical round
 
 
-def win_value(view: SeatView) -> tuple[list[float], float] | None:
-    """Opponents' totals and the spread still to come, or None for a lone round.
+def win_value(view: SeatView, ahead: Sequence[float] | None = None) -> tuple[list[float], float] | None:
+    """Opponents' totals and the spread still to come, or None for a lone round;
+    ``ahead``: the points a round each seat is expected to score above a typical seat,
+    added to its total for each round still to come after this one (None: all alike).
 
     >>> from callbreak import Match, Round
     >>> rnd = Round(Ruleset(), Round.deal_hands(seed=5), dealer=3)
@@ -315,6 +317,8 @@ def win_value(view: SeatView) -> tuple[list[float], float] | None:
     >>> totals, sd = win_value(m.view(m.to_act))
     >>> totals, round(sd, 2)
     ([0.0, 0.0, 0.0, 0.0], 7.79)
+    >>> win_value(m.view(m.to_act), ahead=[0.0, -1.5, 0.0, 0.0])[0]   # one round after this one
+    [0.0, -1.5, 0.0, 0.0]
     """
     if view.totals is None:
         return None
@@ -325,6 +329,8 @@ def win_value(view: SeatView) -> tuple[list[float], float] | None:
         left = 0
     else:
         left = max(view.rounds - view.round_number, 0)
+    if ahead is not None:
+        totals = [t + a * left for t, a in zip(totals, ahead)]
     sd = math.sqrt(ROUND_SD**2 * (1 + 2 * left))
     return totals, sd
 

@@ -117,6 +117,11 @@ THINK_BASE = 0.375
 #: decisions a round asks of a seat: a call and 13 cards (the last one forced)
 DECISIONS = 13
 
+#: points a round by which `hard` outscores a ``spar-simple`` seat, in three runs of ``python
+#: benchmarks/sparring.py --only spar-simple --deals 100 --jobs 2 --seed S`` (S = 81000, 82000, 83000:
+#: 2.59 against 0.98, 2.70 against 1.00, 2.64 against 1.01): `HardBot`'s ``drift``
+SIMPLE_DRIFT = 1.6
+
 
 class HardBot(Bot):
     """Determinized search with match-outcome values.
@@ -185,7 +190,11 @@ class HardBot(Bot):
     exact endgames, and where serving caps the time (``time_limit``), only if the
     search was not cut by the cap and the groups take at most ``look_room``
     (``LOOK_ROOM``) times its playouts (a count, so that a served answer does not depend on the
-    machine's load more than the cap itself makes it).
+    machine's load more than the cap itself makes it). ``drift``: the points a
+    round by which each seat taken to play ``spar-simple``'s rule is expected to
+    fall behind this one in the rounds still to come (`SIMPLE_DRIFT`, as measured),
+    taken off its match total in the chance of finishing first (`ahead`); 0: every
+    seat expected to score alike, as for the seats taken to play `medium`'s rules.
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):
@@ -233,8 +242,12 @@ class HardBot(Bot):
         rule_out: int = 1,
         look: int = 2,
         look_room: float = LOOK_ROOM,
+        drift: float = SIMPLE_DRIFT,
     ) -> None:
         super().__init__(seed)
+        if not 0.0 <= drift < math.inf:
+            raise ValueError("drift must be a number of points a round from 0")
+        self.drift = float(drift)
         if opp not in (0, 1, 2) or isinstance(opp, bool):
             raise ValueError("opp must be 0 (the others as medium), 1 (as spar-simple) or 2 (inferred)")
         self.opp = int(opp)
@@ -439,10 +452,25 @@ class HardBot(Bot):
         """The deals a card decision searches (`deals` with the card settings)."""
         return self.deals(view, k, n, seed, self.infer, self.refine, self.keep)
 
-    def match_stakes(self, view: SeatView) -> tuple[npt.NDArray[np.float64], float]:
+    def ahead(self, styles: npt.NDArray[np.int64]) -> list[float]:
+        """The points a round each seat is expected to score above a typical seat in the
+        rounds still to come, given each seat's style (`styles`): ``-drift`` for a seat
+        taken to play ``spar-simple``'s rule, else 0 (`calling.win_value` moves the match
+        totals by it).
+
+        >>> HardBot(seed=1).ahead(np.array([0, 1, 0, 25]))
+        [0.0, -1.6, 0.0, -1.6]
+        """
+        return [-self.drift if styles[s] >= 1 else 0.0 for s in range(4)]
+
+    def match_stakes(
+        self, view: SeatView, styles: npt.NDArray[np.int64] | None = None
+    ) -> tuple[npt.NDArray[np.float64], float]:
         """The match totals and the spread of what is left of the match, as the searches
-        value a round's outcome by the chance of finishing first (no totals yet: a wide spread)."""
-        wv = win_value(view)
+        value a round's outcome by the chance of finishing first (no totals yet: a wide spread);
+        ``styles`` (`styles`): each total moved by what the seat is expected to score above the
+        others in the rounds still to come (`ahead`; None: all alike)."""
+        wv = win_value(view, None if styles is None else self.ahead(styles))
         if wv is None:
             return np.zeros(4), ROUND_SD * 3 * self.sd_scale
         return np.array(wv[0], dtype=np.float64), math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0)) * self.sd_scale
@@ -506,7 +534,7 @@ class HardBot(Bot):
         k = Knowledge.from_view(view)
         styles = self.styles(view, k, seed)
         deals = self._deals_for(view, k, self.call_deals, seed, styles, call=True)
-        totals, sd = self.match_stakes(view)
+        totals, sd = self.match_stakes(view, styles)
         table = self.call_table(view, deals, cands, totals, sd, seed, styles=styles)
         means = table.mean(axis=0)
         values = {c: float(v) for c, v in zip(cands, means)}
@@ -549,6 +577,7 @@ class HardBot(Bot):
                     bool(self.mpol),
                     self.sd_scale,
                     styles.tolist(),
+                    self.ahead(styles),
                 )
             )
             if self.time_limit is not None and time.perf_counter() - t0 > self.time_limit:
@@ -558,7 +587,9 @@ class HardBot(Bot):
             # the next card by what will be known then; under a serving cap, only where that takes at
             # most look_room times the search's playouts (a count: the answer does not depend on the clock)
             room = -1 if self.time_limit is None else int(self.look_room * table.size)
-            table = look_values(view, k, deals, table, seed, self.look, self.eps, self.sd_scale, styles.tolist(), room)
+            table = look_values(
+                view, k, deals, table, seed, self.look, self.eps, self.sd_scale, styles.tolist(), room, self.ahead(styles)
+            )
         means = table.mean(axis=0)
         values = {c: float(v) for c, v in zip(legal, means)}
         # the medium level's card stands unless another is better by a clear margin

@@ -89,10 +89,13 @@ class SearchState:
         return (self.trick, self.n, self.leader, self.won, self.trick_no, self.played, self.rules, self.calls)
 
 
-def search_state(view: SeatView, k: Knowledge, sd_scale: float = 1.0) -> SearchState:
+def search_state(
+    view: SeatView, k: Knowledge, sd_scale: float = 1.0, ahead: Sequence[float] | None = None
+) -> SearchState:
     """The position of a card decision for the kernel: the trick so far, the tricks
     won, the cards played, the calls, the match's stakes (``sd_scale`` scales the
-    spread of the rounds still to come), the suits each seat has shown it lacks and
+    spread of the rounds still to come, ``ahead`` what each seat is expected to score
+    above the others in them: `calling.win_value`), the suits each seat has shown it lacks and
     what each is publicly known not to hold (`public_cannot`).
 
     >>> from callbreak import Match, Ruleset
@@ -112,7 +115,7 @@ def search_state(view: SeatView, k: Knowledge, sd_scale: float = 1.0) -> SearchS
     trick = np.zeros(4, dtype=np.int64)
     for i, (_, c) in enumerate(view.trick):
         trick[i] = c
-    wv = win_value(view)
+    wv = win_value(view, ahead)
     if wv is None:
         totals = np.zeros(4)
         sd = ROUND_SD * 3 * sd_scale
@@ -151,13 +154,14 @@ def look_values(
     sd_scale: float = 1.0,
     opp: Sequence[int] = (0, 0, 0, 0),
     max_work: int = -1,
+    ahead: Sequence[float] | None = None,
 ) -> npt.NDArray[np.float64]:
     """`search_values`' table ``base`` (one rollout a deal, medium's playouts, no exact
     endgames) with the seat's next card chosen by what it will know then (`kernel.look`:
     the deals on which the others, each by its style ``opp``, play the same cards until
     the seat's next turn grouped, in a group of at least ``least`` (2 or more) the next
     card the best on the group's other deals); ``base`` itself where that would take more
-    than ``max_work`` playouts (-1: no limit).
+    than ``max_work`` playouts (-1: no limit); ``ahead`` as `search_values`.
 
     >>> from callbreak import Match, Ruleset
     >>> from callbreak.round import lowest_action
@@ -183,7 +187,7 @@ def look_values(
     if least < 2:
         raise ValueError(f"least must be at least 2, not {least!r}")
     styles = styles_array(opp)
-    state = search_state(view, k, sd_scale)
+    state = search_state(view, k, sd_scale, ahead)
     out: npt.NDArray[np.float64] = kernel.look(
         np.array(deals, dtype=np.int64),
         view.seat,
@@ -214,14 +218,17 @@ def search_values(
     medium_playouts: bool = False,
     sd_scale: float = 1.0,
     opp: int | Sequence[int] = 0,
+    ahead: Sequence[float] | None = None,
 ) -> np.ndarray:
     """Match value of each legal card (columns, in ``view.legal_cards`` order) on
     each deal and rollout (rows); ``medium_playouts``: every seat plays the
     playouts by the medium level's rules instead of the fast policy;
     ``sd_scale`` scales the spread of the rounds still to come; ``opp``: the
     style of the other seats (`callbreak.bots.styles`: 0 medium's, ``1 + o``
-    ``spar-simple``'s with its hand in order ``o``), one for all or one per seat;
-    anything else is a ``ValueError``.
+    ``spar-simple``'s with its hand in order ``o``), one for all or one per seat
+    (anything else is a ``ValueError``); ``ahead``: what each seat is expected to
+    score above the others a round in the rounds still to come (`calling.win_value`;
+    None: all alike).
 
     >>> from callbreak import Match, Ruleset
     >>> from callbreak.bots.knowledge import Knowledge
@@ -243,7 +250,7 @@ def search_values(
     from . import kernel
 
     styles = styles_array(opp)
-    state = search_state(view, k, sd_scale)
+    state = search_state(view, k, sd_scale, ahead)
     values: npt.NDArray[np.float64] = kernel.search(
         np.array(deals, dtype=np.int64),
         view.seat,

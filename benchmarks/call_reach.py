@@ -70,7 +70,7 @@ def search_again(bot: HardBot, view: SeatView, fresh: bool) -> Search:
     styles = b.styles(view, k, seed)
     deals = b._deals_for(view, k, b.call_deals, seed, styles, call=True)
     assert deals, "the call search needs call_deals > 0"
-    totals, sd = b.match_stakes(view)
+    totals, sd = b.match_stakes(view, styles)
     outcomes = np.zeros((len(deals), len(cands)), dtype=np.int64)
     table = b.call_table(view, deals, cands, totals, sd, seed, outcomes=outcomes, styles=styles)
     won = decode_outcomes(outcomes)[0][:, :, view.seat]

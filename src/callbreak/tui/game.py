@@ -136,7 +136,7 @@ class Game:
 
     def end_match(self) -> None:
         """End a match without a fixed number of rounds (``rounds=None``) between rounds."""
-        raise IllegalAction("this match ends by itself after its rounds")
+        raise IllegalAction(tr("tui.o_ends_itself"))
 
     def start_table(self) -> None:
         """Start a table waiting in its lobby (online, host only)."""
@@ -144,7 +144,7 @@ class Game:
 
     def take_back(self) -> None:
         """Take the seat back from a bot playing it (online)."""
-        raise IllegalAction("it is not your turn")
+        raise IllegalAction(tr("tui.o_not_turn"))
 
     def rematch(self) -> None:
         """Another match once this one is over (online: the same players at a new table)."""
@@ -485,9 +485,9 @@ class LocalGame(Game):
 
     def submit(self, action: int | Card) -> None:
         if self.match.is_over:
-            raise IllegalAction("the match is over")
+            raise IllegalAction(tr("tui.o_over"))
         if self.pending_summary is not None:
-            raise IllegalAction("the round is over: see the summary first")
+            raise IllegalAction(tr("tui.summary_first"))
         why = refusal(self.match.view(self.seat), action)
         if why is not None:
             raise IllegalAction(why)
@@ -522,13 +522,13 @@ class LocalGame(Game):
 
     def end_match(self) -> None:
         if self.rules.rounds is not None:
-            raise IllegalAction("this match ends by itself after its rounds")
+            raise IllegalAction(tr("tui.o_ends_itself"))
         if self.pending_summary is None:
-            raise IllegalAction("a match ends between rounds")
+            raise IllegalAction(tr("tui.o_ends_between"))
         self.match.end()  # a tie at the top under sudden_death plays on
         if not self.match.is_over:
-            raise IllegalAction("a tie at the top: one more round first")
-        self._log.append("the match is ended here")
+            raise IllegalAction(tr("dialog.next_sudden"))
+        self._log.append(tr("tui.o_over"))
         if self._wake is not None:
             self._wake.set()
 

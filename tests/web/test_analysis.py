@@ -72,6 +72,7 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         # leaves "done" out (msgspec's omit_defaults) and the page reads it as 0
         shown = page.evaluate("window.__progress")
         assert shown and not any("undefined" in line for line in shown), shown
+        assert summary_fits(page)
         stored = msgspec.json.decode(httpx.get(api, timeout=10).content, type=AnalysisStatus)
         assert stored.state == "ready" and stored.analysis is not None
         assert stored.analysis.seats == (0, 1, 2, 3)
@@ -133,6 +134,18 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         stop_server(proc)
 
 
+def summary_fits(page: Any) -> bool:
+    """Whether the summary table's seven columns all show on the phone's width: its box
+    does not scroll sideways and ends inside the screen."""
+    scroll, width, right, screen = page.evaluate(
+        """() => {
+          const box = document.querySelector("[data-testid=analysis-summary]").parentElement;
+          return [box.scrollWidth, box.clientWidth, box.getBoundingClientRect().right, window.innerWidth];
+        }"""
+    )
+    return bool(scroll <= width and right <= screen)
+
+
 def in_nepali(browser: Any, url: str) -> None:
     """The stored analysis on a phone whose browser reads Nepali: the summary, the graph and a
     mistake in detail show no English catalogue text, and numbers in Devanagari digits."""
@@ -144,6 +157,7 @@ def in_nepali(browser: Any, url: str) -> None:
         page.goto(url)
         page.wait_for_selector("[data-testid=analysis-summary]")
         assert ne["analysis.col_accuracy"] in page.inner_text("[data-testid=analysis-summary] thead")
+        assert summary_fits(page)
         numbers = "".join(page.locator("[data-testid=analysis-summary] td").all_inner_texts())
         assert "%" in numbers and not re.search("[0-9]", numbers) and re.search("[०-९]", numbers)
         assert page.get_attribute("[data-testid=analysis-graph]", "aria-label") == ne["analysis.graph_label"]

@@ -71,7 +71,7 @@ import numpy.typing as npt
 from ..cards import Card
 from ..round import SeatView
 from .base import Bot
-from .calling import ROUND_SD, best_call, call_position, family_of, load_model, trick_distribution, win_value
+from .calling import best_call, call_position, family_of, load_model, trick_distribution
 from .determinize import (
     CALL_BIAS,
     CALL_SD,
@@ -87,6 +87,7 @@ from .determinize import (
 from .knowledge import Knowledge
 from .medium import choose_card
 from .playouts import look_values, search_values
+from .playouts import match_stakes as stakes_of
 from .styles import ROWS, SIMPLE, StyleTally
 
 __all__ = [
@@ -470,10 +471,7 @@ class HardBot(Bot):
         value a round's outcome by the chance of finishing first (no totals yet: a wide spread);
         ``styles`` (`styles`): each total moved by what the seat is expected to score above the
         others in the rounds still to come (`ahead`; None: all alike)."""
-        wv = win_value(view, None if styles is None else self.ahead(styles))
-        if wv is None:
-            return np.zeros(4), ROUND_SD * 3 * self.sd_scale
-        return np.array(wv[0], dtype=np.float64), math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0)) * self.sd_scale
+        return stakes_of(view, self.sd_scale, None if styles is None else self.ahead(styles))
 
     def call_table(
         self,
@@ -561,6 +559,7 @@ class HardBot(Bot):
         scale = 52 / max(sum(view.hand_sizes), 4)
         n = max(8, min(self.max_deals, int(self.iterations * scale) // (len(legal) * self.rollouts)))
         deals = self._deals_for(view, k, n, seed, styles, call=False)
+        ahead = self.ahead(styles)
         # exact (max^n) over each deal once few tricks remain, else in the playouts' ends
         solve_k = self.solve_tricks if 13 - len(view.tricks) <= self.solve_tricks else self.playout_solve
         parts = []
@@ -577,7 +576,7 @@ class HardBot(Bot):
                     bool(self.mpol),
                     self.sd_scale,
                     styles.tolist(),
-                    self.ahead(styles),
+                    ahead,
                 )
             )
             if self.time_limit is not None and time.perf_counter() - t0 > self.time_limit:
@@ -588,7 +587,7 @@ class HardBot(Bot):
             # most look_room times the search's playouts (a count: the answer does not depend on the clock)
             room = -1 if self.time_limit is None else int(self.look_room * table.size)
             table = look_values(
-                view, k, deals, table, seed, self.look, self.eps, self.sd_scale, styles.tolist(), room, self.ahead(styles)
+                view, k, deals, table, seed, self.look, self.eps, self.sd_scale, styles.tolist(), room, ahead
             )
         means = table.mean(axis=0)
         values = {c: float(v) for c, v in zip(legal, means)}

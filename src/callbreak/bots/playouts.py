@@ -28,6 +28,7 @@ __all__ = [
     "SearchState",
     "decode_outcomes",
     "look_values",
+    "match_stakes",
     "public_cannot",
     "search_state",
     "search_values",
@@ -89,6 +90,27 @@ class SearchState:
         return (self.trick, self.n, self.leader, self.won, self.trick_no, self.played, self.rules, self.calls)
 
 
+def match_stakes(
+    view: SeatView, sd_scale: float = 1.0, ahead: Sequence[float] | None = None
+) -> tuple[npt.NDArray[np.float64], float]:
+    """The match totals and the spread of what is left of the match after this round,
+    as the searches value a round's outcome by the chance of finishing first
+    (`calling.win_value`; ``sd_scale`` scales the spread, ``ahead`` moves each total by
+    what the seat is expected to score above the others in the rounds still to come;
+    a lone round: no totals and a wide spread).
+
+    >>> from callbreak import Match, Ruleset
+    >>> m = Match(Ruleset.preset("quick", rounds=2), seed=1)
+    >>> totals, sd = match_stakes(m.view(m.to_act), 0.5, ahead=[0.0, -1.5, 0.0, 0.0])
+    >>> totals.tolist(), round(sd, 2)
+    ([0.0, -1.5, 0.0, 0.0], 3.18)
+    """
+    wv = win_value(view, ahead)
+    if wv is None:
+        return np.zeros(4), ROUND_SD * 3 * sd_scale
+    return np.array(wv[0], dtype=np.float64), math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0)) * sd_scale
+
+
 def search_state(
     view: SeatView, k: Knowledge, sd_scale: float = 1.0, ahead: Sequence[float] | None = None
 ) -> SearchState:
@@ -115,13 +137,7 @@ def search_state(
     trick = np.zeros(4, dtype=np.int64)
     for i, (_, c) in enumerate(view.trick):
         trick[i] = c
-    wv = win_value(view, ahead)
-    if wv is None:
-        totals = np.zeros(4)
-        sd = ROUND_SD * 3 * sd_scale
-    else:
-        totals = np.array(wv[0], dtype=np.float64)
-        sd = math.sqrt(max(wv[1] ** 2 - ROUND_SD**2, 0.0)) * sd_scale  # this round is played out
+    totals, sd = match_stakes(view, sd_scale, ahead)
     pubvoid = np.zeros(4, dtype=np.int64)  # suits each seat has shown it lacks
     for leader, cards in tricks_so_far(view):
         for i, c in enumerate(cards[1:], 1):

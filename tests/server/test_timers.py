@@ -5,41 +5,46 @@ kept deadlines, rate limits) are in ``test_clock.py`` on a clock the test drives
 
 from __future__ import annotations
 
-import time
-
 from .conftest import Client, Server, play_until, two_players
+from .driven import DRIVEN, advance, drive
 
 
 def _events(c: Client, kind: str) -> list[dict]:  # type: ignore[type-arg]
     return [m["event"] for m in c.messages if m["type"] == "event" and m["event"]["kind"] == kind]
 
 
-async def test_expiry_plays_lowest_then_a_bot_takes_over_until_the_player_acts(server: Server) -> None:
-    # five rounds: once a bot plays the seat the match runs at bot speed, and a busy machine must
-    # not see it end before the player is back
-    rules = {"preset": "quick", "rounds": 5, "call_seconds": 0.3, "card_seconds": 0.3}
+async def test_expiry_plays_lowest_then_a_bot_takes_over_until_the_player_acts(make_server) -> None:  # type: ignore[no-untyped-def]
+    # the server's clock moves only when the test moves it: once a bot plays the seat, the match
+    # cannot run ahead of this client (with real timers a busy machine once saw it end first)
+    server: Server = make_server(DRIVEN)
+    rules = {"preset": "quick", "rounds": 2, "call_seconds": 3, "card_seconds": 2}
     made = server.create(rules=rules, bots="random", name="Sleepy", play_now=True)
     a = Client(server, made["table"], made["token"])
-    t0 = time.time() * 1000
     await a.connect()
-    await a.wait(lambda c: c.my_turn())
+    await drive(server, (a,), lambda: a.my_turn(), seconds=0.7)  # the bots before us call
+    now = (await advance(server, 0))["time"] * 1000
     assert a.info is not None and a.info["deadline"] is not None
-    assert t0 < a.info["deadline"] <= time.time() * 1000 + 300
+    assert now < a.info["deadline"] <= now + 3000
     legal = list(a.state["legal_calls"])  # type: ignore[index]
     # do nothing: the lowest call is made for us, then our next turn expires too
-    await a.wait(lambda c: any(e["seat"] == 0 for e in _events(c, "call")), timeout=5)
+    await drive(server, (a,), lambda: any(e["seat"] == 0 for e in _events(a, "call")), seconds=0.5)
     first = next(e for e in _events(a, "call") if e["seat"] == 0)
     assert first["call"] == min(legal) and first["auto"] and first["reason"] == "timeout"
-    await a.wait(lambda c: any(e["seat"] == 0 and e["on"] for e in _events(c, "autoplay")), timeout=5)
+    await drive(
+        server, (a,), lambda: any(e["seat"] == 0 and e["on"] for e in _events(a, "autoplay")), seconds=0.5
+    )
     on = next(e for e in _events(a, "autoplay") if e["on"])
-    assert on["reason"] == "timeout" and a.info["seats"][0]["autoplay"]  # type: ignore[index]
+    assert on["reason"] == "timeout" and a.info["seats"][0]["autoplay"]
     # the bot now plays our seat without a timer
     n = len([e for e in _events(a, "play") if e["seat"] == 0])
-    await a.wait(lambda c: len([e for e in _events(c, "play") if e["seat"] == 0]) >= n + 2, timeout=5)
+    await drive(
+        server, (a,), lambda: len([e for e in _events(a, "play") if e["seat"] == 0]) >= n + 2, seconds=0.5
+    )
     assert all(e["reason"] in ("autoplay", "forced", "timeout") for e in _events(a, "play") if e["seat"] == 0)
+    assert [e["reason"] for e in _events(a, "play") if e["seat"] == 0][-2:] == ["autoplay", "autoplay"]
     # acting again gives the seat back
     await a.send({"type": "back"})
-    await a.wait(lambda c: any(not e["on"] for e in _events(c, "autoplay")), timeout=5)
+    await a.wait(lambda c: any(not e["on"] for e in _events(c, "autoplay")), timeout=30)
     assert a.info is not None and not a.info["seats"][0]["autoplay"]
     await a.close()
 

@@ -59,6 +59,39 @@ def test_arena_says_what_it_cannot_write_before_the_matches(
     assert notes.read_text() == "my notes"
 
 
+def test_arena_refuses_counts_and_seconds_it_cannot_use(capsys: pytest.CaptureFixture[str]) -> None:
+    bots = ["random", "random", "random", "random"]
+    for option, value, said in (
+        ("--matches", "0", "a whole number from 1 is needed, not '0'"),
+        ("--jobs", "-2", "a whole number from 1 is needed, not '-2'"),
+        ("--rounds", "0", "a whole number from 1 is needed, not '0'"),
+        ("--seed", "x", "a whole number from 0 is needed, not 'x'"),
+        ("--time-budget", "0", "a number of seconds above 0 is needed, not '0'"),
+        ("--think", "nan", "a number of seconds above 0 is needed, not 'nan'"),
+    ):
+        err = refused(["arena", *bots, option, value], capsys)
+        assert f"argument {option}" in err and said in err, err
+
+
+def test_seeds_and_counts_are_checked_by_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    # the parser alone: a check that regressed would start the command here, not fail
+    for argv, said in (
+        (["analyse", "game.json", "--seed", "-1"], "argument --seed: a whole number from 0 is needed, not '-1'"),
+        (["analyse", "game.json", "--budget", "0"], "argument --budget: a whole number from 1 is needed, not '0'"),
+        (["bot", "serve", "--seed", "one"], "argument --seed: a whole number from 0 is needed, not 'one'"),
+        (["bot", "check", "http://127.0.0.1:9", "--seed", "-5"], "argument --seed: a whole number from 0"),
+        (["bot-worker", "--processes", "0"], "argument --processes: a whole number from 1 is needed, not '0'"),
+        (["play", "--seed", "1.5"], "argument --seed: a whole number from 0 is needed, not '1.5'"),
+        (["replay", "--demo", "-3"], "argument --demo: a whole number from 0 is needed, not '-3'"),
+        (["serve", "--workers", "0"], "argument --workers: a whole number from 1 is needed, not '0'"),
+    ):
+        with pytest.raises(SystemExit) as stop:
+            build_parser().parse_args(argv)
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert said in err and "Traceback" not in err, (argv, err)
+
+
 def test_serve_on_a_taken_port_says_so_before_claiming_to_serve(tmp_path: Path) -> None:
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))

@@ -65,6 +65,9 @@ def test_malformed_requests_get_400_and_the_server_lives(served_random: ServedBo
         ("POST", "/bid", b"[1, 2]", 400, "JSON object"),
         ("POST", "/play", b"", 400, "not JSON"),
         ("GET", "/bid", None, 405, "takes POST"),
+        ("PUT", "/play", json.dumps(play).encode(), 405, "takes POST, not PUT"),
+        ("DELETE", "/bid", None, 405, "takes POST, not DELETE"),
+        ("PATCH", "/hi", b"{}", 405, "PATCH is not allowed on /hi"),
         ("POST", "/nope", b"{}", 404, "unknown path"),
     ]
     with httpx.Client(base_url=url) as c:
@@ -72,6 +75,8 @@ def test_malformed_requests_get_400_and_the_server_lives(served_random: ServedBo
             r = c.request(method, path, content=body)
             assert r.status_code == status, (path, r.text)
             assert msg in r.json()["error"]
+            if status == 405:  # what the path does take
+                assert r.headers["Allow"] == ("GET, POST, HEAD, OPTIONS" if path == "/hi" else "POST, OPTIONS")
         assert c.get("/hi").json() == {"value": "hello"}
     # A lying Content-Length and a connection dropped half-way do not take it down either.
     host, port = url.removeprefix("http://").split(":")

@@ -244,6 +244,11 @@ async def test_invite_join_lobby_and_two_players(server: Server) -> None:
             assert m is not None and m.names[:2] == ("Host", "Tui")
             assert m.view.phase == "lobby"
             assert "waiting for the host" in screen_text(app, "prompt")
+            # a call typed before the match is refused, not dropped
+            await pilot.press("3", "enter")
+            await pilot.pause(0.1)
+            assert "“3”: nothing to call or play yet" in app.message and app.typed == ""
+            await pilot.press("escape")
             # a guest cannot start the table
             await pilot.press("enter")
             await pilot.pause(0.1)

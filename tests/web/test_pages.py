@@ -10,6 +10,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from callbreak import Ruleset
+from callbreak.i18n import catalogue
 from callbreak.scoring import score
 
 from .helpers import ACTIONABLE, play_card, wait_free_turn
@@ -37,6 +38,11 @@ def test_rules_page_examples_match_the_engine(static_url: str, page: Any) -> Non
     text = page.inner_text("#variants")
     for field in Ruleset().to_dict():
         assert field in text, field
+    # each under its name in the player's language (the field's JSON name beside it, in code)
+    names = page.locator("#variants dt strong").all_inner_texts()
+    english = catalogue("en")
+    assert len(names) == 20 and names[0] == english["rule.min_call"] and english["rule.timers"] in names, names
+    assert all(n and n in english.values() for n in names), names  # (a missing key would show as itself)
 
 
 def no_horizontal_scroll(page: Any) -> None:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .options import positive_int, seed_option
+
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``callbreak analyse`` (alias ``analyze``) to the command line's subcommands.
@@ -46,8 +48,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="seat 0..3 to analyse (repeatable; default all)",
     )
     p.add_argument("--json", metavar="OUT", help="write the analysis as JSON to OUT")
-    p.add_argument("--budget", type=int, default=None, metavar="PLAYOUTS", help="playouts per decision")
-    p.add_argument("--seed", type=int, default=0, help="seed of the searches (default 0)")
+    p.add_argument("--budget", type=positive_int, default=None, metavar="PLAYOUTS", help="playouts per decision")
+    p.add_argument("--seed", type=seed_option, default=0, help="seed of the searches (default 0)")
     p.add_argument("--no-hindsight", action="store_true", help="skip the double-dummy hindsight")
     p.set_defaults(func=run)
 

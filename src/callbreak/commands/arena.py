@@ -11,7 +11,7 @@ import argparse
 import json
 from typing import Any
 
-from .options import output_file
+from .options import output_file, positive_float, positive_int, seed_option
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -37,13 +37,13 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.add_argument(
         "bots", nargs=4, metavar="BOT", help="level name, http(s):// URL or policy:FILE.npz, in seat order"
     )
-    p.add_argument("--matches", "-n", type=int, default=20, help="matches to play (default 20)")
+    p.add_argument("--matches", "-n", type=positive_int, default=20, help="matches to play (default 20)")
     p.add_argument("--rules", default="bhoos", help="ruleset preset (default bhoos)")
     p.add_argument(
-        "--rounds", type=int, default=None, help="rounds per match (default: the preset's; 5 if none)"
+        "--rounds", type=positive_int, default=None, help="rounds per match (default: the preset's; 5 if none)"
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots (default 0)")
-    p.add_argument("--jobs", "-j", type=int, default=1, help="processes in parallel (default 1)")
+    p.add_argument("--seed", type=seed_option, default=0, help="seed of the deals and the bots (default 0)")
+    p.add_argument("--jobs", "-j", type=positive_int, default=1, help="processes in parallel (default 1)")
     p.add_argument(
         "--duplicate",
         action="store_true",
@@ -51,13 +51,13 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     p.add_argument(
         "--time-budget",
-        type=float,
+        type=positive_float,
         default=1.5,
         help="seconds per round for each HTTP bot (default 1.5); local bots are only measured against it",
     )
     p.add_argument(
         "--think",
-        type=float,
+        type=positive_float,
         default=None,
         metavar="SECONDS",
         help="each hard seat's thinking per round, in seconds of one core, turned into a playout "
@@ -103,10 +103,6 @@ def run(args: argparse.Namespace) -> int:
             rules = rules.replace(rounds=args.rounds)
         elif rules.rounds is None:
             rules = rules.replace(rounds=5)
-        if args.jobs < 1 or args.matches < 1 or args.time_budget <= 0:
-            raise ValueError("--matches and --jobs must be at least 1 and --time-budget positive")
-        if args.think is not None and not args.think > 0:
-            raise ValueError("--think must be a positive number of seconds")
         if args.ratings:  # a file that is not ratings is said before the matches, not after them
             from ..arena.ratings import load_ratings
 

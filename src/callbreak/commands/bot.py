@@ -6,7 +6,7 @@ import argparse
 import contextlib
 from typing import Any
 
-from .options import output_file, port_option, positive_float, positive_int
+from .options import output_file, port_option, positive_float, positive_int, seed_option
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)"
     )
     s.add_argument("--rules", default="bhoos", help="ruleset preset the bot plays by (default bhoos)")
-    s.add_argument("--seed", type=int, default=0, help="seed: the same request always gets the same answer")
+    s.add_argument("--seed", type=seed_option, default=0, help="seed: the same request always gets the same answer")
     s.add_argument(
         "--think",
         type=positive_float,
@@ -71,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     c.add_argument("url", help="the bot's base URL, e.g. http://127.0.0.1:7000")
     c.add_argument("--positions", type=positive_int, default=40, help="sample positions to ask about (default 40)")
     c.add_argument("--rules", default="bhoos", help="ruleset preset of the positions (default bhoos)")
-    c.add_argument("--seed", type=int, default=0, help="seed of the sample positions")
+    c.add_argument("--seed", type=seed_option, default=0, help="seed of the sample positions")
     c.add_argument("--time-budget", type=positive_float, default=1.5, help="seconds per round (default 1.5)")
     c.add_argument("--json", metavar="FILE", type=output_file, help="also write the report as JSON")
     c.set_defaults(func=run_check)

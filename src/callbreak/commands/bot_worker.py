@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .options import positive_int
+
 __all__ = ["register", "run"]
 
 
@@ -27,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "CALLBREAK_NAMESPACE and CALLBREAK_BOT_CLAIM_IDLE.",
     )
     p.add_argument("--redis", default=None, help="redis:// URL of the deployment (CALLBREAK_REDIS)")
-    p.add_argument("--processes", type=int, default=1, help="worker processes on this host (default 1; one per core)")
+    p.add_argument("--processes", type=positive_int, default=1, help="worker processes on this host (default 1; one per core)")
     p.add_argument("--namespace", default=None, help="the deployment's key prefix (CALLBREAK_NAMESPACE; default callbreak)")
     p.set_defaults(func=run)
 

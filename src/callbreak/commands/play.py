@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..i18n import LANGUAGES
+from .options import seed_option
 
 __all__ = ["parse_settings", "register", "run"]
 
@@ -79,7 +80,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--set", metavar="FIELD=VALUE", action="append", default=[],
         help="change one rule, e.g. --set rounds=3 --set max_call=8 (repeatable)",
     )
-    p.add_argument("--seed", type=int, help="replay the same deals and bot choices")
+    p.add_argument("--seed", type=seed_option, help="replay the same deals and bot choices")
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
                    help="pause before each bot action (default 0.6)")

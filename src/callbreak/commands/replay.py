@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .options import seed_option
+
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``callbreak replay`` to the command line's subcommands.
@@ -32,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         ),
     )
     p.add_argument("file", nargs="?", help="history file (text or JSON); - for standard input")
-    p.add_argument("--demo", type=int, metavar="SEED", help="play a seeded match between bots and replay it")
+    p.add_argument("--demo", type=seed_option, metavar="SEED", help="play a seeded match between bots and replay it")
     p.add_argument("--rules", default="quick", help="ruleset preset for --demo (default quick)")
     p.add_argument(
         "--set", action="append", default=[], metavar="FIELD=VALUE", help="change a rule for --demo"

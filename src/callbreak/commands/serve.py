@@ -7,7 +7,7 @@ import contextlib
 import sys
 from typing import Any
 
-from .options import port_option, seed_option
+from .options import port_option, positive_int, seed_option
 
 __all__ = ["freeze_more", "register", "run", "seeded_warning", "served_at", "tune_gc"]
 
@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument(
         "--redis", default=None, help="redis:// URL: serve together with the other processes on it (CALLBREAK_REDIS)"
     )
-    p.add_argument("--workers", type=int, default=1, help="processes on this host (needs --redis; default 1)")
+    p.add_argument("--workers", type=positive_int, default=1, help="processes on this host (needs --redis; default 1)")
     p.add_argument(
         "--bot-processes", type=int, default=None, help="processes deciding for the bots (default 0: threads)"
     )

@@ -295,6 +295,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Access-Control-Allow-Origin", "*")
         self.send_header("Server-Timing", f"bot;dur={1000 * think:.3f}")
+        if status == 405:
+            self.send_header("Allow", "GET, POST, HEAD, OPTIONS" if self.path.split("?", 1)[0].rstrip("/") == "/hi" else "POST, OPTIONS")
         self.end_headers()
         if method != "HEAD":
             self.wfile.write(data)
@@ -307,6 +309,15 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_HEAD(self) -> None:
         self._answer("HEAD")
+
+    def do_PUT(self) -> None:  # the other methods get the service's JSON 405, not the base class's HTML 501
+        self._answer("PUT")
+
+    def do_PATCH(self) -> None:
+        self._answer("PATCH")
+
+    def do_DELETE(self) -> None:
+        self._answer("DELETE")
 
     def do_OPTIONS(self) -> None:
         self.send_response(204)

@@ -924,6 +924,8 @@ class CallbreakApp(App[int]):
                     return
                 raise IllegalAction(tr("table.match_over"))
             if v.phase == "lobby":
+                if typed:  # a call or a card typed too early is refused, never taken for "start"
+                    raise IllegalAction(tr("tui.lobby_typed", typed=typed))
                 game.start_table()
                 self.message = ""
                 return

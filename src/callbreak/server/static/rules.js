@@ -32,27 +32,28 @@ function scoreRow(preset, call, tricks) {
     h("td", { class: pts < 0 ? "neg" : "" }, num(fmt(pts))));
 }
 
+// [the field as the rules' JSON names it, its explanation's key, its name in the player's language]
 const FIELDS = [
-  ["min_call", "min_call"],
-  ["max_call", "max_call"],
-  ["overtrick_points", "overtrick_points"],
-  ["max_overtricks", "max_overtricks"],
-  ["missed_penalty", "missed_penalty"],
-  ["bonus_call", "bonus_call"],
-  ["bonus_points", "bonus_points"],
-  ["rounds", "rounds"],
-  ["tie_break", "tie_break"],
-  ["must_head", "must_head"],
-  ["head_after_cut", "head_after_cut"],
-  ["trump", "trump"],
-  ["trump_lead", "trump_lead"],
-  ["must_undertrump", "must_undertrump"],
-  ["redeal_without_trump", "redeal_without_trump"],
-  ["redeal_without_face_card", "redeal_without_face_card"],
-  ["min_total_calls", "min_total_calls"],
-  ["direction", "direction"],
-  ["card_seconds / call_seconds", "card_seconds"],
-  ["autoplay_forced", "autoplay_forced"],
+  ["min_call", "min_call", "rule.min_call"],
+  ["max_call", "max_call", "rule.max_call"],
+  ["overtrick_points", "overtrick_points", "rule.overtrick_points"],
+  ["max_overtricks", "max_overtricks", "rule.max_overtricks"],
+  ["missed_penalty", "missed_penalty", "rule.missed_call"],
+  ["bonus_call", "bonus_call", "rule.bonus_call"],
+  ["bonus_points", "bonus_points", "calc.bonus_scores"],
+  ["rounds", "rounds", "home.rounds"],
+  ["tie_break", "tie_break", "rule.tie_break"],
+  ["must_head", "must_head", "rule.must_head"],
+  ["head_after_cut", "head_after_cut", "rule.head_after_cut"],
+  ["trump", "trump", "rule.trump"],
+  ["trump_lead", "trump_lead", "rule.trump_lead"],
+  ["must_undertrump", "must_undertrump", "rule.must_undertrump"],
+  ["redeal_without_trump", "redeal_without_trump", "rule.redeal_without_trump"],
+  ["redeal_without_face_card", "redeal_without_face_card", "rule.redeal_without_face_card"],
+  ["min_total_calls", "min_total_calls", "rule.min_total_calls"],
+  ["direction", "direction", "rule.direction"],
+  ["card_seconds / call_seconds", "card_seconds", "rule.timers"],
+  ["autoplay_forced", "autoplay_forced", "rule.autoplay_forced"],
 ];
 
 export function renderRules(root) {
@@ -112,8 +113,8 @@ export function renderRules(root) {
 
     h("section", { id: "variants" }, h("h2", null, t("rules.p59")),
       h("p", null, t("rules.p60")),
-      h("dl", { class: "variants" }, ...FIELDS.flatMap(([f, k]) => [
-        h("dt", null, h("code", null, f)),
+      h("dl", { class: "variants" }, ...FIELDS.flatMap(([f, k, name]) => [
+        h("dt", null, h("strong", null, t(name)), " ", h("code", { class: "field-name" }, f)),
         h("dd", null, t(`rules.f.${k}.what`), h("br"), h("small", null, t("rules.ours", { ours: t(`rules.f.${k}.ours`), choices: t(`rules.f.${k}.choices`) })))]))),
 
     h("section", { id: "presets" }, h("h2", null, t("rules.p61")),

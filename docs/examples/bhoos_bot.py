@@ -51,12 +51,16 @@ class Bot(BaseHTTPRequestHandler):
         self.reply({"value": "hello"})
 
     def do_POST(self):  # POST /bid and POST /play
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        self.reply({"value": bid(body) if self.path == "/bid" else play(body)})
+        try:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            value = bid(body) if self.path == "/bid" else play(body)
+        except (ValueError, LookupError, TypeError) as e:  # not a request of the protocol
+            return self.reply({"error": repr(e)}, 400)
+        self.reply({"value": value})
 
-    def reply(self, obj):
+    def reply(self, obj, status=200):
         data = json.dumps(obj).encode()
-        self.send_response(200)
+        self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()

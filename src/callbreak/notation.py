@@ -508,6 +508,11 @@ def _replay(d: dict[str, Any], ln: _Lines, holder: list[Match]) -> Iterator[Step
         raise HistoryError(f"a history is an object, not {type(d).__name__}")
     if d.get("format", FORMAT) != FORMAT:
         raise HistoryError(f"not a callbreak history (format {d.get('format')!r})")
+    if "format" not in d and "deals" not in d:  # another program's JSON, or an empty object
+        raise HistoryError(f"not a callbreak history: no format and no deals (keys: {', '.join(sorted(d)) or 'none'})")
+    version = d.get("version", VERSION)
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= VERSION:
+        raise HistoryError(f"history version {version!r}: this program reads version {VERSION}")
     rs = d.get("ruleset", {"preset": "standard", "changes": {}})
     try:
         if not isinstance(rs, dict):
@@ -708,6 +713,8 @@ def _read(history: str | dict[str, Any]) -> tuple[dict[str, Any], _Lines]:
             return json.loads(history), _Lines()
         except ValueError as e:
             raise HistoryError(f"not valid JSON: {e}") from None
+    if isinstance(history, str) and not history.strip():
+        raise HistoryError("the history is empty")
     return _parse_text(history)
 
 
@@ -759,6 +766,14 @@ def from_json(text: str) -> Match:
     Traceback (most recent call last):
     ...
     callbreak.errors.HistoryError: deals is a list
+    >>> from_json('{"matches": 4, "bots": ["easy"]}')
+    Traceback (most recent call last):
+    ...
+    callbreak.errors.HistoryError: not a callbreak history: no format and no deals (keys: bots, matches)
+    >>> from_json('{"format": "callbreak-history", "version": 99}')
+    Traceback (most recent call last):
+    ...
+    callbreak.errors.HistoryError: history version 99: this program reads version 1
     """
     try:
         data = json.loads(text)

@@ -22,12 +22,14 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_analyse_prints_the_summary_and_writes_json(
-    history: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    history: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "80")  # a terminal's usual width: every header whole, none cut short
     out = tmp_path / "a.json"
     assert main(["analyse", str(history), "--seat", "2", "--budget", "40", "--json", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "Accuracy" in printed and "South" in printed  # seat 2 of the demo's North, East, South, West
+    assert "…" not in printed and max(len(line) for line in printed.splitlines()) <= 80
     a = Analysis.from_dict(json.loads(out.read_text(encoding="utf-8")))
     assert a.seats == (2,) and a.budget == 40 and len(a.decisions) == 14
     # a random player makes mistakes, and the table lists each with the better option
@@ -39,14 +41,19 @@ def test_analyse_prints_the_summary_and_writes_json(
     ("args", "message"),
     [
         (["--seat", "4"], "seat number 0..3"),
-        (["--budget", "0"], "at least 1"),
+        (["--budget", "0"], "a whole number from 1 is needed, not '0'"),
+        (["--seed", "-1"], "a whole number from 0 is needed, not '-1'"),
         (["--json", "/no/such/folder/a.json"], "no folder"),
     ],
 )
 def test_bad_arguments_are_refused_with_a_message(
     history: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["analyse", str(history), *args]) == 2
+    try:
+        code = main(["analyse", str(history), *args])
+    except SystemExit as stop:  # (refused by the parser, as every command's counts and seeds are)
+        code = stop.code
+    assert code == 2
     assert message in capsys.readouterr().err
 
 
@@ -56,6 +63,11 @@ def test_an_unreadable_history_is_refused(tmp_path: Path, capsys: pytest.Capture
     assert main(["analyse", str(bad)]) == 2
     assert "bad.txt" in capsys.readouterr().err
     assert main(["analyse", str(tmp_path / "missing.txt")]) == 2
+    # another program's JSON (the arena's results) is no match to analyse
+    results = tmp_path / "results.json"
+    results.write_text('{"matches": 4, "bots": []}', encoding="utf-8")
+    assert main(["analyse", str(results)]) == 2
+    assert "not a callbreak history" in capsys.readouterr().err
 
 
 def test_a_server_log_is_analysed_like_its_history(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -312,6 +313,26 @@ def test_json_errors() -> None:
         from_dict({"format": "pgn"})
     with pytest.raises(HistoryError):
         loads(42)  # type: ignore[arg-type]
+
+
+def test_other_files_are_not_taken_for_a_match_at_its_start() -> None:
+    # another program's JSON (the arena's results), an empty object, an empty file: each refused,
+    # where each used to load as a new match, and `callbreak replay` showed it with status 0
+    for text, said in (
+        ('{"matches": 4, "bots": ["easy"], "seed": 0}', "no format and no deals (keys: bots, matches, seed)"),
+        ("{}", "no format and no deals (keys: none)"),
+        ("", "the history is empty"),
+        ("  \n\n", "the history is empty"),
+    ):
+        with pytest.raises(HistoryError, match=re.escape(said)):
+            loads(text)
+    d = to_dict(play(Match(seed=12), random.Random(12), 20))
+    for version in (99, 0, "1", True):
+        with pytest.raises(HistoryError, match=f"history version {re.escape(repr(version))}: this program reads version 1"):
+            from_dict({**d, "version": version})
+    # a hand-written history with deals and no format still loads
+    del d["format"], d["version"]
+    assert from_dict(d).state_key() == from_json(to_json(from_dict(d))).state_key()
 
 
 def test_comments_and_blank_lines_ignored() -> None:

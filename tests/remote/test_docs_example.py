@@ -41,6 +41,7 @@ def test_the_example_bot_plays_legally() -> None:
                 time.sleep(0.05)
         rep = check_bot(url, positions=30)
         assert rep.ok, [r for r in rep.results if not r.ok]
+        assert rep.warnings == [], rep.warnings  # a malformed request gets its 400, not a dropped connection
         res = run_arena(
             [url, "random", "random", "random"], 4, seed=8, rules=Ruleset.preset("bhoos", rounds=2)
         )

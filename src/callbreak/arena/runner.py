@@ -3,7 +3,8 @@
 A seat's bot is given by a spec: a level name (``random``, ``easy``,
 ``medium``, ``hard``), the URL of an HTTP bot (`resolve_bot`), or
 ``policy:FILE.npz``, the weights of `callbreak.env.train` saved with
-``--save`` and played greedily by its `PolicyBot` (`seat_bot`).
+``--save`` and played greedily by its `PolicyBot` (`seat_bot`), or
+``FILE.py:CLASS``, a `Bot` subclass written in Python (`callbreak.arena.pyfile`).
 
 Every match is determined by its deal seed: the match seed ``g`` deals the
 cards, and the bot in seat ``s`` is reseeded from ``(g, s)`` at the start of the
@@ -24,12 +25,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import Bot, make_bot
+from ..bots import Bot
 from ..errors import IllegalAction
 from ..match import Match
 from ..remote.client import fallback_action, resolve_bot
 from ..rules import Ruleset
 from ..scoring import made
+from .pyfile import is_python_spec, python_bot
 from .stats import win_shares
 
 __all__ = [
@@ -51,6 +53,7 @@ POLICY = "policy:"
 def seat_bot(spec: str, seed: int | None = None, time_budget: float = 1.5, think: float | None = None) -> Bot:
     """The bot of a seat spec: ``policy:FILE.npz`` loads the trained linear policy
     (`callbreak.env.train.load`; a ValueError naming the file if it is missing or bad),
+    ``FILE.py:CLASS`` makes the class of a Python file (`callbreak.arena.pyfile.python_bot`),
     anything else is `resolve_bot`'s.  Specs stay strings, resolved in each worker.
     ``think``: seconds of one core per round for a bot that takes a thinking budget
     (`callbreak.bots.hard.HardBot.think_for`, as playout counts: seeded runs replay).
@@ -81,6 +84,8 @@ def _seat_bot(spec: str, seed: int | None, time_budget: float) -> Bot:
         if not path:
             raise ValueError("policy: needs a file, as in policy:FILE.npz")
         return PolicyBot(load(path), seed=seed)
+    if is_python_spec(spec):
+        return python_bot(spec, seed)
     return resolve_bot(spec, seed, time_budget)
 
 
@@ -332,11 +337,9 @@ def run_arena(
         rules = Ruleset.preset("bhoos")
     if rules.rounds is None:
         raise ValueError("the arena needs a fixed number of rounds: give the ruleset a rounds count")
-    for s in specs:  # fail early on a bad level name or policy file
-        if s.startswith(POLICY):
+    for s in specs:  # fail early on a bad level name, policy file or Python file
+        if not s.startswith(("http://", "https://")):
             seat_bot(s, 0)
-        elif not s.startswith(("http://", "https://")):
-            make_bot(s, 0)
     tasks = tasks_for(matches, seed, duplicate)
     result = RunResult(list(specs), rules, len(tasks), seed, duplicate, time_budget, jobs)
     t0 = time.perf_counter()

@@ -75,6 +75,8 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
     >>> bot = make_bot("medium", seed=7)
     >>> bot, bot.act(m.view(m.to_act)) in m.view(m.to_act).legal_calls
     (<MediumBot 'medium' seed=7>, True)
+    >>> make_bot("Easy").name
+    'easy'
     >>> try:
     ...     make_bot("grandmaster")
     ... except ValueError as e:
@@ -82,8 +84,7 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
     unknown bot level 'grandmaster' (lev
     """
     _load_levels()
-    try:
-        factory = _FACTORIES[level]
-    except KeyError:
-        raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(_FACTORIES)})") from None
+    factory = _FACTORIES.get(level) or _FACTORIES.get(level.lower())  # "Hard" as "hard", as presets are
+    if factory is None:
+        raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(_FACTORIES)})")
     return factory(seed)

@@ -101,9 +101,6 @@ def run(args: argparse.Namespace) -> int:
     if any(not 0 <= s <= 3 for s in seats):
         err.print("error: --seat is a seat number 0..3")
         return 2
-    if args.budget is not None and args.budget < 1:
-        err.print("error: --budget must be at least 1")
-        return 2
     out = Path(args.json) if args.json else None
     if out is not None and not out.parent.exists():
         err.print(f"error: cannot write {out}: no folder {out.parent}")

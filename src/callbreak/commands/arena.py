@@ -2,7 +2,8 @@
 
 A bot is a level (``random``, ``easy``, ``medium``, ``hard``), the URL of an HTTP
 bot speaking the Bhoos tournament protocol (``http://127.0.0.1:7001``), or
-``policy:FILE.npz``, weights saved by ``python -m callbreak.env.train --save FILE.npz``.
+``policy:FILE.npz``, weights saved by ``python -m callbreak.env.train --save FILE.npz``,
+or ``FILE.py:CLASS``, a bot written in Python (a subclass of ``callbreak.bots.Bot``).
 """
 
 from __future__ import annotations
@@ -31,11 +32,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
             "Play matches between four bots and report points, win share, calls and timing per bot. "
             "A bot is a level name (random, easy, medium, hard) or an http(s):// URL of a bot "
             "speaking the Bhoos tournament protocol, or policy:FILE.npz (weights saved by "
-            "python -m callbreak.env.train --save FILE.npz, needs the rl extra)."
+            "python -m callbreak.env.train --save FILE.npz, needs the rl extra), or FILE.py:CLASS "
+            "(a subclass of callbreak.bots.Bot in a Python file; see docs/bots.md)."
         ),
     )
     p.add_argument(
-        "bots", nargs=4, metavar="BOT", help="level name, http(s):// URL or policy:FILE.npz, in seat order"
+        "bots", nargs=4, metavar="BOT", help="level name, http(s):// URL, policy:FILE.npz or FILE.py:CLASS, in seat order"
     )
     p.add_argument("--matches", "-n", type=positive_int, default=20, help="matches to play (default 20)")
     p.add_argument("--rules", default="bhoos", help="ruleset preset (default bhoos)")
@@ -96,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     from ..rules import Ruleset
 
     console = Console() if sys.stdout.isatty() else Console(width=150)
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)  # (an error names a file: a path is never folded)
     try:
         rules = Ruleset.preset(args.rules)
         if args.rounds is not None:

@@ -55,8 +55,6 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit(f"callbreak bot-worker: {e}") from None
     if not cfg.redis:
         raise SystemExit("callbreak bot-worker: say which Redis: --redis redis://host:6379/0 (or CALLBREAK_REDIS)")
-    if args.processes < 1:
-        raise SystemExit("callbreak bot-worker: --processes must be at least 1")
     if args.processes > 1:
         print(
             f"callbreak bot-worker: {args.processes} processes deciding for the bots of {cfg.redis} "

@@ -101,6 +101,7 @@ class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
         self.action_space = spaces.Discrete(ob.N_ACTIONS)
         self.match = Match(self.rules, seed=0)
         self._ended = False
+        self._started = False  # step() before reset() would act for whichever seat is first to act
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -115,11 +116,21 @@ class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
             bot.reset(seed=seeds.randrange(2**62))
         self.match = match_for(self.rules, match_seed, options)
         self._ended = False
+        self._started = True
         reward = self._bots_play()
         assert reward == 0.0  # no round ends before the learner's first call
         return self._observe()
 
     def step(self, action: np.int64 | int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        """The learner's action; then the bots' until the learner's next turn or the end.
+
+        >>> CallbreakEnv(ruleset="quick", seat=1).step(53)
+        Traceback (most recent call last):
+        ...
+        ValueError: no episode yet: call reset() first
+        """
+        if not self._started:
+            raise ValueError("no episode yet: call reset() first")
         if self._ended or self.match.is_over:
             raise ValueError("the episode is over: call reset()")
         kind, value = ob.to_engine(int(action))

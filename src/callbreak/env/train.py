@@ -395,13 +395,24 @@ def load(path: str | os.PathLike[str]) -> npt.NDArray[np.float64]:
     >>> f = pathlib.Path(tempfile.mkdtemp()) / "p.npz"
     >>> save(f, initial()); bool((load(f) == initial()).all())
     True
+    >>> _ = (f.parent / "results.json").write_text('{"matches": 4}')
+    >>> load(f.parent / "results.json")
+    Traceback (most recent call last):
+    ...
+    ValueError: policy file ...results.json: not an .npz of weights (not a zip archive; `python -m callbreak.env.train --save FILE.npz` writes one)
     """
     try:
+        with open(path, "rb") as f:
+            head = f.read(4)
         z = np.load(path, allow_pickle=False)
     except FileNotFoundError:
         raise ValueError(f"policy file {path}: no such file") from None
+    except IsADirectoryError:
+        raise ValueError(f"policy file {path}: a folder, not a file") from None
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
-        raise ValueError(f"policy file {path}: not an .npz of weights ({e})") from None
+        # (numpy's own words for a file that is no .npz talk of pickles: not what this file is)
+        why = str(e) if head == b"PK\x03\x04" else "not a zip archive; `python -m callbreak.env.train --save FILE.npz` writes one"
+        raise ValueError(f"policy file {path}: not an .npz of weights ({why})") from None
     if not isinstance(z, np.lib.npyio.NpzFile):
         raise ValueError(f"policy file {path}: not an .npz of weights (a bare array)")
     with z:

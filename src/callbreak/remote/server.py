@@ -42,7 +42,7 @@ from ..rules import Ruleset
 from .codec import parse_request
 from .memory import MatchMemory
 
-__all__ = ["BotServer", "BotService", "set_time_limit"]
+__all__ = ["ALLOWED", "BotServer", "BotService", "route_of", "set_time_limit"]
 
 MAX_BODY = 64 * 1024
 
@@ -71,6 +71,19 @@ def set_time_limit(bot: Bot, seconds: float | None) -> bool:
 
 
 _NO_LOCK = contextlib.nullcontext()
+
+
+ALLOWED: dict[str, tuple[str, ...]] = {"/hi": ("GET", "POST", "HEAD"), "/bid": ("POST",), "/play": ("POST",)}
+"""The paths a bot answers and the methods each takes (a 405 says them in its ``Allow``)."""
+
+
+def route_of(path: str) -> str:
+    """The path of a request's target, without its query and trailing slash.
+
+    >>> route_of("/bid?x=1"), route_of("/play/"), route_of("")
+    ('/bid', '/play', '/')
+    """
+    return path.split("?", 1)[0].rstrip("/") or "/"
 
 
 class BotService:
@@ -206,17 +219,17 @@ class BotService:
         return status, obj, think[0]
 
     def _handle(self, method: str, path: str, raw: bytes, think: list[float]) -> tuple[int, dict[str, Any]]:
-        path = path.split("?", 1)[0].rstrip("/") or "/"
+        path = route_of(path)
         self.requests += 1
         if path == "/hi":
-            if method not in ("GET", "POST", "HEAD"):
+            if method not in ALLOWED["/hi"]:
                 return 405, {"error": f"{method} is not allowed on /hi"}
             if not self.ready.is_set():
                 return 503, {"error": "warming up"}
             return 200, {"value": "hello"}
-        if path not in ("/bid", "/play"):
+        if path not in ALLOWED:
             return 404, {"error": f"unknown path {path!r} (the bot answers /hi, /bid and /play)"}
-        if method != "POST":
+        if method not in ALLOWED[path]:
             return 405, {"error": f"{path} takes POST, not {method}"}
         try:
             body = json.loads(raw)
@@ -296,7 +309,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Access-Control-Allow-Origin", "*")
         self.send_header("Server-Timing", f"bot;dur={1000 * think:.3f}")
         if status == 405:
-            self.send_header("Allow", "GET, POST, HEAD, OPTIONS" if self.path.split("?", 1)[0].rstrip("/") == "/hi" else "POST, OPTIONS")
+            self.send_header("Allow", ", ".join((*ALLOWED[route_of(self.path)], "OPTIONS")))
         self.end_headers()
         if method != "HEAD":
             self.wfile.write(data)

@@ -38,16 +38,16 @@ def run(args: argparse.Namespace) -> int:
     """Serve the bot queue until stopped (one worker, or ``--processes`` of them); a bad setting
     is one line.
 
-    >>> run(argparse.Namespace(redis="redis://127.0.0.1:6379/0", namespace=None, processes=0))
+    >>> run(argparse.Namespace(redis="http://127.0.0.1:6379/0", namespace=None, processes=1))
     Traceback (most recent call last):
     ...
-    SystemExit: callbreak bot-worker: --processes must be at least 1
+    SystemExit: callbreak bot-worker: redis must be a redis:// URL, not 'http://127.0.0.1:6379/0'
     """
     from ..extras import need
 
     need("`callbreak bot-worker`", "server", "scale")
     from ..server.botworker import BotWorker
-    from ..server.config import ServerConfig
+    from ..server.config import ServerConfig, redacted
 
     try:
         cfg = ServerConfig.from_env(redis=args.redis, namespace=args.namespace)
@@ -57,15 +57,18 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit("callbreak bot-worker: say which Redis: --redis redis://host:6379/0 (or CALLBREAK_REDIS)")
     if args.processes > 1:
         print(
-            f"callbreak bot-worker: {args.processes} processes deciding for the bots of {cfg.redis} "
+            f"callbreak bot-worker: {args.processes} processes deciding for the bots of {redacted(cfg.redis)} "
             f"(namespace {cfg.namespace})",
             flush=True,
         )
+        import os
         import sys
 
         from ..server.workers import keep_running
 
-        cmd = [sys.executable, "-m", "callbreak", "bot-worker", "--redis", cfg.redis, "--namespace", cfg.namespace, "--processes", "1"]
+        # the children read the URL from their environment: a password in it stays out of `ps`
+        os.environ.update(CALLBREAK_REDIS=cfg.redis, CALLBREAK_NAMESPACE=cfg.namespace)
+        cmd = [sys.executable, "-m", "callbreak", "bot-worker", "--processes", "1"]
         return keep_running(cmd, args.processes, "callbreak bot-worker")
-    print(f"callbreak bot-worker: deciding for the bots of {cfg.redis} (namespace {cfg.namespace})", flush=True)
+    print(f"callbreak bot-worker: deciding for the bots of {redacted(cfg.redis)} (namespace {cfg.namespace})", flush=True)
     return BotWorker(cfg).run()

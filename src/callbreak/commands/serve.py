@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 from typing import Any
 
@@ -94,9 +93,10 @@ def run(args: argparse.Namespace) -> int:
 
     from ..bots.warmup import KERNEL
     from ..server.app import create_app
-    from ..server.config import ServerConfig
+    from ..server.config import ServerConfig, redacted
     from ..server.probes import Probes
     from ..server.sockets import QuietDenialWebSockets, header_timeout_protocol
+    from ..server.store import StoreUnavailable
 
     try:
         cfg = ServerConfig.from_env(
@@ -132,20 +132,35 @@ def run(args: argparse.Namespace) -> int:
         except OSError as e:
             raise SystemExit(f"callbreak serve: cannot listen on {args.host} port {args.port}: {e.strerror or e}") from None
         port = sock.getsockname()[1]
+    if cfg.redis:  # an unreachable Redis is said now: a process that never joined must not serve tables
+        need("`callbreak serve --redis`", "scale")
+        from ..server.cluster import reach_redis
+
+        try:
+            reach_redis(cfg.redis)
+        except RuntimeError as e:
+            raise SystemExit(f"callbreak serve: {e}") from None
     if args.workers > 1:
+        from ..server.store import open_store
         from ..server.workers import supervise
 
         assert sock is not None  # a worker (--fd) runs one process
+        try:  # (the database too, once, rather than in every worker again and again)
+            open_store(cfg.db, cfg.sync).close()
+        except StoreUnavailable as e:
+            raise SystemExit(f"callbreak serve: {e}") from None
         for line in served_at(args.host, port, cfg.db):
             print(line, flush=True)
         if cfg.seed is not None:
             print(seeded_warning(cfg.seed), flush=True)
         return supervise(sock, args.workers, first_process=cfg.process)
-    app: Any = create_app(cfg)
+    try:
+        app: Any = create_app(cfg)
+    except StoreUnavailable as e:
+        raise SystemExit(f"callbreak serve: {e}") from None
     hub = app.state.hub
     joined = None
     if cfg.redis:
-        need("`callbreak serve --redis`", "scale")
         from ..server.router import clustered
 
         app = clustered(app, cfg)
@@ -157,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
         for line in served_at(args.host, port, cfg.db):
             print(line, flush=True)
     if cfg.bot_queue == "redis":
-        print(f"  bots decide on the bot workers of {cfg.redis} (callbreak bot-worker; with none, each bot's turn"
+        print(f"  bots decide on the bot workers of {redacted(cfg.redis)} (callbreak bot-worker; with none, each bot's turn"
               f" plays the lowest legal action after {cfg.bot_deadline:g} s)", flush=True)
     if cfg.seed is not None and args.fd is None:
         print(seeded_warning(cfg.seed, cfg.process), flush=True)
@@ -185,9 +200,15 @@ def run(args: argparse.Namespace) -> int:
         ws_ping_interval=20,
         ws_ping_timeout=20,
         access_log=False,
+        lifespan="on",  # a start that fails (joining the others on Redis) stops the process, never serves
     )
-    with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: uvicorn has shut down cleanly, and says so
-        uvicorn.Server(config).run(sockets=[sock])
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # Ctrl+C: uvicorn has shut down cleanly, and says so
+        return 0
+    if not server.started:
+        raise SystemExit("callbreak serve: the server did not start (the error is above)")
     return 0
 
 
@@ -214,8 +235,10 @@ def served_at(host: str, port: int, db: str) -> list[str]:
     """
     import socket
 
+    from ..server.config import redacted
+
     if host in ("0.0.0.0", "::", ""):
-        lines = [f"Callbreak is being served at http://127.0.0.1:{port}/  (database: {db})"]
+        lines = [f"Callbreak is being served at http://127.0.0.1:{port}/  (database: {redacted(db)})"]
         try:
             infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
         except OSError:
@@ -225,7 +248,7 @@ def served_at(host: str, port: int, db: str) -> list[str]:
             lines.append(f"  friends on your network: http://{a}:{port}/")
         return lines
     shown = f"[{host}]" if ":" in host else host
-    lines = [f"Callbreak is being served at http://{shown}:{port}/  (database: {db})"]
+    lines = [f"Callbreak is being served at http://{shown}:{port}/  (database: {redacted(db)})"]
     if host in ("127.0.0.1", "localhost", "::1"):
         lines.append("  only this device can open it: to play with friends on your network, serve with --host 0.0.0.0")
     return lines

@@ -74,9 +74,12 @@ class BotWorker:
         self._next_claim = 0.0
         self._next_forget = 0.0
 
-    def ensure_group(self) -> None:
+    def ensure_group(self, start: str = "$") -> None:
+        """The workers' group on the stream, made if missing: reading from ``start`` ("$": what
+        comes next; "0": the whole stream, for a Redis that restarted and lost the group while
+        tables went on asking)."""
         try:
-            self.redis.xgroup_create(self.stream, GROUP, id="$", mkstream=True)
+            self.redis.xgroup_create(self.stream, GROUP, id=start, mkstream=True)
         except ResponseError as e:
             if "BUSYGROUP" not in str(e):
                 raise
@@ -108,6 +111,13 @@ class BotWorker:
             try:
                 self.step()
             except (RedisError, OSError) as e:
+                if isinstance(e, ResponseError) and "NOGROUP" in str(e):
+                    self.say(f"bot worker {self.name}: Redis lost the group {GROUP} (restarted?); making it again")
+                    try:
+                        self.ensure_group(start="0")
+                        continue
+                    except (RedisError, OSError) as again:
+                        e = again
                 log.warning("bot worker %s: redis: %s", self.name, e)
                 time.sleep(0.5)
         self.say(

@@ -24,23 +24,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import secrets
 import socket
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import orjson
+import redis
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .broker_redis import RedisBroker
+from .config import redacted
 
 if TYPE_CHECKING:
     from .hub import Hub
 
-__all__ = ["Cluster", "creates_table"]
+__all__ = ["Cluster", "creates_table", "reach_redis"]
 
 log = logging.getLogger("callbreak.server")
 
@@ -127,6 +131,24 @@ class _Tunnel:
             self.inbox.put_nowait({"type": "websocket.disconnect", "code": 1006})
 
 
+def reach_redis(url: str) -> None:
+    """Ping the Redis at ``url`` once (a process starting up); a RuntimeError says what is
+    wrong, its password never shown.
+
+    >>> reach_redis("redis://:pw@127.0.0.1:1/0")
+    Traceback (most recent call last):
+    ...
+    RuntimeError: cannot reach Redis at redis://:***@127.0.0.1:1/0: Error 111 connecting to 127.0.0.1:1. Connection refused.
+    """
+    client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+    try:
+        client.ping()
+    except (RedisError, OSError) as e:
+        raise RuntimeError(f"cannot reach Redis at {redacted(url)}: {e}") from None
+    finally:
+        client.close()
+
+
 class Cluster:
     """This process's place among the others: its leases, its forwarded requests and tunnels.
 
@@ -163,13 +185,16 @@ class Cluster:
         self._acquire_many: Any = None
         self._release: Any = None
         self.ready = False
+        self._beaten = -math.inf  # (time.monotonic() of the last renewal of the liveness key)
         #: counters for the metrics: leases taken from a dead process, tables dropped
         self.moves = 0
         self.on_move: Callable[[], None] | None = None
 
     def joined(self) -> bool:
-        """Whether this process is serving with the others (its liveness key and channel are up)."""
-        return self.ready
+        """Whether this process is serving with the others: it joined, and its liveness key was
+        last renewed within its time to live (a Redis that stopped answering makes it not ready,
+        as its leases run out: a load balancer's readiness check then sends players elsewhere)."""
+        return self.ready and time.monotonic() - self._beaten < self.ttl
 
     def key(self, *parts: str) -> str:
         return ":".join((self.ns, *parts))
@@ -212,6 +237,7 @@ class Cluster:
 
     async def _beat(self) -> None:
         await self.redis.set(self.key("alive", self.me), "1", px=int(self.ttl * 1000))
+        self._beaten = time.monotonic()
 
     async def _renew_loop(self) -> None:
         loop = asyncio.get_running_loop()
@@ -470,9 +496,14 @@ class Cluster:
             self.hub._unload(tid)
 
     # --- the forwarding end ------------------------------------------------------------
-    async def route(self, tid: str) -> str:
-        """The owner of ``tid`` (taking the lease when it is free or its holder is dead)."""
-        return await self.acquire(tid)
+    async def route(self, tid: str) -> str | None:
+        """The owner of ``tid`` (taking the lease when it is free or its holder is dead), or None
+        while Redis does not answer (whose table it is cannot be known: the caller asks again)."""
+        try:
+            return await self.acquire(tid)
+        except (RedisError, OSError) as e:
+            log.warning("cluster: redis: %s", e)
+            return None
 
     async def forward_http(self, owner: str, tid: str, scope: Scope, body: bytes) -> dict[str, Any] | None:
         """Send the request to ``owner``; its response, or None if the owner died or no longer

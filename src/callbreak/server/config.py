@@ -21,8 +21,9 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
-__all__ = ["ServerConfig"]
+__all__ = ["ServerConfig", "redacted"]
 
 
 @dataclass
@@ -200,7 +201,7 @@ class ServerConfig:
         if self.analysis_budget < 1 or self.analysis_workers < 1:
             raise ValueError("analysis_budget and analysis_workers must be at least 1")
         if self.redis and not self.redis.startswith(("redis://", "rediss://", "unix://")):
-            raise ValueError(f"redis must be a redis:// URL, not {self.redis!r}")
+            raise ValueError(f"redis must be a redis:// URL, not {redacted(self.redis)!r}")
         if self.bot_queue not in ("", "local", "redis"):
             raise ValueError(f"bot_queue must be local or redis, not {self.bot_queue!r}")
         if self.bot_queue == "redis" and not self.redis:
@@ -213,3 +214,22 @@ class ServerConfig:
             raise ValueError("switch_interval must be between 0 and 1 second")
         if self.max_message < 64:
             raise ValueError("max_message must be at least 64 bytes")
+
+
+def redacted(url: str) -> str:
+    """``url`` with its password, if any, shown as ``***`` (what a banner or a log may print).
+
+    >>> redacted("postgresql://callbreak:S3cret@db:5432/callbreak"), redacted("redis://:pw@r:6379/0")
+    ('postgresql://callbreak:***@db:5432/callbreak', 'redis://:***@r:6379/0')
+    >>> redacted("callbreak.db"), redacted("postgresql://callbreak@127.0.0.1/callbreak")
+    ('callbreak.db', 'postgresql://callbreak@127.0.0.1/callbreak')
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    if parts.password is None:
+        return url
+    user, _, host = parts.netloc.rpartition("@")
+    name = user.split(":", 1)[0]
+    return urlunsplit(parts._replace(netloc=f"{name}:***@{host}"))

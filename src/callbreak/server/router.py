@@ -83,14 +83,16 @@ class ClusterRouter:
         deadline = loop.time() + self.cluster.ttl * 2 + 5
         body = b"" if kind == "websocket" else await _read_body(receive, self.max_body)
         while True:
-            owner = await self.cluster.route(tid)
+            owner = await self.cluster.route(tid)  # (None: Redis does not answer, ask again)
             if owner == self.cluster.me:
                 if kind == "http" and creates_table(scope["method"], path):
                     await self._claiming(scope, _replay(body), send)
                 else:
                     await self.app(scope, receive if kind == "websocket" else _replay(body), send)
                 return
-            if kind == "websocket":
+            if owner is None:
+                pass  # ask again, until the deadline
+            elif kind == "websocket":
                 if await self.cluster.tunnel(owner, tid, scope, receive, send):
                     return
             else:

@@ -42,12 +42,36 @@ from typing import Any, Protocol, runtime_checkable
 
 import orjson
 
+from .config import redacted
 from .table import TableMeta
 
-__all__ = ["BatchChannel", "BatchStore", "EntryDropped", "Row", "SQLiteStore", "Store", "StoreConflict", "open_store"]
+__all__ = [
+    "BatchChannel",
+    "BatchStore",
+    "EntryDropped",
+    "Row",
+    "SQLiteStore",
+    "Store",
+    "StoreConflict",
+    "StoreUnavailable",
+    "open_store",
+]
 
 #: one log entry to commit: the table's id, the entry's number, the entry, and its time stamp
 Row = tuple[str, int, dict[str, Any], float]
+
+
+class StoreUnavailable(RuntimeError):
+    """The database cannot be opened: a SQLite file in a folder that does not exist, a URL of
+    another kind, a PostgreSQL server that refuses the role or the database (its password is
+    never in the message).
+
+    >>> try:
+    ...     open_store("/no/such/folder/callbreak.db")
+    ... except StoreUnavailable as e:
+    ...     print(e)
+    cannot open the SQLite database /no/such/folder/callbreak.db: unable to open database file
+    """
 
 
 class StoreConflict(RuntimeError):
@@ -144,12 +168,21 @@ def open_store(db: str, sync: str = "normal", now: Callable[[], float] = time.ti
     >>> s = open_store(":memory:"); type(s).__name__
     'SQLiteStore'
     >>> s.close()
+    >>> open_store("postgressql://callbreak@db/callbreak")
+    Traceback (most recent call last):
+    ...
+    callbreak.server.store.StoreUnavailable: postgressql://callbreak@db/callbreak: a database is a SQLite file or a postgresql:// URL
     """
     if db.startswith(("postgresql://", "postgres://")):
         from .store_pg import PostgresStore
 
         return PostgresStore(db, now=now)
-    return SQLiteStore(db, sync, now=now)
+    if "://" in db:  # (a misspelt scheme would otherwise name a SQLite file)
+        raise StoreUnavailable(f"{redacted(db)}: a database is a SQLite file or a postgresql:// URL")
+    try:
+        return SQLiteStore(db, sync, now=now)
+    except sqlite3.Error as e:
+        raise StoreUnavailable(f"cannot open the SQLite database {db}: {e}") from None
 
 
 _SCHEMA = """

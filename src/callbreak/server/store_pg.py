@@ -26,10 +26,11 @@ import orjson
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from .store import _UNFINISHED, EntryDropped, Row, StoreConflict
+from .config import redacted
+from .store import _UNFINISHED, EntryDropped, Row, StoreConflict, StoreUnavailable
 from .table import TableMeta
 
-__all__ = ["APPEND_CONNECTION", "MIGRATIONS", "PostgresStore", "is_postgres_url"]
+__all__ = ["APPEND_CONNECTION", "MIGRATIONS", "PostgresStore", "first_connection", "is_postgres_url"]
 
 #: the schema, one migration per release that changed it (never edit one that has shipped)
 MIGRATIONS: tuple[str, ...] = (
@@ -252,6 +253,28 @@ def _payload(params: Sequence[tuple[str, int, str, float]]) -> bytes:
     return orjson.dumps([{"t": t, "s": s, "e": e, "ts": ts} for t, s, e, ts in params])
 
 
+def first_connection(url: str, wait: float = 30.0) -> None:
+    """Connect once, before the pool does: a server that answers with an error (no such
+    database or role, a password refused) is said at once; one not up yet (refused, silent)
+    is waited for up to ``wait`` seconds, as a service started beside it needs.
+
+    >>> first_connection("postgresql://callbreak@127.0.0.1:1/callbreak", wait=0)
+    Traceback (most recent call last):
+    ...
+    callbreak.server.store.StoreUnavailable: cannot connect to PostgreSQL at postgresql://callbreak@127.0.0.1:1/callbreak: connection failed: ...
+    """
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            psycopg.connect(url, connect_timeout=5).close()
+            return
+        except psycopg.OperationalError as e:
+            text = " ".join(str(e).split()) or type(e).__name__
+            if "FATAL:" in text or time.monotonic() >= deadline:  # (FATAL: the server itself said no)
+                raise StoreUnavailable(f"cannot connect to PostgreSQL at {redacted(url)}: {text}") from None
+            time.sleep(0.5)
+
+
 class PostgresStore:
     """`Store` on a PostgreSQL database (``url``: ``postgresql://user@host:port/db``).
 
@@ -265,6 +288,7 @@ class PostgresStore:
         self.url = url
         #: the time stamped on each entry (the hub passes its clock's)
         self.now = now
+        first_connection(url)
         self.pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
             url, min_size=1, max_size=max_size, kwargs={"autocommit": True}, open=False
         )

@@ -1,0 +1,119 @@
+"""What an operator meets when a service is missing or goes away, on real processes: a server
+that cannot reach its database or Redis says so in one line and exits (never serving tables
+the other processes do not know of), with no password in what it prints; a server whose
+Redis stops answering is no longer ready and answers JSON, not 500s, then recovers; a bot
+worker whose Redis lost the queue's group makes it again."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import redis
+
+from callbreak.server.botqueue import GROUP, stream_key
+
+from .procs import ScaledServer
+from .services import Redis, free_port
+from .test_botqueue import Worker
+
+
+def serve(*args: str, tmp: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "callbreak", "serve", "--port", "0", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp,
+        env={k: v for k, v in os.environ.items() if not k.startswith("CALLBREAK_")},
+    )
+
+
+def test_a_server_that_cannot_reach_its_services_says_so_and_exits(pg_server: str, tmp_path: Path) -> None:
+    nowhere = f"redis://:S3cretPW@127.0.0.1:{free_port()}/0"
+    with_password = pg_server.rsplit("/", 1)[0].replace("://callbreak@", "://callbreak:S3cretPW@") + "/no_such_database"
+    for args, said in (
+        (["--db", str(tmp_path / "t.db"), "--redis", nowhere], "cannot reach Redis at redis://:***@127.0.0.1:"),
+        (["--db", str(tmp_path / "t.db"), "--redis", nowhere, "--workers", "2"], "cannot reach Redis at"),
+        (["--db", with_password], 'FATAL: database "no_such_database" does not exist'),
+        (["--db", str(tmp_path / "no" / "such" / "folder.db")], "cannot open the SQLite database"),
+        (["--db", "postgressql://callbreak@127.0.0.1/callbreak"], "a database is a SQLite file or a postgresql:// URL"),
+    ):
+        done = serve(*args, tmp=tmp_path)
+        assert done.returncode == 1, (args, done.stdout, done.stderr)
+        assert said in done.stderr and "Traceback" not in done.stderr, (args, done.stderr)
+        assert "S3cretPW" not in done.stdout + done.stderr
+        assert "being served" not in done.stdout, done.stdout  # it never claimed to serve
+    assert "://callbreak:S3cretPW@" in with_password  # (the URL did carry a password)
+
+
+def test_the_banner_shows_no_password(pg_url: str, redis_server: str, ns: str) -> None:
+    # (CI's PostgreSQL trusts the address: any password is accepted, and must not be printed)
+    server = ScaledServer(pg_url.replace("://callbreak@", "://callbreak:S3cretPW@"), redis_server, ns)
+    server.start()
+    try:
+        assert "database: postgresql://callbreak:***@" in server.output() and "S3cretPW" not in server.output()
+    finally:
+        server.stop()
+
+
+def test_a_server_whose_redis_stops_answering_is_not_ready_and_answers_json(pg_url: str, ns: str) -> None:
+    own = Redis()  # a Redis of this test's own, to stop and start again
+    server = ScaledServer(pg_url, own.url, ns)
+    try:
+        server.start()
+        table = server.create(rules={"preset": "quick"}, bots="random", name="Asha", play_now=True)["table"]
+        assert httpx.get(server.base + f"/api/tables/{table}").status_code == 200
+        os.kill(own.proc.pid, signal.SIGSTOP)  # Redis hangs: every command waits, no answer comes
+        try:
+            deadline = time.monotonic() + 60
+            while (r := httpx.get(server.base + "/readyz", timeout=5)).status_code == 200:
+                assert time.monotonic() < deadline, "still ready with Redis gone"
+                time.sleep(0.2)
+            assert r.status_code == 503 and r.json() == {"ready": False, "why": "not joined to the other processes"}
+            # a table's owner cannot be known: a JSON 503 to try again, not a 500 page
+            r = httpx.get(server.base + f"/api/tables/{table}", timeout=60)
+            assert r.status_code == 503 and r.json()["error"] == "unavailable", r.text
+        finally:
+            os.kill(own.proc.pid, signal.SIGCONT)
+        deadline = time.monotonic() + 60
+        while httpx.get(server.base + "/readyz", timeout=5).status_code != 200:
+            assert time.monotonic() < deadline, "not ready again with Redis back"
+            time.sleep(0.2)
+        assert httpx.get(server.base + f"/api/tables/{table}").status_code == 200
+        assert "Traceback" not in server.output(), server.output()
+    finally:
+        server.stop()
+        own.stop()
+
+
+def test_a_bot_worker_makes_the_group_again_when_redis_lost_it(redis_server: str, ns: str) -> None:
+    worker = Worker(redis_server, ns)
+    r = redis.Redis.from_url(redis_server)
+    try:
+        worker.wait_ready()
+        stream = stream_key(ns)
+        assert [g["name"] for g in r.xinfo_groups(stream)] == [GROUP.encode()]
+        # as after a restart of an empty Redis: the stream and its group gone, then a table asks again
+        r.delete(stream)
+        r.xadd(stream, {"r": b"{}"})
+        deadline = time.monotonic() + 60
+        while "making it again" not in worker.output():
+            assert worker.proc.poll() is None and time.monotonic() < deadline, worker.output()
+            time.sleep(0.1)
+        (group,) = r.xinfo_groups(stream)
+        assert group["name"] == GROUP.encode()
+        # the request asked before the group was made again is read (from the stream's start)
+        while r.xinfo_groups(stream)[0]["last-delivered-id"] == b"0-0":
+            assert time.monotonic() < deadline, worker.output()
+            time.sleep(0.1)
+        assert worker.output().count("making it again") == 1
+    finally:
+        worker.stop()
+        r.delete(stream_key(ns))
+        r.close()

@@ -231,6 +231,15 @@ def test_no_english_left_in_the_client(path: Path) -> None:
     assert english_literals(path) == []
 
 
+def test_the_stylesheet_shows_no_words() -> None:
+    """A word drawn by CSS (``content: "auto"``) is in no catalogue: every language would read it
+    in English; the page gives such a word in an attribute (``content: attr(data-auto)``)."""
+    css = (STATIC / "style.css").read_text(encoding="utf-8")
+    words = re.findall(r"content:\s*(\"[^\"]*\"|'[^']*')", css)
+    assert [w for w in words if re.search(r"[A-Za-z]{2,}", w)] == []
+    assert "content: attr(data-auto)" in css
+
+
 class _Texts(HTMLParser):
     """The text of index.html with the data-i18n key of the element holding it."""
 

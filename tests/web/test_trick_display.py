@@ -4,9 +4,12 @@ trick was still held in the middle while the next lead, the one you must follow,
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
-from .helpers import wait_free_turn
+import pytest
+
+from .helpers import play_to_end, wait_free_turn
 
 
 def test_the_lead_you_answer_is_shown(server: str, page: Any) -> None:
@@ -44,3 +47,52 @@ def test_the_lead_you_answer_is_shown(server: str, page: Any) -> None:
         if legal.count():
             legal.first.click()
     assert checked, "never answered a trick"
+
+
+# Recorded in the page at every change of the hand or the trick (a MutationObserver runs before the
+# page draws again, so no moment is missed): whether the hand took taps while a finished trick was
+# still on the table, and the tricks this seat won and then led after.
+WATCH = """() => {
+  window.__seen = { playableWhileHeld: 0, wonByMe: 0, ledAfterWinning: 0 };
+  const me = () => Number(document.querySelector("[data-testid=seat-bottom]").dataset.seat);
+  let lastWinner = null;
+  const look = () => {
+    const area = document.querySelector("[data-testid=trick]");
+    const hand = document.querySelector("[data-testid=hand]");
+    if (!area || !hand) return;
+    const held = area.dataset.winner !== undefined;
+    const playable = hand.classList.contains("my-turn");
+    if (held && playable) window.__seen.playableWhileHeld++;
+    if (held && Number(area.dataset.winner) === me() && lastWinner === null) window.__seen.wonByMe++;
+    if (!held && playable && lastWinner === me() && area.querySelectorAll(".played").length === 0)
+      window.__seen.ledAfterWinning++;
+    lastWinner = held ? Number(area.dataset.winner) : (playable ? null : lastWinner);
+  };
+  new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true });
+}"""
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    ctx.close()
+
+
+def test_the_hand_takes_no_tap_while_a_won_trick_is_still_on_the_table(server: str, phone: Any) -> None:
+    """One tap plays (the setting): a double tap on the card that wins a trick must not lead a
+    second card, the one that slid under the finger (found by a newcomer on a 360 px phone)."""
+    page = phone
+    page.goto(server + "/")
+    page.evaluate("localStorage.setItem('callbreak.settings', JSON.stringify({ oneTap: true }))")
+    page.select_option("#now-bots", "random")
+    page.select_option("#now-preset", "quick")
+    page.click("[data-testid=play-now]")
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    page.evaluate(WATCH)
+    play_to_end([page], limit_s=240)
+    seen = page.evaluate("window.__seen")
+    assert seen["playableWhileHeld"] == 0, seen
+    assert seen["wonByMe"] > 0 and seen["ledAfterWinning"] > 0, seen  # the case came up, and was led

@@ -428,7 +428,10 @@ function mountTable(root, id, token) {
 
   // A card played for a seat (timer, forced, away) is marked, at full contrast, and says so.
   function autoMark(el) {
-    if (el.classList.contains("auto")) el.setAttribute("aria-label", tr("table.auto_card", { card: el.getAttribute("aria-label") }));
+    if (el.classList.contains("auto")) {
+      el.setAttribute("aria-label", tr("table.auto_card", { card: el.getAttribute("aria-label") }));
+      el.dataset.auto = tr("seat.auto");  // the badge's word (style.css), in the player's language
+    }
     return el;
   }
 
@@ -495,9 +498,13 @@ function mountTable(root, id, token) {
     if (spectator) return;
     const st = S.state, t = S.table;
     if (!st || t.status === "lobby") { hand.render(null); return; }
-    const forced = forcedCard(), playing = myTurn("playing") && !forced;
+    // The hand comes alive once the last trick has left the table: the lead you answer is on it,
+    // and a second tap of a double tap (the trick just won, the cards closed up under the finger)
+    // lands on a hand that plays nothing.
+    const collecting = myTurn("playing") && !!S.held;
+    const forced = forcedCard(), playing = myTurn("playing") && !forced && !collecting;
     hand.render({
-      cards: st.hand || [], trump: (t.rules && t.rules.trump) || "S", playing, pending: !!S.pending,
+      cards: st.hand || [], trump: (t.rules && t.rules.trump) || "S", playing, collecting, pending: !!S.pending,
       legal: playing ? st.legal_cards : [], hint: S.hint && S.hint.card && playing ? S.hint.card : null,
       forced,
       round: st.round_number, trick: st.trick, mustHead: !!t.rules.must_head,
@@ -546,7 +553,9 @@ function mountTable(root, id, token) {
     else if (t.status === "between_rounds") text = tr("turn.round_over");
     else if (t.status === "over") text = tr("table.match_over");
     else if (st && st.to_act !== null && st.to_act !== undefined) {
-      if (st.to_act === me()) {
+      if (st.to_act === me() && st.phase === "playing" && S.held) {
+        text = tr("announce.trick", { name: shortName(S.held.winner) });  // your turn comes with the next trick
+      } else if (st.to_act === me()) {
         mine = true;
         text = tr(st.phase === "calling" ? "turn.your_call" : S.pending ? "turn.playing" : "turn.your_play");
         if (st.phase === "playing" && st.legal_cards.length === 1 && t.rules.autoplay_forced) text = tr("turn.forced");

@@ -212,3 +212,28 @@ def test_a_host_who_types_no_name_is_a_player_to_the_others_not_you(server: str,
     assert names.count("You") == 1 and "Player 1" in names, names
     host_ctx.close()
     guest_ctx.close()
+
+
+def test_back_from_a_match_in_play_leads_back_to_it(server: str, browser: Any) -> None:
+    """Back pressed at the table (a newcomer's try): the home page offers the way back to the
+    match, drawn with the page; tapping it gives the seat again, the hand as it was."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(server + "/")
+    assert page.locator("[data-testid=resume]").count() == 0  # a first visit: nothing to go back to
+    page.select_option("#now-bots", "random")
+    page.click("[data-testid=play-now]")
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    table = page.url.rsplit("/", 1)[1]
+    hand = sorted(page.eval_on_selector_all("[data-testid=hand] [data-card]", "els => els.map(e => e.dataset.card)"))
+    page.go_back()
+    page.wait_for_selector("[data-testid=play-now]")
+    link = page.locator("[data-testid=resume-link]")
+    assert link.get_attribute("href") == f"/t/{table}"
+    link.tap()
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    assert page.url.endswith(f"/t/{table}")
+    again = sorted(page.eval_on_selector_all("[data-testid=hand] [data-card]", "els => els.map(e => e.dataset.card)"))
+    assert again == hand or set(again) < set(hand)  # (the same hand, less what was played for us meanwhile)
+    ctx.close()

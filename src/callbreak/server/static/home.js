@@ -1,6 +1,6 @@
 // Home (play now, play with friends, join) and the join page.
 import { h, fill, api, load, save, toast, navigate, presetRules, rulesSummary, PRESET_LIST, fieldClass } from "./util.js";
-import { rememberSeat, tokenFor, myName, setMyName } from "./seats.js";
+import { allRecords, rememberSeat, tokenFor, myName, setMyName } from "./seats.js";
 import { botLabel } from "./avatars.js";
 import { t, num } from "./i18n.js";
 
@@ -152,6 +152,7 @@ export function renderHome(root) {
       h("button", { class: "btn", type: "submit" }, t("home.join"))));
 
   fill(root, h("div", { class: "page home" },
+    resumeBanner(),
     h("div", { class: "hero" },
       h("div", { class: "suits", "aria-hidden": "true" }, "♠", h("span", { class: "r" }, "♥"), "♣", h("span", { class: "r" }, "♦")),
       h("h1", null, t("home.title")),
@@ -169,6 +170,18 @@ export function renderHome(root) {
       h("a", { class: "btn", href: "/matches", "data-link": true }, t("matches.title")))));
   fillCustom();
   return () => {};
+}
+
+/** The way back to a match left in play (Back pressed at the table, the page closed): the latest
+ * table this browser sat at in the last hours that it did not see end. Drawn with the page, from
+ * what this browser keeps, so that nothing moves in under a finger once the page is shown. */
+const RESUME_MS = 3 * 3600 * 1000;
+function resumeBanner() {
+  const r = allRecords().find((x) => !x.over && tokenFor(x.table) && Date.now() - (x.created || 0) < RESUME_MS);
+  if (!r) return null;
+  return h("div", { class: "panel resume", "data-testid": "resume", role: "status" },
+    h("span", null, t("home.in_play")), " ",
+    h("a", { class: "btn primary", href: `/t/${r.table}`, "data-link": true, "data-testid": "resume-link" }, t("home.back_to_table")));
 }
 
 export function renderJoin(root, code) {

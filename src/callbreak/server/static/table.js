@@ -172,6 +172,7 @@ function mountTable(root, id, token) {
       case "snapshot":
         S.v = msg.v; S.table = msg.table; S.state = behindSummary(msg.table, msg.state); S.held = null; S.pending = null; S.autos = new Set();
         S.sheet = sheetOf(msg);
+        if (msg.table.status === "over" && !spectator) updateRecord(id, { over: true });  // (ended while away)
         render();
         break;
       case "event": {

@@ -30,7 +30,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..bots.evaluation import Evaluator, OptionValues, option_values
 from ..cards import Card
@@ -335,10 +336,16 @@ def analyse_deal(
 
 
 def assemble(
-    match: Match, seats: Sequence[int], budget: int, seed: int, decisions: Sequence[Decision]
+    match: Match,
+    seats: Sequence[int],
+    budget: int,
+    seed: int,
+    decisions: Sequence[Decision],
+    auto: Mapping[tuple[int, int], str] | None = None,
 ) -> Analysis:
     """The `Analysis` of ``match`` from its ``decisions`` (every deal's, in order):
-    the summaries and the curve of each seat's chance of finishing first.
+    the summaries and the curve of each seat's chance of finishing first. ``auto``: the
+    decisions the server made for a seat, by (deal, step), with why (`Decision.auto`).
 
     >>> from callbreak import Match, Ruleset
     >>> m = Match(Ruleset.preset("quick", rounds=1), seed=2)
@@ -349,6 +356,8 @@ def assemble(
     ((3,), 1, 1, True)
     """
     chosen = _seats(seats)
+    if auto:
+        decisions = [dataclasses.replace(d, auto=auto.get((d.deal, d.step))) for d in decisions]
     curve: dict[int, tuple[tuple[int, int, float], ...]] = {
         s: tuple(
             (d.deal, d.trick, d.option(d.taken).win) for d in decisions if d.seat == s and d.trick is not None
@@ -394,7 +403,8 @@ def summarise(match: Match, decisions: Sequence[Decision], seat: int) -> PlayerS
     >>> s.seat, s.decisions, sum(s.grades.values())
     (0, 1, 1)
     """
-    mine = [d for d in decisions if d.seat == seat]
+    everything = [d for d in decisions if d.seat == seat]
+    mine = [d for d in everything if d.auto is None]  # (what the server did for the seat is not the player's)
     unforced = [d for d in mine if not d.forced]
     grades: dict[str, int] = {g: sum(d.grade == g for d in mine) for g in GRADES}
     made = over = missed = 0
@@ -408,7 +418,7 @@ def summarise(match: Match, decisions: Sequence[Decision], seat: int) -> PlayerS
     return PlayerSummary(
         seat=seat,
         name=match.players[seat],
-        decisions=len(mine),
+        decisions=len(everything),
         accuracy=round(sum(d.grade == "good" for d in unforced) / len(unforced), 4) if unforced else 1.0,
         points_lost_calls=round(sum(d.loss_points for d in mine if d.kind == "call"), 3),
         points_lost_cards=round(sum(d.loss_points for d in mine if d.kind == "card"), 3),

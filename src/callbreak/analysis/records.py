@@ -74,7 +74,8 @@ class Decision:
     values outcomes); ``loss_points`` and ``loss_win`` are how far the option
     taken falls below that best option on each figure (never negative; both 0
     when the option taken is the best).
-    ``forced``: the only legal option (not graded against the player).
+    ``forced``: the only legal option (not graded against the player); ``auto``: why the
+    server made it for the seat (a played match's log says; None for the player's own).
 
     >>> d = Decision(deal=0, round=1, step=1, trick=None, seat=1, kind="call", taken="5", best="3",
     ...              options=(Option("3", 0.31, 2.4), Option("5", 0.22, 0.9)), loss_points=1.5, loss_win=0.09,
@@ -97,6 +98,9 @@ class Decision:
     grade: Grade
     forced: bool
     hindsight: Hindsight | None = None
+    #: made for the seat, not by its player: "timeout" (the turn ran out) or "autoplay" (a bot
+    #: played the seat); left out of the player's summary and mistakes (None: the player's own)
+    auto: str | None = None
 
     def option(self, action: str) -> Option:
         """The option of ``action`` (KeyError when it was not legal)."""
@@ -124,7 +128,8 @@ class Decision:
 class PlayerSummary:
     """One seat over the decisions analysed.
 
-    ``accuracy``: the share of its unforced decisions graded good (1.0 with none);
+    ``accuracy``: the share of its unforced decisions graded good (1.0 with none); decisions
+    made for the seat (``Decision.auto``) count in none of these figures but ``decisions``;
     ``points_lost_calls`` / ``points_lost_cards``: expected round points given
     away by its calls / its cards, summed; ``calls_made`` (exactly),
     ``calls_over`` (more tricks than called) and ``calls_missed`` (fewer) count
@@ -179,11 +184,11 @@ class Analysis:
     thresholds: dict[str, tuple[float, float, float]]
 
     def mistakes(self, seat: int | None = None) -> list[Decision]:
-        """Decisions graded mistake or blunder (of ``seat``, or of every seat)."""
+        """Decisions graded mistake or blunder (of ``seat``, or of every seat), the player's own."""
         return [
             d
             for d in self.decisions
-            if d.grade in ("mistake", "blunder") and (seat is None or d.seat == seat)
+            if d.grade in ("mistake", "blunder") and d.auto is None and (seat is None or d.seat == seat)
         ]
 
     def to_dict(self) -> dict[str, Any]:

@@ -64,9 +64,9 @@ def settings_key(budget: int) -> str:
     """The name a stored analysis is kept under: what it was made with.
 
     >>> settings_key(800)
-    'v2:budget=800:seed=0'
+    'v3:budget=800:seed=0'
     """
-    return f"v2:budget={budget}:seed={SEED}"  # v2: hindsight from the first cards
+    return f"v3:budget={budget}:seed={SEED}"  # v2: hindsight from the first cards; v3: moves made for a seat marked
 
 
 def _deal_job(history: str, deal: int, budget: int) -> list[dict[str, Any]]:
@@ -103,7 +103,7 @@ class Analyst:
     >>> store = open_store(":memory:")
     >>> analyst = Analyst(store, budget=800, workers=1)
     >>> analyst.key, analyst.status("k3Xa9Q")   # never asked for
-    ('v2:budget=800:seed=0', None)
+    ('v3:budget=800:seed=0', None)
     >>> analyst.close(); store.close()
     """
 
@@ -140,19 +140,20 @@ class Analyst:
         analysis = msgspec.json.decode(body, type=Analysis)
         return AnalysisStatus(state="ready", done=1, total=1, analysis=analysis)
 
-    def start(self, table_id: str, history: str) -> AnalysisStatus:
+    def start(self, table_id: str, history: str, auto: dict[tuple[int, int], str] | None = None) -> AnalysisStatus:
         """Start analysing the finished match of ``history`` (its JSON hand history),
-        unless it is stored or running already; the status either way."""
+        unless it is stored or running already; the status either way. ``auto``: the
+        decisions the server made for a seat (`TableState.auto_decisions`), not graded as the player's."""
         known = self.status(table_id)
         if known is not None and known.state != "failed":
             return known
         match = from_json(history)
         job = _Job(total=len(match.deals))
         self.jobs[table_id] = job
-        job.task = asyncio.get_running_loop().create_task(self._run(table_id, history, job))
+        job.task = asyncio.get_running_loop().create_task(self._run(table_id, history, job, auto or {}))
         return AnalysisStatus(state="running", done=0, total=job.total)
 
-    async def _run(self, table_id: str, history: str, job: _Job) -> None:
+    async def _run(self, table_id: str, history: str, job: _Job, auto: dict[tuple[int, int], str]) -> None:
         loop = asyncio.get_running_loop()
         pool = self._executor()
 
@@ -165,7 +166,7 @@ class Analyst:
             await asyncio.gather(*(one(d) for d in range(job.total)))
             match = from_json(history)
             decisions = [d for i in range(job.total) for d in job.parts[i]]
-            analysis = assemble(match, (0, 1, 2, 3), self.budget, SEED, decisions)
+            analysis = assemble(match, (0, 1, 2, 3), self.budget, SEED, decisions, auto)
             self.store.save_analysis(table_id, self.key, msgspec.json.encode(analysis))
         except Exception as e:  # reported to whoever polls; a new POST tries again
             log.exception("analysis of table %s failed", table_id)

@@ -447,7 +447,7 @@ class Hub:
             return known
         _, text = self.history(table_id, "json")  # the table exists and is over
         if start:
-            return self.analyst.start(table_id, text)
+            return self.analyst.start(table_id, text, self._require(table_id).state.auto_decisions())
         raise TableError("no_analysis", "this match has not been analysed yet")
 
     def matches(self, tokens: list[str]) -> list[dict[str, Any]]:

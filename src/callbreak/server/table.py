@@ -179,6 +179,7 @@ class TableState:
         #: the match's calls and cards at this table, in order: ``(seat, "call" | "card", value)``
         #: (tuples of atoms, which the garbage collector stops tracking)
         self._actions: list[tuple[int, str, int | str]] = []
+        self._auto: dict[tuple[int, int], str] = {}  # (deal, step): why the server acted for the seat
         self.entries = 0
         #: why a bot is playing a human's seat ("timeout", "disconnected") or None
         self.autoplay: list[str | None] = [None, None, None, None]
@@ -314,12 +315,14 @@ class TableState:
         rnd, redeals, number = m.round, len(m.redeals), m.round_number
         if rnd.phase != "calling":
             raise TableError("illegal", "no call now: the cards are being played")
+        at = self._step(m)
         try:
             m.call(n)
         except IllegalAction as err:
             raise TableError("illegal", str(err)) from None
         auto = e.get("auto")
         self._actions.append((seat, "call", n))
+        self._note_auto(at, auto)
         out: list[dict[str, Any]] = [
             {"kind": "call", "round": number, "seat": seat, "call": n, "auto": bool(auto), "reason": auto}
         ]
@@ -340,12 +343,14 @@ class TableState:
         rnd, number = m.round, m.round_number
         if rnd.phase != "playing":
             raise TableError("illegal", "no card now: the calls are being made")
+        at = self._step(m)
         try:
             action = rnd.play(card)
         except IllegalAction as err:
             raise TableError("illegal", str(err)) from None
         auto = e.get("auto")
         self._actions.append((seat, "card", str(card)))
+        self._note_auto(at, auto)
         out: list[dict[str, Any]] = [
             {"kind": "play", "round": number, "seat": seat, "card": str(card), "auto": bool(auto), "reason": auto}
         ]
@@ -523,6 +528,31 @@ class TableState:
             return {s: "null" for s in seats}
         head, tails = parts
         return {s: head + "," + tails[s] for s in seats}
+
+    @staticmethod
+    def _step(m: Match) -> tuple[int, int]:
+        """(deal, step) of the action about to be taken: as `callbreak.analysis` numbers decisions."""
+        return len(m.deals) - 1, len(m.deals[-1].actions)
+
+    def _note_auto(self, at: tuple[int, int], auto: Any) -> None:
+        if auto in ("timeout", "autoplay"):  # ("forced": the only legal card, the player's all the same)
+            self._auto[at] = auto
+
+    def auto_decisions(self) -> dict[tuple[int, int], str]:
+        """The calls and cards the server made for a seat, by (deal, step), with why ("timeout",
+        "autoplay"): an analysis leaves them out of the player's figures.
+
+        >>> from callbreak.rules import Ruleset
+        >>> st = TableState(TableMeta("k3Xa9Q", "8hJq2w", Ruleset.preset("quick", rounds=1), "random", 7, 0.0))
+        >>> for e in ({"t": "seat", "seat": 0, "name": "Asha", "token": "a-seat-token-0123"}, {"t": "start"}):
+        ...     _ = st.apply(e)
+        >>> r = st.match.round
+        >>> _ = st.apply({"t": "call", "seat": r.to_act, "call": 1, "auto": "timeout"})
+        >>> _ = st.apply({"t": "call", "seat": r.to_act, "call": 2})
+        >>> st.auto_decisions()
+        {(0, 0): 'timeout'}
+        """
+        return dict(self._auto)
 
     def actions(self) -> list[dict[str, Any]]:
         """The match's actions in order, as ``{"seat", "call"}`` / ``{"seat", "card"}``."""

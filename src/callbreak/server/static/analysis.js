@@ -140,7 +140,8 @@ export function analysisPanel(id, opts) {
 
   function ready(a) {
     const detail = h("div", { "data-testid": "analysis-detail" });
-    const mistakes = a.decisions.filter((d) => d.grade === "mistake" || d.grade === "blunder");
+    // (a call or card made for the seat, by its timer or a bot, is not the player's mistake)
+    const mistakes = a.decisions.filter((d) => (d.grade === "mistake" || d.grade === "blunder") && !d.auto);
     const list = h("ol", { class: "analysis-mistakes", "data-testid": "analysis-mistakes" }, ...mistakes.map((d) =>
       h("li", null, h("button", {
         type: "button", class: `btn analysis-mistake grade-${d.grade}`, "data-testid": "mistake-item",

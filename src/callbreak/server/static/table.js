@@ -233,7 +233,10 @@ function mountTable(root, id, token) {
         announce(tr("announce.played", { name: shortName(ev.seat), card: cardName(ev.card) }));
         break;
       case "call":
-        if (ev.seat === mine) { S.pending = null; if (ev.auto) toast(tr("table.timeout_called", { call: ev.call })); }
+        if (ev.seat === mine) {
+          S.pending = null;
+          if (ev.reason === "timeout") toast(tr("table.timeout_called", { call: ev.call }));  // (a bot's call: the autoplay note says so)
+        }
         announce(tr("announce.called", { name: shortName(ev.seat), call: ev.call }));
         break;
       case "trick":

@@ -31,6 +31,10 @@ async def test_rematch_seats_the_same_people_with_new_tokens(server: Server) -> 
     nb = Client(server, rb["table"], rb["token"])
     await na.connect()
     await nb.connect()
+    # with a friend it waits in the lobby, everyone seated, until the asker (its host) starts it
+    await na.wait(lambda c: c.info is not None and c.info["status"] == "lobby")
+    assert na.info["host"] == 2 and [s["kind"] for s in na.info["seats"]] == ["human", "empty", "human", "empty"]  # type: ignore[index]
+    await nb.send({"type": "start"})
     await na.wait(lambda c: c.info is not None and c.info["status"] == "playing")
     seats = na.info["seats"]  # type: ignore[index]
     names = [s["name"] for s in seats]

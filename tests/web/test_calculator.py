@@ -143,12 +143,17 @@ def test_loads_a_sheet_saved_by_the_engine(static_url: str, page: Any, tmp_path:
 def test_sudden_death_validation_and_storage(static_url: str, page: Any) -> None:
     page.goto(static_url + "/calculator")
     page.select_option("[data-testid=calc-preset]", "quick")
+    assert [page.inner_text(f"[data-testid=place-{i}]") for i in range(4)] == ["–"] * 4  # no round, no places
     page.fill("[data-testid=calc-name-0]", "<b>Asha</b>")
     # A call out of range and tricks not totalling 13 are refused and change nothing.
     for i, c in enumerate([3, 14, 3, 3]):
         page.fill(f"[data-testid=calc-call-{i}]", str(c))
     page.click("[data-testid=calc-save-calls]")
-    assert "from 1 to 13" in page.inner_text("[data-testid=calc-error]")
+    error = page.inner_text("[data-testid=calc-error]")
+    assert "from 1 to 13" in error and error.startswith("Player 2:"), error  # whose call it is
+    invalid = [page.get_attribute(f"[data-testid=calc-call-{i}]", "aria-invalid") for i in range(4)]
+    assert invalid == [None, "true", None, None]
+    assert page.evaluate("document.activeElement.dataset.testid") == "calc-call-1"
     page.fill("[data-testid=calc-call-1]", "3")
     page.click("[data-testid=calc-save-calls]")
     for i, t in enumerate([4, 3, 3, 2]):

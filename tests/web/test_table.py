@@ -106,6 +106,10 @@ def test_two_friends_through_an_invite_link(server: str, browser: Any) -> None:
     host.wait_for_url(lambda url: url != old and "/t/" in url)
     guest.click("[data-testid=join-rematch]")
     guest.wait_for_url(host.url)
+    # the new match waits for the friend: the host starts it from the lobby
+    host.wait_for_selector("[data-testid=lobby]")
+    assert guest.locator("[data-testid=hand] [data-card]").count() == 0
+    host.click("[data-testid=start-btn]")
     for pg in (host, guest):
         pg.wait_for_selector("[data-testid=hand] [data-card]")
     names = guest.locator("[data-testid=felt] .seat .name").all_inner_texts()

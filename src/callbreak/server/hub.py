@@ -393,7 +393,9 @@ class Hub:
         return t
 
     def rematch(self, table_id: str, token: object) -> tuple[LiveTable, int, str]:
-        """The same people at a new table (started at once); each human gets a new token."""
+        """The same people at a new table, each human with a new token: started at once for a
+        player alone with bots; with friends, in the lobby until the asker (its host) starts it,
+        so that no friend's turn runs out while they are still reading the final places."""
         old = self._require(table_id)
         seat = self.seat_for(old, token)
         st = old.state
@@ -404,7 +406,7 @@ class Hub:
             return new, seat, new.state.seats[seat].token
         humans = [(i, s.name) for i, s in enumerate(st.seats) if s.kind == "human"]
         new, tokens = self.create_table(
-            st.meta.rules, st.meta.bots, play_now=True, parent=st.id, seats=humans, host=seat
+            st.meta.rules, st.meta.bots, play_now=len(humans) == 1, parent=st.id, seats=humans, host=seat
         )
         old.submit({"t": "rematch", "table": new.id})
         old.send_after([(channel(old.id, s), encode(Rematch(new.id, tok, s))) for s, tok in tokens.items()])

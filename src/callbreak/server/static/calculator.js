@@ -250,7 +250,8 @@ export function renderCalculator(root) {
       h("tr", null, h("th", { scope: "row" }, t("sheet.total")),
         ...st.totals.map((x, i) => h("td", { class: "total", "data-testid": `total-${i}` }, num(fmt(x))))),
       h("tr", null, h("th", { scope: "row" }, t("calc.place")),
-        ...st.places.map((p, i) => h("td", { class: `place place-${p}`, "data-testid": `place-${i}` }, ordinal(p)))));
+        // (no round yet: no places, rather than four players "1st")
+        ...st.places.map((p, i) => h("td", { class: `place place-${p}`, "data-testid": `place-${i}` }, sheet.rounds.length ? ordinal(p) : "–"))));
     tableBox.append(h("table", { class: "sheet", "data-testid": "calc-sheet" },
       h("caption", { class: "sr-only" }, t("calc.caption")),
       h("thead", null, head), body, foot));
@@ -320,9 +321,15 @@ export function renderCalculator(root) {
   function submit(calling) {
     const vals = inputs.map((inp) => toNumber(inp.value));
     const bad = calling ? validRound(sheet.rules, vals) : validRound(sheet.rules, sheet.pending.calls, vals);
+    // the boxes out of range are marked, the error names the first one's player (found by a newcomer:
+    // a call of 0 was refused with no word of whose)
+    const lo = calling ? sheet.rules.min_call : 0, hi = calling ? sheet.rules.max_call : 13;
+    const wrong = vals.map((v) => !isInt(v, lo, hi));
+    inputs.forEach((inp, i) => { if (bad && wrong[i]) inp.setAttribute("aria-invalid", "true"); else inp.removeAttribute("aria-invalid"); });
     if (bad) {
-      fail(t("calc.sentence", { text: bad.charAt(0).toUpperCase() + bad.slice(1) }));
-      const k = inputs.findIndex((inp) => inp.value === "");
+      const k = wrong.indexOf(true);
+      const text = k >= 0 ? `${sheet.names[k]}: ${bad}` : bad.charAt(0).toUpperCase() + bad.slice(1);
+      fail(t("calc.sentence", { text }));
       inputs[k >= 0 ? k : 0].focus();
       return;
     }

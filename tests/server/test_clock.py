@@ -238,3 +238,40 @@ async def test_an_unknown_bot_level_is_refused_and_nothing_is_made(hub_clock: tu
     else:
         raise AssertionError("an unknown level was accepted")
     assert list(hub.store.unfinished()) == before and hub.tables == {}
+
+
+async def test_a_turn_that_runs_out_plays_the_card_lifted_on_it(hub_clock: tuple[Hub, ManualClock]) -> None:
+    """The web hand's first tap lifts a card ("tap again to play") and tells the server
+    (``select``): if the turn runs out, that card is played, not the lowest (a newcomer's try:
+    the timer played the 5♥ under the lifted Q♥). A lift from an earlier turn is never played."""
+    hub, clock = hub_clock
+    table, token = solo(hub, RULES.replace(rounds=1, autoplay_forced=False))
+    a = Seat(hub, table, token)
+    await a.hello()
+    await run_until(clock, a.my_turn)
+    # a card before the calls, a card not held, not a card: refused, nothing changes
+    for card, code in (("AS", "illegal"), ("ZZ", "bad_card")):
+        (err,) = [m for m in await a.send({"type": "select", "card": card, "ref": 1}) if m["type"] == "error"]
+        assert err["code"] == code and err["ref"] == 1
+    await a.send({"type": "call", "call": 2})
+    checked = 0
+    while checked < 2:
+        await run_until(clock, lambda: a.my_turn() and len(a.state["legal_cards"]) > 1)  # type: ignore[index]
+        legal = [Card.parse(c) for c in a.state["legal_cards"]]  # type: ignore[index]
+        lowest = lowest_action(hub.get(table).state.match.view(0))  # type: ignore[union-attr]
+        lifted = max((c for c in legal if c != lowest), key=lambda c: c.rank)
+        assert [m for m in await a.send({"type": "select", "card": str(lifted)}) if m["type"] == "error"] == []
+        clock.advance(15)
+        play = mine(a, "play")[-1]
+        assert play["card"] == str(lifted) != str(lowest) and play["reason"] == "timeout"
+        checked += 1
+        await a.send({"type": "back"})  # in charge again (one expiry at a time)
+    # a card lifted, then played by hand: on the next turn the timer plays the lowest card
+    await run_until(clock, lambda: a.my_turn() and len(a.state["legal_cards"]) > 2)  # type: ignore[index]
+    first, second = a.state["legal_cards"][:2]  # type: ignore[index]
+    await a.send({"type": "select", "card": second})
+    await a.send({"type": "play", "card": first})
+    await run_until(clock, lambda: a.my_turn() and len(a.state["legal_cards"]) > 1)  # type: ignore[index]
+    lowest = lowest_action(hub.get(table).state.match.view(0))  # type: ignore[union-attr]
+    clock.advance(15)
+    assert mine(a, "play")[-1]["card"] == str(lowest)

@@ -152,9 +152,11 @@ def tap_to_play(page: Any, card: str, aim: str) -> None:
     spot = where(page, card)
     assert spot["hitFace"] == card and spot["hitStrip"] == card, (card, spot)
     page.touchscreen.tap(*spot[aim])
-    # The first tap lifts the card and plays nothing; a second tap on it plays it.
+    # The first tap lifts the card and plays nothing (the server is told which, to play it if the
+    # turn runs out: tests/server/test_clock.py); a second tap on it plays it.
     assert sent_plays(page) == sent
     assert page.get_attribute(f"[data-testid=hand] [data-card='{card}']", "data-selected") == "true"
+    assert page.evaluate("window.__sent.filter(m => m.type === 'select').at(-1).card") == card
     assert "again" in page.inner_text("[data-testid=turn-line]")
     spot = where(page, card)
     assert spot["hitFace"] == card and spot["hitStrip"] == card, (card, spot)

@@ -19,6 +19,7 @@ from ..bots.warmup import serving_bot
 from ..cards import Card
 from ..round import SeatView, lowest_action
 from .botpool import BotAsk
+from .table import PLAYING, TableError
 
 if TYPE_CHECKING:
     from ..match import Match
@@ -133,6 +134,9 @@ class Autopilot:
     def __init__(self, table: LiveTable) -> None:
         self.table = table
         self.expiries = [0, 0, 0, 0]
+        #: the card each seat's player has lifted on this turn, with the table's version then (a
+        #: lift from an earlier turn, the version since moved on, is never played)
+        self.selected: list[tuple[Card, int] | None] = [None, None, None, None]
         self._bots: dict[int, Bot] = {}
         self._earlier: dict[int, tuple[Match, int, tuple[SeatView, ...]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -142,12 +146,50 @@ class Autopilot:
         """Whether a bot of the table is deciding off the event loop now."""
         return bool(self._tasks)
 
+    def select(self, seat: int, text: str | None) -> None:
+        """The card the seat's player has lifted (None: none), played if the turn runs out; a
+        `TableError` for a card that is not one, or not a legal card of the seat's turn now.
+
+        >>> from callbreak.rules import Ruleset
+        >>> from callbreak.server.config import ServerConfig
+        >>> from callbreak.server.hub import Hub
+        >>> hub = Hub(ServerConfig(db=":memory:"))
+        >>> t, tokens = hub.create_table(Ruleset.preset("quick"), name="Asha", play_now=True)
+        >>> try:
+        ...     t.autopilot.select(t.state.to_act, "QH")   # calls first
+        ... except TableError as e:
+        ...     print(e)
+        illegal: no card now: the calls are being made
+        >>> hub.store.close(); hub.hints.close()
+        """
+        st = self.table.state
+        if text is None:
+            self.selected[seat] = None
+            return
+        try:
+            card = Card.parse(text)
+        except ValueError as e:
+            raise TableError("bad_card", str(e)) from None
+        if st.match is None or st.status != PLAYING or st.match.round.phase != "playing":
+            raise TableError("illegal", "no card now: the calls are being made")
+        if st.to_act != seat:
+            raise TableError("not_your_turn", f"it is seat {st.to_act}'s turn")
+        if card not in st.match.view(seat).legal_cards:
+            raise TableError("illegal", f"{card} is not a legal card now")
+        self.selected[seat] = (card, st.v)
+
     def auto(self, v: int, seat: int, reason: str) -> None:
-        """The seat's turn ran out (``timeout``) or it has one legal card (``forced``)."""
+        """The seat's turn ran out (``timeout``: the card its player lifted on this turn, if any,
+        else the lowest legal action) or it has one legal card (``forced``)."""
         st = self.table.state
         if st.v != v or st.to_act != seat or st.match is None:
             return
-        entry = _entry(seat, lowest_action(st.match.view(seat)), reason)
+        view = st.match.view(seat)
+        lifted, self.selected[seat] = self.selected[seat], None
+        choice: int | Card = lowest_action(view)
+        if reason == "timeout" and lifted is not None and lifted[1] == v and lifted[0] in view.legal_cards:
+            choice = lifted[0]
+        entry = _entry(seat, choice, reason)
         if not self.table.try_submit(entry):
             return
         if reason == "timeout":

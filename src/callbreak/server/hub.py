@@ -41,6 +41,7 @@ from .protocol import (
     Refused,
     Rematch,
     RematchAsk,
+    Select,
     Start,
     encode,
     parse,
@@ -627,6 +628,8 @@ class Hub:
             case Play(card=card):
                 t.submit({"t": "play", "seat": seat, "card": card})
                 t.human_acts(seat)
+            case Select(card=card):
+                t.autopilot.select(seat, card)
             case Ready():
                 t.submit({"t": "ready", "seat": seat})
                 t.human_acts(seat)

@@ -40,6 +40,7 @@ __all__ = [
     "Refused",
     "Rematch",
     "RematchAsk",
+    "Select",
     "ServerMessage",
     "Snapshot",
     "Start",
@@ -191,6 +192,17 @@ class Play(_Client, tag="play"):
     card: Annotated[str, msgspec.Meta(max_length=4)]
 
 
+class Select(_Client, tag="select"):
+    """On the seat's turn to play: the card its player has lifted (null: none), which the turn's
+    timer plays if it runs out (else the lowest legal card). Told to no one else.
+
+    >>> parse('{"type": "select", "card": "QH"}'), parse('{"type": "select", "card": null}')
+    (Select(card='QH', ref=None), Select(card=None, ref=None))
+    """
+
+    card: Annotated[str, msgspec.Meta(max_length=4)] | None = None
+
+
 class Ready(_Client, tag="ready"):
     """Between rounds: ready for the next deal (ignored once it has started).
 
@@ -247,12 +259,12 @@ class End(_Client, tag="end"):
     """
 
 
-ClientMessage = Hello | Ping | Call | Play | Ready | Start | Leave | Hint | Back | RematchAsk | End
+ClientMessage = Hello | Ping | Call | Play | Select | Ready | Start | Leave | Hint | Back | RematchAsk | End
 
 #: ``type`` -> its struct
 CLIENT_TYPES: dict[str, type[_Client]] = {
     c.__struct_config__.tag: c  # type: ignore[misc]
-    for c in (Hello, Ping, Call, Play, Ready, Start, Leave, Hint, Back, RematchAsk, End)
+    for c in (Hello, Ping, Call, Play, Select, Ready, Start, Leave, Hint, Back, RematchAsk, End)
 }
 
 #: a bad field of these names has a code of its own (else `bad_message`)

@@ -878,7 +878,14 @@ class CallbreakApp(App[int]):
                 i = pool.index(self.selected) if self.selected in pool else -1
                 self.selected = pool[(i + step) % len(pool)] if i >= 0 else pool[0]
                 self.picked = True
+                self._lifted()
         self.render_all()
+
+    def _lifted(self) -> None:
+        """The player chose a card on their turn: the server plays it if the turn runs out."""
+        m = self.model
+        if self.game is not None and m is not None and m.my_turn and m.view.phase == "playing":
+            self.game.lift(self.selected)
 
     def end_match(self) -> None:
         """e, between rounds of a match without a fixed end: stop here and rank the players."""
@@ -905,6 +912,7 @@ class CallbreakApp(App[int]):
         self.selected = card
         self.picked = True
         self.typed = ""
+        self._lifted()
         self.render_all()
 
     def submit(self) -> None:

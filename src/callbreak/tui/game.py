@@ -142,6 +142,10 @@ class Game:
         """Start a table waiting in its lobby (online, host only)."""
         raise IllegalAction("nothing to start")
 
+    def lift(self, card: Card | None) -> None:
+        """The card the player has chosen on their turn, not yet played (online: the server plays
+        it if the turn runs out; a local game has no turn timer)."""
+
     def take_back(self) -> None:
         """Take the seat back from a bot playing it (online)."""
         raise IllegalAction(tr("tui.o_not_turn"))

@@ -38,6 +38,9 @@ from .words import tr
 
 __all__ = ["JoinTarget", "OnlineGame", "parse_join_url", "view_from_dict"]
 
+#: the ref of a "select" message: its refusals (the turn moved on) are not shown
+LIFT = "lift"
+
 
 @dataclass(frozen=True)
 class JoinTarget:
@@ -324,6 +327,11 @@ class OnlineGame(Game):
         task = loop.create_task(ws.send(json.dumps(msg)))
         task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
+    def lift(self, card: Card | None) -> None:
+        """Tell the server the card chosen on this turn (played if the turn runs out)."""
+        with contextlib.suppress(IllegalAction):  # (not connected: the timer plays the lowest card)
+            self._send({"type": "select", "card": None if card is None else str(card), "ref": LIFT})
+
     def submit(self, action: int | Card) -> None:
         view = self._view()
         if self.status != "playing":
@@ -495,6 +503,8 @@ class OnlineGame(Game):
         if "server_time" in msg:
             self._clock_offset = msg["server_time"] / 1000 - time.time()
         if kind == "error":
+            if msg.get("ref") == LIFT:  # a choice the turn outran: nothing to tell
+                return
             code = msg.get("code")
             text = str(msg.get("message") or code)
             if code in FATAL:

@@ -43,11 +43,12 @@ const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-red
 
 /**
  * The hand in `box`.  `send(card)` sends a play and returns whether it went out; `announce(text)`
- * speaks to screen readers; `onCue()` is called when the lifted card changes (see `cue()`).
+ * speaks to screen readers; `onCue()` is called when the lifted card changes (see `cue()`), and
+ * `onLift(card)` when the player lifts one.
  * `render(view)` draws it: view = null (no hand) or {cards, trump, playing, pending, legal, hint,
  * forced, round, trick, mustHead}.
  */
-export function createHand(box, { send, announce, onCue }) {
+export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
   let view = null;
   let selected = null;     // the lifted card (touch), or null
   let key = "";            // the selection lives while this stays the same
@@ -148,6 +149,7 @@ export function createHand(box, { send, announce, onCue }) {
 
   function select(c) {
     selected = c;
+    onLift(c);  // (the server plays the lifted card if the turn runs out)
     showLifted();
     if (c) announce(t("hand.lifted", { card: cardName(c) }));
     onCue();

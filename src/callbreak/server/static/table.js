@@ -13,6 +13,7 @@ import { sheetOf, addRound } from "./sheet.js";
 // only, until the protocol carries reasons as codes the client can word (docs/i18n.md).
 const reasonOf = (hint) => (lang === "en" ? hint.reason || "" : "");
 
+const LIFT = "lift";      // the ref of a "select" message (a lifted card): its refusals are not shown
 const HOLD_MS = 900;      // a finished trick stays in the middle this long
 const COLLECT_MS = 350;   // then flies to its winner
 // the error codes after which this page cannot go on (protocol.FATAL: a test holds them equal)
@@ -120,6 +121,7 @@ function mountTable(root, id, token) {
     },
     announce: (text) => announce(text),
     onCue: () => { if (S.table) renderTurnLine(); },
+    onLift: (c) => { conn.send({ type: "select", card: c, ref: LIFT }); },
   });
   document.addEventListener("keydown", onGlobalKey);
 
@@ -195,6 +197,7 @@ function mountTable(root, id, token) {
         S.hint = msg; render();
         break;
       case "error":
+        if (msg.ref === LIFT) break;  // a lift the turn outran: nothing to tell (the timer plays the lowest card)
         S.pending = null;
         if (FATAL.has(msg.code)) { S.fatal = errorText(msg.code); conn.close(); banner.hidden = true; }
         toast(errorText(msg.code));

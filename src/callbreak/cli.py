@@ -41,10 +41,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command ``argv`` names (the process's arguments when None); its exit status.
 
-    >>> main(["bot-worker", "--redis", "redis://127.0.0.1:6379/0", "--processes", "0"])
+    >>> main(["bot-worker", "--redis", "http://127.0.0.1:6379/0"])
     Traceback (most recent call last):
     ...
-    SystemExit: callbreak bot-worker: --processes must be at least 1
+    SystemExit: callbreak bot-worker: redis must be a redis:// URL, not 'http://127.0.0.1:6379/0'
     """
     parser = build_parser()
     args = parser.parse_args(argv)

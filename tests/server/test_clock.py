@@ -257,6 +257,7 @@ async def test_a_turn_that_runs_out_plays_the_card_lifted_on_it(hub_clock: tuple
     checked = 0
     while checked < 2:
         await run_until(clock, lambda: a.my_turn() and len(a.state["legal_cards"]) > 1)  # type: ignore[index]
+        await a.send({"type": "back"})  # (turns of one card that ran out meanwhile may have put a bot in the seat)
         legal = [Card.parse(c) for c in a.state["legal_cards"]]  # type: ignore[index]
         lowest = lowest_action(hub.get(table).state.match.view(0))  # type: ignore[union-attr]
         lifted = max((c for c in legal if c != lowest), key=lambda c: c.rank)
@@ -268,10 +269,12 @@ async def test_a_turn_that_runs_out_plays_the_card_lifted_on_it(hub_clock: tuple
         await a.send({"type": "back"})  # in charge again (one expiry at a time)
     # a card lifted, then played by hand: on the next turn the timer plays the lowest card
     await run_until(clock, lambda: a.my_turn() and len(a.state["legal_cards"]) > 2)  # type: ignore[index]
+    await a.send({"type": "back"})
     first, second = a.state["legal_cards"][:2]  # type: ignore[index]
     await a.send({"type": "select", "card": second})
     await a.send({"type": "play", "card": first})
     await run_until(clock, lambda: a.my_turn() and len(a.state["legal_cards"]) > 1)  # type: ignore[index]
+    await a.send({"type": "back"})
     lowest = lowest_action(hub.get(table).state.match.view(0))  # type: ignore[union-attr]
     clock.advance(15)
     assert mine(a, "play")[-1]["card"] == str(lowest)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..match import Match
     from .live import LiveTable
 
-__all__ = ["INLINE_LEVELS", "Autopilot", "decision_seed", "earlier_views", "safe_act", "seeded_act", "table_bot"]
+__all__ = ["INLINE_LEVELS", "Autopilot", "decision_seed", "earlier_views", "safe_act", "seeded_act", "table_bot", "turn_of"]
 
 log = logging.getLogger("callbreak.server")
 
@@ -111,6 +111,17 @@ def earlier_views(match: Match, seat: int) -> tuple[SeatView, ...]:
     return tuple(replace(r.view(seat), round_number=i + 1) for i, r in enumerate(match.rounds))
 
 
+def turn_of(match: Match) -> tuple[int, ...]:
+    """Which turn of the match it is: the round (redeals counted), the actions taken in it, the seat.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=1)
+    >>> before = turn_of(m); _ = m.act(m.view(m.to_act).legal_calls[0]); before != turn_of(m)
+    True
+    """
+    return (match.round_number, len(match.redeals), len(match.round), match.to_act if match.to_act is not None else -1)
+
+
 class Autopilot:
     """The bots and the timers' automatic actions of one `LiveTable`.
 
@@ -134,9 +145,9 @@ class Autopilot:
     def __init__(self, table: LiveTable) -> None:
         self.table = table
         self.expiries = [0, 0, 0, 0]
-        #: the card each seat's player has lifted on this turn, with the table's version then (a
-        #: lift from an earlier turn, the version since moved on, is never played)
-        self.selected: list[tuple[Card, int] | None] = [None, None, None, None]
+        #: the card each seat's player has lifted, with the turn it was lifted on (`turn_of`: a
+        #: lift from an earlier turn is never played)
+        self.selected: list[tuple[Card, tuple[int, ...]] | None] = [None, None, None, None]
         self._bots: dict[int, Bot] = {}
         self._earlier: dict[int, tuple[Match, int, tuple[SeatView, ...]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -176,7 +187,7 @@ class Autopilot:
             raise TableError("not_your_turn", f"it is seat {st.to_act}'s turn")
         if card not in st.match.view(seat).legal_cards:
             raise TableError("illegal", f"{card} is not a legal card now")
-        self.selected[seat] = (card, st.v)
+        self.selected[seat] = (card, turn_of(st.match))
 
     def auto(self, v: int, seat: int, reason: str) -> None:
         """The seat's turn ran out (``timeout``: the card its player lifted on this turn, if any,
@@ -187,7 +198,7 @@ class Autopilot:
         view = st.match.view(seat)
         lifted, self.selected[seat] = self.selected[seat], None
         choice: int | Card = lowest_action(view)
-        if reason == "timeout" and lifted is not None and lifted[1] == v and lifted[0] in view.legal_cards:
+        if reason == "timeout" and lifted is not None and lifted[1] == turn_of(st.match) and lifted[0] in view.legal_cards:
             choice = lifted[0]
         entry = _entry(seat, choice, reason)
         if not self.table.try_submit(entry):

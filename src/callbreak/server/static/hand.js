@@ -166,7 +166,7 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
 
   /** Play `c` if it may be played now; otherwise say why. */
   function play(c) {
-    if (view && view.collecting) return;  // the last trick is leaving the table: your turn comes with the next
+    if (view && view.settling) return;  // the trick just won is a moment on the table: your lead comes after it
     if (view && view.forced) { toast(t("turn.forced")); return; }  // the server plays it by itself
     if (!view || !view.playing) { toast(t("error.not_your_turn")); return; }
     if (view.pending) return;

@@ -14,6 +14,7 @@ import { sheetOf, addRound } from "./sheet.js";
 const reasonOf = (hint) => (lang === "en" ? hint.reason || "" : "");
 
 const LIFT = "lift";      // the ref of a "select" message (a lifted card): its refusals are not shown
+const GUARD_MS = 500;     // the winner of a trick may lead once it has been on the table this long
 const HOLD_MS = 900;      // a finished trick stays in the middle this long
 const COLLECT_MS = 350;   // then flies to its winner
 // the error codes after which this page cannot go on (protocol.FATAL: a test holds them equal)
@@ -229,6 +230,12 @@ function mountTable(root, id, token) {
         }
         if (ev.auto) S.autos.add(ev.card);
         S.fresh = { card: ev.card, at: Date.now() };
+        // The fourth card: the trick is held from now, not from its own event a message later, so
+        // that its winner's hand is never playable with the finished trick not yet on the table.
+        if (prevState && prevState.trick && prevState.trick.length === 3 && S.state && typeof S.state.to_act === "number"
+            && S.state.phase === "playing") {
+          holdTrick([...prevState.trick, [ev.seat, ev.card]], S.state.to_act, true);
+        }
         if (ev.seat === mine && ev.auto) {
           if (ev.reason === "forced") toast(tr("table.only_legal", { card: cardName(ev.card) }), 1800);
           else if (ev.reason !== "autoplay") toast(tr(ev.reason === "timeout" ? "table.timeout_played" : "table.played_for_you", { card: cardName(ev.card) }));
@@ -243,14 +250,8 @@ function mountTable(root, id, token) {
         announce(tr("announce.called", { name: shortName(ev.seat), call: ev.call }));
         break;
       case "trick":
-        S.held = { cards: ev.cards, winner: ev.winner, phase: "hold", autos: S.autos };
-        S.autos = new Set();
-        clearTimeout(heldTimer);
-        heldTimer = setTimeout(() => {
-          if (!S.held) return;
-          S.held.phase = "collect"; render();
-          heldTimer = setTimeout(() => { S.held = null; render(); }, COLLECT_MS);
-        }, HOLD_MS);
+        if (!(S.held && S.held.early)) holdTrick(ev.cards, ev.winner, false);  // (else held at its fourth card)
+        else S.held.early = false;
         announce(tr("announce.trick", { name: shortName(ev.winner) }));
         break;
       case "deal":
@@ -418,15 +419,36 @@ function mountTable(root, id, token) {
         badges.length ? h("div", null, ...badges) : null));
   }
 
+  /** Keep a finished trick in the middle (HOLD_MS), then fly it to its winner (COLLECT_MS). */
+  function holdTrick(cards, winner, early) {
+    S.held = { cards, winner, phase: "hold", autos: S.autos, at: performance.now(), early };
+    S.autos = new Set();
+    setTimeout(render, GUARD_MS + 10);  // (the winner's hand comes alive then)
+    clearTimeout(heldTimer);
+    heldTimer = setTimeout(() => {
+      if (!S.held) return;
+      S.held.phase = "collect"; render();
+      heldTimer = setTimeout(() => { S.held = null; render(); }, COLLECT_MS);
+    }, HOLD_MS);
+  }
+
+  /** Whether the trick this seat just won is in its first moment on the table (its hand waits). */
+  function settling() {
+    return !!S.held && S.held.phase === "hold" && performance.now() - S.held.at < GUARD_MS;
+  }
+
   function renderTrick() {
     const st = S.state;
     const held = S.held;
-    const cards = held ? held.cards : (st.trick || []);
-    const area = h("div", { class: `trick-area${held && held.phase === "collect" ? ` collect-${position(held.winner)}` : ""}`, "data-testid": "trick", role: "group", "aria-label": tr("table.cards_on_table") });
-    for (const [seat, card] of cards) {
+    const collecting = !!held && held.phase === "collect";
+    // a finished trick flying to its winner, and under it the next trick's cards already played:
+    // the lead you answer is on the table from the moment it is played
+    const cards = held ? [...held.cards.map((c) => [...c, true]), ...(collecting ? (st.trick || []) : [])] : (st.trick || []);
+    const area = h("div", { class: `trick-area${collecting ? ` collect-${position(held.winner)}` : ""}`, "data-testid": "trick", role: "group", "aria-label": tr("table.cards_on_table") });
+    for (const [seat, card, old] of cards) {
       const fresh = S.fresh && S.fresh.card === card && Date.now() - S.fresh.at < 200;
-      area.append(h("div", { class: `played pos-${position(seat)}${held && held.winner === seat ? " winner" : ""}${fresh ? " fresh" : ""}`, "data-toast-avoid": true, dataset: { seat } },
-        autoMark(cardEl(card, { small: true, cls: (held ? held.autos : S.autos).has(card) ? "auto" : "" })),
+      area.append(h("div", { class: `played pos-${position(seat)}${old ? " old" : ""}${old && held.winner === seat ? " winner" : ""}${fresh ? " fresh" : ""}`, "data-toast-avoid": true, dataset: { seat } },
+        autoMark(cardEl(card, { small: true, cls: (old ? held.autos : S.autos).has(card) ? "auto" : "" })),
         h("span", { class: "who" }, shortName(seat))));
     }
     if (held) area.dataset.winner = String(held.winner);
@@ -505,13 +527,12 @@ function mountTable(root, id, token) {
     if (spectator) return;
     const st = S.state, t = S.table;
     if (!st || t.status === "lobby") { hand.render(null); return; }
-    // The hand comes alive once the last trick has left the table: the lead you answer is on it,
-    // and a second tap of a double tap (the trick just won, the cards closed up under the finger)
-    // lands on a hand that plays nothing.
-    const collecting = myTurn("playing") && !!S.held;
-    const forced = forcedCard(), playing = myTurn("playing") && !forced && !collecting;
+    // The trick you just won stays still a moment before you may lead: the second tap of a double
+    // tap (the cards closed up under the finger) lands on a hand that plays nothing.
+    const waiting = myTurn("playing") && settling();
+    const forced = forcedCard(), playing = myTurn("playing") && !forced && !waiting;
     hand.render({
-      cards: st.hand || [], trump: (t.rules && t.rules.trump) || "S", playing, collecting, pending: !!S.pending,
+      cards: st.hand || [], trump: (t.rules && t.rules.trump) || "S", playing, settling: waiting, pending: !!S.pending,
       legal: playing ? st.legal_cards : [], hint: S.hint && S.hint.card && playing ? S.hint.card : null,
       forced,
       round: st.round_number, trick: st.trick, mustHead: !!t.rules.must_head,
@@ -560,7 +581,7 @@ function mountTable(root, id, token) {
     else if (t.status === "between_rounds") text = tr("turn.round_over");
     else if (t.status === "over") text = tr("table.match_over");
     else if (st && st.to_act !== null && st.to_act !== undefined) {
-      if (st.to_act === me() && st.phase === "playing" && S.held) {
+      if (st.to_act === me() && st.phase === "playing" && settling()) {
         text = tr("announce.trick", { name: shortName(S.held.winner) });  // your turn comes with the next trick
       } else if (st.to_act === me()) {
         mine = true;

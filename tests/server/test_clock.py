@@ -262,19 +262,24 @@ async def test_a_turn_that_runs_out_plays_the_card_lifted_on_it(hub_clock: tuple
         lowest = lowest_action(hub.get(table).state.match.view(0))  # type: ignore[union-attr]
         lifted = max((c for c in legal if c != lowest), key=lambda c: c.rank)
         assert [m for m in await a.send({"type": "select", "card": str(lifted)}) if m["type"] == "error"] == []
+        noted = hub.get(table).state.auto_decisions()  # type: ignore[union-attr]  # (turns of one card that ran out)
         clock.advance(15)
         play = mine(a, "play")[-1]
         assert play["card"] == str(lifted) != str(lowest) and play["reason"] == "timeout"
+        # the player's own choice: an analysis grades it as theirs (it notes no move made for the seat)
+        assert hub.get(table).state.auto_decisions() == noted  # type: ignore[union-attr]
         checked += 1
         await a.send({"type": "back"})  # in charge again (one expiry at a time)
-    # a card lifted, then played by hand: on the next turn the timer plays the lowest card
-    await run_until(clock, lambda: a.my_turn() and len(a.state["legal_cards"]) > 2)  # type: ignore[index]
-    await a.send({"type": "back"})
-    first, second = a.state["legal_cards"][:2]  # type: ignore[index]
-    await a.send({"type": "select", "card": second})
-    await a.send({"type": "play", "card": first})
+    # a lift kept from an earlier turn, of a card legal and not the lowest now: the timer plays the lowest
     await run_until(clock, lambda: a.my_turn() and len(a.state["legal_cards"]) > 1)  # type: ignore[index]
     await a.send({"type": "back"})
-    lowest = lowest_action(hub.get(table).state.match.view(0))  # type: ignore[union-attr]
+    live = hub.get(table)
+    assert live is not None and live.state.match is not None
+    lowest = lowest_action(live.state.match.view(0))
+    other = next(Card.parse(c) for c in a.state["legal_cards"] if c != str(lowest))  # type: ignore[index]
+    earlier = (live.state.match.round_number, len(live.state.match.redeals), len(live.state.match.round) - 4, 0)
+    live.autopilot.selected[0] = (other, earlier)
+    noted = len(live.state.auto_decisions())
     clock.advance(15)
-    assert mine(a, "play")[-1]["card"] == str(lowest)
+    assert mine(a, "play")[-1]["card"] == str(lowest) != str(other)
+    assert len(live.state.auto_decisions()) == noted + 1  # the timer's own choice: not the player's

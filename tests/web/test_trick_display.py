@@ -69,9 +69,9 @@ WATCH = """() => {
     const key = won ? [...area.querySelectorAll(".played.old [data-card]")].map((c) => c.dataset.card).join() : "";
     if (won && !(key in shown)) shown[key] = performance.now();
     if (won && playable && !measured.has(key)) { seen.waits.push(performance.now() - shown[key]); measured.add(key); }
-    // cards of the trick to answer are those not flying off: with one on the table, all of them are
-    if (playable && area.querySelectorAll(".played.old").length === area.querySelectorAll(".played").length
-        && area.querySelectorAll(".played").length > 0 && !held) seen.answeredUnseen++;
+    // a finished trick someone else won, still in the middle: the lead to answer is not on the table
+    if (playable && held && !area.className.includes("collect") && Number(area.dataset.winner) !== me())
+      seen.answeredUnseen++;
   };
   new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true });
 }"""

@@ -129,7 +129,8 @@ class PlayerSummary:
     """One seat over the decisions analysed.
 
     ``accuracy``: the share of its unforced decisions graded good (1.0 with none); decisions
-    made for the seat (``Decision.auto``) count in none of these figures but ``decisions``;
+    made for the seat (``Decision.auto``) count in none of the decisions' figures (accuracy,
+    points and win lost, grades) but ``decisions``;
     ``points_lost_calls`` / ``points_lost_cards``: expected round points given
     away by its calls / its cards, summed; ``calls_made`` (exactly),
     ``calls_over`` (more tricks than called) and ``calls_missed`` (fewer) count

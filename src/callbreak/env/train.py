@@ -401,6 +401,7 @@ def load(path: str | os.PathLike[str]) -> npt.NDArray[np.float64]:
     ...
     ValueError: policy file ...results.json: not an .npz of weights (not a zip archive; `python -m callbreak.env.train --save FILE.npz` writes one)
     """
+    head = b""
     try:
         with open(path, "rb") as f:
             head = f.read(4)

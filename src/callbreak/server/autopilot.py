@@ -198,9 +198,12 @@ class Autopilot:
         view = st.match.view(seat)
         lifted, self.selected[seat] = self.selected[seat], None
         choice: int | Card = lowest_action(view)
-        if reason == "timeout" and lifted is not None and lifted[1] == turn_of(st.match) and lifted[0] in view.legal_cards:
+        chosen = reason == "timeout" and lifted is not None and lifted[1] == turn_of(st.match) and lifted[0] in view.legal_cards
+        if chosen and lifted is not None:
             choice = lifted[0]
         entry = _entry(seat, choice, reason)
+        if chosen:
+            entry["lifted"] = True  # (the player's own choice: an analysis counts it as theirs)
         if not self.table.try_submit(entry):
             return
         if reason == "timeout":

@@ -223,13 +223,17 @@ def redacted(url: str) -> str:
     ('postgresql://callbreak:***@db:5432/callbreak', 'redis://:***@r:6379/0')
     >>> redacted("callbreak.db"), redacted("postgresql://callbreak@127.0.0.1/callbreak")
     ('callbreak.db', 'postgresql://callbreak@127.0.0.1/callbreak')
+    >>> redacted("postgresql://callbreak@db/callbreak?sslmode=require&password=S3cret")
+    'postgresql://callbreak@db/callbreak?sslmode=require&password=***'
     """
     try:
         parts = urlsplit(url)
     except ValueError:
         return url
-    if parts.password is None:
-        return url
-    user, _, host = parts.netloc.rpartition("@")
-    name = user.split(":", 1)[0]
-    return urlunsplit(parts._replace(netloc=f"{name}:***@{host}"))
+    if parts.password is not None:
+        user, _, host = parts.netloc.rpartition("@")
+        parts = parts._replace(netloc=f"{user.split(':', 1)[0]}:***@{host}")
+    if "password=" in parts.query:  # (libpq and redis-py take it in the query too)
+        query = "&".join("password=***" if q.startswith("password=") else q for q in parts.query.split("&"))
+        parts = parts._replace(query=query)
+    return urlunsplit(parts)

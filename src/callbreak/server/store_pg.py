@@ -253,10 +253,15 @@ def _payload(params: Sequence[tuple[str, int, str, float]]) -> bytes:
     return orjson.dumps([{"t": t, "s": s, "e": e, "ts": ts} for t, s, e, ts in params])
 
 
+#: what PostgreSQL says to a connection it will never take (a wrong role, database or password, or
+#: no pg_hba.conf entry): said at once; anything else is waited for
+REFUSED = ("password authentication failed", "no password supplied", "does not exist", "pg_hba.conf", "not permitted to log in")
+
+
 def first_connection(url: str, wait: float = 30.0) -> None:
     """Connect once, before the pool does: a server that answers with an error (no such
-    database or role, a password refused) is said at once; one not up yet (refused, silent)
-    is waited for up to ``wait`` seconds, as a service started beside it needs.
+    database or role, a password refused: `REFUSED`) is said at once; one not up yet (refused,
+    silent, starting up) is waited for up to ``wait`` seconds, as a service started beside it needs.
 
     >>> first_connection("postgresql://callbreak@127.0.0.1:1/callbreak", wait=0)
     Traceback (most recent call last):
@@ -270,9 +275,9 @@ def first_connection(url: str, wait: float = 30.0) -> None:
             return
         except psycopg.OperationalError as e:
             text = " ".join(str(e).split()) or type(e).__name__
-            if "FATAL:" in text or time.monotonic() >= deadline:  # (FATAL: the server itself said no)
+            if any(w in text for w in REFUSED) or time.monotonic() >= deadline:
                 raise StoreUnavailable(f"cannot connect to PostgreSQL at {redacted(url)}: {text}") from None
-            time.sleep(0.5)
+            time.sleep(0.5)  # (not up yet, starting up, recovering, too many clients: it may answer soon)
 
 
 class PostgresStore:

@@ -350,7 +350,7 @@ class TableState:
             raise TableError("illegal", str(err)) from None
         auto = e.get("auto")
         self._actions.append((seat, "card", str(card)))
-        self._note_auto(at, auto)
+        self._note_auto(at, None if e.get("lifted") else auto)  # (a lifted card the timer played: the player's)
         out: list[dict[str, Any]] = [
             {"kind": "play", "round": number, "seat": seat, "card": str(card), "auto": bool(auto), "reason": auto}
         ]

@@ -551,6 +551,7 @@ class CallbreakApp(App[int]):
         self.picked = False
         self.call_choice: int | None = None
         self._call_key: tuple[int, int] | None = None
+        self._lift_sent: tuple[int, int, int, Card | None] | None = None  # the last choice told the server
         self.hint_text = Text()
         self._hint_key: tuple[Any, ...] | None = None
         self._summary_open = False
@@ -686,6 +687,8 @@ class CallbreakApp(App[int]):
             if self.selected not in v.legal_cards:
                 legal = [c for c in hand if c in v.legal_cards]
                 self.selected = legal[0] if legal else None
+                self.picked = False  # (the cursor moved by itself: not a choice of the player's)
+            self._lifted()
         elif self.selected not in hand:
             self.selected = hand[0] if hand else None
 
@@ -882,10 +885,18 @@ class CallbreakApp(App[int]):
         self.render_all()
 
     def _lifted(self) -> None:
-        """The player chose a card on their turn: the server plays it if the turn runs out."""
+        """Tell the server the card the player chose for this turn, played if the turn runs out
+        (none when the cursor is on no legal card of it, or moved there by itself); once a turn
+        and choice."""
         m = self.model
-        if self.game is not None and m is not None and m.my_turn and m.view.phase == "playing":
-            self.game.lift(self.selected)
+        if self.game is None or m is None or not (m.my_turn and m.view.phase == "playing"):
+            return
+        v = m.view
+        card = self.selected if self.picked and self.selected in v.legal_cards else None
+        key = (v.round_number, len(v.tricks), len(v.trick), card)
+        if key != self._lift_sent:
+            self._lift_sent = key
+            self.game.lift(card)
 
     def end_match(self) -> None:
         """e, between rounds of a match without a fixed end: stop here and rank the players."""

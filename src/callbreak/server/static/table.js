@@ -13,6 +13,7 @@ import { sheetOf, addRound } from "./sheet.js";
 // only, until the protocol carries reasons as codes the client can word (docs/i18n.md).
 const reasonOf = (hint) => (lang === "en" ? hint.reason || "" : "");
 
+const ENDED = new Set(["over", "expired", "abandoned"]);  // statuses of a table with nothing left to play
 const LIFT = "lift";      // the ref of a "select" message (a lifted card): its refusals are not shown
 const GUARD_MS = 500;     // the winner of a trick may lead once it has been on the table this long
 const HOLD_MS = 900;      // a finished trick stays in the middle this long
@@ -175,7 +176,9 @@ function mountTable(root, id, token) {
       case "snapshot":
         S.v = msg.v; S.table = msg.table; S.state = behindSummary(msg.table, msg.state); S.held = null; S.pending = null; S.autos = new Set();
         S.sheet = sheetOf(msg);
-        if (msg.table.status === "over" && !spectator) updateRecord(id, { over: true });  // (ended while away)
+        // the server keeps for the turn's end the card this page shows lifted, none on a page drawn
+        // afresh (a reload), the same one after a server that took the table over (it kept none)
+        if (!spectator) conn.send({ type: "select", card: hand.selected(), ref: LIFT });
         render();
         break;
       case "event": {
@@ -190,6 +193,8 @@ function mountTable(root, id, token) {
         break;
       }
       case "synced":
+        if (!spectator) conn.send({ type: "select", card: hand.selected(), ref: LIFT });  // (as after a snapshot)
+      // falls through
       case "table":
         if (msg.table) { S.table = msg.table; S.state = behindSummary(S.table, S.state); render(); }
         break;
@@ -200,7 +205,10 @@ function mountTable(root, id, token) {
       case "error":
         if (msg.ref === LIFT) break;  // a lift the turn outran: nothing to tell (the timer plays the lowest card)
         S.pending = null;
-        if (FATAL.has(msg.code)) { S.fatal = errorText(msg.code); conn.close(); banner.hidden = true; }
+        if (FATAL.has(msg.code)) {
+          S.fatal = errorText(msg.code); conn.close(); banner.hidden = true;
+          if (!spectator) updateRecord(id, { over: true });  // (no way back to it from the home page)
+        }
         toast(errorText(msg.code));
         announce(errorText(msg.code));
         render();
@@ -278,6 +286,7 @@ function mountTable(root, id, token) {
   }
 
   // ---- rendering ----
+  let recordClosed = false;
   function render() {
     if (S.fatal) {
       fill(page, h("div", { class: "lobby" }, h("h1", null, tr("table.unavailable")), h("p", null, S.fatal),
@@ -285,6 +294,10 @@ function mountTable(root, id, token) {
       return;
     }
     if (!S.table) { fill(felt, h("div", { class: "center-msg" }, tr("table.connecting"))); return; }
+    if (!spectator && !recordClosed && ENDED.has(S.table.status)) {
+      recordClosed = true;
+      updateRecord(id, { over: true });  // (the home page offers no way back to it)
+    }
     // toasts: over the turn line, else at the bottom of the felt (util.js toastTop)
     if (S.table.status !== "lobby") { turnLine.dataset.toastAnchor = "center"; felt.dataset.toastAnchor = "bottom"; }
     else { delete turnLine.dataset.toastAnchor; delete felt.dataset.toastAnchor; }

@@ -7,12 +7,21 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 
 from ..server.conftest import Server
 from .services import NGINX, free_port, unavailable
+
+
+def until(cond: Callable[[], object], timeout: float = 30.0, what: Callable[[], str] = lambda: "timed out") -> None:
+    """Wait for ``cond()`` to hold (polled every 50 ms); after ``timeout`` seconds, fail with ``what()``."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, what()
+        time.sleep(0.05)
 
 
 class ScaledServer(Server):

@@ -10,7 +10,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -18,7 +17,7 @@ import redis
 
 from callbreak.server.botqueue import GROUP, stream_key
 
-from .procs import ScaledServer
+from .procs import ScaledServer, until
 from .services import Redis, free_port
 from .test_botqueue import Worker
 
@@ -71,20 +70,15 @@ def test_a_server_whose_redis_stops_answering_is_not_ready_and_answers_json(pg_u
         assert httpx.get(server.base + f"/api/tables/{table}").status_code == 200
         os.kill(own.proc.pid, signal.SIGSTOP)  # Redis hangs: every command waits, no answer comes
         try:
-            deadline = time.monotonic() + 60
-            while (r := httpx.get(server.base + "/readyz", timeout=5)).status_code == 200:
-                assert time.monotonic() < deadline, "still ready with Redis gone"
-                time.sleep(0.2)
+            until(lambda: httpx.get(server.base + "/readyz", timeout=5).status_code != 200, 60, lambda: "still ready")
+            r = httpx.get(server.base + "/readyz", timeout=5)
             assert r.status_code == 503 and r.json() == {"ready": False, "why": "not joined to the other processes"}
             # a table's owner cannot be known: a JSON 503 to try again, not a 500 page
             r = httpx.get(server.base + f"/api/tables/{table}", timeout=60)
             assert r.status_code == 503 and r.json()["error"] == "unavailable", r.text
         finally:
             os.kill(own.proc.pid, signal.SIGCONT)
-        deadline = time.monotonic() + 60
-        while httpx.get(server.base + "/readyz", timeout=5).status_code != 200:
-            assert time.monotonic() < deadline, "not ready again with Redis back"
-            time.sleep(0.2)
+        until(lambda: httpx.get(server.base + "/readyz", timeout=5).status_code == 200, 60, lambda: "not ready again")
         assert httpx.get(server.base + f"/api/tables/{table}").status_code == 200
         assert "Traceback" not in server.output(), server.output()
     finally:
@@ -102,16 +96,12 @@ def test_a_bot_worker_makes_the_group_again_when_redis_lost_it(redis_server: str
         # as after a restart of an empty Redis: the stream and its group gone, then a table asks again
         r.delete(stream)
         r.xadd(stream, {"r": b"{}"})
-        deadline = time.monotonic() + 60
-        while "making it again" not in worker.output():
-            assert worker.proc.poll() is None and time.monotonic() < deadline, worker.output()
-            time.sleep(0.1)
+        until(lambda: "making it again" in worker.output() or worker.proc.poll() is not None, 60, worker.output)
+        assert worker.proc.poll() is None, worker.output()
         (group,) = r.xinfo_groups(stream)
         assert group["name"] == GROUP.encode()
         # the request asked before the group was made again is read (from the stream's start)
-        while r.xinfo_groups(stream)[0]["last-delivered-id"] == b"0-0":
-            assert time.monotonic() < deadline, worker.output()
-            time.sleep(0.1)
+        until(lambda: r.xinfo_groups(stream)[0]["last-delivered-id"] != b"0-0", 60, worker.output)
         assert worker.output().count("making it again") == 1
     finally:
         worker.stop()

@@ -14,19 +14,13 @@ import httpx
 import redis
 
 from ..server.conftest import Client, play_until
+from .procs import until
 from .services import free_port
 
 
 def children(pid: int) -> list[int]:
     out = subprocess.run(["ps", "--ppid", str(pid), "-o", "pid="], capture_output=True, text=True).stdout
     return [int(x) for x in out.split()]
-
-
-def until(cond: object, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not cond():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
 
 
 async def test_two_workers_on_one_port(pg_url: str, redis_server: str, ns: str, tmp_path: Path) -> None:

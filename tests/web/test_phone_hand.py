@@ -371,9 +371,10 @@ def test_nothing_moves_during_a_round(server: str, phone: Any) -> None:
     [
         {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True},
         {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True},
+        {"viewport": {"width": 740, "height": 360}, "is_mobile": True, "has_touch": True},
         {"viewport": {"width": 1100, "height": 850}},
     ],
-    ids=["360x640", "844x390", "desktop"],
+    ids=["360x640", "844x390", "740x360", "desktop"],
 )
 def test_nothing_moves_during_a_round_on_other_screens(
     server: str, browser: Any, screen: dict[str, Any]

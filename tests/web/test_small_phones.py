@@ -3,7 +3,14 @@ the home's links overflowed at 320 px and the trick covered the top seat's name 
 
 from __future__ import annotations
 
+import contextlib
+import time
 from typing import Any
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+from .helpers import play_card
 
 
 def test_pages_fit_320_and_360_wide(static_url: str, browser: Any) -> None:
@@ -46,21 +53,63 @@ def test_trick_clears_the_top_seat_on_a_low_phone(server: str, browser: Any) -> 
     ctx.close()
 
 
-def test_phone_held_sideways_fits_one_screen(server: str, browser: Any) -> None:
+# Where each card on the table lies, and which seat labels it covers (its slide-in finished first).
+COVERED = """() => {
+  const seats = ['top', 'bottom', 'left', 'right'].map(p => [p, document.querySelector(`[data-testid=seat-${p}]`)]);
+  const out = {};
+  for (const el of document.querySelectorAll('[data-testid=trick] .played:not(.old)')) {
+    for (const a of el.getAnimations({ subtree: true })) a.finish();
+    const r = el.getBoundingClientRect();
+    const pos = [...el.classList].find(c => c.startsWith('pos-')).slice(4);
+    out[pos] = [];
+    for (const [p, seat] of seats) {
+      for (const part of seat.querySelectorAll('.avatar, .name, .meta, .badge')) {
+        const q = part.getBoundingClientRect();
+        if (r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom) out[pos].push(`${p} ${part.className}`);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def _box(page: Any, selector: str) -> dict[str, float]:
+    return dict(page.evaluate(f"(() => {{ const r = document.querySelector('{selector}').getBoundingClientRect(); "
+                              "return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; })()"))
+
+
+@pytest.mark.parametrize("size", [(844, 390), (740, 360), (667, 375)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_phone_held_sideways_fits_one_screen(server: str, browser: Any, size: tuple[int, int]) -> None:
     # Found in QA: at 844×390 the table alone was taller than the screen; the hand had to be scrolled to.
-    ctx = browser.new_context(viewport={"width": 844, "height": 390})
+    # At 740×360 the trick's cards then lay over the top and the bottom seat's names and calls, and the
+    # call picker over the top seat's call.
+    width, height = size
+    ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=True, is_mobile=True)
     page = ctx.new_page()
     page.goto(server + "/")
     page.select_option("#now-bots", "random")
     page.click("[data-testid=play-now]")
-    page.locator("[data-call]").first.click()
+    page.wait_for_selector("[data-call]")
+    assert page.evaluate("document.documentElement.scrollHeight") <= height + 2
+    # While calling: the picker between the side seats, below the top seat's name and call.
+    picker = _box(page, "[data-testid=call-picker]")
+    assert picker["top"] >= _box(page, "[data-testid=seat-top] .meta")["bottom"], picker
+    assert picker["left"] >= _box(page, "[data-testid=seat-left]")["right"], picker
+    assert picker["right"] <= _box(page, "[data-testid=seat-right]")["left"], picker
+    assert picker["bottom"] <= _box(page, ".felt")["bottom"], picker
+    page.locator("[data-call]").first.tap()
     page.wait_for_selector("[data-testid=hand].my-turn [data-legal=true]", timeout=15_000)
-    assert page.evaluate("document.documentElement.scrollHeight") <= 392
-    boxes = page.evaluate(
-        """() => Object.fromEntries(['seat-top', 'seat-bottom', 'trick'].map(t => {
-             const r = document.querySelector(`[data-testid=${t}]`).getBoundingClientRect();
-             return [t, [r.top, r.bottom]]; }))"""
-    )
-    assert boxes["trick"][0] >= boxes["seat-top"][1] - 1, boxes
-    assert boxes["trick"][1] <= boxes["seat-bottom"][0] + 1, boxes
+    assert page.evaluate("document.documentElement.scrollHeight") <= height + 2
+    # Play until a card has lain at each of the four places: none covers a seat's face, name or call.
+    covered: dict[str, list[str]] = {}
+    deadline = time.monotonic() + 90
+    while len(covered) < 4:
+        assert time.monotonic() < deadline, covered
+        covered.update(page.evaluate(COVERED))
+        mine = page.locator("[data-testid=hand].my-turn [data-legal=true]")
+        if mine.count():
+            with contextlib.suppress(PlaywrightError):
+                play_card(page, str(mine.first.get_attribute("data-card", timeout=1000)), tap=True)
+        page.wait_for_timeout(50)
+    assert covered == {"top": [], "bottom": [], "left": [], "right": []}, covered
     ctx.close()

@@ -514,7 +514,7 @@ function mountTable(root, id, token) {
           onclick: () => { if (send({ type: "call", call: n })) { S.pending = { call: n }; render(); } },
         }, num(n))));
       keepFocus(picker, () => fill(picker, h("section", { class: "call-picker", "data-testid": "call-picker", "aria-labelledby": "call-h" },
-        h("h2", { id: "call-h" }, tr("picker.question"),
+        h("h2", { id: "call-h" }, h("span", { class: "question" }, tr("picker.question")),
           S.table.deadline ? h("span", { class: "secs", "aria-hidden": "true" }, "") : null),
         grid, h("p", { class: "hint-line", "data-testid": "hint-line" }))));
     }

@@ -196,6 +196,50 @@ async def test_between_rounds_the_next_deal_waits_for_ready_or_the_delay(hub_clo
     assert a.info["status"] == "playing" and a.events("deal")[-1]["round"] == 3
 
 
+async def test_a_player_on_autoplay_still_sees_the_rounds_summary_while_nobody_else_waits(
+    hub_clock: tuple[Hub, ManualClock],
+) -> None:
+    # Found in QA: a slow player whose turn ran out (a bot then played the seat) got no round summary:
+    # the next round was dealt the moment the last trick was taken.
+    hub, clock = hub_clock
+    table, token = solo(hub)
+    a = Seat(hub, table, token)
+    await a.hello()
+
+    def between(p: Seat = a) -> bool:
+        p.read()
+        return p.info is not None and p.info["status"] == "between_rounds"
+
+    await run_until(clock, between)  # the player never acts: the timer calls, then a bot plays the seat
+    assert a.info is not None and a.info["seats"][0]["autoplay"]
+    assert 9.8 < left(a, clock) <= 10.0
+    clock.advance(left(a, clock) - 0.01)
+    a.read()
+    assert a.info["status"] == "between_rounds"
+    clock.advance(0.02)  # the delay bounds the wait, as for anyone
+    a.read()
+    assert a.info["status"] == "playing" and a.events("deal")[-1]["round"] == 2
+    # Ready on the summary gives the seat back and deals at once.
+    await run_until(clock, between)
+    assert a.info["seats"][0]["autoplay"]
+    await a.send({"type": "ready"})
+    clock.advance(0)
+    a.read()
+    assert a.info["status"] == "playing" and a.events("deal")[-1]["round"] == 3
+    assert not a.info["seats"][0]["autoplay"]
+    # With a friend playing, a seat on autoplay does not hold the table: the friend's ready deals.
+    t, tokens = hub.create_table(RULES, "random", "A", seats=[(0, "A"), (1, "B")], play_now=True)
+    p, q = Seat(hub, t.id, tokens[0]), Seat(hub, t.id, tokens[1])
+    await p.hello()
+    await q.hello()
+    await run_until(clock, lambda: between(p), (p,))
+    assert p.info is not None and p.info["seats"][1]["autoplay"] and not p.info["seats"][0]["autoplay"]
+    await p.send({"type": "ready"})
+    clock.advance(0)
+    p.read()
+    assert p.info["status"] == "playing" and p.events("deal")[-1]["round"] == 2
+
+
 async def test_a_lobby_nobody_starts_expires_at_the_first_sweep_after_its_time(tmp_path: Path) -> None:
     hub, clock = await start_hub(tmp_path / "db", lobby_ttl=60.0, sweep_every=15.0)
     try:

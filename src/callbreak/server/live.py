@@ -466,8 +466,12 @@ class LiveTable:
                 delay = max(0.0, self._turn_deadline - self.clock.time())
                 self._handle = self.clock.call_later(delay, self.autopilot.auto, v, seat, "timeout")
         elif st.status == BETWEEN:
-            # every player not replaced by a bot, connected or not: the delay bounds the wait
-            waiting = [s for s in st.humans() if not st.autoplay[s] and not st.ready[s]]
+            # every player not replaced by a bot, connected or not: the delay bounds the wait; when
+            # every player's seat is on autoplay, those still connected (a slow player whose turn ran
+            # out sees the round's summary; nobody else is kept waiting by it)
+            playing = [s for s in st.humans() if not st.autoplay[s]]
+            awaited = playing or [s for s in st.humans() if self.connected[s]]
+            waiting = [s for s in awaited if not st.ready[s]]
             if not waiting:
                 self._handle = self.clock.call_later(0, self._next_round, st.v)
                 return

@@ -155,3 +155,29 @@ def test_a_reloaded_page_shows_every_round_from_the_snapshot(finished: tuple[Any
     for k, deal in enumerate(hist["played"], 1):
         assert page.locator(f"[data-testid=scoreboard-cell-{k}-0] .pts").inner_text() == deal["points"][0]
     page.close()
+
+
+def test_the_final_dialogs_buttons_stay_in_view_while_the_sheet_scrolls(finished: tuple[Any, str]) -> None:
+    # Found in QA: on a small phone the final places' buttons (rematch, analyse, home) lay below a long
+    # score sheet, out of sight until the dialog was scrolled.
+    page, _ = finished
+    page.set_viewport_size({"width": 360, "height": 520})
+    try:
+        geometry = """() => {
+          const d = document.querySelector('[data-testid=final]'), r = d.getBoundingClientRect();
+          const foot = d.querySelector(':scope > .row:last-child').getBoundingClientRect();
+          const buttons = [...d.querySelectorAll(':scope > .row:last-child .btn')].map(b => b.getBoundingClientRect());
+          const total = d.querySelector('[data-testid=final-sheet] tfoot').getBoundingClientRect();
+          return {scrolls: d.scrollHeight > d.clientHeight, top: r.top, bottom: r.bottom, foot: foot.top,
+                  buttons: buttons.map(b => [b.top, b.bottom]), total: total.bottom};
+        }"""
+        g = page.evaluate(geometry)
+        assert g["scrolls"], g  # (the sheet is taller than the dialog on this screen)
+        assert len(g["buttons"]) >= 4 and all(g["top"] <= t and b <= g["bottom"] + 0.5 for t, b in g["buttons"]), g
+        page.evaluate("() => { const d = document.querySelector('[data-testid=final]'); d.scrollTop = d.scrollHeight; }")
+        g = page.evaluate(geometry)
+        # scrolled to its end, the totals show whole above the buttons
+        assert g["total"] <= g["foot"] + 0.5, g
+        assert all(g["top"] <= t and b <= g["bottom"] + 0.5 for t, b in g["buttons"]), g
+    finally:
+        page.set_viewport_size(PHONE["viewport"])

@@ -530,8 +530,10 @@ def _replay(d: dict[str, Any], ln: _Lines, holder: list[Match]) -> Iterator[Step
         raise ln.error(("seed",), f"the seed is a whole number, not {seed!r}")
     if dealer is not None and (not isinstance(dealer, int) or not 0 <= dealer <= 3):
         raise ln.error(("dealer",), f"the dealer is a seat 0..3, not {dealer!r}")
-    if players is not None and (not isinstance(players, list) or len(players) != 4):
-        raise ln.error(("players",), "four player names")
+    if players is not None and (
+        not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players)
+    ):
+        raise ln.error(("players",), f"four player names, not {players!r}")
     deals = d.get("deals", [])
     if not isinstance(deals, list):
         raise HistoryError("deals is a list")
@@ -685,6 +687,10 @@ def _replay(d: dict[str, Any], ln: _Lines, holder: list[Match]) -> Iterator[Step
         raise ln.error(
             ("status",), f"the replayed match is {'over' if m.is_over else 'still playing'}, not {status!r}"
         )
+    if d.get("totals") is not None:
+        tot = _decimals(d["totals"], ln, ("totals",), "totals")
+        if tot != [Decimal(t) for t in m.totals]:
+            raise ln.error(("totals",), f"the match's totals are {_pts(m.totals)}, not {d['totals']}")
     for pkey, lkey in (("places", ("places",)), ("result", ("Result",))):
         places = d.get(pkey)
         if places is not None and (not m.is_over or places != m.places):

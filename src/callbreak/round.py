@@ -822,8 +822,16 @@ class Round:
         >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1), dealer=3)
         >>> rnd.act(3)
         CallAction(seat=0, call=3)
+        >>> rnd.act("3")
+        Traceback (most recent call last):
+        ...
+        callbreak.errors.IllegalAction: no card now: the round is in phase 'calling' (a call is a whole number, not '3')
         """
-        if self._phase == CALLING and not isinstance(action, (Card, str)):
+        if self._phase == CALLING:
+            if isinstance(action, (Card, str)):
+                raise IllegalAction(
+                    f"no card now: the round is in phase 'calling' (a call is a whole number, not {action!r})"
+                )
             return self.call(action)
         return self.play(action)
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -42,12 +44,44 @@ def test_a_bad_python_spec_is_said_before_the_matches(tmp_path: Path, capsys: An
     greedy = greedy_file(tmp_path)
     (tmp_path / "broken.py").write_text("import no_such_module_here\n")
     (tmp_path / "notabot.py").write_text("class Greedy:\n    pass\n")
+    (tmp_path / "noact.py").write_text("from callbreak.bots import Bot\nclass Idle(Bot):\n    pass\n")
+    (tmp_path / "exits.py").write_text("import sys\nsys.exit(3)\n")
     for spec, said in (
         (f"{tmp_path}/missing.py:Greedy", "missing.py: no such file"),
         (f"{greedy}:Greedier", "has no Greedier (its names: Bot, Card, Greedy, Match, Ruleset, SeatView)"),
         (f"{tmp_path}/broken.py:Bot", "importing it failed: ModuleNotFoundError"),
         (f"{tmp_path}/notabot.py:Greedy", "Greedy is not a subclass of callbreak.bots.Bot"),
+        (f"{tmp_path}/noact.py:Idle", "Idle does not define act(view)"),
+        (f"{tmp_path}/exits.py:Bot", "importing it failed: SystemExit: 3"),
     ):
         assert main(["arena", spec, "random", "random", "random", "-n", "1", "-q"]) == 2
         out, err = capsys.readouterr()
         assert said in err and "matches in" not in out, (spec, err)
+
+
+def test_your_own_bot_is_served_over_http(tmp_path: Path, capsys: Any) -> None:
+    spec = f"{greedy_file(tmp_path)}:Greedy"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "callbreak", "bot", "serve", "--bot", spec, "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert f"serving the {spec!r} bot" in line, (line, proc.stderr.read() if proc.poll() is not None else "")
+        url = re.findall(r"http://\S+", line)[0]
+        report = tmp_path / "check.json"
+        assert main(["bot", "check", url, "--positions", "10", "--json", str(report)]) == 0
+        assert "PASS" in capsys.readouterr().out
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    # what cannot be served is said at once
+    for argv, said in (
+        (["--bot", f"{tmp_path}/missing.py:Greedy"], "missing.py: no such file"),
+        (["--bot", "medium", "--think", "1"], "--think is a setting of the hard bot, not of 'medium'"),
+    ):
+        assert main(["bot", "serve", "--port", "0", *argv]) == 2
+        assert said in capsys.readouterr().err

@@ -109,3 +109,28 @@ def test_serve_on_a_taken_port_says_so_before_claiming_to_serve(tmp_path: Path) 
     assert proc.returncode != 0
     assert "being served" not in proc.stdout, proc.stdout
     assert f"cannot listen on 127.0.0.1 port {port}" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_what_a_run_writes_at_its_end_is_checked_before_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # Found in a newcomer's try: the matches or the analysis ran to the end, then the file could not be written.
+    bots = ["random", "random", "random", "random"]
+    assert main(["arena", *bots, "-n", "1", "--plot", str(tmp_path / "chart.txt")]) == 2
+    out, err = capsys.readouterr()
+    assert "matches in" not in out, out
+    assert f"cannot draw {tmp_path / 'chart.txt'}: a chart is one of" in err and ".png" in err, err
+    assert not (tmp_path / "chart.txt").exists()
+    assert f"cannot write {tmp_path}: it is a folder" in refused(["analyse", "game.json", "--json", str(tmp_path)], capsys)
+    assert f"cannot write {tmp_path}: it is a folder" in refused(["replay", "--demo", "1", "--save", str(tmp_path)], capsys)
+
+
+def test_bot_serve_names_the_address_it_cannot_listen_on(capsys: pytest.CaptureFixture[str]) -> None:
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        assert main(["bot", "serve", "--bot", "random", "--port", str(port)]) == 2
+    finally:
+        taken.close()
+    err = capsys.readouterr().err
+    assert f"error: cannot listen on 127.0.0.1 port {port}: " in err and "Errno" not in err, err

@@ -56,6 +56,12 @@ def test_replay_json_and_history(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "End: the table ended the match" in out  # pagat has no fixed end: the demo stops after 5 rounds
     code, out, _ = run(["replay", str(path), "--summary"], capsys)
     assert code == 0 and "Led by" not in out and "Round 1 result" in out
+    # a history converted: JSON to text and back, the same match
+    text, again = tmp_path / "demo.txt", tmp_path / "again.json"
+    assert run(["replay", str(path), "--summary", "--save", str(text)], capsys)[0] == 0
+    assert text.read_text().startswith('[Event "Demo: four random bots"]')
+    assert run(["replay", str(text), "--summary", "--save", str(again)], capsys)[0] == 0
+    assert json.loads(again.read_text()) == data
 
 
 def test_replay_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

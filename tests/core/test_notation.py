@@ -299,6 +299,16 @@ def test_wrong_results_refused() -> None:
     bad_places = text.replace("Places: " + " ".join(map(str, m.places)), "Places: 4 4 4 4")
     with pytest.raises(HistoryError, match="places"):
         loads(bad_places)
+    # the JSON form's totals of the whole match, and its players' names, are checked too
+    d = to_dict(m)
+    for key, value, said in (
+        ("totals", [1, 2, 3, 4], r"totals: the match's totals are \["),
+        ("totals", "garbage", "totals: four values"),
+        ("players", [1, 2, 3, 4], r"players: four player names, not \[1, 2, 3, 4\]"),
+    ):
+        with pytest.raises(HistoryError, match=said):
+            from_dict(d | {key: value})
+    assert from_dict(d).totals == m.totals
 
 
 def test_json_errors() -> None:

@@ -49,7 +49,7 @@ def _module(path: Path) -> ModuleType:
     sys.modules[name] = module  # (dataclasses and pickling look their module up by name)
     try:
         loader_spec.loader.exec_module(module)
-    except Exception as e:
+    except (Exception, SystemExit) as e:  # (a file that calls sys.exit when imported: said, not obeyed)
         del sys.modules[name]
         raise ValueError(f"{path}: importing it failed: {type(e).__name__}: {e}") from e
     _modules[path] = module
@@ -88,6 +88,8 @@ def python_bot(spec: str, seed: int | None = None) -> Bot:
         raise ValueError(f"{m['file']} has no {name} (its names: {', '.join(names) or 'none'})")
     if not (isinstance(cls, type) and issubclass(cls, Bot)):
         raise ValueError(f"{spec}: {name} is not a subclass of callbreak.bots.Bot")
+    if cls.act is Bot.act:
+        raise ValueError(f"{spec}: {name} does not define act(view), the one method a Bot writes")
     try:
         return cls(seed)
     except TypeError as e:

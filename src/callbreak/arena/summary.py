@@ -24,7 +24,7 @@ from ..extras import need
 from .runner import MatchRecord, RunResult
 from .stats import mean, mean_ci, percentile, share_interval
 
-__all__ = ["BotSummary", "Summary", "rules_label", "summarize"]
+__all__ = ["BotSummary", "Summary", "plot_formats", "rules_label", "summarize"]
 
 
 @dataclass(slots=True)
@@ -300,3 +300,15 @@ def summarize(result: RunResult) -> Summary:
         bots=bots,
         records=recs,
     )
+
+
+def plot_formats() -> set[str]:
+    """The file kinds a chart can be drawn as (matplotlib's, by file name ending; needs the ``plot`` extra).
+
+    >>> {"png", "svg", "pdf"} <= plot_formats()
+    True
+    """
+    need("the arena's charts", "plot")
+    from matplotlib.figure import Figure
+
+    return set(Figure().canvas.get_supported_filetypes())

@@ -20,10 +20,13 @@ True
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..cards import Card
+from ..errors import IllegalAction
 from ..round import SeatView
 
 __all__ = ["Bot", "Hint"]
@@ -52,6 +55,25 @@ class Bot:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every bot's `act` first checks that its view's seat is the one to act: asked out of
+        turn, a bot says so (`IllegalAction`) instead of failing somewhere inside.
+
+        >>> from callbreak import Match
+        >>> class Lowest(Bot):
+        ...     def act(self, view):
+        ...         return view.legal_calls[0]
+        >>> m = Match(seed=1, dealer=3)
+        >>> Lowest().act(m.view(2))
+        Traceback (most recent call last):
+        ...
+        callbreak.errors.IllegalAction: seat 2 is asked to act, but seat 0 is to act now
+        """
+        super().__init_subclass__(**kwargs)
+        act = cls.__dict__.get("act")
+        if act is not None and not getattr(act, "checks_turn", False):
+            setattr(cls, "act", _checking_turn(act))  # noqa: B010  # (the method, wrapped)
 
     def act(self, view: SeatView) -> int | Card:
         """Return a call (an int from ``view.legal_calls``) in the calling phase,
@@ -135,3 +157,15 @@ class Hint:
 
     def __repr__(self) -> str:
         return f"Hint(call={self.call}, chance={self.chance}, card={self.card}, reason={self.reason!r}, level={self.level!r})"
+
+
+def _checking_turn(act: Callable[[Any, SeatView], int | Card]) -> Callable[[Any, SeatView], int | Card]:
+    @functools.wraps(act)
+    def checked(self: Any, view: SeatView) -> int | Card:
+        if view.to_act != view.seat:
+            who = "nobody" if view.to_act is None else f"seat {view.to_act}"
+            raise IllegalAction(f"seat {view.seat} is asked to act, but {who} is to act now")
+        return act(self, view)
+
+    checked.checks_turn = True  # type: ignore[attr-defined]
+    return checked

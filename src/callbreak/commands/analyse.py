@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .options import positive_int, seed_option
+from .options import output_file, positive_int, seed_option
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -47,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         metavar="N",
         help="seat 0..3 to analyse (repeatable; default all)",
     )
-    p.add_argument("--json", metavar="OUT", help="write the analysis as JSON to OUT")
+    p.add_argument("--json", metavar="OUT", type=output_file, help="write the analysis as JSON to OUT")
     p.add_argument("--budget", type=positive_int, default=None, metavar="PLAYOUTS", help="playouts per decision")
     p.add_argument("--seed", type=seed_option, default=0, help="seed of the searches (default 0)")
     p.add_argument("--no-hindsight", action="store_true", help="skip the double-dummy hindsight")
@@ -102,9 +102,6 @@ def run(args: argparse.Namespace) -> int:
         err.print("error: --seat is a seat number 0..3")
         return 2
     out = Path(args.json) if args.json else None
-    if out is not None and not out.parent.exists():
-        err.print(f"error: cannot write {out}: no folder {out.parent}")
-        return 2
 
     from ..analysis import DEFAULT_BUDGET, analyse
 

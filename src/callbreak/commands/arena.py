@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from .options import output_file, positive_float, positive_int, seed_option
@@ -117,6 +118,14 @@ def run(args: argparse.Namespace) -> int:
     # say what is missing before the matches, not after them
     if args.plot or args.ratings:
         need("the arena's charts and ratings (--plot, --ratings)", "plot")
+    if args.plot:
+        from ..arena.summary import plot_formats
+
+        kinds = plot_formats()
+        kind = Path(args.plot).suffix.lower().lstrip(".")
+        if kind not in kinds:
+            err.print(f"[red]error:[/red] cannot draw {args.plot}: a chart is one of .{', .'.join(sorted(kinds))}")
+            return 2
     if remote:
         need("a remote bot", "remote")
     if any(b.startswith("policy:") for b in args.bots):

@@ -37,7 +37,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
             "server can serve all four seats of a table."
         ),
     )
-    s.add_argument("--bot", default="hard", help="level to serve (default hard)")
+    s.add_argument(
+        "--bot",
+        default="hard",
+        help="level to serve (default hard), or your own: FILE.py:CLASS (a Bot class in a Python file) "
+        "or policy:FILE.npz (a trained policy)",
+    )
     s.add_argument("--port", type=port_option, default=7000, help="port (default 7000; 0 picks a free one)")
     s.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)"
@@ -91,16 +96,25 @@ def run_serve(args: argparse.Namespace) -> int:
     """
     import sys
 
+    from ..arena.pyfile import is_python_spec
+    from ..arena.runner import POLICY, seat_bot
+    from ..bots import Bot
     from ..remote.server import BotServer
     from ..rules import Ruleset
 
     try:
         rules = Ruleset.preset(args.rules)
-        server = BotServer(
-            args.bot, rules, seed=args.seed, host=args.host, port=args.port, think=args.think, opp=args.opp
-        )
-    except (ValueError, OSError) as e:
+        bot: str | Bot = args.bot
+        if args.bot.startswith(POLICY) or is_python_spec(args.bot):  # one bot, answering one request at a time
+            bot = seat_bot(args.bot, seed=args.seed)
+        if args.think is not None and not args.bot.strip().lower().startswith("hard"):
+            raise ValueError(f"--think is a setting of the hard bot, not of {args.bot!r}")
+        server = BotServer(bot, rules, seed=args.seed, host=args.host, port=args.port, think=args.think, opp=args.opp)
+    except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"error: cannot listen on {args.host} port {args.port}: {e.strerror or e}", file=sys.stderr)
         return 2
     print(
         f"serving the {args.bot!r} bot ({rules.name} rules) on {server.url}  (GET /hi, POST /bid, POST /play)",

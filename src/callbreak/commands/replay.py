@@ -2,8 +2,8 @@
 
 FILE is a text history (see `callbreak.notation`) or its JSON form; ``-`` reads
 standard input.  ``callbreak replay --demo SEED`` plays a seeded match between bots
-first (``--save FILE`` keeps its history, ``--history`` prints the raw history),
-so there is something to replay without a real game.
+first, so there is something to replay without a real game.  ``--save OUT`` writes the
+history (of the demo, or of FILE: text to JSON and back), ``--history`` prints the raw history.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .options import seed_option
+from .options import output_file, seed_option
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -40,7 +40,10 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--set", action="append", default=[], metavar="FIELD=VALUE", help="change a rule for --demo"
     )
     p.add_argument("--level", default="random", help="bot level for --demo (default random)")
-    p.add_argument("--save", metavar="FILE", help="with --demo: write the history (FILE.json: the JSON form)")
+    p.add_argument(
+        "--save", metavar="OUT", type=output_file,
+        help="write the history to OUT (OUT.json: the JSON form, else the text form); converts a FILE too",
+    )
     p.add_argument("--history", action="store_true", help="print the text history instead of the replay")
     p.add_argument("--summary", action="store_true", help="only the round summaries, not every trick")
     p.set_defaults(func=run)
@@ -258,15 +261,6 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as e:
             err.print(f"error: {e}")
             return 2
-        if args.save:
-            path = Path(args.save)
-            text = to_json(match, indent=1) if path.suffix.lower() == ".json" else dumps(match)
-            try:
-                path.write_text(text)
-            except OSError as e:
-                err.print(f"error: cannot write {path}: {e.strerror}")
-                return 2
-            err.print(f"history saved to {path}")
     else:
         try:
             text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
@@ -278,6 +272,15 @@ def run(args: argparse.Namespace) -> int:
         except HistoryError as e:
             err.print(f"error: {args.file}: {e}")
             return 2
+    if args.save:
+        path = Path(args.save)
+        text = to_json(match, indent=1) if path.suffix.lower() == ".json" else dumps(match)
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as e:
+            err.print(f"error: cannot write {path}: {e.strerror}")
+            return 2
+        err.print(f"history saved to {path}")
     if args.history:
         sys.stdout.write(dumps(match))
         return 0

@@ -53,7 +53,8 @@ ENV_ID = "callbreak/Callbreak-v0"
 
 class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
     """``seat`` (0..3) is the learner's; ``opponents`` a bot level for all three others or
-    three levels (seat order, skipping the learner's).  ``match`` is the engine's `Match`
+    three levels or `Bot` instances, your own too (seat order, skipping the learner's; each
+    `Bot` in one seat, reseeded at every `reset`).  ``match`` is the engine's `Match`
     (its full state: for analysis, never part of an observation).
 
     >>> env = CallbreakEnv(ruleset="quick", opponents=["easy", "medium", "random"], seat=2)
@@ -64,6 +65,14 @@ class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
     >>> obs, reward, terminated, truncated, info = env.step(legal[0])   # the lowest call
     >>> env.match.round.calls[env.seat], terminated
     (1, False)
+    >>> from callbreak.bots import make_bot
+    >>> mine = make_bot("medium")   # any Bot: a class of your own
+    >>> CallbreakEnv(opponents=[mine, "easy", "easy"]).reset(seed=1)[0].shape
+    (556,)
+    >>> CallbreakEnv(opponents=[mine, mine, "easy"])
+    Traceback (most recent call last):
+    ...
+    ValueError: a Bot sits in one seat: give a Bot of its own to each seat
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012  # Gymnasium's own declaration
@@ -71,7 +80,7 @@ class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
     def __init__(
         self,
         ruleset: Ruleset | str | None = None,
-        opponents: str | Sequence[str] = "random",
+        opponents: str | Sequence[str | Bot] = "random",
         seat: int = 0,
         reward: str = "points",
         render_mode: str | None = None,
@@ -80,13 +89,17 @@ class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
         self.rules = ruleset_of(ruleset)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
             raise ValueError(f"seat must be 0..3, not {seat!r}")
+        if isinstance(opponents, Bot):
+            raise ValueError("a Bot sits in one seat: give three opponents, a level or a Bot for each")
         levels = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
-        if len(levels) != 3:
-            raise ValueError(f"opponents is one bot level or three, not {opponents!r}")
+        if len(levels) != 3 or not all(isinstance(x, (str, Bot)) for x in levels):
+            raise ValueError(f"opponents is one bot level, or three levels or Bots, not {opponents!r}")
+        if len({id(x) for x in levels if isinstance(x, Bot)}) < sum(isinstance(x, Bot) for x in levels):
+            raise ValueError("a Bot sits in one seat: give a Bot of its own to each seat")
         self._bots: dict[int, Bot] = {}
         others = [s for s in range(4) if s != seat]
         for s, level in zip(others, levels):
-            self._bots[s] = make_bot(level, seed=s)
+            self._bots[s] = level if isinstance(level, Bot) else make_bot(level, seed=s)
         if reward not in ("points", "places"):
             raise ValueError(f"reward must be 'points' or 'places', not {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:

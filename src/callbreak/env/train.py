@@ -541,6 +541,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         default="rule",
         help="who plays seats 1-3 in training: the kernel's rule policy, random, or the policy itself (self-play)",
     )
+    ap.add_argument(
+        "--rules",
+        default="standard",
+        metavar="PRESET",
+        help="ruleset preset to train on (default standard); the evaluation plays it in matches of 3 rounds",
+    )
     ap.add_argument("--eval-seeds", type=int, default=50, help="matches per opponent, each played 4 times")
     ap.add_argument(
         "--save", metavar="FILE.npz", help="write the trained weights (arena spec policy:FILE.npz)"
@@ -555,8 +561,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         ap.error(f"cannot write {a.save}: no folder {os.path.dirname(os.path.abspath(a.save))}")
     if a.save and os.path.isdir(a.save):
         ap.error(f"cannot write {a.save}: it is a folder")
+    try:
+        rules = Ruleset.preset(a.rules)
+    except ValueError as e:
+        ap.error(str(e))
     start = time.perf_counter()
-    res = train(a.updates, a.games, a.seed, opponents=a.opponents)
+    res = train(a.updates, a.games, a.seed, ruleset=rules, opponents=a.opponents)
     took = time.perf_counter() - start
     print(
         f"trained {a.updates} updates x {a.games} rounds in {took:.0f} s; "
@@ -564,11 +574,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     if a.save:
         save(a.save, res.theta)
-        print(f"weights written to {a.save}: callbreak arena policy:{a.save} easy easy easy --duplicate")
+        print(
+            f"weights written to {a.save}: "
+            f"callbreak arena policy:{a.save} easy easy easy --duplicate --rules {a.rules}"
+        )
     seeds = range(10_000, 10_000 + a.eval_seeds)
     for level in ("random", "easy") if a.eval_seeds > 0 else ():
         for label, th in (("untrained", initial()), ("trained", res.theta)):
-            mine, theirs = evaluate(th, level, seeds)
+            mine, theirs = evaluate(th, level, seeds, ruleset=rules.replace(rounds=3))
             print(f"{label:9} vs 3 {level:6}: {mine:+.2f} points/round, opponents {theirs:+.2f}")
 
 

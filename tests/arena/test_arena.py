@@ -145,3 +145,27 @@ def test_arena_command(tmp_path: Path, capsys: Any) -> None:
     assert out_png.read_bytes()[:4] == b"\x89PNG"
     assert json.loads(ratings.read_text())["random"]["matches"] == 4
     assert main(["arena", "random", "random", "random", "nobody", "-q"]) == 2
+
+
+def test_each_matchs_hand_history_is_kept_for_analysis(tmp_path: Path, capsys: Any) -> None:
+    from callbreak.notation import from_json
+
+    argv = ["arena", "medium", "easy", "random", "random", "-n", "4", "--rules", "quick", "--seed", "5", "-q"]
+    games, again = tmp_path / "games", tmp_path / "again"
+    assert main([*argv, "--jobs", "2", "--histories", str(games), "--json", str(tmp_path / "r.json")]) == 0
+    assert "hand histories written to" in capsys.readouterr().out
+    records = json.loads((tmp_path / "r.json").read_text())["match_records"]
+    assert sorted(p.name for p in games.iterdir()) == [f"match-{i:04d}.json" for i in range(4)]
+    for rec in records:
+        m = from_json((games / f"match-{rec['index']:04d}.json").read_text())
+        assert m.is_over and [float(m.totals[s]) for s in rec["seats"]] == rec["totals"]
+        assert [m.players[s] for s in rec["seats"]] == ["medium", "easy", "random", "random"]
+    # one process writes the same histories; the analysis reads them
+    assert main([*argv, "--histories", str(again)]) == 0
+    assert all((games / p.name).read_text() == p.read_text() for p in again.iterdir())
+    assert main(["analyse", str(games / "match-0001.json"), "--seat", "0", "--budget", "20", "--no-hindsight"]) == 0
+    # a file where the folder should be is said before any match
+    (tmp_path / "taken").write_text("")
+    with pytest.raises(SystemExit):
+        main([*argv, "--histories", str(tmp_path / "taken")])
+    assert "cannot write into" in capsys.readouterr().err

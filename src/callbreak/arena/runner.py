@@ -28,6 +28,7 @@ from typing import Any
 from ..bots import Bot
 from ..errors import IllegalAction
 from ..match import Match
+from ..notation import to_json
 from ..remote.client import fallback_action, resolve_bot
 from ..rules import Ruleset
 from ..scoring import made
@@ -160,6 +161,9 @@ class MatchRecord:
     faults: list[list[dict[str, Any]]]  # per bot
     places: list[int]
     win_share: list[float]
+    #: the match's hand history (`callbreak.notation.to_json`; seat names are the bots' names),
+    #: when asked for: ``callbreak analyse`` and ``callbreak replay`` read it
+    history: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -178,8 +182,9 @@ class MatchRecord:
         }
 
 
-def play_match(bots: Sequence[Bot], rules: Ruleset, task: Task) -> MatchRecord:
-    """Play one match; ``bots[i]`` sits in seat ``(i + task.rotation) % 4``.
+def play_match(bots: Sequence[Bot], rules: Ruleset, task: Task, *, history: bool = False) -> MatchRecord:
+    """Play one match; ``bots[i]`` sits in seat ``(i + task.rotation) % 4``; ``history``: keep
+    the match's hand history in the record.
 
     >>> from callbreak import Ruleset
     >>> from callbreak.bots import make_bot
@@ -188,13 +193,17 @@ def play_match(bots: Sequence[Bot], rules: Ruleset, task: Task) -> MatchRecord:
     >>> rec = play_match(bots, Ruleset.preset("quick", rounds=1), task)
     >>> rec.seats, rec.totals == play_match(bots, Ruleset.preset("quick", rounds=1), task).totals   # seeded
     ([1, 2, 3, 0], True)
+    >>> from callbreak.notation import from_json
+    >>> kept = play_match(bots, Ruleset.preset("quick", rounds=1), task, history=True)
+    >>> m = from_json(kept.history); m.players, [float(t) for t in m.totals] == [kept.totals[i] for i in (3, 0, 1, 2)]
+    (['random', 'medium', 'easy', 'random'], True)
     """
     seats = [(i + task.rotation) % 4 for i in range(4)]
     at_seat: list[Bot] = [bots[0]] * 4
     for i, s in enumerate(seats):
         at_seat[s] = bots[i]
         bots[i].reset(derive_seed("bot", task.deal_seed, s))
-    m = Match(rules, seed=task.deal_seed)
+    m = Match(rules, seed=task.deal_seed, players=[b.name for b in at_seat])
     times: list[list[float]] = [[] for _ in range(4)]  # per seat
     round_times: list[list[float]] = [[] for _ in range(4)]
     faults: list[list[dict[str, Any]]] = [[] for _ in range(4)]
@@ -259,6 +268,7 @@ def play_match(bots: Sequence[Bot], rules: Ruleset, task: Task) -> MatchRecord:
         faults=[faults[s] for s in seats],
         places=[places[s] for s in seats],
         win_share=[shares[s] for s in seats],
+        history=to_json(m) if history else None,
     )
 
 
@@ -286,19 +296,25 @@ class RunResult:
 # --- worker processes ---------------------------------------------------------
 _W_BOTS: list[Bot] = []
 _W_RULES: Ruleset | None = None
+_W_HISTORY = False
 
 
 def _worker_init(
-    specs: Sequence[str], rules_dict: dict[str, Any], time_budget: float, think: float | None = None
+    specs: Sequence[str],
+    rules_dict: dict[str, Any],
+    time_budget: float,
+    think: float | None = None,
+    history: bool = False,
 ) -> None:
-    global _W_BOTS, _W_RULES
+    global _W_BOTS, _W_RULES, _W_HISTORY
     _W_RULES = Ruleset.from_dict(rules_dict)
     _W_BOTS = [seat_bot(s, 0, time_budget, think) for s in specs]
+    _W_HISTORY = history
 
 
 def _worker_play(task: Task) -> MatchRecord:
     assert _W_RULES is not None
-    return play_match(_W_BOTS, _W_RULES, task)
+    return play_match(_W_BOTS, _W_RULES, task, history=_W_HISTORY)
 
 
 def run_arena(
@@ -312,11 +328,12 @@ def run_arena(
     time_budget: float = 1.5,
     progress: Callable[[MatchRecord], None] | None = None,
     think: float | None = None,
+    histories: bool = False,
 ) -> RunResult:
     """Play ``matches`` matches (rounded up to a multiple of 4 in duplicate play) between
     the four bots of ``specs``; with ``jobs`` > 1 in that many processes; ``think``: each
-    hard seat's budget in seconds of one core per round (`seat_bot`).  The records
-    are the same whatever ``jobs`` is.
+    hard seat's budget in seconds of one core per round (`seat_bot`); ``histories``: each
+    record keeps its match's hand history.  The records are the same whatever ``jobs`` is.
 
     >>> from callbreak import Ruleset
     >>> res = run_arena(["medium", "easy", "random", "random"], 4, rules=Ruleset.preset("quick", rounds=1),
@@ -344,7 +361,7 @@ def run_arena(
     result = RunResult(list(specs), rules, len(tasks), seed, duplicate, time_budget, jobs)
     t0 = time.perf_counter()
     records: list[MatchRecord] = []
-    for rec in _iterate(specs, rules, tasks, jobs, time_budget, think):
+    for rec in _iterate(specs, rules, tasks, jobs, time_budget, think, histories):
         records.append(rec)
         if progress is not None:
             progress(rec)
@@ -361,12 +378,13 @@ def _iterate(
     jobs: int,
     time_budget: float,
     think: float | None,
+    histories: bool,
 ) -> Iterator[MatchRecord]:
     if jobs <= 1 or len(tasks) == 1:
         bots = [seat_bot(s, 0, time_budget, think) for s in specs]
         try:
             for t in tasks:
-                yield play_match(bots, rules, t)
+                yield play_match(bots, rules, t, history=histories)
         finally:
             for b in bots:
                 close = getattr(b, "close", None)
@@ -377,6 +395,6 @@ def _iterate(
 
     ctx = mp.get_context("spawn")
     with ctx.Pool(
-        jobs, initializer=_worker_init, initargs=(list(specs), rules.to_dict(), time_budget, think)
+        jobs, initializer=_worker_init, initargs=(list(specs), rules.to_dict(), time_budget, think, histories)
     ) as pool:
         yield from pool.imap_unordered(_worker_play, tasks, chunksize=1)

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .options import output_file, positive_float, positive_int, seed_option
+from .options import history_folder, output_file, positive_float, positive_int, seed_option
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -70,6 +70,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--plot", metavar="FILE.png", type=output_file, help="draw each bot's points per match")
     p.add_argument(
         "--ratings", metavar="FILE.json", type=output_file, help="update OpenSkill ratings kept in this file with every match"
+    )
+    p.add_argument(
+        "--histories",
+        metavar="DIR",
+        type=history_folder,
+        help="write each match's hand history to DIR/match-NNNN.json (callbreak analyse or replay reads it)",
     )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -141,6 +147,12 @@ def run(args: argparse.Namespace) -> int:
             rb.close()
             if not ok:
                 err.print(f"[yellow]warning:[/yellow] {url}/hi does not say hello; its seats will fault")
+    if args.histories:
+        try:
+            Path(args.histories).mkdir(exist_ok=True)
+        except OSError as e:
+            err.print(f"[red]error:[/red] cannot write into {args.histories}: {e.strerror}")
+            return 2
     progress = Progress(
         TextColumn("[bold]arena"),
         BarColumn(),
@@ -154,7 +166,9 @@ def run(args: argparse.Namespace) -> int:
     with progress:
         task = progress.add_task("matches", total=total)
 
-        def tick(_: MatchRecord) -> None:
+        def tick(rec: MatchRecord) -> None:
+            if args.histories and rec.history is not None:  # written as each match ends: an interrupted run keeps them
+                (Path(args.histories) / f"match-{rec.index:04d}.json").write_text(rec.history, encoding="utf-8")
             progress.advance(task)
 
         try:
@@ -168,6 +182,7 @@ def run(args: argparse.Namespace) -> int:
                 time_budget=args.time_budget,
                 progress=tick,
                 think=args.think,
+                histories=bool(args.histories),
             )
         except ValueError as e:
             err.print(f"[red]error:[/red] {e}")
@@ -175,6 +190,8 @@ def run(args: argparse.Namespace) -> int:
     summary = summarize(result)
     console.print(summary.table())
     console.print(f"{summary.matches} matches in {result.wall_seconds:.1f} s with {args.jobs} job(s)")
+    if args.histories:
+        console.print(f"hand histories written to {args.histories}/match-*.json (callbreak analyse FILE)")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(summary.to_dict(), f, indent=1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-__all__ = ["output_file", "port_option", "positive_float", "positive_int", "seed_option"]
+__all__ = ["history_folder", "output_file", "port_option", "positive_float", "positive_int", "seed_option"]
 
 
 def _whole(text: str, lo: int, hi: int | None, needed: str) -> int:
@@ -97,4 +97,25 @@ def output_file(text: str) -> str:
         raise argparse.ArgumentTypeError(f"cannot write {text}: no folder {path.parent}")
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"cannot write {text}: it is a folder")
+    return text
+
+
+def history_folder(text: str) -> str:
+    """A folder to write files into while the run goes on, checked before it starts: a folder,
+    or a new one whose parent exists (the run makes it); an existing file is refused.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     history_folder(d + "/games") == d + "/games", Path(d + "/games").exists()
+    (True, False)
+    >>> history_folder("/no/such/folder/games")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: cannot write into /no/such/folder/games: no folder /no/such/folder
+    """
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write into {text}: it is a file")
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write into {text}: no folder {path.parent}")
     return text

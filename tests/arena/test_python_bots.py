@@ -56,7 +56,7 @@ def test_a_bad_python_spec_is_said_before_the_matches(tmp_path: Path, capsys: An
     ):
         assert main(["arena", spec, "random", "random", "random", "-n", "1", "-q"]) == 2
         out, err = capsys.readouterr()
-        assert said in err and "matches in" not in out, (spec, err)
+        assert said in err and "points/match" not in out, (spec, err)
 
 
 def test_your_own_bot_is_served_over_http(tmp_path: Path, capsys: Any) -> None:

@@ -55,7 +55,7 @@ def test_arena_says_what_it_cannot_write_before_the_matches(
     notes.write_text("my notes")
     code = main(["arena", *bots, "-n", "1", "--ratings", str(notes)])
     out, err = capsys.readouterr()
-    assert code == 2 and "does not hold ratings" in err and "matches in" not in out, (out, err)
+    assert code == 2 and "does not hold ratings" in err and "points/match" not in out, (out, err)
     assert notes.read_text() == "my notes"
 
 
@@ -116,7 +116,7 @@ def test_what_a_run_writes_at_its_end_is_checked_before_it(capsys: pytest.Captur
     bots = ["random", "random", "random", "random"]
     assert main(["arena", *bots, "-n", "1", "--plot", str(tmp_path / "chart.txt")]) == 2
     out, err = capsys.readouterr()
-    assert "matches in" not in out, out
+    assert "points/match" not in out, out
     assert f"cannot draw {tmp_path / 'chart.txt'}: a chart is one of" in err and ".png" in err, err
     assert not (tmp_path / "chart.txt").exists()
     assert f"cannot write {tmp_path}: it is a folder" in refused(["analyse", "game.json", "--json", str(tmp_path)], capsys)

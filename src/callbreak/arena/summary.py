@@ -117,7 +117,7 @@ class Summary:
         from rich.table import Table
 
         t = Table(
-            title=f"{self.matches} matches · rules {self.rules} · seed {self.seed}"
+            title=f"{self.matches} match{_es(self.matches)} · rules {self.rules} · seed {self.seed}"
             + (" · duplicate" if self.duplicate else ""),
             caption=f"± is the 95 % CI over {self.units} {'matches' if self.unit == 'match' else 'deal groups'}. {_CI_NOTE[self.unit]}",
             caption_justify="left",
@@ -172,7 +172,7 @@ class Summary:
         ax.axhline(0, color="grey", lw=0.5)
         ax.set_ylabel("points per match")
         ax.set_title(
-            f"{self.matches} matches, rules {self.rules}"
+            f"{self.matches} match{_es(self.matches)}, rules {self.rules}"
             + (", duplicate" if self.duplicate else "")
             + "  (box: quartiles, triangle: mean)"
         )
@@ -312,3 +312,7 @@ def plot_formats() -> set[str]:
     from matplotlib.figure import Figure
 
     return set(Figure().canvas.get_supported_filetypes())
+
+
+def _es(n: int) -> str:
+    return "" if n == 1 else "es"

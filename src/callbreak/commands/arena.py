@@ -189,7 +189,10 @@ def run(args: argparse.Namespace) -> int:
             return 2
     summary = summarize(result)
     console.print(summary.table())
-    console.print(f"{summary.matches} matches in {result.wall_seconds:.1f} s with {args.jobs} job(s)")
+    console.print(
+        f"{summary.matches} match{'' if summary.matches == 1 else 'es'} in {result.wall_seconds:.1f} s"
+        f" with {args.jobs} job{'' if args.jobs == 1 else 's'}"
+    )
     if args.histories:
         console.print(f"hand histories written to {args.histories}/match-*.json (callbreak analyse FILE)")
     if args.json:

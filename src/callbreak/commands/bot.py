@@ -6,7 +6,7 @@ import argparse
 import contextlib
 from typing import Any
 
-from .options import output_file, port_option, positive_float, positive_int, seed_option
+from .options import bot_url, output_file, port_option, positive_float, positive_int, seed_option
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -73,7 +73,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="check an HTTP bot: health, legal answers on sample positions, timing",
         description="Conformance check of an HTTP bot; the exit code is 1 when a check fails.",
     )
-    c.add_argument("url", help="the bot's base URL, e.g. http://127.0.0.1:7000")
+    c.add_argument("url", type=bot_url, help="the bot's base URL, e.g. http://127.0.0.1:7000")
     c.add_argument("--positions", type=positive_int, default=40, help="sample positions to ask about (default 40)")
     c.add_argument("--rules", default="bhoos", help="ruleset preset of the positions (default bhoos)")
     c.add_argument("--seed", type=seed_option, default=0, help="seed of the sample positions")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-__all__ = ["history_folder", "output_file", "port_option", "positive_float", "positive_int", "seed_option"]
+__all__ = ["bot_url", "history_folder", "output_file", "port_option", "positive_float", "positive_int", "seed_option"]
 
 
 def _whole(text: str, lo: int, hi: int | None, needed: str) -> int:
@@ -118,4 +118,22 @@ def history_folder(text: str) -> str:
         raise argparse.ArgumentTypeError(f"cannot write into {text}: it is a file")
     if not path.parent.is_dir():
         raise argparse.ArgumentTypeError(f"cannot write into {text}: no folder {path.parent}")
+    return text
+
+
+def bot_url(text: str) -> str:
+    """The base URL of a bot over HTTP: ``http://`` or ``https://`` and a host.
+
+    >>> bot_url("http://127.0.0.1:7000")
+    'http://127.0.0.1:7000'
+    >>> bot_url("127.0.0.1:7000")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a bot's URL starts with http:// or https://, as in http://127.0.0.1:7000
+    """
+    scheme, _, rest = text.partition("://")
+    if scheme not in ("http", "https") or not rest.strip("/"):
+        raise argparse.ArgumentTypeError(
+            f"a bot's URL starts with http:// or https://, as in http://{rest or text}"
+        )
     return text

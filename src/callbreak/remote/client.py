@@ -9,6 +9,7 @@ the fault is recorded in `faults`; the game goes on.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -214,7 +215,13 @@ def resolve_bot(spec: str, seed: int | None = None, time_budget: float = 1.5) ->
     'random'
     >>> resolve_bot("http://127.0.0.1:7001").url
     'http://127.0.0.1:7001'
+    >>> resolve_bot("127.0.0.1:7001")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot level '127.0.0.1:7001': a bot over HTTP is named by its URL, http://127.0.0.1:7001
     """
     if spec.startswith(("http://", "https://")):
         return RemoteBot(spec, time_budget=time_budget, seed=seed)
+    if re.fullmatch(r"[\w.-]+:\d{1,5}(/\S*)?", spec):  # host:port, the scheme forgotten
+        raise ValueError(f"unknown bot level {spec!r}: a bot over HTTP is named by its URL, http://{spec}")
     return make_bot(spec, seed)

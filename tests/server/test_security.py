@@ -237,3 +237,18 @@ async def test_messages_are_rate_limited_per_connection(make_server) -> None:  #
     pongs = sum(m["type"] == "pong" for m in a.messages)
     assert pongs == 9  # the burst of 10, less the hello
     await a.close()
+
+
+def test_a_socket_asked_for_without_the_upgrade_is_told_why_and_logged(make_server) -> None:  # type: ignore[no-untyped-def]
+    # Found by an operator: an nginx site without the Upgrade and Connection headers got a bare 404
+    # on /ws/ID, and the server said nothing.
+    server: Server = make_server()
+    made = server.create(bots="random", name="Asha", play_now=True)
+    for _ in range(2):
+        r = server.get(f"/ws/{made['table']}?token={made['token']}")
+        assert r.status_code == 426, r.text
+        assert r.json()["error"] == "upgrade_required" and r.headers["upgrade"] == "websocket", r.text
+    out = server.stop()
+    # said to the operator, once a minute (not once a request)
+    assert out.count("drops the WebSocket upgrade; pass the Upgrade and Connection headers") == 1, out
+    assert str(made["token"]) not in out  # (the seat's token is not written to the log)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -54,6 +55,8 @@ from .transport import ExposeAbort, abort_of
 
 __all__ = ["STATIC", "create_app"]
 
+log = logging.getLogger("callbreak.server")
+
 STATIC = Path(__file__).parent / "static"
 
 PLACEHOLDER = """<!doctype html>
@@ -75,6 +78,7 @@ _STATUS = {
     "not_host": 403,
     "rate_limited": 429,
     "too_large": 413,
+    "upgrade_required": 426,
     "internal": 500,
 }
 
@@ -268,6 +272,26 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         tokens = [t for t in raw.split(",") if t][:50]
         return answer(msgspec.convert({"matches": the_hub.matches(tokens)}, Matches))
 
+    warned_upgrade = [-float("inf")]
+
+    async def ws_over_plain_http(request: Request) -> Response:
+        # A table's socket asked for without the WebSocket upgrade: a proxy that does not pass the
+        # Upgrade and Connection headers. Said to the client, and to the operator (once a minute).
+        now = time.monotonic()
+        if now - warned_upgrade[0] >= 60:
+            warned_upgrade[0] = now
+            log.warning(
+                "a plain HTTP %s to %s (Upgrade: %r, Connection: %r): a proxy in front of this server "
+                "drops the WebSocket upgrade; pass the Upgrade and Connection headers (deploy/nginx/callbreak.conf)",
+                request.method,
+                request.url.path,
+                request.headers.get("upgrade"),
+                request.headers.get("connection"),
+            )
+        response = _error("upgrade_required", "this is a WebSocket: the request needs Upgrade: websocket")
+        response.headers["Upgrade"] = "websocket"
+        return response
+
     async def ws(websocket: WebSocket) -> None:
         # admitted already (its address's limits): `Admission`, in front of everything else
         await websocket.accept()
@@ -339,6 +363,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         Route("/api/join/{code}", join, methods=["POST"]),
         Route("/api/matches", matches),
         WebSocketRoute("/ws/{id}", ws),
+        Route("/ws/{id}", ws_over_plain_http),
         Route("/static/i18n/{name}", catalogue),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]

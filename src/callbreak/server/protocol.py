@@ -93,6 +93,7 @@ class ErrorCode(enum.StrEnum):
     BAD_FORMAT = "bad_format"
     NO_ANALYSIS = "no_analysis"
     BAD_ENTRY = "bad_entry"
+    UPGRADE_REQUIRED = "upgrade_required"
     INTERNAL = "internal"
 
 
@@ -130,6 +131,8 @@ ERRORS: dict[ErrorCode, str] = {
     ErrorCode.BAD_FORMAT: "a history format other than `text`, `json` or `log`",
     ErrorCode.NO_ANALYSIS: "the match has not been analysed yet (`POST` the same path to start)",
     ErrorCode.BAD_ENTRY: "a log entry the server wrote is malformed (a server bug; no client message causes it)",
+    ErrorCode.UPGRADE_REQUIRED: "a plain HTTP request to a table's WebSocket path `/ws/ID` (HTTP 426): "
+    "a proxy in front of the server dropped the `Upgrade` and `Connection` headers (it is logged)",
     ErrorCode.INTERNAL: "the server failed to handle the request (it is logged); nothing changed",
 }
 

@@ -31,6 +31,24 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def free_ports(n: int) -> int:
+    """The first of ``n`` consecutive free ports."""
+    for _ in range(100):
+        first = free_port()
+        if first + n <= 65536 and all(_free(first + k) for k in range(1, n)):
+            return first
+    raise RuntimeError(f"no {n} consecutive free ports")
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
 def unavailable(what: str) -> None:
     """Fail under CI, skip elsewhere: a service the tests need is not there."""
     if os.environ.get("CI", "").lower() in ("1", "true", "yes"):

@@ -15,7 +15,7 @@ import redis
 
 from ..server.conftest import Client, play_until
 from .procs import until
-from .services import free_port
+from .services import free_port, free_ports
 
 
 def children(pid: int) -> list[int]:
@@ -23,13 +23,21 @@ def children(pid: int) -> list[int]:
     return [int(x) for x in out.split()]
 
 
+def pid_at(port: int) -> int | None:
+    """The pid of the process answering on ``port`` (None: nothing answers)."""
+    try:
+        return int(httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).json()["pid"])
+    except httpx.HTTPError:
+        return None
+
+
 async def test_two_workers_on_one_port(pg_url: str, redis_server: str, ns: str, tmp_path: Path) -> None:
-    port = free_port()
+    port, status = free_port(), free_ports(2)
     env = {**os.environ, "CALLBREAK_NAMESPACE": ns, "CALLBREAK_LEASE_TTL": "1.5", "CALLBREAK_BOT_DELAY": "0",
            "CALLBREAK_CREATE_RATE": "0", "CALLBREAK_MSG_RATE": "0"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "callbreak", "serve", "--port", str(port), "--db", pg_url, "--redis", redis_server,
-         "--workers", "2"],
+         "--workers", "2", "--status-port", str(status)],
         env=env, stdout=(tmp_path / "out.txt").open("wb"), stderr=subprocess.STDOUT,
     )
     r = redis.Redis.from_url(redis_server)
@@ -40,6 +48,11 @@ async def test_two_workers_on_one_port(pg_url: str, redis_server: str, ns: str, 
         workers = children(proc.pid)
         assert len(workers) == 2
         base = f"http://127.0.0.1:{port}"
+        # each worker alone on a port of its own: its readiness and its metrics
+        until(lambda: {pid_at(status), pid_at(status + 1)} == set(workers))
+        for k in (0, 1):
+            assert httpx.get(f"http://127.0.0.1:{status + k}/readyz").json()["ready"] is True
+            assert "callbreak_live_tables " in httpx.get(f"http://127.0.0.1:{status + k}/metrics").text
 
         class Front:
             ws_base = f"ws://127.0.0.1:{port}"
@@ -54,9 +67,14 @@ async def test_two_workers_on_one_port(pg_url: str, redis_server: str, ns: str, 
         await play_until([p], lambda: p.v >= 10, timeout=30)
         victim = int(owner.decode().split("-")[-2])
         assert victim in workers
+        slot = status if pid_at(status) == victim else status + 1
+        assert pid_at(slot) == victim
+        metrics = httpx.get(f"http://127.0.0.1:{slot}/metrics").text
+        assert "callbreak_live_tables 1.0" in metrics and "callbreak_connections 1.0" in metrics, metrics
         os.kill(victim, signal.SIGKILL)
         await p.wait(lambda c: c.closed, timeout=10)
         until(lambda: len(children(proc.pid)) == 2 and victim not in children(proc.pid))  # started again
+        until(lambda: pid_at(slot) in set(children(proc.pid)) - set(workers))  # on the dead one's port
         for _ in range(100):
             try:
                 await p.connect()

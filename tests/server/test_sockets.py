@@ -205,3 +205,17 @@ async def test_new_websockets_are_limited_per_forwarded_address_and_refused_quie
     assert [await handshake(None) for _ in range(5)] == [101, 101, 101, 429, 429]
     out = server.stop()
     assert "handshake" not in out and "Traceback" not in out, out
+
+
+def test_a_status_port_reaches_the_same_process(make_server) -> None:  # type: ignore[no-untyped-def]
+    import httpx
+
+    from .conftest import free_port
+
+    status = free_port()
+    server: Server = make_server(args=["--status-port", str(status)])
+    main = server.get("/healthz").json()
+    other = httpx.get(f"http://127.0.0.1:{status}/healthz", timeout=10).json()
+    assert main["pid"] == other["pid"] and server.proc is not None and main["pid"] == server.proc.pid
+    assert httpx.get(f"http://127.0.0.1:{status}/readyz", timeout=10).json()["ready"] is True
+    assert f"this process's /readyz and /metrics: http://127.0.0.1:{status}/" in server.stop()

@@ -46,6 +46,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="where bots decide: local (here: threads or --bot-processes) or redis (callbreak bot-worker "
         "processes on any host, fed by a queue on --redis) (CALLBREAK_BOT_QUEUE)",
     )
+    p.add_argument(
+        "--status-port",
+        type=port_option,
+        default=None,
+        metavar="PORT",
+        help="a second port that reaches this process alone, for /readyz and /metrics (with --workers N, "
+        "worker k listens on PORT + k, also after a restart)",
+    )
     p.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)  # a worker's inherited socket
     p.add_argument("--time-scale", type=float, default=None, help="multiply the rules' turn timers (tests: 0.05)")
     p.add_argument("--bot-delay", type=float, default=None, help="seconds before a bot acts (default 0.7)")
@@ -121,17 +129,27 @@ def run(args: argparse.Namespace) -> int:
     _raise_open_files_limit()
     if args.workers > 1 and not cfg.redis:
         raise SystemExit("callbreak serve: --workers needs --redis (the processes share their tables through it)")
+    if args.workers > 1 and args.status_port is not None and not 0 < args.status_port <= 65536 - args.workers:
+        raise SystemExit(f"callbreak serve: --status-port with --workers {args.workers} is a port from 1 to {65536 - args.workers}")
+    from ..server.workers import listening_socket
+
     sock = None
     port = args.port
     if args.fd is None:
-        from ..server.workers import listening_socket
-
         # the address first: a port already taken is said before anything claims to be served
         try:
             sock = listening_socket(args.host, args.port)
         except OSError as e:
             raise SystemExit(f"callbreak serve: cannot listen on {args.host} port {args.port}: {e.strerror or e}") from None
         port = sock.getsockname()[1]
+    status = None  # this process's own port (its children's, with --workers: bound by each of them)
+    if args.status_port is not None and args.workers == 1:
+        try:
+            status = listening_socket(args.host, args.status_port)
+        except OSError as e:
+            raise SystemExit(
+                f"callbreak serve: cannot listen on {args.host} port {args.status_port}: {e.strerror or e}"
+            ) from None
     if cfg.redis:  # an unreachable Redis is said now: a process that never joined must not serve tables
         need("`callbreak serve --redis`", "scale")
         from ..server.cluster import reach_redis
@@ -153,7 +171,10 @@ def run(args: argparse.Namespace) -> int:
             print(line, flush=True)
         if cfg.seed is not None:
             print(seeded_warning(cfg.seed), flush=True)
-        return supervise(sock, args.workers, first_process=cfg.process)
+        if args.status_port is not None:
+            last = args.status_port + args.workers - 1
+            print(f"  each worker's /readyz and /metrics: http://{args.host}:{args.status_port}/ to :{last}/", flush=True)
+        return supervise(sock, args.workers, first_process=cfg.process, status_port=args.status_port)
     try:
         app: Any = create_app(cfg)
     except StoreUnavailable as e:
@@ -171,6 +192,8 @@ def run(args: argparse.Namespace) -> int:
     if args.fd is None:
         for line in served_at(args.host, port, cfg.db):
             print(line, flush=True)
+    if status is not None and args.fd is None:
+        print(f"  this process's /readyz and /metrics: http://{args.host}:{status.getsockname()[1]}/", flush=True)
     if cfg.bot_queue == "redis":
         print(f"  bots decide on the bot workers of {redacted(cfg.redis)} (callbreak bot-worker; with none, each bot's turn"
               f" plays the lowest legal action after {cfg.bot_deadline:g} s)", flush=True)
@@ -204,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
     )
     server = uvicorn.Server(config)
     try:
-        server.run(sockets=[sock])
+        server.run(sockets=[sock] if status is None else [sock, status])
     except KeyboardInterrupt:  # Ctrl+C: uvicorn has shut down cleanly, and says so
         return 0
     if not server.started:

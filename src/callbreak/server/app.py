@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -157,7 +158,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
 
     async def healthz(request: Request) -> Response:
         conns = sum(len(c) for t in the_hub.tables.values() for c in t.conns.values())
-        return JSONResponse({"ok": True, "tables": len(the_hub.tables), "connections": conns})
+        return JSONResponse({"ok": True, "tables": len(the_hub.tables), "connections": conns, "pid": os.getpid()})
 
     def guard(fn: Any) -> Any:
         async def wrapped(request: Request) -> Response:

@@ -14,14 +14,17 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 
 __all__ = ["keep_running", "listening_socket", "numbered_argv", "supervise", "worker_argv"]
 
 
 def worker_argv(argv: list[str], fd: int) -> list[str]:
-    """The child's command line: the parent's, without ``--workers``, with ``--fd``.
+    """The child's command line: the parent's, without ``--workers`` and ``--status-port``
+    (each child gets a port of its own: `supervise`), with ``--fd``.
 
-    >>> worker_argv(["serve", "--workers", "3", "--port=9", "--workers=2", "--redis", "redis://x"], 7)
+    >>> worker_argv(["serve", "--workers", "3", "--port=9", "--workers=2", "--redis", "redis://x",
+    ...              "--status-port", "9100"], 7)
     ['serve', '--port=9', '--redis', 'redis://x', '--fd', '7']
     """
     out: list[str] = []
@@ -30,10 +33,10 @@ def worker_argv(argv: list[str], fd: int) -> list[str]:
         if skip:
             skip = False
             continue
-        if a == "--workers":
+        if a in ("--workers", "--status-port"):
             skip = True
             continue
-        if a.startswith("--workers="):
+        if a.startswith(("--workers=", "--status-port=")):
             continue
         out.append(a)
     return [*out, "--fd", str(fd)]
@@ -74,15 +77,20 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def supervise(sock: socket.socket, workers: int, first_process: int = 0) -> int:
+def supervise(sock: socket.socket, workers: int, first_process: int = 0, status_port: int | None = None) -> int:
     """Serve the listening ``sock`` (`listening_socket`) with ``workers`` children (`worker_argv`)
     until stopped; the children are numbered ``--process first_process``, ``first_process + 1``, ...
-    (hosts serving one store on one ``--seed`` give each a ``--process`` base of its own)."""
+    (hosts serving one store on one ``--seed`` give each a ``--process`` base of its own); with
+    ``status_port``, the child in slot k (0 … workers − 1, and the one started again in its place)
+    also listens on ``status_port + k``."""
     sock.set_inheritable(True)
     fd = sock.fileno()
     cmd = [sys.executable, "-m", "callbreak", *worker_argv(sys.argv[1:], fd)]
+    per_slot = None if status_port is None else (lambda k: ["--status-port", str(status_port + k)])
     try:
-        return keep_running(cmd, workers, "callbreak serve", pass_fds=(fd,), numbered="--process", first=first_process)
+        return keep_running(
+            cmd, workers, "callbreak serve", pass_fds=(fd,), numbered="--process", first=first_process, per_slot=per_slot
+        )
     finally:
         sock.close()
 
@@ -94,20 +102,22 @@ def keep_running(
     pass_fds: tuple[int, ...] = (),
     numbered: str | None = None,
     first: int = 0,
+    per_slot: Callable[[int], list[str]] | None = None,
 ) -> int:
     """Run ``n`` processes of ``cmd`` and start again any that dies (saying so as ``name``),
     until SIGTERM or SIGINT: then stop them all (SIGTERM, then SIGKILL after 15 s) and return 0.
     With ``numbered`` (an option), the k-th process started (from 0) gets ``numbered first + k``
-    (`numbered_argv`).
+    (`numbered_argv`); ``per_slot(k)``: more options for the process in slot k (0 … n − 1), the
+    same for the one started again in its place.
     The supervisor of ``callbreak serve --workers`` and ``callbreak bot-worker --processes``."""
     stopping = False
     started = 0
 
-    def spawn() -> subprocess.Popen[bytes]:
+    def spawn(slot: int) -> subprocess.Popen[bytes]:
         nonlocal started
         argv = cmd if numbered is None else numbered_argv(cmd, numbered, first + started)
         started += 1
-        return subprocess.Popen(argv, pass_fds=pass_fds)
+        return subprocess.Popen([*argv, *(per_slot(slot) if per_slot else [])], pass_fds=pass_fds)
 
     def stop(signum: int, frame: object) -> None:
         nonlocal stopping
@@ -115,13 +125,13 @@ def keep_running(
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    procs = [spawn() for _ in range(n)]
+    procs = [spawn(k) for k in range(n)]
     while not stopping:
         time.sleep(0.2)
         for i, p in enumerate(procs):
             if p.poll() is not None and not stopping:
                 print(f"{name}: worker {p.pid} exited ({p.returncode}); starting another", flush=True)
-                procs[i] = spawn()
+                procs[i] = spawn(i)
     for p in procs:
         if p.poll() is None:
             p.terminate()

@@ -20,6 +20,8 @@ import httpx
 import pytest
 from textual.pilot import Pilot
 
+from callbreak import Card, SeatView
+from callbreak.round import lowest_action
 from callbreak.tui.app import CallbreakApp, SummaryScreen
 from callbreak.tui.game import sort_hand
 from callbreak.tui.online import OnlineGame, parse_join_url
@@ -38,15 +40,16 @@ def free_port() -> int:
 class Server:
     """A real ``callbreak serve`` process."""
 
-    def __init__(self, db: Path, port: int, bot_delay: float = 0.0) -> None:
+    def __init__(self, db: Path, port: int, bot_delay: float = 0.0, env: dict[str, str] | None = None) -> None:
         self.bot_delay = bot_delay
+        self.extra_env = env or {}
         self.db = db
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.extra_env}
         self.proc = subprocess.Popen(
             [
                 sys.executable, "-m", "callbreak", "serve", "--host", "127.0.0.1", "--port", str(self.port),
@@ -316,3 +319,77 @@ async def _timeouts_then_back(server: Server) -> None:
         await settle(pilot, lambda: not autoplay(), seconds=5)
         assert app.message in ("you have your seat back", "")
         assert not app.model.over  # type: ignore[union-attr]
+
+
+async def test_a_card_chosen_in_the_terminal_is_played_when_the_turn_runs_out(tmp_path: Path) -> None:
+    """The server's clock moves only when the test moves it (``CALLBREAK_TEST_HOOKS``): nothing
+    races a timer. The player moves the cursor to a legal card that is not the lowest and plays
+    nothing; when the turn runs out, that card is played, not the lowest."""
+    server = Server(tmp_path / "lift.sqlite", free_port(), bot_delay=0.7, env={"CALLBREAK_TEST_HOOKS": "1"})
+    server.start()
+    try:
+        async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
+            r = await http.post("/api/tables", json={"rules": {"preset": "quick", "rounds": 1}, "bots": "random",
+                                                     "name": "Lift", "play_now": True})
+            game = OnlineGame(parse_join_url(server.base + r.json()["seat_url"]))
+            app = CallbreakApp(game, hint=False)
+
+            async def advance(seconds: float) -> None:
+                moved = await http.post("/test/clock", json={"advance": seconds})
+                assert moved.status_code == 200, moved.text
+
+            async with app.run_test(size=(110, 34)) as pilot:
+
+                async def my_turn(phase: str) -> SeatView:
+                    for _ in range(2000):  # the bots' turns: 0.7 s of the server's clock each
+                        m = app.model
+                        if m is not None and m.my_turn and m.view.phase == phase and game.connected:
+                            return m.view
+                        await advance(0.25)
+                        await pilot.pause(0.02)
+                    raise AssertionError(f"no turn to {phase}")
+
+                v = await my_turn("calling")
+                await pilot.press(*str(v.legal_calls[0]), "enter")
+                while True:  # a turn with a legal card other than the lowest
+                    v = await my_turn("playing")
+                    if len(v.legal_cards) > 1:
+                        break
+                    before = game.v
+                    await pilot.press("enter")
+                    await settle(pilot, lambda b=before: game.v > b)
+                lowest = lowest_action(v)
+                for _ in range(len(v.legal_cards)):
+                    await pilot.press("right")
+                    if app.selected != lowest:
+                        break
+                chosen = app.selected
+                assert chosen in v.legal_cards and chosen != lowest
+                tricks, trick = len(v.tricks), len(v.trick)
+                # A choice is acknowledged by nothing; a socket's messages are handled in order, so
+                # once a bad one sent after it is refused, the choice has reached the server.
+                game.error = ""
+                game._send({"type": "select", "card": "XX", "ref": "after-the-choice"})
+                await settle(pilot, lambda: game.error != "")
+                assert v.rules.card_seconds is not None
+                await advance(v.rules.card_seconds)  # the turn runs out
+
+                def played() -> list[Card]:
+                    return [c for s, c in _cards_of(app, tricks, trick) if s == game.seat]
+
+                await settle(pilot, lambda: played() != [])
+                assert played() == [chosen], (played(), chosen, lowest)
+    finally:
+        server.stop()
+
+
+def _cards_of(app: CallbreakApp, tricks: int, trick: int) -> list[tuple[int, Card]]:
+    """The cards played from the trick the turn was in, on: (seat, card)."""
+    m = app.model
+    if m is None:
+        return []
+    v = m.view
+    if len(v.tricks) > tricks:  # (the trick is over already)
+        t = v.tricks[tricks]
+        return [(t.seat_of(i), t.cards[i]) for i in range(trick, 4)]
+    return list(v.trick)[trick:]

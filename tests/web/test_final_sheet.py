@@ -157,12 +157,20 @@ def test_a_reloaded_page_shows_every_round_from_the_snapshot(finished: tuple[Any
     page.close()
 
 
-def test_the_final_dialogs_buttons_stay_in_view_while_the_sheet_scrolls(finished: tuple[Any, str]) -> None:
+def test_the_final_dialogs_buttons_stay_in_view_while_the_sheet_scrolls(
+    finished: tuple[Any, str], server: str, browser: Any
+) -> None:
     # Found in QA: on a small phone the final places' buttons (rematch, analyse, home) lay below a long
-    # score sheet, out of sight until the dialog was scrolled.
-    page, _ = finished
+    # score sheet, out of sight until the dialog was scrolled; the dialog opened scrolled to its end
+    # (the focus went to a button of its foot); and a message that came in (a rematch offered) drew it
+    # again at its top, under the reader's finger.
+    page, table = finished
     page.set_viewport_size({"width": 360, "height": 520})
     try:
+        page.reload()
+        page.wait_for_selector("[data-testid=final]")
+        page.wait_for_function("() => document.querySelector('[data-testid=final]').contains(document.activeElement)")
+        assert page.evaluate("document.querySelector('[data-testid=final]').scrollTop") == 0
         geometry = """() => {
           const d = document.querySelector('[data-testid=final]'), r = d.getBoundingClientRect();
           const foot = d.querySelector(':scope > .row:last-child').getBoundingClientRect();
@@ -179,5 +187,15 @@ def test_the_final_dialogs_buttons_stay_in_view_while_the_sheet_scrolls(finished
         # scrolled to its end, the totals show whole above the buttons
         assert g["total"] <= g["foot"] + 0.5, g
         assert all(g["top"] <= t and b <= g["bottom"] + 0.5 for t, b in g["buttons"]), g
+        # a spectator comes: the table's message draws the dialog again, where it was scrolled to
+        scrolled = page.evaluate("() => { const d = document.querySelector('[data-testid=final]'); d.dataset.old = '1'; return d.scrollTop; }")
+        assert scrolled > 0
+        watcher = browser.new_context()
+        try:
+            watcher.new_page().goto(f"{server}/watch/{table}")
+            page.wait_for_function("() => !document.querySelector('[data-testid=final]').dataset.old", timeout=15_000)
+        finally:
+            watcher.close()
+        assert page.evaluate("document.querySelector('[data-testid=final]').scrollTop") == scrolled
     finally:
         page.set_viewport_size(PHONE["viewport"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 
 from .helpers import act_once, create_table, play_to_end
 
@@ -173,14 +174,16 @@ def test_reload_mid_trick_restores_the_same_state(server: str, page: Any, browse
     assert page.locator(f"[data-testid=hand] [data-card='{card}']").count() == 0
 
 
-def test_timeouts_play_for_you_then_a_bot_until_you_are_back(server: str, browser: Any) -> None:
+@pytest.mark.parametrize("lang", ["en", "hi"])
+def test_timeouts_play_for_you_then_a_bot_until_you_are_back(server: str, browser: Any, lang: str) -> None:
     rules = {"preset": "standard", "call_seconds": 0.6, "card_seconds": 0.6}
     res = httpx.post(
         f"{server}/api/tables", json={"rules": rules, "bots": "random", "name": "Asha", "play_now": True}
     )
     res.raise_for_status()
     data = res.json()
-    ctx = browser.new_context()
+    # (Hindi on a 360 px phone: found in QA, the button's words wrapped and the line cut it)
+    ctx = browser.new_context(locale=lang, **({} if lang == "en" else {"viewport": {"width": 360, "height": 740}}))
     page = ctx.new_page()
     page.set_default_timeout(15_000)
     # The seat link carries the token in its fragment; the page keeps it and drops it from the address bar.
@@ -190,6 +193,12 @@ def test_timeouts_play_for_you_then_a_bot_until_you_are_back(server: str, browse
     assert page.evaluate(f"localStorage.getItem('callbreak.seat.{data['table']}')") == data["token"]
     # Doing nothing: the timer plays for us (and says so), and after two expiries a bot takes over.
     page.wait_for_selector("[data-testid=autoplay-note]")
+    # the button is whole on the screen: inside its line, not cut by it
+    button = page.locator("[data-testid=back-btn]").bounding_box()
+    line = page.locator("[data-testid=turn-line]").bounding_box()
+    assert button is not None and line is not None
+    assert line["y"] <= button["y"] and button["y"] + button["height"] <= line["y"] + line["height"], (button, line)
+    assert button["x"] + button["width"] <= page.viewport_size["width"], button
     page.click("[data-testid=back-btn]")
     page.wait_for_selector("[data-testid=autoplay-note]", state="detached")
     ctx.close()

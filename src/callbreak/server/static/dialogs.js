@@ -55,7 +55,7 @@ export function modal(title, testid, body, onClose, extra) {
   setTimeout(() => {
     if (!dlg.isConnected || dlg.contains(document.activeElement)) return;
     const b = dlg.querySelector(".btn.primary") || (onClose ? closeBtn : dlg.querySelector("a[href], button"));
-    if (b) b.focus();
+    if (b) b.focus({ preventScroll: true });   // (a button in the sticky foot: the dialog stays at its top)
   }, 0);
   return ov;
 }

@@ -628,7 +628,13 @@ function mountTable(root, id, token) {
   // ---- dialogs: round summary, final places, last trick, scores ----
   // Dialogs are drawn afresh on every message; keep the keyboard focus on the same control.
   function renderDialogs() {
+    // A dialog drawn again (a message came: a rematch offered, a player back) keeps where it was
+    // scrolled to: what the player is reading never jumps away under their finger.
+    const before = dialogs.querySelector(".dialog");
+    const kept = before ? { id: before.dataset.testid, top: before.scrollTop } : null;
     keepFocus(dialogs, () => drawDialogs(dialogs, dialogCtx));
+    const after = dialogs.querySelector(".dialog");
+    if (kept && after && after !== before && after.dataset.testid === kept.id) after.scrollTop = kept.top;
   }
 
   function closeDialog(opener) {

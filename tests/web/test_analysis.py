@@ -61,13 +61,16 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         play_to_end([page], call_choice="lowest")
         never = httpx.get(api, timeout=10)  # over, never asked for
         assert (never.status_code, never.json()["error"]) == (404, "no_analysis")
-        # the final places offer the analysis
+        # the final places offer the analysis; asked for, it is started at once (a POST: no 404 first)
+        failed: list[str] = []
+        page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
         page.tap("[data-testid=analyse-btn]")
         page.wait_for_url(f"**/replay/{table}?analyse=1")
         page.wait_for_selector("[data-testid=analysis-progress]")  # it started by itself
         # off the event loop: the server answers while its worker analyses
         assert httpx.get(f"{base}/healthz", timeout=10).status_code == 200
         page.wait_for_selector("[data-testid=analysis-summary]", timeout=180_000)
+        assert failed == [], failed
         # every progress line shown said how many deals were done: while none is, the status
         # leaves "done" out (msgspec's omit_defaults) and the page reads it as 0
         shown = page.evaluate("window.__progress")

@@ -180,6 +180,10 @@ export function analysisPanel(id, opts) {
     try { show(await api("POST", path)); } catch (e) { if (alive) idle(e.message); }
   }
 
+  // Asked for (auto): POST at once, which answers a stored analysis too (no 404 first); else a GET
+  // learns whether there is one, without starting the work.
+  const handle = { el: box, stop: () => { alive = false; if (timer) clearTimeout(timer); } };
+  if (opts.auto) { start(); return handle; }
   (async () => {
     let st = null;
     try { st = await api("GET", path); } catch (e) {
@@ -190,5 +194,5 @@ export function analysisPanel(id, opts) {
     }
     if (alive) show(st);
   })();
-  return { el: box, stop: () => { alive = false; if (timer) clearTimeout(timer); } };
+  return handle;
 }

@@ -204,11 +204,15 @@ def test_http_input_is_checked(server: Server) -> None:
     r = httpx.post(server.base + "/api/tables", content=b"[1]", timeout=5)
     assert r.json()["error"] == "bad_json"
     assert server.post("/api/join/nope", {"name": "x"}).status_code == 404
-    made = server.create(name="\x1b[31mEvil\x00\u202e Name that is far too long for a seat")
+    made = server.create(name="\x1b[31mEvil\x00\u202e Name that is far too long for a seat at any table")
     info = server.get(f"/api/join/{made['invite']}").json()
     name = info["seats"][0]["name"]
-    assert len(name) <= 24 and "\x00" not in name and "\x1b" not in name and "\u202e" not in name
+    assert len(name) == 32 and "\x00" not in name and "\x1b" not in name and "\u202e" not in name
     assert name.startswith("[31mEvil")
+    # a full name in Bengali script is kept whole (24 characters cut it mid-word)
+    full = "শ্রীমতী সুচিত্রা বন্দ্যোপাধ্যায়"
+    made = server.create(name=full)
+    assert server.get(f"/api/join/{made['invite']}").json()["seats"][0]["name"] == full
     joined = server.post(f"/api/join/{made['invite']}", {"name": "<script>alert(1)</b>", "seat": 2}).json()
     assert joined["seat"] == 2
     assert server.post(f"/api/join/{made['invite']}", {"name": "x", "seat": 2}).json()["error"] == "seat_taken"

@@ -10,6 +10,7 @@ from typing import Any
 
 from callbreak import PRESETS, Ruleset
 from callbreak.bots.names import LEVEL_NAMES
+from callbreak.server.table import NAME_MAX
 
 
 def test_the_clients_presets_are_the_engines(static_url: str, page: Any) -> None:
@@ -30,3 +31,10 @@ def test_the_clients_level_names_are_the_bots(static_url: str, page: Any) -> Non
     page.goto(static_url + "/rules")
     got = page.evaluate('async () => (await import("/static/avatars.js")).LEVEL_NAMES')
     assert got == LEVEL_NAMES
+
+
+def test_the_clients_longest_name_is_the_servers(static_url: str, page: Any) -> None:
+    page.goto(static_url + "/")
+    assert page.evaluate('async () => (await import("/static/util.js")).NAME_MAX') == NAME_MAX
+    page.wait_for_selector("[data-testid=my-name]")
+    assert page.get_attribute("[data-testid=my-name]", "maxlength") == str(NAME_MAX)

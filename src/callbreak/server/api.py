@@ -52,7 +52,7 @@ __all__ = [
     "schema",
 ]
 
-#: a name as typed (the server cleans it: control characters out, at most 24 characters)
+#: a name as typed (the server cleans it: control characters out, at most 32 characters)
 Name = Annotated[str, msgspec.Meta(max_length=200)]
 #: a seat token (32 characters; longer ones are refused without a look-up)
 Token = Annotated[str, msgspec.Meta(max_length=64)]

@@ -52,7 +52,7 @@ __all__ = [
     "clean_name",
 ]
 
-NAME_MAX = 24
+NAME_MAX = 32  # (a full name in Devanagari or Bengali script: 24 cut "…বন্দ্যোপাধ্যায়" mid-word)
 #: an endless table (``rules.rounds`` None) ends after this many rounds in a row at whose end
 #: every player's seat was played by a bot (autoplay): nobody is playing it
 IDLE_ROUNDS = 3
@@ -80,7 +80,7 @@ def clean_name(name: object, default: str = "Player") -> str:
 
     >>> clean_name("  Asha\\x00\\n <b>K</b> ")
     'Asha <b>K</b>'
-    >>> clean_name("x" * 40) == "x" * 24, clean_name(None, "Player 2"), clean_name("\\u202e\\u200b")
+    >>> clean_name("x" * 40) == "x" * 32, clean_name(None, "Player 2"), clean_name("\\u202e\\u200b")
     (True, 'Player 2', 'Player')
     """
     if not isinstance(name, str):

@@ -1,5 +1,5 @@
 // Home (play now, play with friends, join) and the join page.
-import { h, fill, api, load, save, toast, navigate, presetRules, rulesSummary, PRESET_LIST, fieldClass } from "./util.js";
+import { h, fill, api, load, save, toast, navigate, presetRules, rulesSummary, PRESET_LIST, fieldClass, NAME_MAX } from "./util.js";
 import { allRecords, rememberSeat, tokenFor, myName, setMyName } from "./seats.js";
 import { botLabel } from "./avatars.js";
 import { t, num } from "./i18n.js";
@@ -66,7 +66,7 @@ function parseField(name, v) {
 
 export function renderHome(root) {
   const p = prefs();
-  const nameInput = h("input", { id: "my-name", "data-testid": "my-name", maxlength: 24, value: myName(), placeholder: t("home.your_name"), autocomplete: "nickname" });
+  const nameInput = h("input", { id: "my-name", "data-testid": "my-name", maxlength: NAME_MAX, value: myName(), placeholder: t("home.your_name"), autocomplete: "nickname" });
   nameInput.addEventListener("change", () => setMyName(nameInput.value.trim()));
   // no name typed: alone against bots, "You"; at a table for friends the server's own ("Player 1"),
   // never the word "You", which the others would read as the host's name
@@ -203,7 +203,7 @@ export function renderJoin(root, code) {
     const started = Boolean(info.status && info.status !== "lobby");
     const seats = info.seats || [];
     const free = seats.map((s, i) => [s, i]).filter(([s]) => !s || s.kind === "empty" || (!s.name && s.kind !== "bot"));
-    const nameInput = h("input", { id: "join-name", "data-testid": "join-name", maxlength: 24, value: myName(), required: true, autocomplete: "nickname" });
+    const nameInput = h("input", { id: "join-name", "data-testid": "join-name", maxlength: NAME_MAX, value: myName(), required: true, autocomplete: "nickname" });
     const seatSel = free.length > 1 ? select("join-seat", [["any", t("join.any_seat")], ...free.map(([, i]) => [i, t("seat.n", { n: i + 1 })])], "any") : null;
     const btn = h("button", { class: "btn primary big", type: "submit", "data-testid": "join-submit" }, t("join.take_seat"));
     const err = h("p", { class: "error", role: "alert", "aria-live": "assertive" });

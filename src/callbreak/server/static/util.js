@@ -71,6 +71,9 @@ export function keepFocus(region, draw) {
   if (again) again.focus({ preventScroll: true });
 }
 
+/** The longest name a player may type (the server's `callbreak.server.table.NAME_MAX`: a test holds it to it). */
+export const NAME_MAX = 32;
+
 // --- cards ------------------------------------------------------------------
 export const SUITS = ["S", "H", "D", "C"];
 export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };

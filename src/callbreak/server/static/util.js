@@ -183,7 +183,8 @@ export function errorText(code, status) {
 // link or field, nor anything marked data-toast-avoid (the cards on the table, the seats): over an
 // element marked data-toast-anchor="center" (the table's turn line: a toast is the news of the
 // moment), at the bottom of one marked "bottom" (the felt), the bottom of the screen, under the top
-// bar, the middle; failing that, the first that covers no control; failing that, the first.
+// bar, the middle, then any height from the top down; failing that (a small screen full of the
+// table), the one that covers no control and the least of what it should avoid; failing that, the first.
 let toastTimer = 0;
 const CONTROLS = "button, a[href], input, select, textarea, [role=button], [tabindex='0']";
 
@@ -218,15 +219,21 @@ export function toastTop(height, width) {
     tops.push(anchor.dataset.toastAnchor === "bottom" ? r.bottom - height - 14 : r.top + (r.height - height) / 2);
   }
   tops.push(vh - height - 16, 52, (vh - height) / 2);
+  for (let top = 4; top + height <= vh - 4; top += 4) tops.push(top);
   const controls = boxesOf(CONTROLS, vh);
-  const avoid = [...controls, ...boxesOf("[data-toast-avoid]", vh)];
-  for (const keepClear of [avoid, controls]) {
-    for (const top of tops) {
-      const box = { left, right, top, bottom: top + height };
-      if (!keepClear.some((r) => overlaps(box, r))) return Math.round(top);
-    }
-  }
-  return Math.round(tops[0]);
+  const marked = boxesOf("[data-toast-avoid]", vh);
+  const boxAt = (top) => ({ left, right, top, bottom: top + height });
+  const clear = tops.filter((top) => !controls.some((r) => overlaps(boxAt(top), r)));
+  const free = clear.find((top) => !marked.some((r) => overlaps(boxAt(top), r)));
+  if (free !== undefined) return Math.round(free);
+  const covered = (top) => marked.reduce((sum, r) => {
+    const b = boxAt(top);
+    const w = Math.min(b.right, r.right) - Math.max(b.left, r.left), hh = Math.min(b.bottom, r.bottom) - Math.max(b.top, r.top);
+    return sum + (w > 0 && hh > 0 ? w * hh : 0);
+  }, 0);
+  let best = clear.length ? clear[0] : tops[0];
+  for (const top of clear) if (covered(top) < covered(best)) best = top;
+  return Math.round(best);
 }
 
 /** Place the toast again (the page calls it after it redraws: what it covers may have moved). */

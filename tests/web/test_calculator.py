@@ -7,6 +7,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from callbreak import Ruleset
 from callbreak.scorecalc import ScoreSheet
 from callbreak.scoring import places_of, score_tenths, tenths_to_points
@@ -216,3 +218,23 @@ def test_js_scoring_is_exact_for_every_call_and_trick_count(static_url: str, pag
             for t in range(14)
         ]
         assert rows == expected, v
+
+
+@pytest.mark.parametrize(("lang", "digits"), [("bn", "০১২৩৪৫৬৭৮৯"), ("ne", "०१२३४५६७८९")])
+def test_the_readers_own_digits_are_taken(static_url: str, browser: Any, lang: str, digits: str) -> None:
+    # Found in QA: a phone keyboard in Bengali types "৪"; the box stayed empty and nothing was said.
+    ctx = browser.new_context(locale=lang, viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    page.goto(static_url + "/calculator")
+    native = lambda n: "".join(digits[int(d)] if d.isdigit() else d for d in str(n))  # noqa: E731
+    calls, tricks = [3, 4, 2, 1], [4, 2, 2, 5]
+    for i, c in enumerate(calls):
+        page.fill(f"[data-testid=calc-call-{i}]", native(c))
+    page.click("[data-testid=calc-save-calls]")
+    for i, t in enumerate(tricks):
+        page.fill(f"[data-testid=calc-tricks-{i}]", native(t))
+    page.click("[data-testid=calc-save-tricks]")
+    rules = Ruleset.preset("standard")
+    shown = page.evaluate("() => [0, 1, 2, 3].map(i => document.querySelector(`[data-testid=pts-0-${i}]`).textContent)")
+    assert shown == [native(fmt(score_tenths(c, t, rules))) for c, t in zip(calls, tricks)], shown
+    ctx.close()

@@ -3,7 +3,7 @@
 // localStorage and exportable as a JSON sheet.
 import { h, clear, fill, load, save, download, copyText, toast, presetRules, PRESETS, PRESET_LIST, fieldClass } from "./util.js";
 import { fmt, ordinal, sheetState } from "./scoring.js";
-import { t, num } from "./i18n.js";
+import { t, num, westernDigits } from "./i18n.js";
 
 const KEY = "callbreak.calc";
 const MAX_ROUNDS = 20;
@@ -136,7 +136,8 @@ export function exportSheet(sheet) {
   return out;
 }
 
-const toNumber = (v) => (v === "" || v === null || v === undefined ? NaN : Number(v));
+// (the boxes take the reader's digits too: a phone's keyboard in Bengali or Nepali types "৪", "४")
+const toNumber = (v) => (v === "" || v === null || v === undefined ? NaN : Number(westernDigits(v).trim()));
 
 export function renderCalculator(root) {
   let sheet;
@@ -290,7 +291,7 @@ export function renderCalculator(root) {
       for (let i = 0; i < 4; i++) {
         const id = `calc-${calling ? "call" : "tricks"}-${i}`;
         const inp = h("input", {
-          id, type: "number", inputmode: "numeric", "data-testid": id,
+          id, type: "text", inputmode: "numeric", autocomplete: "off", "data-testid": id,
           min: calling ? sheet.rules.min_call : 0, max: calling ? sheet.rules.max_call : 13, required: true,
           onkeydown: (e) => { if (e.key === "Enter") { e.preventDefault(); (i < 3 ? inputs[i + 1] : saveBtn).focus(); } },
         });

@@ -55,6 +55,14 @@ export function num(value) {
   return String(value).replace(/[0-9]/g, (d) => DIGITS[Number(d)]);
 }
 
+/** Text typed with Devanagari or Bengali digits (or Western ones), with Western digits: "৪" → "4". */
+export function westernDigits(text) {
+  return String(text).replace(/[\u0966-\u096F\u09E6-\u09EF]/g, (d) => {
+    const c = d.charCodeAt(0);
+    return String(c - (c >= 0x09e6 ? 0x09e6 : 0x0966));
+  });
+}
+
 function lookup(key) {
   if (key in catalogue) return catalogue[key];
   if (key in english) return english[key];

@@ -61,8 +61,11 @@ async def play_match(pilot: Pilot[int], app: CallbreakApp, use_arrows_every: int
         await settle(pilot, app, lambda: waiting_for_human(app) and app.model is not None)
         if isinstance(app.screen, SummaryScreen):
             await pilot.pause()
-            console = Console(width=100, record=True, file=io.StringIO())
-            console.print(app.screen.query_one("#summary", Static).content)
+            # read at the width the screen gives it (found in QA: Textual sized the summary by its
+            # short foot line, and the tables showed empty columns)
+            summary = app.screen.query_one("#summary", Static)
+            console = Console(width=max(1, summary.content_region.width), record=True, file=io.StringIO())
+            console.print(summary.content)
             text = console.export_text()
             assert "Round" in text and "points" in text
             if game.over:
@@ -486,3 +489,61 @@ async def test_the_final_scores_offer_an_analysis_of_your_play() -> None:
         assert practice.match.round.dealt == original.dealt
         assert len(practice.match.round.actions) == worst.step  # the same position: the player to act again
         assert not isinstance(app.screen, (SummaryScreen, AnalysisScreen))
+
+
+@pytest.mark.parametrize("size", [(100, 32), (80, 24)])
+async def test_a_round_summary_shows_its_whole_table_whatever_its_foot(size: tuple[int, int]) -> None:
+    # Found in QA: with a short foot line ("Enter: next round") the summary took the foot's width,
+    # and its table showed empty columns.
+    from decimal import Decimal
+
+    from callbreak.tui.game import RoundSummary
+
+    points = tuple(map(Decimal, ("3.1", "-2", "4.1", "3")))
+    game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    app = CallbreakApp(game, hint=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        app.push_screen(SummaryScreen(RoundSummary(1, (3, 2, 4, 3), (4, 1, 5, 3), points, points), game.model()))
+        await pilot.pause()
+        summary = app.screen.query_one("#summary", Static)
+        console = Console(width=max(1, summary.content_region.width), record=True, file=io.StringIO())
+        console.print(summary.content)
+        text = console.export_text()
+        for word in ("call", "tricks", "points", "total", "Asha", "3.1", "-2.0", "4.1"):
+            assert word in text, text
+
+
+async def test_the_final_sheet_scrolls_on_a_small_terminal() -> None:
+    # Found in QA: at 80x24 the final places, the result and the keys lay below the screen's edge, and
+    # no key scrolled to them.
+    from decimal import Decimal
+
+    from callbreak.bots import make_bot
+    from callbreak.tui.game import RoundSummary
+
+    game = LocalGame(Ruleset.preset("standard"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    m, bot = game.match, make_bot("random", seed=1)
+    while not m.is_over:
+        seat = m.to_act
+        assert seat is not None
+        m.act(bot.act(m.view(seat)))
+    last = m.rounds[-1]
+    summary = RoundSummary(len(m.rounds), tuple(last.calls), tuple(last.tricks_won), tuple(last.points()),
+                           tuple(Decimal(t) for t in m.totals))
+    app = CallbreakApp(game, hint=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(SummaryScreen(summary, game.model()))
+        await pilot.pause()
+        box = app.screen.query_one("#summary-box")
+        assert box.max_scroll_y > 0 and box.scroll_y == 0  # (taller than the screen)
+        for _ in range(5):
+            await pilot.press("pagedown")
+        await pilot.pause()
+        assert box.scroll_y == box.max_scroll_y
+        foot = app.screen.query_one("#summary-foot")
+        assert foot.region.bottom <= box.region.bottom  # the keys' line is in view
+        await pilot.press("up")
+        await pilot.pause()
+        assert box.scroll_y == box.max_scroll_y - 1

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.console import Group
+from rich.measure import Measurement
 from rich.text import Text
 from textual import events, on
 from textual.app import App, ComposeResult
@@ -174,7 +175,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
             yield Markdown(tr("tui.help") + table_rules_markdown(self.rules))
-            yield Label("Esc closes this help", classes="hint")
+            yield Label(tr("tui.help_close"), classes="hint")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -207,6 +208,11 @@ class SummaryScreen(ModalScreen[None]):
         Binding("n", "new", tr("tui.b_new"), show=False),
         Binding("e", "end", tr("dialog.end_match"), show=False),
         Binding("a", "analyse", tr("tui.b_analyse"), show=False),
+        # a final sheet taller than a small terminal scrolls
+        Binding("down", "scroll(1)", show=False),
+        Binding("up", "scroll(-1)", show=False),
+        Binding("pagedown", "scroll(10)", show=False),
+        Binding("pageup", "scroll(-10)", show=False),
     ]
 
     def __init__(
@@ -229,8 +235,9 @@ class SummaryScreen(ModalScreen[None]):
             parts += [Text(""), places_table(self.model), Text(""), Text(match_result(self.model), style="bold yellow")]
         elif self.model.view.sudden_death:
             parts += [Text(""), Text(tr("tui.sudden_next"), style="bold red")]
+        self._content = Group(*parts)
         with Vertical(id="summary-box"):
-            yield Static(Group(*parts), id="summary")
+            yield Static(self._content, id="summary")
             yield Label(self.foot(), classes="hint", id="summary-foot")
 
     def foot(self) -> str:
@@ -247,8 +254,17 @@ class SummaryScreen(ModalScreen[None]):
         return text
 
     def on_mount(self) -> None:
+        # The tables' own width (Textual's "auto" took the foot line's: a round summary of empty
+        # columns), at most what the screen has room for.
+        console = self.app.console
+        wanted = Measurement.get(console, console.options, self._content).maximum
+        self.query_one("#summary", Static).styles.width = max(1, min(wanted, self.app.size.width - 8))
         if self.remaining is not None:
             self.set_interval(0.5, lambda: self.query_one("#summary-foot", Label).update(self.foot()))
+
+    def action_scroll(self, lines: int) -> None:
+        box = self.query_one("#summary-box", Vertical)
+        box.scroll_to(y=box.scroll_y + lines, animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -515,7 +531,7 @@ class CallbreakApp(App[int]):
     HelpScreen, SummaryScreen { align: center middle; }
     #help-box { width: 84; max-width: 95%; height: 90%; background: $panel; border: thick $accent; padding: 0 1; }
     #summary-box { width: auto; height: auto; max-height: 95%; background: $panel; border: thick $accent;
-                   padding: 1 2; }
+                   padding: 1 2; overflow-y: auto; }
     #summary { width: auto; }
     .hint { color: $text-muted; margin-top: 1; }
     SetupScreen { align: center middle; }

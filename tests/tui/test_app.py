@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import io
 from collections.abc import Callable
@@ -547,3 +548,53 @@ async def test_the_final_sheet_scrolls_on_a_small_terminal() -> None:
         await pilot.press("up")
         await pilot.pause()
         assert box.scroll_y == box.max_scroll_y - 1
+
+
+async def test_a_key_meant_for_the_last_card_does_not_close_the_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found in QA: the round's last card, the player's only one, played itself; the Enter pressed for
+    # it a moment later closed the round summary before it was seen. The guard's clock is the test's.
+    from decimal import Decimal
+
+    from callbreak.tui.game import RoundSummary
+
+    now = [100.0]
+    monkeypatch.setattr(SummaryScreen, "clock", staticmethod(lambda: now[0]))
+    points = tuple(map(Decimal, ("3.1", "-2", "4.1", "3")))
+    game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    app = CallbreakApp(game, hint=False)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        app.push_screen(SummaryScreen(RoundSummary(1, (3, 2, 4, 3), (4, 1, 5, 3), points, points), game.model(), guard=0.5))
+        await pilot.pause()
+        now[0] += 0.49
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)  # too soon: still open
+        now[0] += 0.02
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, SummaryScreen)
+
+
+async def test_only_card_is_said_of_the_card_that_was_the_only_one() -> None:
+    # Found in QA: when the player's only card ended a trick or a round, "(only card)" was added to
+    # the line after it ("round 2: You deals (only card)").
+    game = LocalGame(Ruleset.preset("quick"), seed=5, bots="random", name="You", delay=0, trick_pause=0)
+    noted: list[str] = []
+    seen: set[str] = set()
+
+    def notify() -> None:
+        for line in game.model().log:
+            if line not in seen:
+                seen.add(line)
+                if "(only card)" in line:
+                    noted.append(line)
+        if game.human_to_act and game.pending_summary is None and game.forced_card() is None:
+            v = game.match.view(game.seat)
+            game.submit(v.legal_calls[0] if v.phase == "calling" else v.legal_cards[0])
+        if game.pending_summary is not None:
+            game.acknowledge_round()  # (the summary read)
+
+    await asyncio.wait_for(game.run(notify), timeout=120)
+    assert game.match.is_over and noted, noted
+    assert all(line.startswith("You play ") and line.endswith(" (only card)") for line in noted), noted

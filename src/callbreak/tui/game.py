@@ -461,14 +461,16 @@ class LocalGame(Game):
         return a, b, c
 
     # --- acting ---------------------------------------------------------------
-    def _apply(self, seat: int, action: int | Card) -> None:
+    def _apply(self, seat: int, action: int | Card, note: str = "") -> None:
+        """Act for ``seat`` and log it; ``note`` is said after the card (e.g. "(only card)")."""
         name = self.match.players[seat]
         you = seat == self.seat and name == tr("seat.you")
         redeals = len(self.match.redeals)
         finished = len(self.match.rounds)
         act = self.match.act(action)
         if isinstance(act, PlayAction):
-            self._log.append(tr("tui.log_play_you" if you else "tui.log_play", name=name, card=act.card.symbol))
+            line = tr("tui.log_play_you" if you else "tui.log_play", name=name, card=act.card.symbol)
+            self._log.append(f"{line} {note}" if note else line)
             if act.winner is not None:
                 rnd = self.match.rounds[-1] if len(self.match.round) == 0 and self.match.rounds else None
                 tricks = rnd.tricks if rnd is not None else self.match.round.tricks
@@ -561,8 +563,7 @@ class LocalGame(Game):
                         break
                     self._apply(seat, choice)
                 elif forced is not None and self.forced_card() == forced:
-                    self._apply(self.seat, forced)
-                    self._log[-1] += " " + tr("tui.only_card")
+                    self._apply(self.seat, forced, note=tr("tui.only_card"))
                 self._wake.clear()
                 notify()
                 continue

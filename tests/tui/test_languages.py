@@ -208,3 +208,34 @@ async def test_refusals_in_nepali(nepali: None) -> None:
         assert message.startswith(NE["tui.o_not_legal"].split("{why}")[0].format(card=illegal[0].symbol)), message
         assert not ENGLISH.search(message) and not re.search("[A-Za-z]{3}", message), message
         assert game.match.view(0) == v
+
+
+def test_every_line_in_nepali_hindi_and_bengali_is_measured_as_the_terminal_draws_it() -> None:
+    # Found in QA: Rich counted a vowel sign that takes space (the ा of का) as no cell; terminals
+    # (glibc's wcwidth: tmux, VTE, xterm) give it one, so borders were pushed out and columns cut.
+    import ctypes
+    import ctypes.util
+    import locale
+
+    from rich.cells import cell_len
+
+    CallbreakApp(LocalGame(seed=1, bots="random"), hint=False)  # the terminal client sets the measure
+    kept = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C.UTF-8")
+    libc = ctypes.CDLL(ctypes.util.find_library("c"))
+    libc.wcswidth.restype = ctypes.c_int
+
+    def drawn(text: str) -> int:
+        return int(libc.wcswidth(ctypes.c_wchar_p(text), len(text)))
+
+    wrong = []
+    try:
+        for lang in ("ne", "hi", "bn"):
+            for key, value in catalogue(lang).items():
+                for line in value.split("\n") if isinstance(value, str) else ():
+                    if drawn(line) != cell_len(line):
+                        wrong.append((lang, key, line, drawn(line), cell_len(line)))
+    finally:
+        locale.setlocale(locale.LC_CTYPE, kept)
+    assert wrong == [], wrong[:5]
+    assert cell_len("का") == 2 and cell_len("কো") == 2 and cell_len("Asha") == 4

@@ -791,7 +791,8 @@ class CallbreakApp(App[int]):
                     return
                 if isinstance(card, Card) and card in view.legal_cards:
                     self.selected = card
-                    reason = getattr(h, "reason", "")
+                    # (the bots' reasons are English prose: shown to English readers only, as on the web)
+                    reason = getattr(h, "reason", "") if current() == "en" else ""
                     self.message = tr("tui.hint", card=card.symbol) + (f" — {reason}" if reason else "")
                 else:
                     self.message = why
@@ -821,7 +822,7 @@ class CallbreakApp(App[int]):
     def _draw(self, screen: TableScreen) -> None:
         m = self.model
         if m is None:
-            screen.query_one("#header", Static).update(Text(" ♠ Callbreak  ·  connecting…", style="bold"))
+            screen.query_one("#header", Static).update(Text(f" ♠ {tr('home.title')}  ·  {tr('table.connecting')}", style="bold"))
             return
         v = m.view
         width = screen.size.width

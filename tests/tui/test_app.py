@@ -598,3 +598,15 @@ async def test_only_card_is_said_of_the_card_that_was_the_only_one() -> None:
     await asyncio.wait_for(game.run(notify), timeout=120)
     assert game.match.is_over and noted, noted
     assert all(line.startswith("You play ") and line.endswith(" (only card)") for line in noted), noted
+
+
+async def test_a_long_name_is_cut_on_the_table_and_squeezes_no_seat() -> None:
+    # Found in QA: a name of 32 letters left the side seats a few columns, "bot · easy" split in two.
+    game = LocalGame(ONE_ROUND, seed=3, bots="easy", name="Bartholomew Longname-Smithington", delay=0, trick_pause=0)
+    app = CallbreakApp(game, hint=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app, lambda: app.model is not None)
+        await pilot.pause()
+        table = screen_text(app, "table")
+        assert "Bartholomew Lon…" in table and "Longname-Smithington" not in table, table
+        assert table.count("bot · easy") == 3, table  # each side seat's label whole, on one line

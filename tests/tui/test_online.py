@@ -393,3 +393,16 @@ def _cards_of(app: CallbreakApp, tricks: int, trick: int) -> list[tuple[int, Car
         t = v.tricks[tricks]
         return [(t.seat_of(i), t.cards[i]) for i in range(trick, 4)]
     return list(v.trick)[trick:]
+
+
+async def test_the_link_back_to_the_seat_shows_at_80_columns(server: Server) -> None:
+    # Found in QA: at 80 columns the status line wrapped, and its second half, the link, was blank.
+    r = httpx.post(f"{server.base}/api/tables", json={"rules": {"preset": "quick", "rounds": 1}, "bots": "random",
+                                                       "name": "Tess", "play_now": True})
+    game = OnlineGame(parse_join_url(server.base + r.json()["seat_url"]))
+    app = CallbreakApp(game, hint=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: app.model is not None and game.connected)
+        await pilot.pause()
+        line = screen_text(app, "message").splitlines()[0]  # (the line is one row high)
+        assert f"{server.base}/t/{game.table_id}" in line, line

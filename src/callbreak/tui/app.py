@@ -849,6 +849,7 @@ class CallbreakApp(App[int]):
             msg = Text(m.error, style="bold red")
         else:
             msg = Text(m.status, style="dim")
+        msg.no_wrap, msg.overflow = True, "ellipsis"  # (one line: cut at its end, never a blank line)
         screen.query_one("#message", Static).update(msg)
 
     def prompt_text(self) -> Text:

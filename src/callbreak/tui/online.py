@@ -292,9 +292,9 @@ class OnlineGame(Game):
             waiting = tr("tui.o_expired")
         elif status == "abandoned":
             waiting = tr("table.abandoned")
+        # one line, the most pressing first (found in QA: at 80 columns the line wrapped and the
+        # second half, the link, was lost); the link names the table, so the table's id goes then
         note = []
-        if self.table_id:
-            note.append(tr("tui.o_table", id=self.table_id))
         me = (table.get("seats") or [{}] * 4)[self.seat] if 0 <= self.seat < 4 else {}
         if me.get("autoplay"):
             note.append(tr("tui.o_autoplay"))
@@ -302,6 +302,8 @@ class OnlineGame(Game):
             note.append(tr("tui.o_rematch") if self.rematch_offer is None else tr("tui.o_rematch_ready"))
         if self.seat_url:
             note.append(tr("tui.o_rejoin", url=self.seat_url))
+        elif self.table_id:
+            note.append(tr("tui.o_table", id=self.table_id))
         return TableModel(
             seat=max(self.seat, 0),
             view=view,

@@ -196,6 +196,10 @@ def header_text(model: TableModel) -> Text:
     return t
 
 
+#: the most cells a seat's name takes on the table (a longer one ends in "…")
+NAME_CELLS = 18
+
+
 def _seat_block(
     model: TableModel, seat: int, remaining: float | None, *, short: bool = False, totals: bool = False
 ) -> Text:
@@ -205,7 +209,10 @@ def _seat_block(
     to_act = v.to_act == seat and not model.over
     marker = "▶ " if to_act else ""
     style = "bold reverse" if to_act else "bold"
-    t.append(f"{marker}{model.names[seat]}", style=style)
+    # a long name is cut (found in QA: one of 32 letters squeezed the other seats into a few columns)
+    name = Text(f"{marker}{model.names[seat]}", style=style)
+    name.truncate(NAME_CELLS, overflow="ellipsis")
+    t.append_text(name)
     if seat == v.dealer and v.phase != "lobby":
         t.append(" " + tr("tui.dealer"), style="dim")
     if not short and model.labels[seat]:

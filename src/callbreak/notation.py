@@ -496,9 +496,12 @@ def _decimals(values: Any, ln: _Lines, key: tuple[Any, ...], what: str) -> list[
     if not isinstance(values, list) or len(values) != 4:
         raise ln.error(key, f"{what}: four values, one per seat")
     try:
-        return [Decimal(str(v)) for v in values]
+        out = [Decimal(str(v)) for v in values]
     except InvalidOperation:
         raise ln.error(key, f"{what}: not numbers: {values!r}") from None
+    if not all(d.is_finite() for d in out):  # ("NaN", "sNaN", "Infinity": no score is one)
+        raise ln.error(key, f"{what}: not numbers: {values!r}")
+    return out
 
 
 def _replay(d: dict[str, Any], ln: _Lines, holder: list[Match]) -> Iterator[Step]:

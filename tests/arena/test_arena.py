@@ -163,6 +163,11 @@ def test_each_matchs_hand_history_is_kept_for_analysis(tmp_path: Path, capsys: A
     # one process writes the same histories; the analysis reads them
     assert main([*argv, "--histories", str(again)]) == 0
     assert all((games / p.name).read_text() == p.read_text() for p in again.iterdir())
+    # a folder of an earlier run's histories is refused (they would stay mixed in), before any match
+    capsys.readouterr()
+    assert main([*argv, "--histories", str(games)]) == 2
+    out, err = capsys.readouterr()
+    assert "holds an earlier run's histories" in err and "points/match" not in out
     assert main(["analyse", str(games / "match-0001.json"), "--seat", "0", "--budget", "20", "--no-hindsight"]) == 0
     # a file where the folder should be is said before any match
     (tmp_path / "taken").write_text("")

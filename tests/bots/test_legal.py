@@ -51,3 +51,21 @@ def test_rule_bots_always_legal(level: str) -> None:
 
 def test_hard_always_legal() -> None:
     assert _fuzz("hard", 12, seed=12) > 1000
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "medium", "hard", "spar-simple", "spar-pimc", "spar-ismcts"])
+def test_a_bot_asked_out_of_turn_says_so(level: str) -> None:
+    # Found in a newcomer's try: each level failed its own way (IndexError, an argmax of nothing).
+    from callbreak.errors import IllegalAction
+
+    class Mixin:
+        def act(self, view: object) -> int:
+            return 1
+
+    class Mixed(Mixin, Bot):  # (an act from a class before Bot is checked too)
+        pass
+
+    m = Match(seed=1, dealer=3)  # seat 0 calls first
+    for bot in (make_bot(level, seed=1), Mixed()):
+        with pytest.raises(IllegalAction, match="seat 2 is asked to act, but seat 0 is to act now"):
+            bot.act(m.view(2))

@@ -304,6 +304,7 @@ def test_wrong_results_refused() -> None:
     for key, value, said in (
         ("totals", [1, 2, 3, 4], r"totals: the match's totals are \["),
         ("totals", "garbage", "totals: four values"),
+        ("totals", ["sNaN", "0", "0", "0"], "totals: not numbers"),
         ("players", [1, 2, 3, 4], r"players: four player names, not \[1, 2, 3, 4\]"),
     ):
         with pytest.raises(HistoryError, match=said):

@@ -53,6 +53,7 @@ async def test_two_workers_on_one_port(pg_url: str, redis_server: str, ns: str, 
         for k in (0, 1):
             assert httpx.get(f"http://127.0.0.1:{status + k}/readyz").json()["ready"] is True
             assert "callbreak_live_tables " in httpx.get(f"http://127.0.0.1:{status + k}/metrics").text
+            assert httpx.get(f"http://127.0.0.1:{status + k}/api/matches").status_code == 404  # (the probes only)
 
         class Front:
             ws_base = f"ws://127.0.0.1:{port}"

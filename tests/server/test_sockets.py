@@ -218,4 +218,27 @@ def test_a_status_port_reaches_the_same_process(make_server) -> None:  # type: i
     other = httpx.get(f"http://127.0.0.1:{status}/healthz", timeout=10).json()
     assert main["pid"] == other["pid"] and server.proc is not None and main["pid"] == server.proc.pid
     assert httpx.get(f"http://127.0.0.1:{status}/readyz", timeout=10).json()["ready"] is True
+    # the probes only: no table is made or played through it (it is not behind the proxy)
+    made = httpx.post(f"http://127.0.0.1:{status}/api/tables", json={"bots": "random"}, timeout=10)
+    assert made.status_code == 404 and server.get("/healthz").json()["tables"] == 0
     assert f"this process's /readyz and /metrics: http://127.0.0.1:{status}/" in server.stop()
+
+
+def test_a_status_port_taken_is_said_before_serving(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    status = taken.getsockname()[1]
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "callbreak", "serve", "--port", "0", "--status-port", str(status),
+             "--db", str(tmp_path / "t.db")],
+            capture_output=True, text=True, timeout=120,
+        )
+    finally:
+        taken.close()
+    assert proc.returncode != 0 and "being served" not in proc.stdout, proc.stdout
+    assert f"cannot listen on 127.0.0.1 port {status}" in proc.stderr, proc.stderr

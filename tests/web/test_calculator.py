@@ -228,6 +228,14 @@ def test_the_readers_own_digits_are_taken(static_url: str, browser: Any, lang: s
     page.goto(static_url + "/calculator")
     native = lambda n: "".join(digits[int(d)] if d.isdigit() else d for d in str(n))  # noqa: E731
     calls, tricks = [3, 4, 2, 1], [4, 2, 2, 5]
+    # a box of spaces, or a number in another notation, is not a call (the boxes are text, for the
+    # reader's digits): marked, and nothing saved
+    for junk in ("  ", "1e1", "0x3"):
+        for i, c in enumerate(calls):
+            page.fill(f"[data-testid=calc-call-{i}]", junk if i == 1 else native(c))
+        page.click("[data-testid=calc-save-calls]")
+        assert page.get_attribute("[data-testid=calc-call-1]", "aria-invalid") == "true", junk
+        assert page.locator("[data-testid=calc-tricks-0]").count() == 0, junk
     for i, c in enumerate(calls):
         page.fill(f"[data-testid=calc-call-{i}]", native(c))
     page.click("[data-testid=calc-save-calls]")

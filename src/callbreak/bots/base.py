@@ -71,8 +71,8 @@ class Bot:
         callbreak.errors.IllegalAction: seat 2 is asked to act, but seat 0 is to act now
         """
         super().__init_subclass__(**kwargs)
-        act = cls.__dict__.get("act")
-        if act is not None and not getattr(act, "checks_turn", False):
+        act = getattr(cls, "act", None)  # (its own, or a mixin's before Bot in the order)
+        if act is not None and act is not Bot.act and not getattr(act, "checks_turn", False):
             setattr(cls, "act", _checking_turn(act))  # noqa: B010  # (the method, wrapped)
 
     def act(self, view: SeatView) -> int | Card:

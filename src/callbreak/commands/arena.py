@@ -153,6 +153,10 @@ def run(args: argparse.Namespace) -> int:
         except OSError as e:
             err.print(f"[red]error:[/red] cannot write into {args.histories}: {e.strerror}")
             return 2
+        if any(Path(args.histories).glob("match-*.json")):  # (a longer earlier run's would stay mixed in)
+            err.print(f"[red]error:[/red] {args.histories} holds an earlier run's histories: give an empty folder")
+            return 2
+    unwritten: list[str] = []
     progress = Progress(
         TextColumn("[bold]arena"),
         BarColumn(),
@@ -167,8 +171,14 @@ def run(args: argparse.Namespace) -> int:
         task = progress.add_task("matches", total=total)
 
         def tick(rec: MatchRecord) -> None:
-            if args.histories and rec.history is not None:  # written as each match ends: an interrupted run keeps them
-                (Path(args.histories) / f"match-{rec.index:04d}.json").write_text(rec.history, encoding="utf-8")
+            if args.histories and rec.history is not None and not unwritten:
+                # written as each match ends (an interrupted run keeps them), then let go
+                path = Path(args.histories) / f"match-{rec.index:04d}.json"
+                try:
+                    path.write_text(rec.history, encoding="utf-8")
+                except OSError as e:
+                    unwritten.append(f"cannot write {path}: {e.strerror}")
+                rec.history = None
             progress.advance(task)
 
         try:
@@ -193,6 +203,9 @@ def run(args: argparse.Namespace) -> int:
         f"{summary.matches} match{'' if summary.matches == 1 else 'es'} in {result.wall_seconds:.1f} s"
         f" with {args.jobs} job{'' if args.jobs == 1 else 's'}"
     )
+    if unwritten:
+        err.print(f"[red]error:[/red] {unwritten[0]}; the histories after it were not written")
+        return 2
     if args.histories:
         console.print(f"hand histories written to {args.histories}/match-*.json (callbreak analyse FILE)")
     if args.json:

@@ -104,11 +104,11 @@ def run_serve(args: argparse.Namespace) -> int:
 
     try:
         rules = Ruleset.preset(args.rules)
+        if args.think is not None and not args.bot.strip().lower().startswith("hard"):
+            raise ValueError(f"--think is a setting of the hard bot, not of {args.bot!r}")
         bot: str | Bot = args.bot
         if args.bot.startswith(POLICY) or is_python_spec(args.bot):  # one bot, answering one request at a time
             bot = seat_bot(args.bot, seed=args.seed)
-        if args.think is not None and not args.bot.strip().lower().startswith("hard"):
-            raise ValueError(f"--think is a setting of the hard bot, not of {args.bot!r}")
         server = BotServer(bot, rules, seed=args.seed, host=args.host, port=args.port, think=args.think, opp=args.opp)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import socket
 import sys
 from typing import Any
 
@@ -51,10 +52,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         type=port_option,
         default=None,
         metavar="PORT",
-        help="a second port that reaches this process alone, for /readyz and /metrics (with --workers N, "
-        "worker k listens on PORT + k, also after a restart)",
+        help="a second port that reaches this process alone and answers /healthz, /readyz and /metrics only "
+        "(with --workers N, worker k listens on PORT + k, also after a restart)",
     )
     p.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)  # a worker's inherited socket
+    p.add_argument("--status-fd", type=int, default=None, help=argparse.SUPPRESS)  # and its own status port's
     p.add_argument("--time-scale", type=float, default=None, help="multiply the rules' turn timers (tests: 0.05)")
     p.add_argument("--bot-delay", type=float, default=None, help="seconds before a bot acts (default 0.7)")
     p.add_argument("--forced-delay", type=float, default=None, help="highlight before a forced card (default 0.6)")
@@ -142,14 +144,20 @@ def run(args: argparse.Namespace) -> int:
         except OSError as e:
             raise SystemExit(f"callbreak serve: cannot listen on {args.host} port {args.port}: {e.strerror or e}") from None
         port = sock.getsockname()[1]
-    status = None  # this process's own port (its children's, with --workers: bound by each of them)
-    if args.status_port is not None and args.workers == 1:
-        try:
-            status = listening_socket(args.host, args.status_port)
-        except OSError as e:
-            raise SystemExit(
-                f"callbreak serve: cannot listen on {args.host} port {args.status_port}: {e.strerror or e}"
-            ) from None
+    # this process's own port, or each worker's (bound here, before anything claims to be served,
+    # and kept by the parent: a worker started again gets the same one back)
+    statuses: list[socket.socket] = []
+    if args.status_port is not None and args.status_fd is None:
+        for k in range(args.workers):
+            try:
+                statuses.append(listening_socket(args.host, args.status_port + k))
+            except OSError as e:
+                raise SystemExit(
+                    f"callbreak serve: cannot listen on {args.host} port {args.status_port + k}: {e.strerror or e}"
+                ) from None
+    if args.status_fd is not None:
+        statuses.append(socket.socket(fileno=args.status_fd))
+    status = statuses[0] if statuses and args.workers == 1 else None
     if cfg.redis:  # an unreachable Redis is said now: a process that never joined must not serve tables
         need("`callbreak serve --redis`", "scale")
         from ..server.cluster import reach_redis
@@ -171,10 +179,10 @@ def run(args: argparse.Namespace) -> int:
             print(line, flush=True)
         if cfg.seed is not None:
             print(seeded_warning(cfg.seed), flush=True)
-        if args.status_port is not None:
+        if statuses:
             last = args.status_port + args.workers - 1
             print(f"  each worker's /readyz and /metrics: http://{args.host}:{args.status_port}/ to :{last}/", flush=True)
-        return supervise(sock, args.workers, first_process=cfg.process, status_port=args.status_port)
+        return supervise(sock, args.workers, first_process=cfg.process, statuses=statuses)
     try:
         app: Any = create_app(cfg)
     except StoreUnavailable as e:
@@ -186,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
 
         app = clustered(app, cfg)
         joined = app.cluster.joined
-    app = Probes(app, hub, joined)
+    app = Probes(app, hub, joined, status_port=None if status is None else status.getsockname()[1])
     tune_gc(cfg.gc_every)
     sys.setswitchinterval(cfg.switch_interval)  # the event loop waits less for threads holding the GIL
     if args.fd is None:
@@ -208,9 +216,7 @@ def run(args: argparse.Namespace) -> int:
 
         print(f"  event loop pinned to CPU {pin(cfg.process)} (CALLBREAK_PIN_CPU)", flush=True)
     if sock is None:  # a worker: the socket its parent bound (its family and protocol read from it, so
-        import socket  # that asyncio gives the connections TCP_NODELAY, as `listening_socket`'s)
-
-        sock = socket.socket(fileno=args.fd)
+        sock = socket.socket(fileno=args.fd)  # that asyncio gives the connections TCP_NODELAY, as `listening_socket`'s)
     config = uvicorn.Config(
         app,
         log_level=args.log_level,

@@ -281,13 +281,16 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         now = time.monotonic()
         if now - warned_upgrade[0] >= 60:
             warned_upgrade[0] = now
+            upgrade, connection = request.headers.get("upgrade"), request.headers.get("connection")
+            cause = (
+                "the upgrade reached this server but was not taken (is the websockets package installed?)"
+                if (upgrade or "").lower() == "websocket"
+                else "a proxy in front of this server drops the WebSocket upgrade; pass the Upgrade and "
+                "Connection headers (deploy/nginx/callbreak.conf)"
+            )
             log.warning(
-                "a plain HTTP %s to %s (Upgrade: %r, Connection: %r): a proxy in front of this server "
-                "drops the WebSocket upgrade; pass the Upgrade and Connection headers (deploy/nginx/callbreak.conf)",
-                request.method,
-                request.url.path,
-                request.headers.get("upgrade"),
-                request.headers.get("connection"),
+                "a plain HTTP %s to %s (Upgrade: %r, Connection: %r): %s",
+                request.method, request.url.path, upgrade, connection, cause,
             )
         response = _error("upgrade_required", "this is a WebSocket: the request needs Upgrade: websocket")
         response.headers["Upgrade"] = "websocket"

@@ -16,7 +16,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .hub import Hub
 
-__all__ = ["Probes"]
+__all__ = ["STATUS", "Probes"]
+
+#: what a process's own status port answers (`Probes`)
+STATUS = frozenset({"/healthz", "/readyz", "/metrics"})
 
 log = logging.getLogger("callbreak.server")
 
@@ -42,10 +45,14 @@ class Probes:
     >>> hub.store.close(); hub.hints.close()
     """
 
-    def __init__(self, app: ASGIApp, hub: Hub, joined: Callable[[], bool] | None = None) -> None:
+    def __init__(
+        self, app: ASGIApp, hub: Hub, joined: Callable[[], bool] | None = None, status_port: int | None = None
+    ) -> None:
         self.app = app
         self.hub = hub
         self.joined = joined
+        #: this process's own port (``serve --status-port``): it answers the probes, nothing else
+        self.status_port = status_port
         self.started = False
         self.render: Callable[[], bytes] | None = None
         if importlib.util.find_spec("prometheus_client") is not None:
@@ -60,6 +67,13 @@ class Probes:
             await self.app(scope, receive, self._watch_startup(send))
             return
         path = scope.get("path")
+        server = scope.get("server")
+        if self.status_port is not None and server is not None and server[1] == self.status_port and path not in STATUS:
+            if scope["type"] == "websocket":  # (refused before its handshake)
+                await send({"type": "websocket.close", "code": 1008})
+            else:
+                await _respond(send, 404, b"this port answers /healthz, /readyz and /metrics only", b"text/plain")
+            return
         if scope["type"] == "http" and path == "/readyz":
             ok, why = self.ready()
             body = orjson.dumps({"ready": ok, "why": why})

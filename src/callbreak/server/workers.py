@@ -77,22 +77,28 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def supervise(sock: socket.socket, workers: int, first_process: int = 0, status_port: int | None = None) -> int:
+def supervise(
+    sock: socket.socket, workers: int, first_process: int = 0, statuses: list[socket.socket] | None = None
+) -> int:
     """Serve the listening ``sock`` (`listening_socket`) with ``workers`` children (`worker_argv`)
     until stopped; the children are numbered ``--process first_process``, ``first_process + 1``, ...
     (hosts serving one store on one ``--seed`` give each a ``--process`` base of its own); with
-    ``status_port``, the child in slot k (0 … workers − 1, and the one started again in its place)
-    also listens on ``status_port + k``."""
-    sock.set_inheritable(True)
+    ``statuses`` (one listening socket a child), the child in slot k (0 … workers − 1, and the one
+    started again in its place) also serves ``statuses[k]``, its own status port."""
+    statuses = statuses or []
+    for s in (sock, *statuses):
+        s.set_inheritable(True)
     fd = sock.fileno()
     cmd = [sys.executable, "-m", "callbreak", *worker_argv(sys.argv[1:], fd)]
-    per_slot = None if status_port is None else (lambda k: ["--status-port", str(status_port + k)])
+    per_slot = (lambda k: ["--status-fd", str(statuses[k].fileno())]) if statuses else None
     try:
         return keep_running(
-            cmd, workers, "callbreak serve", pass_fds=(fd,), numbered="--process", first=first_process, per_slot=per_slot
+            cmd, workers, "callbreak serve", pass_fds=(fd, *(s.fileno() for s in statuses)),
+            numbered="--process", first=first_process, per_slot=per_slot,
         )
     finally:
-        sock.close()
+        for s in (sock, *statuses):
+            s.close()
 
 
 def keep_running(

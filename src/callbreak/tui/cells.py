@@ -60,7 +60,13 @@ _patched: list[bool] = []
 
 def spacing_marks_take_a_cell() -> None:
     """Give the spacing vowel signs of `INDIC` one cell in Rich's measure, as terminals do (once
-    for the process; the terminal client calls it as it starts)."""
+    for the process; the terminal client calls it as it starts).
+
+    >>> from rich.cells import cell_len
+    >>> spacing_marks_take_a_cell(); spacing_marks_take_a_cell()   # (a second call changes nothing)
+    >>> cell_len("राम"), cell_len("রাম")
+    (3, 3)
+    """
     import rich.cells as cells
 
     if _patched:

@@ -188,7 +188,6 @@ export function analysisPanel(id, opts) {
     let st = null;
     try { st = await api("GET", path); } catch (e) {
       if (!alive) return;
-      if (e.status === 404 && opts.auto) { start(); return; }
       idle(e.status === 404 ? null : e.message);
       return;
     }

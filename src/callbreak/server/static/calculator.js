@@ -1,7 +1,7 @@
 // The score calculator for games played with real cards: four names, a preset or
 // custom scoring rules, up to 20 rounds (plus sudden-death rounds), kept in
 // localStorage and exportable as a JSON sheet.
-import { h, clear, fill, load, save, download, copyText, toast, presetRules, PRESETS, PRESET_LIST, fieldClass } from "./util.js";
+import { h, clear, fill, load, save, download, copyText, toast, presetRules, PRESETS, PRESET_LIST, fieldClass, NAME_MAX } from "./util.js";
 import { fmt, ordinal, sheetState } from "./scoring.js";
 import { t, num, westernDigits } from "./i18n.js";
 
@@ -59,7 +59,7 @@ export function checkSheet(s) {
     return { calls: r.calls.map(Number), tricks: r.tricks.map(Number) };
   });
   return {
-    names: names.map((n) => String(n).slice(0, 24)),
+    names: names.map((n) => String(n).slice(0, NAME_MAX)),
     preset: s.preset === "custom" ? "custom" : preset,
     base: PRESETS[s.base] ? s.base : preset !== "custom" ? preset : (s.rules && PRESETS[s.rules.preset] ? s.rules.preset : "standard"),
     rules,
@@ -137,7 +137,10 @@ export function exportSheet(sheet) {
 }
 
 // (the boxes take the reader's digits too: a phone's keyboard in Bengali or Nepali types "৪", "४")
-const toNumber = (v) => (v === "" || v === null || v === undefined ? NaN : Number(westernDigits(v).trim()));
+const toNumber = (v) => {
+  const text = v === null || v === undefined ? "" : westernDigits(v).trim();
+  return /^-?\d+$/.test(text) ? Number(text) : NaN;   // (a blank box, "1e1" or "0x0d" is no number here)
+};
 
 export function renderCalculator(root) {
   let sheet;
@@ -161,8 +164,8 @@ export function renderCalculator(root) {
     clear(namesBox);
     sheet.names.forEach((n, i) => {
       const input = h("input", {
-        id: `calc-name-${i}`, value: n, maxlength: 24, autocomplete: "off", "data-testid": `calc-name-${i}`,
-        oninput: (e) => { sheet.names[i] = e.target.value.slice(0, 24) || t("calc.player", { n: i + 1 }); persist(); drawTable(); drawEntryLabels(); },
+        id: `calc-name-${i}`, value: n, maxlength: NAME_MAX, autocomplete: "off", "data-testid": `calc-name-${i}`,
+        oninput: (e) => { sheet.names[i] = e.target.value.slice(0, NAME_MAX) || t("calc.player", { n: i + 1 }); persist(); drawTable(); drawEntryLabels(); },
       });
       namesBox.append(h("label", { class: "field", for: `calc-name-${i}` }, h("span", null, t("calc.player", { n: i + 1 })), input));
     });

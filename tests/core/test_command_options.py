@@ -92,14 +92,16 @@ def test_seeds_and_counts_are_checked_by_every_command(capsys: pytest.CaptureFix
         assert said in err and "Traceback" not in err, (argv, err)
 
 
-def test_serve_on_a_taken_port_says_so_before_claiming_to_serve(tmp_path: Path) -> None:
+@pytest.mark.parametrize("option", ["--port", "--status-port"])
+def test_serve_on_a_taken_port_says_so_before_claiming_to_serve(tmp_path: Path, option: str) -> None:
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
     taken.listen()
     port = taken.getsockname()[1]
+    ports = ["--port", str(port)] if option == "--port" else ["--port", "0", "--status-port", str(port)]
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "callbreak", "serve", "--port", str(port), "--db", str(tmp_path / "t.db")],
+            [sys.executable, "-m", "callbreak", "serve", *ports, "--db", str(tmp_path / "t.db")],
             capture_output=True,
             text=True,
             timeout=120,

@@ -223,22 +223,3 @@ def test_a_status_port_reaches_the_same_process(make_server) -> None:  # type: i
     assert made.status_code == 404 and server.get("/healthz").json()["tables"] == 0
     assert f"this process's /readyz and /metrics: http://127.0.0.1:{status}/" in server.stop()
 
-
-def test_a_status_port_taken_is_said_before_serving(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    import subprocess
-    import sys
-
-    taken = socket.socket()
-    taken.bind(("127.0.0.1", 0))
-    taken.listen()
-    status = taken.getsockname()[1]
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "callbreak", "serve", "--port", "0", "--status-port", str(status),
-             "--db", str(tmp_path / "t.db")],
-            capture_output=True, text=True, timeout=120,
-        )
-    finally:
-        taken.close()
-    assert proc.returncode != 0 and "being served" not in proc.stdout, proc.stdout
-    assert f"cannot listen on 127.0.0.1 port {status}" in proc.stderr, proc.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,12 +37,13 @@ def set_rules(page: Any, preset: str, changes: dict[str, Any]) -> None:
             page.select_option(f"[data-testid=calc-rule-{name}]", v)
 
 
-def enter_round(page: Any, calls: list[int], tricks: list[int]) -> None:
+def enter_round(page: Any, calls: list[int], tricks: list[int], write: Callable[[int], str] = str) -> None:
+    """Type a round's calls, then its tricks (each number as ``write`` writes it)."""
     for i, c in enumerate(calls):
-        page.fill(f"[data-testid=calc-call-{i}]", str(c))
+        page.fill(f"[data-testid=calc-call-{i}]", write(c))
     page.click("[data-testid=calc-save-calls]")
     for i, t in enumerate(tricks):
-        page.fill(f"[data-testid=calc-tricks-{i}]", str(t))
+        page.fill(f"[data-testid=calc-tricks-{i}]", write(t))
     page.click("[data-testid=calc-save-tricks]")
 
 
@@ -236,12 +238,7 @@ def test_the_readers_own_digits_are_taken(static_url: str, browser: Any, lang: s
         page.click("[data-testid=calc-save-calls]")
         assert page.get_attribute("[data-testid=calc-call-1]", "aria-invalid") == "true", junk
         assert page.locator("[data-testid=calc-tricks-0]").count() == 0, junk
-    for i, c in enumerate(calls):
-        page.fill(f"[data-testid=calc-call-{i}]", native(c))
-    page.click("[data-testid=calc-save-calls]")
-    for i, t in enumerate(tricks):
-        page.fill(f"[data-testid=calc-tricks-{i}]", native(t))
-    page.click("[data-testid=calc-save-tricks]")
+    enter_round(page, calls, tricks, write=native)
     rules = Ruleset.preset("standard")
     shown = page.evaluate("() => [0, 1, 2, 3].map(i => document.querySelector(`[data-testid=pts-0-${i}]`).textContent)")
     assert shown == [native(fmt(score_tenths(c, t, rules))) for c, t in zip(calls, tricks)], shown

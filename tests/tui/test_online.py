@@ -129,8 +129,13 @@ async def play_online(pilot: Pilot[int], app: CallbreakApp, game: OnlineGame,
         assert len(v.hand) == v.hand_sizes[game.seat]
         v_before = game.v
         if v.phase == "playing" and len(v.legal_cards) == 1 and v.rules.autoplay_forced:
-            # the server plays a forced card itself after a short highlight
+            # the server plays a forced card itself after a short highlight; the log says it was the
+            # only card (not "auto", as a card the timer played)
             await settle(pilot, lambda b=v_before: game.v > b)
+            if len(v.hand) > 1:  # (the round's last card: the next deal starts the log afresh)
+                await settle(pilot, lambda c=v.legal_cards[0].symbol: any(c in line for line in game._log))
+                mine = [line for line in game._log if v.legal_cards[0].symbol in line]
+                assert mine[-1].endswith("(only card)"), game._log
             continue
         if v.phase == "calling":
             await pilot.press(*str(v.legal_calls[1 % len(v.legal_calls)]), "enter")

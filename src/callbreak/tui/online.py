@@ -583,7 +583,10 @@ class OnlineGame(Game):
             return names[seat] if 0 <= seat < 4 else "?"
 
         def auto(e: dict[str, Any]) -> str:
-            return " " + tr("tui.o_auto") if e.get("auto") else ""
+            if not e.get("auto"):
+                return ""
+            # (a card that was the seat's only one is the player's all the same: said so, as offline)
+            return " " + tr("tui.only_card" if e.get("reason") == "forced" else "tui.o_auto")
 
         if kind == "call":
             self._log.append(tr("tui.log_call", name=who(e["seat"]), call=e["call"]) + auto(e))

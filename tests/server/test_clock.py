@@ -40,6 +40,13 @@ def solo(hub: Hub, rules: Ruleset = RULES) -> tuple[str, str]:
     return t.id, tokens[0]
 
 
+async def solo_seat(hub: Hub, rules: Ruleset = RULES) -> Seat:
+    """The player of a new `solo` table, connected and greeted."""
+    a = Seat(hub, *solo(hub, rules))
+    await a.hello()
+    return a
+
+
 def mine(p: Seat, kind: str, seat: int = 0) -> list[dict[str, Any]]:
     return [e for e in p.events(kind) if e["seat"] == seat]
 
@@ -48,9 +55,7 @@ async def test_a_turn_expires_exactly_on_time_with_the_lowest_call_then_card_the
     hub_clock: tuple[Hub, ManualClock],
 ) -> None:
     hub, clock = hub_clock
-    table, token = solo(hub)
-    a = Seat(hub, table, token)
-    await a.hello()
+    a = await solo_seat(hub)
     await run_until(clock, a.my_turn)
     assert a.info is not None and abs(a.info["deadline"] - (clock.now_ms() + 30_000)) <= 1
     legal = list(a.state["legal_calls"])  # type: ignore[index]
@@ -118,9 +123,7 @@ async def test_the_timer_the_remote_fallback_and_the_shared_definition_play_the_
 
 async def test_a_single_legal_card_is_played_after_the_forced_delay(hub_clock: tuple[Hub, ManualClock]) -> None:
     hub, clock = hub_clock
-    table, token = solo(hub, RULES.replace(rounds=1))
-    a = Seat(hub, table, token)
-    await a.hello()
+    a = await solo_seat(hub, RULES.replace(rounds=1))
     forced = lambda: a.my_turn() and a.state is not None and len(a.state["legal_cards"]) == 1  # noqa: E731
     # play by hand until a turn with a single legal card (the last trick always is one)
     while not forced():
@@ -202,9 +205,7 @@ async def test_a_player_on_autoplay_still_sees_the_rounds_summary_while_nobody_e
     # Found in QA: a slow player whose turn ran out (a bot then played the seat) got no round summary:
     # the next round was dealt the moment the last trick was taken.
     hub, clock = hub_clock
-    table, token = solo(hub)
-    a = Seat(hub, table, token)
-    await a.hello()
+    a = await solo_seat(hub)
 
     def between(p: Seat = a) -> bool:
         p.read()

@@ -73,6 +73,10 @@ COVERED = """() => {
 }"""
 
 
+#: how many cards lie on the table, the trick being taken away left out
+ON_TABLE = "() => document.querySelectorAll('[data-testid=trick] .played:not(.old)').length"
+
+
 def _box(page: Any, selector: str) -> dict[str, float]:
     return dict(page.evaluate(f"(() => {{ const r = document.querySelector('{selector}').getBoundingClientRect(); "
                               "return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; })()"))
@@ -106,10 +110,17 @@ def test_phone_held_sideways_fits_one_screen(server: str, browser: Any, size: tu
     while len(covered) < 4:
         assert time.monotonic() < deadline, covered
         covered.update(page.evaluate(COVERED))
+        on_table = page.evaluate(ON_TABLE)
         mine = page.locator("[data-testid=hand].my-turn [data-legal=true]")
         if mine.count():
             with contextlib.suppress(PlaywrightError):
                 play_card(page, str(mine.first.get_attribute("data-card", timeout=1000)), tap=True)
-        page.wait_for_timeout(50)
+        # the next card on the table (or a trick taken away), or the player's turn (a played card is
+        # pending at once, so it is not the same turn again)
+        page.wait_for_function(
+            f"(n) => ({ON_TABLE})() !== n || !!document.querySelector('[data-testid=hand].my-turn [data-legal=true]')",
+            arg=on_table,
+            timeout=30_000,
+        )
     assert covered == {"top": [], "bottom": [], "left": [], "right": []}, covered
     ctx.close()

@@ -121,20 +121,33 @@ async def test_the_timer_the_remote_fallback_and_the_shared_definition_play_the_
     assert checked == 14  # the call and 13 cards
 
 
-async def test_a_single_legal_card_is_played_after_the_forced_delay(hub_clock: tuple[Hub, ManualClock]) -> None:
+async def test_a_single_legal_card_is_played_after_the_forced_delay_and_no_one_else_can_tell(
+    hub_clock: tuple[Hub, ManualClock],
+) -> None:
+    """The server plays a seat's only legal card after a short highlight (0.6 s). Everyone sees
+    the turn's deadline and the card's event: both are those of any other turn (the full turn
+    timer; a card played, not one played for the seat), so no one learns it was the only one."""
     hub, clock = hub_clock
-    a = await solo_seat(hub, RULES.replace(rounds=1))
+    table, token = solo(hub, RULES.replace(rounds=1))
+    a = Seat(hub, table, token)
+    await a.hello()
+    watcher = Seat(hub, table)
+    await watcher.hello()
     forced = lambda: a.my_turn() and a.state is not None and len(a.state["legal_cards"]) == 1  # noqa: E731
     # play by hand until a turn with a single legal card (the last trick always is one)
     while not forced():
         await play_for(clock, 0.1, (a,))
-    assert 0 < left(a, clock) <= 0.6
+    watcher.read()
+    assert watcher.info is not None and watcher.info["deadline"] == a.info["deadline"]  # type: ignore[index]
+    # the turn's timer, as told of every turn to play (not 0.6 s), from the turn's start
+    assert 14.8 <= left(a, clock) <= 15
     card = a.state["legal_cards"][0]  # type: ignore[index]
-    clock.advance(left(a, clock) - 0.01)
+    clock.advance(left(a, clock) - 15 + 0.6 - 0.01)
     assert not any(e["card"] == card for e in mine(a, "play"))
     clock.advance(0.02)  # the deadline sent is in whole milliseconds
     last = mine(a, "play")[-1]
-    assert last["card"] == card and last["reason"] == "forced" and last["auto"]
+    assert last["card"] == card and last["reason"] is None and not last["auto"]
+    assert mine(watcher, "play")[-1] == last
 
 
 async def test_a_disconnected_player_is_replaced_after_the_grace_and_gets_the_seat_back(
@@ -283,6 +296,40 @@ async def test_an_unknown_bot_level_is_refused_and_nothing_is_made(hub_clock: tu
     else:
         raise AssertionError("an unknown level was accepted")
     assert list(hub.store.unfinished()) == before and hub.tables == {}
+
+
+async def test_a_page_drawn_afresh_is_told_the_card_its_seat_lifted_and_no_one_else_is(
+    hub_clock: tuple[Hub, ManualClock],
+) -> None:
+    """A reload loses the page's lift; the snapshot it then gets names the card the server kept
+    (the turn's timer still plays it), to that seat alone, and only on the turn it was lifted on."""
+    hub, clock = hub_clock
+    table, token = solo(hub, RULES.replace(rounds=1, autoplay_forced=False))
+    a = Seat(hub, table, token)
+    await a.hello()
+    await run_until(clock, a.my_turn)
+    await a.send({"type": "call", "call": 2})
+    await run_until(clock, lambda: a.my_turn() and len(a.state["legal_cards"]) > 1)  # type: ignore[index]
+    (first,) = [m for m in await Seat(hub, table, token).hello() if m["type"] == "snapshot"]
+    assert first["lifted"] is None  # nothing lifted yet
+    legal = [Card.parse(c) for c in a.state["legal_cards"]]  # type: ignore[index]
+    lowest = lowest_action(hub.get(table).state.match.view(0))  # type: ignore[union-attr]
+    lifted = max((c for c in legal if c != lowest), key=lambda c: c.rank)
+    assert [m for m in await a.send({"type": "select", "card": str(lifted)}) if m["type"] == "error"] == []
+    reloaded = Seat(hub, table, token)
+    (snap,) = [m for m in await reloaded.hello() if m["type"] == "snapshot"]
+    assert snap["lifted"] == str(lifted)
+    (watching,) = [m for m in await Seat(hub, table).hello() if m["type"] == "snapshot"]
+    assert watching["lifted"] is None  # a spectator is never told
+    a.leave()  # the page that lifted it is gone; the reloaded one says nothing more
+    clock.advance(15)
+    play = mine(reloaded, "play")[-1]
+    assert play["card"] == str(lifted) != str(lowest) and play["reason"] == "timeout"
+    # the next turn: the lift was of the turn before, and a fresh page is told of none
+    await reloaded.send({"type": "back"})
+    await run_until(clock, reloaded.my_turn)
+    (later,) = [m for m in await Seat(hub, table, token).hello() if m["type"] == "snapshot"]
+    assert later["lifted"] is None
 
 
 async def test_a_turn_that_runs_out_plays_the_card_lifted_on_it(hub_clock: tuple[Hub, ManualClock]) -> None:

@@ -20,16 +20,19 @@ from .helpers import play_card
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
-# Records, in the page, what the server says happened (events) and what the page sent.
+# Records, in the page, what the server says happened (events), the table's version it has read up
+# to, and what the page sent (and keeps its socket).
 RECORDER = """(() => {
   const Native = window.WebSocket;
-  window.__events = []; window.__sent = [];
+  window.__events = []; window.__sent = []; window.__v = 0; window.__socket = null;
   class Recorded extends Native {
     constructor(...args) {
       super(...args);
+      window.__socket = this;
       this.addEventListener("message", (e) => {
         const m = JSON.parse(e.data);
         if (m.type === "event" && m.event) window.__events.push(m.event);
+        if (typeof m.v === "number" && m.type !== "error") window.__v = m.v;
       });
     }
     send(data) { window.__sent.push(JSON.parse(data)); return super.send(data); }

@@ -189,6 +189,24 @@ class Autopilot:
             raise TableError("illegal", f"{card} is not a legal card now")
         self.selected[seat] = (card, turn_of(st.match))
 
+    def lifted(self, seat: int) -> Card | None:
+        """The card the seat's player has lifted on its turn now (None: none, or not its turn):
+        what its page shows lifted again after a reload.
+
+        >>> from callbreak.rules import Ruleset
+        >>> from callbreak.server.config import ServerConfig
+        >>> from callbreak.server.hub import Hub
+        >>> hub = Hub(ServerConfig(db=":memory:"))
+        >>> t, tokens = hub.create_table(Ruleset.preset("quick"), name="Asha", play_now=True)
+        >>> t.autopilot.lifted(0)
+        >>> hub.store.close(); hub.hints.close()
+        """
+        st = self.table.state
+        lift = self.selected[seat] if 0 <= seat < 4 else None
+        if lift is None or st.match is None or st.to_act != seat or lift[1] != turn_of(st.match):
+            return None
+        return lift[0]
+
     def auto(self, v: int, seat: int, reason: str) -> None:
         """The seat's turn ran out (``timeout``: the card its player lifted on this turn, if any,
         else the lowest legal action) or it has one legal card (``forced``)."""

@@ -584,7 +584,8 @@ class Hub:
         except TableError as e:
             self.error(conn, e.code, e.message, msg.ref)
         except Exception:  # a bug must cost one message, not the connection or the server
-            log.exception("table %s: message %r failed", conn.table.id, msg)
+            # (its kind, not its content: a lifted card is the seat's secret)
+            log.exception("table %s: a %s message of seat %s failed", conn.table.id, type(msg).__name__, conn.seat)
             self.error(conn, "internal", "the server could not handle that message", msg.ref)
 
     async def _dispatch(self, conn: Conn, msg: ClientMessage) -> None:

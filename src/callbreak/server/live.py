@@ -171,7 +171,10 @@ class LiveTable:
         """The write-behind's word on an entry (on the loop, in the order of the entries)."""
         if err is not None:
             if not self._closed:
-                log.warning("table %s: could not commit %r (%s); reloading it", self.id, out.entry, err)
+                # (the entry's kind and seat, not its card: a card not yet told to anyone)
+                e = out.entry or {}
+                t, seat = e.get("t"), e.get("seat")
+                log.warning("table %s: could not commit a %s of seat %s (%s); reloading it", self.id, t, seat, err)
                 self.hub.reload(self)
             return
         out.done = True
@@ -320,8 +323,14 @@ class LiveTable:
 
     def snapshot(self, seat: int) -> str:
         st = self.state
+        lifted = self.autopilot.lifted(seat)
         return snapshot_frame(
-            st.v, self.clock.now_ms(), dumps(self.table_info(seat)), dumps(st.state(seat)), self.sheet_json()
+            st.v,
+            self.clock.now_ms(),
+            dumps(self.table_info(seat)),
+            dumps(st.state(seat)),
+            self.sheet_json(),
+            None if lifted is None else str(lifted),
         )
 
     def sheet_json(self) -> str:
@@ -451,18 +460,20 @@ class LiveTable:
                 return
             rnd = m.round
             rules = st.meta.rules
-            if rnd.phase == "playing" and rules.autoplay_forced and rnd.legal_mask().bit_count() == 1:
-                self.deadline = self.clock.time() + cfg.forced_delay
-                self._handle = self.clock.call_later(cfg.forced_delay, self.autopilot.auto, v, seat, "forced")
-                return
+            forced = rnd.phase == "playing" and rules.autoplay_forced and rnd.legal_mask().bit_count() == 1
             secs = rules.card_seconds if rnd.phase == "playing" else rules.call_seconds
             if secs:
-                # the same turn keeps its deadline when something else happens meanwhile
+                # the same turn keeps its deadline when something else happens meanwhile; a turn of
+                # one legal card is told the same deadline as any other (everyone sees it: a
+                # shorter one would tell the others that the seat has one legal card)
                 key = (m.round_number, len(m.redeals), len(rnd), seat)
                 if key != self._turn_key or self._turn_deadline is None:
                     self._turn_key = key
                     self._turn_deadline = self.clock.time() + secs * cfg.time_scale
                 self.deadline = self._turn_deadline
+            if forced:
+                self._handle = self.clock.call_later(cfg.forced_delay, self.autopilot.auto, v, seat, "forced")
+            elif self._turn_deadline is not None and secs:
                 delay = max(0.0, self._turn_deadline - self.clock.time())
                 self._handle = self.clock.call_later(delay, self.autopilot.auto, v, seat, "timeout")
         elif st.status == BETWEEN:

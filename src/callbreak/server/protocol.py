@@ -524,7 +524,7 @@ class Dealt(_Event, tag="deal"):
     sudden_death: bool
 
 
-Reason = Literal["timeout", "forced", "autoplay"] | None
+Reason = Literal["timeout", "autoplay"] | None
 
 
 class Called(_Event, tag="call"):
@@ -722,6 +722,10 @@ class Snapshot(_Server, tag="snapshot"):
     table: TableInfo
     state: State | None
     sheet: list[RoundRow]
+    #: the card this seat's player has lifted on its turn now (`Select`), which the turn's timer
+    #: plays if it runs out: a page drawn afresh (a reload) shows it lifted again. Null for
+    #: everyone else, and when none is lifted.
+    lifted: str | None = None
 
 
 class EventMessage(_Server, tag="event"):
@@ -870,16 +874,22 @@ def encode(msg: ServerMessage) -> str:
 
 # The big messages are framed around JSON parts rendered once per audience (a table's
 # `TableInfo`, a seat's `State`, an event): the same shapes as the structs above.
-def snapshot_frame(v: int, server_time: int, table: str, state: str, sheet: str) -> str:
-    """A `Snapshot` as JSON text, around its parts (each already JSON).
+def snapshot_frame(v: int, server_time: int, table: str, state: str, sheet: str, lifted: str | None = None) -> str:
+    """A `Snapshot` as JSON text, around its parts (each already JSON; ``lifted``, a card's text).
 
     >>> frame = snapshot_frame(3, 1000, '{"id": "k3Xa9Q"}', "null", "[]")
     >>> frame
-    '{"type":"snapshot","v":3,"server_time":1000,"table":{"id": "k3Xa9Q"},"state":null,"sheet":[]}'
+    '{"type":"snapshot","v":3,"server_time":1000,"table":{"id": "k3Xa9Q"},"state":null,"sheet":[],"lifted":null}'
     >>> msgspec.json.decode(frame)["table"]
     {'id': 'k3Xa9Q'}
+    >>> msgspec.json.decode(snapshot_frame(3, 1000, "{}", "null", "[]", "QH"))["lifted"]
+    'QH'
     """
-    return f'{{"type":"snapshot","v":{v},"server_time":{server_time},"table":{table},"state":{state},"sheet":{sheet}}}'
+    card = "null" if lifted is None else _encoder.encode(lifted).decode()
+    return (
+        f'{{"type":"snapshot","v":{v},"server_time":{server_time},"table":{table},"state":{state},'
+        f'"sheet":{sheet},"lifted":{card}}}'
+    )
 
 
 def event_frame(v: int, server_time: int, event: str, table: str, state: str) -> str:

@@ -351,8 +351,12 @@ class TableState:
         auto = e.get("auto")
         self._actions.append((seat, "card", str(card)))
         self._note_auto(at, None if e.get("lifted") else auto)  # (a lifted card the timer played: the player's)
+        # a seat's only legal card, played for it, is told as a card its player played: everyone
+        # sees the event, and no one else may learn that the seat had one legal card (its own
+        # client knows it from its hand)
+        told = None if auto == "forced" else auto
         out: list[dict[str, Any]] = [
-            {"kind": "play", "round": number, "seat": seat, "card": str(card), "auto": bool(auto), "reason": auto}
+            {"kind": "play", "round": number, "seat": seat, "card": str(card), "auto": bool(told), "reason": told}
         ]
         if action.winner is not None:
             t = rnd.last_trick

@@ -437,6 +437,7 @@ class OnlineGame(Game):
         self.seat = int(data["seat"])
 
     async def run(self, notify: Callable[[], None]) -> None:
+        import httpx
         import websockets
         from websockets.asyncio.client import connect
 
@@ -448,7 +449,7 @@ class OnlineGame(Game):
                 self.fatal = str(e) if isinstance(e, IllegalAction) else f"could not join: {e}"
                 notify()
                 return
-            except Exception as e:  # httpx errors
+            except httpx.HTTPError as e:
                 self.fatal = f"could not reach {self.target.base}: {e}"
                 notify()
                 return
@@ -548,9 +549,10 @@ class OnlineGame(Game):
             self.v = v
             if "table" in msg:
                 self._set_table(msg["table"])
+            before = self.state
             if "state" in msg:
                 self.state = msg["state"]
-            self._event(msg.get("event") or {})
+            self._event(msg.get("event") or {}, before)
             self._from_state()
 
     def _set_table(self, table: dict[str, Any]) -> None:
@@ -575,7 +577,8 @@ class OnlineGame(Game):
         self._round_rows[number] = (tuple(row["calls"]), tuple(row["tricks_won"]))
         self._round_points[number] = tuple(Decimal(p) for p in row["points"])
 
-    def _event(self, e: dict[str, Any]) -> None:
+    def _event(self, e: dict[str, Any], before: dict[str, Any] | None = None) -> None:
+        """Log event ``e`` (``before``: this seat's state before it)."""
         names = self._names()
         kind = e.get("kind")
 
@@ -583,10 +586,21 @@ class OnlineGame(Game):
             return names[seat] if 0 <= seat < 4 else "?"
 
         def auto(e: dict[str, Any]) -> str:
-            if not e.get("auto"):
-                return ""
-            # (a card that was the seat's only one is the player's all the same: said so, as offline)
-            return " " + tr("tui.only_card" if e.get("reason") == "forced" else "tui.o_auto")
+            if e.get("auto"):
+                return " " + tr("tui.o_auto")
+            # this seat's only legal card, which the server played for it (told to everyone as a
+            # card played: no one else may learn it was the only one), is said so, as offline
+            rules = (self.table.get("rules") or {}) if self.table else {}
+            only = (
+                kind == "play"
+                and e.get("seat") == self.seat
+                and before is not None
+                and before.get("phase") == "playing"
+                and before.get("to_act") == self.seat
+                and before.get("legal_cards") == [e.get("card")]
+                and rules.get("autoplay_forced")
+            )
+            return " " + tr("tui.only_card") if only else ""
 
         if kind == "call":
             self._log.append(tr("tui.log_call", name=who(e["seat"]), call=e["call"]) + auto(e))

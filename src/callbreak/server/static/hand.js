@@ -51,6 +51,7 @@ const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-red
 export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
   let view = null;
   let selected = null;     // the lifted card (touch), or null
+  let kept = null;         // {card, n}: the lift the server kept for a page drawn afresh (`adopt`)
   let key = "";            // the selection lives while this stays the same
   let lastPointer = "";
   let launched = null;     // {card, rect, at}: where the last card played left the hand
@@ -211,6 +212,13 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
     const k = v ? `${v.round}:${v.cards.length}:${v.playing}:${v.pending}` : "";
     if (k !== key) { key = k; selected = null; }
     if (selected && !(v && v.playing && !v.pending && v.legal.includes(selected))) selected = null;
+    if (kept && v) {
+      // shown once the turn may be played (after a trick just won settles), while the hand is the
+      // one it was kept for; never sent back (the server has it)
+      if (kept.n < 0) kept.n = v.cards.length;
+      if (v.cards.length !== kept.n || !v.cards.includes(kept.card)) kept = null;
+      else if (!selected && v.playing && !v.pending && v.legal.includes(kept.card)) { selected = kept.card; kept = null; }
+    }
     const { width, cw, ch } = size();
     box.style.setProperty("--hand-cw", `${cw}px`);
     box.style.setProperty("--hand-ch", `${ch}px`);
@@ -277,5 +285,9 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
     window.removeEventListener("resize", onResize);
   }
 
-  return { render, play, cue, launch, destroy, selected: () => selected };
+  /** The card the server kept lifted for this seat's turn now (a snapshot's `lifted`, null: none):
+   *  shown lifted when the hand is next drawn for that turn, unless the page has lifted one itself. */
+  function adopt(c) { kept = c ? { card: c, n: -1 } : null; }
+
+  return { render, play, cue, launch, destroy, adopt, selected: () => selected };
 }

@@ -176,10 +176,12 @@ function mountTable(root, id, token) {
       case "snapshot":
         S.v = msg.v; S.table = msg.table; S.state = behindSummary(msg.table, msg.state); S.held = null; S.pending = null; S.autos = new Set();
         S.sheet = sheetOf(msg);
-        // the server keeps for the turn's end the card this page shows lifted, none on a page drawn
-        // afresh (a reload), the same one after a server that took the table over (it kept none)
-        if (!spectator) conn.send({ type: "select", card: hand.selected(), ref: LIFT });
+        // The server keeps for the turn's end the card this page shows lifted: a page drawn afresh
+        // (a reload) shows the one the server kept; a page that lifted one tells it again (a
+        // server that took the table over kept none)
+        if (!spectator) hand.adopt(msg.lifted || null);
         render();
+        if (!spectator && hand.selected() && hand.selected() !== msg.lifted) conn.send({ type: "select", card: hand.selected(), ref: LIFT });
         break;
       case "event": {
         if (msg.v <= S.v) return;
@@ -244,9 +246,11 @@ function mountTable(root, id, token) {
             && S.state.phase === "playing") {
           holdTrick([...prevState.trick, [ev.seat, ev.card]], S.state.to_act, true);
         }
-        if (ev.seat === mine && ev.auto) {
-          if (ev.reason === "forced") toast(tr("table.only_legal", { card: cardName(ev.card) }), 1800);
-          else if (ev.reason !== "autoplay") toast(tr(ev.reason === "timeout" ? "table.timeout_played" : "table.played_for_you", { card: cardName(ev.card) }));
+        if (ev.seat === mine && ev.auto && ev.reason !== "autoplay") {
+          toast(tr(ev.reason === "timeout" ? "table.timeout_played" : "table.played_for_you", { card: cardName(ev.card) }));
+        } else if (ev.seat === mine && !ev.auto && onlyCard(prevState) === ev.card) {
+          // (told to everyone as a card played: the server plays the only legal card by itself)
+          toast(tr("table.only_legal", { card: cardName(ev.card) }), 1800);
         }
         announce(tr("announce.played", { name: shortName(ev.seat), card: cardName(ev.card) }));
         break;
@@ -480,6 +484,13 @@ function mountTable(root, id, token) {
   function myTurn(phase) {
     const st = S.state, t = S.table;
     return !spectator && st && t.status === "playing" && st.phase === phase && st.to_act === me() && t.to_act === me();
+  }
+
+  /** The one legal card of this seat's turn to play in `st` (a state), if the server plays it by itself. */
+  function onlyCard(st) {
+    const t = S.table;
+    return !spectator && st && t && t.rules.autoplay_forced && st.phase === "playing" && st.to_act === me()
+      && st.legal_cards && st.legal_cards.length === 1 ? st.legal_cards[0] : null;
   }
 
   // The one legal card the server plays for this seat by itself (rule autoplay_forced): shown

@@ -19,7 +19,6 @@ seat's cards once; four identical bots then play four identical matches.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from ..notation import to_json
 from ..remote.client import fallback_action, resolve_bot
 from ..rules import Ruleset
 from ..scoring import made
+from ..seeds import derive_seed
 from .pyfile import is_python_spec, python_bot
 from .stats import win_shares
 
@@ -88,16 +88,6 @@ def _seat_bot(spec: str, seed: int | None, time_budget: float) -> Bot:
     if is_python_spec(spec):
         return python_bot(spec, seed)
     return resolve_bot(spec, seed, time_budget)
-
-
-def derive_seed(*parts: int | str) -> int:
-    """A 63-bit seed from parts, stable across runs and platforms.
-
-    >>> derive_seed(1, 2) == derive_seed(1, 2) != derive_seed(2, 1)
-    True
-    """
-    h = hashlib.blake2b(repr(parts).encode(), digest_size=8)
-    return int.from_bytes(h.digest(), "big") >> 1
 
 
 @dataclass(frozen=True, slots=True)

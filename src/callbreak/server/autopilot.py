@@ -18,6 +18,7 @@ from ..bots import Bot
 from ..bots.warmup import serving_bot
 from ..cards import Card
 from ..round import SeatView, lowest_action
+from ..seeds import derive_seed
 from .botpool import BotAsk
 from .table import PLAYING, TableError
 
@@ -65,19 +66,21 @@ def safe_act(bot: Bot, view: SeatView) -> int | Card | None:
     try:
         return bot.act(view)
     except Exception:
-        log.exception("bot %r failed", bot)
+        log.exception("bot %s failed", getattr(bot, "name", type(bot).__name__))  # (not its seed)
         return None
 
 
 def decision_seed(table_seed: int, seat: int, v: int) -> int:
-    """The seed of one bot decision: the table's seed, the seat and the table's version when
-    it decides.  Every place a bot decides (a thread, the local pool, a bot worker on another
-    host) seeds the bot with it, so a table's bots decide the same wherever they run.
+    """The seed of one bot decision: from the table's seed, the seat and the table's version
+    when it decides.  Every place a bot decides (a thread, the local pool, a bot worker on another
+    host) seeds the bot with it, so a table's bots decide the same wherever they run.  A hash
+    (`derive_seed`): it travels on the bot queue and may be logged, and the table's seed, which
+    deals every hand, cannot be found from it.
 
     >>> decision_seed(5, 2, 40) == decision_seed(5, 2, 40) != decision_seed(5, 2, 41)
     True
     """
-    return ((table_seed * 4 + seat) << 32) + v
+    return derive_seed("decision", table_seed, seat, v)
 
 
 def seeded_act(bot: Bot, seed: int, view: SeatView, earlier: Sequence[SeatView] = ()) -> int | Card | None:

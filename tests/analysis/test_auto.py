@@ -54,4 +54,8 @@ def test_moves_made_for_a_seat_are_marked_and_not_counted_as_the_players() -> No
     assert sum(mine.grades.values()) == len(own) == len(decisions) - 4
     assert mine.points_lost_calls == round(sum(d.loss_points for d in own if d.kind == "call"), 3)
     assert mine.points_lost_cards == round(sum(d.loss_points for d in own if d.kind == "card"), 3)
-    assert all(d.auto is None for d in marked.mistakes(0))
+    # the timer's call is graded a blunder (the lowest call): it is not among the player's mistakes,
+    # which are the player's own blunders
+    (timer,) = [d for d in marked.decisions if d.auto == "timeout"]
+    assert timer.grade == "blunder" and timer not in marked.mistakes(0)
+    assert marked.mistakes(0) == [d for d in own if d.grade in ("mistake", "blunder")] != []

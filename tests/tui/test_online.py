@@ -28,8 +28,6 @@ from callbreak.tui.online import OnlineGame, parse_join_url
 
 from .test_app import keys_for, screen_text
 
-pytest.importorskip("callbreak.server.app")
-
 
 def free_port() -> int:
     with socket.socket() as s:

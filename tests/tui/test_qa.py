@@ -83,12 +83,12 @@ async def test_errors_go_once_the_table_moves_on() -> None:
         assert game.error and "the server refused that" not in message(app)
 
         # a wrong card typed on your turn: the error stays while the table waits for you
-        if game.human_to_act:
-            await pilot.press("k", "k", "enter")
-            await pilot.pause()
-            assert "is not a card" in message(app)
-            await pilot.pause()
-            assert "is not a card" in message(app)
+        await wait_for(pilot, lambda: my_turn_to_play(game, app), seconds=30)
+        await pilot.press("k", "k", "enter")
+        await pilot.pause()
+        assert "is not a card" in message(app)
+        await pilot.pause()
+        assert "is not a card" in message(app)
 
 
 async def test_bot_seats_keep_distinct_labels_and_the_end_says_where_you_came() -> None:

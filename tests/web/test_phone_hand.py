@@ -197,8 +197,8 @@ def test_every_tap_plays_the_card_aimed_at(server: str, phone: Any) -> None:
             figures = {"card_width": spot["width"], "strip_width": spot["strip_width"]}
         others = [c for c in legal if c != card]
         if turns - last_move >= 5 and others:
-            # A change of mind (about every fifth turn, on the first with a choice: the server's deals
-            # are not seeded): a tap on another card lifts that one; the lift then moves.
+            # A change of mind (about every fifth turn, on the first with a choice: a busy machine's
+            # timers may move the turns): a tap on another card lifts that one; the lift then moves.
             other = rng.choice(others)
             sent = sent_plays(page)
             page.touchscreen.tap(*where(page, other)["face"])

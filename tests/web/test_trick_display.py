@@ -33,7 +33,8 @@ def test_the_lead_you_answer_is_shown(server: str, page: Any) -> None:
         wait_free_turn(page)
         # Seats say in words what the numbers are (found in QA: "2 / 3" with the meaning in a tooltip).
         assert page.inner_text("[data-testid=seat-bottom] .meta").startswith("call ")
-        page.wait_for_timeout(800)  # longer than a collect, shorter than holding a finished trick
+        # once a trick taken away has flown off (no waiting on time): what lies on the table
+        page.wait_for_function("() => !document.querySelector('[data-testid=trick]').className.includes('collect')")
         trick = states[-1]["trick"]
         if trick and states[-1]["to_act"] == states[-1]["seat"]:
             shown = page.eval_on_selector_all(

@@ -30,8 +30,10 @@ import collections
 import contextlib
 import hashlib
 import json
+import logging
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -41,6 +43,8 @@ from ..match import Match
 from ..rules import Ruleset
 from .codec import parse_request
 from .memory import MatchMemory
+
+log = logging.getLogger("callbreak.remote")
 
 __all__ = ["ALLOWED", "BotServer", "BotService", "route_of", "set_time_limit"]
 
@@ -93,7 +97,9 @@ class BotService:
     request from ``seed`` and the request itself, and told the seat's earlier
     rounds of the match that this service remembers (`memory.MatchMemory`, for a
     bot that learns from the whole match: ``hard``), so the same requests of a
-    match, in the same order, get the same answers.
+    match, in the same order, get the same answers.  ``clock``: the seconds the
+    bot's thinking is measured by (the pace that decides when a request's time
+    budget is too short for the bot; a test drives its own).
 
     >>> import json
     >>> from callbreak import Match, Ruleset
@@ -115,9 +121,11 @@ class BotService:
         seed: int | None = 0,
         think: float | None = None,
         opp: int | None = None,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         if think is not None and not think > 0:
             raise ValueError("think must be a positive number of seconds")
+        self.clock = clock
         if opp is not None and level != "hard":
             raise ValueError(f"opp is a setting of the hard bot, not of {level!r}")
         self.think = think
@@ -241,9 +249,10 @@ class BotService:
         except ValueError as e:
             self.errors += 1
             return 400, {"error": str(e)}
-        except Exception as e:  # pragma: no cover - the fuzz tests find none; still a 400, not a hang-up
+        except Exception as e:  # pragma: no cover - the fuzz tests find none: a fault of ours, said so
             self.errors += 1
-            return 400, {"error": f"bad request ({type(e).__name__}: {e})"}
+            log.exception("a request to %s could not be read", path)
+            return 500, {"error": f"the server could not read the request ({type(e).__name__}: {e})"}
         view = parsed.view
         earlier = self.memory.note(parsed.player_ids, view) if self.bot.recalls else ()
         # the same request gets the same answer, whatever the time left or the order of the JSON's
@@ -253,7 +262,7 @@ class BotService:
         fast = self._too_late(parsed.time_budget_ms, left)
         bot = self._bot(fast)
         with self._lock if self._shared and not fast else _NO_LOCK:
-            t0 = time.perf_counter()
+            t0 = self.clock()
             try:
                 if parsed.time_budget_ms is not None and not fast:
                     share = max(0.001, parsed.time_budget_ms / 1000.0 * 0.8 / left)
@@ -262,11 +271,12 @@ class BotService:
                 bot.reset(self._request_seed(key))
                 bot.recall(earlier)
                 choice = bot.act(view)
-            except Exception as e:  # the bot failed: answer for it rather than crash
+            except Exception as e:  # the bot failed: answer for it rather than crash (and say so)
                 self.errors += 1
+                log.exception("the bot %s failed", self.level)
                 return 500, {"error": f"the bot failed: {type(e).__name__}: {e}"}
             finally:
-                think[0] = time.perf_counter() - t0
+                think[0] = self.clock() - t0
         if fast:
             self.fast_answers += 1
         elif view.phase == "playing" and len(view.legal_cards) > 1:
@@ -300,7 +310,8 @@ class _Handler(BaseHTTPRequestHandler):
             raw = self.rfile.read(n) if n else b""
             try:
                 status, obj, think = self.service.handle_timed(method, self.path, raw)
-            except Exception as e:  # pragma: no cover - a bug of ours: still answer
+            except Exception as e:  # pragma: no cover - a bug of ours: still answer (and say so)
+                log.exception("a request to %s failed", self.path)
                 status, obj = 500, {"error": f"internal error ({type(e).__name__}: {e})"}
         data = json.dumps(obj).encode()
         self.send_response(status)

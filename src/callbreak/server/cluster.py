@@ -615,10 +615,14 @@ class Cluster:
             await asyncio.wait({up, down}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             if down.done() and not up.done():
-                # our close was sent: the client's answer (or the server's report) ends the socket
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(up, 5)
+                # our close was sent: the client's answer (or the server's report) ends the socket;
+                # a client that never answers is let go after 5 s
+                await asyncio.wait({up}, timeout=5)
             for t in (up, down):
                 t.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
+                try:
                     await t
+                except asyncio.CancelledError:
+                    pass
+                except Exception:  # a fault of the tunnel's own: the socket is closed all the same
+                    log.exception("socket %s: the tunnel to %s failed", rid, owner)

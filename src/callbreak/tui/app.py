@@ -742,7 +742,15 @@ class CallbreakApp(App[int]):
     def _compute_hint(self, fn: HintFn, view: Any, key: tuple[Any, ...]) -> None:
         try:
             h = fn(view)
-        except Exception:
+        except Exception as e:  # the hint failed: the picker says so (as Tab's card hint does), the call is the player's
+            failed = Text(tr("tui.no_hint", why=e), style="dim")
+
+            def say() -> None:
+                if self._hint_key == key:
+                    self.hint_text = failed
+                    self.render_all()
+
+            self.call_from_thread(say)
             return
         call = getattr(h, "call", None)
         chance = getattr(h, "chance", None)

@@ -19,7 +19,7 @@ from .cards import Card
 from .errors import IllegalAction
 from .round import REDEAL, Action, CallAction, Round, SeatView
 from .rules import Ruleset
-from .scoring import places_of, tenths_to_points
+from .scoring import match_over, places_of, tenths_to_points
 
 __all__ = ["Match"]
 
@@ -124,12 +124,7 @@ class Match:
             self.round = self._deal((rnd.dealer + 1) & 3)
 
     def _should_stop(self) -> bool:
-        if self._end_after is None or len(self.rounds) < self._end_after:
-            return False
-        if self.rules.tie_break == "sudden_death":
-            top = max(self._tenths)
-            return self._tenths.count(top) == 1
-        return True
+        return match_over(self._tenths, len(self.rounds), self._end_after, self.rules.tie_break)
 
     # --- playing ------------------------------------------------------------
     @property

@@ -50,6 +50,7 @@ __all__ = [
     "Trick",
     "lowest_action",
     "lowest_card",
+    "trick_winner",
 ]
 
 _T = TypeVar("_T")
@@ -251,6 +252,30 @@ class SeatView:
             rounds=None if d["rounds"] is None else int(d["rounds"]),
             sudden_death=bool(d["sudden_death"]),
         )
+
+
+def trick_winner(leader: int, cards: Sequence[int], trump: int) -> int:
+    """The seat that wins a whole trick: ``cards`` (ints or `Card`) in the order played from
+    ``leader``'s; the highest trump, else the highest card of the suit led (``trump``: the trump
+    suit's index). The one copy of the rule (the round, the Bhoos protocol's reader).
+
+    >>> trick_winner(1, [Card.parse(c) for c in ("QH", "AH", "2S", "KD")], trump=0)
+    3
+    >>> trick_winner(1, [Card.parse(c) for c in ("QH", "AH", "3H", "KD")], trump=0)
+    2
+    """
+    best = cards[0]
+    bi = 0
+    for i in (1, 2, 3):
+        x = cards[i]
+        if x // 13 == best // 13:
+            if x > best:
+                best = x
+                bi = i
+        elif x // 13 == trump:
+            best = x
+            bi = i
+    return (leader + bi) & 3
 
 
 def lowest_card(cards: Iterable[Card], trump: int) -> Card:
@@ -790,19 +815,7 @@ class Round:
         if len(trick) < 4:
             self._to_act = (seat + 1) & 3
             return None
-        t = self._trump
-        best = trick[0]
-        bi = 0
-        for i in (1, 2, 3):
-            x = trick[i]
-            if x // 13 == best // 13:
-                if x > best:
-                    best = x
-                    bi = i
-            elif x // 13 == t:
-                best = x
-                bi = i
-        winner = (self._leader + bi) & 3
+        winner = trick_winner(self._leader, trick, self._trump)
         self._won[winner] += 1
         self._tricks.append((self._leader, (trick[0], trick[1], trick[2], trick[3]), winner))
         self._trick = []

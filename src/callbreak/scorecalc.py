@@ -50,7 +50,7 @@ from decimal import Decimal
 from typing import Any
 
 from .rules import Ruleset
-from .scoring import places_of, score_tenths, tenths_to_points
+from .scoring import match_over, places_of, score_tenths, tenths_to_points
 
 __all__ = ["FORMAT", "MAX_ROUNDS", "ScoreError", "ScoreSheet", "SheetRound"]
 
@@ -243,21 +243,13 @@ class ScoreSheet:
         return places_of(self.totals_tenths)
 
     @property
-    def _tied_at_top(self) -> bool:
-        t = self.totals_tenths
-        return t.count(max(t)) > 1
-
-    @property
     def is_over(self) -> bool:
         """All rounds entered, and no tie at the top left to break (never for ``rounds=None``).
 
         >>> s = ScoreSheet(list("ABCD"), Ruleset(rounds=1)); _ = s.add_round([1, 1, 1, 1], [4, 3, 3, 3]); s.is_over
         True
         """
-        n = self.rules.rounds
-        if n is None or len(self.rounds) < n:
-            return False
-        return not (self.rules.tie_break == "sudden_death" and self._tied_at_top)
+        return match_over(self.totals_tenths, len(self.rounds), self.rules.rounds, self.rules.tie_break)
 
     @property
     def sudden_death(self) -> bool:
@@ -268,12 +260,7 @@ class ScoreSheet:
         (True, False)
         """
         n = self.rules.rounds
-        return (
-            n is not None
-            and len(self.rounds) >= n
-            and self.rules.tie_break == "sudden_death"
-            and self._tied_at_top
-        )
+        return n is not None and len(self.rounds) >= n and not self.is_over
 
     # --- JSON --------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

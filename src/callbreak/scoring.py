@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from .rules import Ruleset
 
-__all__ = ["made", "places_of", "score", "score_tenths", "tenths_to_points"]
+__all__ = ["made", "match_over", "places_of", "score", "score_tenths", "tenths_to_points"]
 
 
 def made(call: int, tricks: int, rules: Ruleset) -> bool:
@@ -65,6 +65,22 @@ def score(call: int, tricks: int, rules: Ruleset) -> Decimal:
     Decimal('8.0')
     """
     return tenths_to_points(score_tenths(call, tricks, rules))
+
+
+def match_over(totals: Sequence[int | Decimal], rounds_played: int, rounds: int | None, tie_break: str) -> bool:
+    """Whether a match is over after ``rounds_played`` rounds with these ``totals``: its
+    ``rounds`` played (None: a match without end), and, with ``tie_break`` ``"sudden_death"``, no
+    tie at the top left (another round is played). The one copy of the rule (`Match` and the
+    score calculator's `ScoreSheet`).
+
+    >>> match_over([30, 12, 12, 5], 5, 5, "sudden_death"), match_over([30, 30, 12, 5], 5, 5, "sudden_death")
+    (True, False)
+    >>> match_over([30, 30, 12, 5], 5, 5, "share"), match_over([30, 12, 12, 5], 4, 5, "share"), match_over([9, 0, 0, 0], 9, None, "share")
+    (True, False, False)
+    """
+    if rounds is None or rounds_played < rounds:
+        return False
+    return not (tie_break == "sudden_death" and list(totals).count(max(totals)) > 1)
 
 
 def places_of(totals: Sequence[int | Decimal]) -> list[int]:

@@ -32,7 +32,7 @@ from decimal import Decimal
 from typing import Any
 
 from ..cards import CARDS, FULL_DECK, Card, cards_of
-from ..round import Round, SeatView
+from ..round import Round, SeatView, trick_winner
 from ..rules import Ruleset
 
 __all__ = [
@@ -331,7 +331,7 @@ def parse_request(path: str, body: object, rules: Ruleset | None = None) -> Pars
                     f"history[{i}]: seat {wire(hl)} leads, but the previous trick was won by seat {wire(lead)}"
                 )
             plays.extend(((hl + k) % 4, c) for k, c in enumerate(tcards))
-            lead = _trick_winner(hl, tcards, rules)
+            lead = trick_winner(hl, tcards, rules.trump_index)
             if history[i][2] != lead:
                 raise ValueError(f"history[{i}]: the winner is seat {wire(lead)}, not {wire(history[i][2])}")
         if (lead + len(played)) % 4 != seat:
@@ -398,20 +398,6 @@ def parse_request(path: str, body: object, rules: Ruleset | None = None) -> Pars
         sudden_death=sudden,
     )
     return ParsedRequest(view, budget, tuple(ids))
-
-
-def _trick_winner(leader: int, cards: Sequence[Card], rules: Ruleset) -> int:
-    t = rules.trump_index
-    best = cards[0]
-    bi = 0
-    for i in (1, 2, 3):
-        x = cards[i]
-        if x.suit_index == best.suit_index:
-            if x > best:
-                best, bi = x, i
-        elif x.suit_index == t:
-            best, bi = x, i
-    return (leader + bi) % 4
 
 
 def parse_response(path: str, body: object) -> int | Card:

@@ -5,9 +5,11 @@ restart of the server) is instant; and the same panel in Nepali, with no English
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import tempfile
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import httpx
@@ -93,6 +95,16 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         # random bots make mistakes: the first one steps the replay to its trick, with the better card
         items = page.locator("[data-testid=mistake-item]")
         assert items.count() > 0
+        # each names its loss: the points it gave away, or where they come to 0.0 (graded by the
+        # chance of finishing first alone), that chance (found in a newcomer's try: "−0.0 pts")
+        own = [d for d in stored.analysis.decisions if d.grade in ("mistake", "blunder") and d.auto is None]
+        shown = items.all_inner_texts()
+        assert len(shown) == len(own)
+        for text, d in zip(shown, own, strict=True):
+            # (as the page's toFixed(1): the exact value, a half rounded up)
+            points = str(Decimal(d.loss_points).quantize(Decimal("0.1"), ROUND_HALF_UP))
+            want = f"−{math.floor(d.loss_win * 100 + 0.5)}% chance of 1st" if points == "0.0" else f"−{points} pts"
+            assert text.endswith(f"({want})"), (text, d)
         item = items.first
         trick = item.get_attribute("data-trick")
         item_seat = item.get_attribute("data-seat")

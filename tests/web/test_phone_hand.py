@@ -21,14 +21,15 @@ from .helpers import play_card
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 # Records, in the page, what the server says happened (events), the table's version it has read up
-# to, and what the page sent (and keeps its socket).
+# to, what the page sent, and the sockets it opened (and keeps the last).
 RECORDER = """(() => {
   const Native = window.WebSocket;
-  window.__events = []; window.__sent = []; window.__v = 0; window.__socket = null;
+  window.__events = []; window.__sent = []; window.__v = 0; window.__socket = null; window.__opened = 0;
   class Recorded extends Native {
     constructor(...args) {
       super(...args);
       window.__socket = this;
+      this.addEventListener("open", () => { window.__opened++; });
       this.addEventListener("message", (e) => {
         const m = JSON.parse(e.data);
         if (m.type === "event" && m.event) window.__events.push(m.event);

@@ -101,6 +101,12 @@ async function practise(id, d, button) {
   } catch (e) { toast(e.message); button.disabled = false; }
 }
 
+/** A mistake's loss in its list line: the points it gave away, or, where they come to 0.0 (a
+ *  decision graded by the chance of finishing first alone), that chance. */
+function lossText(d) {
+  return dec(d.loss_points) === dec(0) ? t("analysis.loss_win", { win: pct(d.loss_win) }) : t("analysis.loss_points", { points: dec(d.loss_points) });
+}
+
 /** The mistake in detail: what was played, the better option, the losses, the hindsight. */
 function betterBox(id, d, names) {
   const place = d.trick === null ? t("analysis.at_call", { round: d.round }) : t("replay.trick", { round: d.round, trick: d.trick });
@@ -153,7 +159,7 @@ export function analysisPanel(id, opts) {
         },
       }, t(d.trick === null ? "analysis.item_call" : "analysis.item_trick", {
         grade: gradeWord(d.grade), name: names[d.seat], round: d.round, trick: d.trick,
-        taken: actionText(d.taken), best: actionText(d.best), points: dec(d.loss_points),
+        taken: actionText(d.taken), best: actionText(d.best), loss: lossText(d),
       })))));
     fill(box, h("h2", null, t("analysis.title")),
       h("p", { class: "hint" }, t("analysis.method")),

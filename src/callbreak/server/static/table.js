@@ -22,10 +22,26 @@ const COLLECT_MS = 350;   // then flies to its winner
 const FATAL = new Set(["bad_token", "no_table"]);
 
 /** One WebSocket with silent reconnection (exponential backoff with jitter). */
+// A socket that hears nothing is dead, whether or not the browser knows it yet (a phone in a dead
+// zone, Wi-Fi without internet: the socket stays open and nothing arrives). After QUIET_MS of
+// silence the page pings; a message sent (a ping, a play, ...) that nothing answers within
+// STALL_MS gives the socket up: the page says it is reconnecting and opens another. The browser's
+// "offline" gives it up at once, and "online" opens another at once.
+const QUIET_MS = 8000;
+const STALL_MS = 6000;
+const UNANSWERED = new Set(["select"]);  // client messages the server answers with nothing
+
 class Connection {
   constructor(url, { onMessage, onStatus, since }) {
     this.url = url; this.onMessage = onMessage; this.onStatus = onStatus; this.since = since;
-    this.attempts = 0; this.stopped = false; this.ws = null; this.timer = 0; this.ping = 0;
+    this.attempts = 0; this.stopped = false; this.ws = null; this.timer = 0;
+    this.heard = 0;   // when the socket last brought a message (or opened)
+    this.asked = 0;   // when the oldest message still unanswered was sent (0: none)
+    this.watch = setInterval(() => this.check(), 1000);
+    this.onOffline = () => this.drop();
+    this.onOnline = () => { this.attempts = 0; this.drop(); };
+    window.addEventListener("offline", this.onOffline);
+    window.addEventListener("online", this.onOnline);
     this.open();
   }
   open() {
@@ -35,24 +51,44 @@ class Connection {
     this.ws = ws;
     ws.onopen = () => {
       this.attempts = 0;
-      ws.send(JSON.stringify({ type: "hello", since: this.since() }));
+      this.heard = Date.now(); this.asked = 0;
+      this.send({ type: "hello", since: this.since() });
       this.onStatus(true);
-      clearInterval(this.ping);
-      this.ping = setInterval(() => this.send({ type: "ping" }), 20000);
     };
     ws.onmessage = (e) => {
+      this.heard = Date.now(); this.asked = 0;
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       this.onMessage(msg);
     };
     ws.onclose = () => {
-      clearInterval(this.ping);
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped) return;
       this.onStatus(false);
       this.retry();
     };
+  }
+  check() {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    const now = Date.now();
+    if (this.asked && now - this.asked > STALL_MS) this.drop();
+    else if (!this.asked && now - this.heard > QUIET_MS) this.send({ type: "ping" });
+  }
+  /** Give this socket up and open another: after the usual wait, at once once back online. */
+  drop() {
+    if (this.stopped) return;
+    const ws = this.ws;
+    this.ws = null; this.asked = 0;
+    if (ws) {
+      ws.onclose = null; ws.onmessage = null;
+      try { ws.close(); } catch { /* (a socket the browser already closed) */ }
+      this.onStatus(false);
+    }
+    clearTimeout(this.timer);
+    if (navigator.onLine === false) return;  // "online" opens the next one
+    if (ws) this.retry(); else this.open();
   }
   retry() {
     const delay = Math.min(8000, 400 * 2 ** this.attempts) * (0.75 + Math.random() * 0.5);
@@ -61,13 +97,19 @@ class Connection {
     this.timer = setTimeout(() => this.open(), delay);
   }
   send(obj) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) { this.ws.send(JSON.stringify(obj)); return true; }
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(obj));
+      if (!this.asked && !UNANSWERED.has(obj.type)) this.asked = Date.now();
+      return true;
+    }
     return false;
   }
   resync() { this.send({ type: "hello", since: this.since() }); }
   close() {
     this.stopped = true;
-    clearTimeout(this.timer); clearInterval(this.ping);
+    clearTimeout(this.timer); clearInterval(this.watch);
+    window.removeEventListener("offline", this.onOffline);
+    window.removeEventListener("online", this.onOnline);
     if (this.ws) { const ws = this.ws; this.ws = null; ws.close(); }
   }
 }
@@ -136,6 +178,9 @@ function mountTable(root, id, token) {
       clearTimeout(bannerTimer);
       if (up) banner.hidden = true;
       else bannerTimer = setTimeout(() => { if (!S.connected && !S.fatal) banner.hidden = false; }, 700);
+      // a card sent on a socket given up may never have arrived: the hand takes taps again (the
+      // catch-up shows it played if it did; the server refuses a second card)
+      if (!up && S.pending) { S.pending = null; if (S.table) render(); }
     },
     onMessage,
   });

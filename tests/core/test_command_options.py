@@ -3,6 +3,7 @@ traceback: ports, counts, seconds and the files a long run writes at its end."""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -136,3 +137,40 @@ def test_bot_serve_names_the_address_it_cannot_listen_on(capsys: pytest.CaptureF
         taken.close()
     err = capsys.readouterr().err
     assert f"error: cannot listen on 127.0.0.1 port {port}: " in err and "Errno" not in err, err
+
+
+@pytest.mark.parametrize(("ports", "said"), [
+    (["--port", "8101", "--status-port", "8101"], "the status port is 8101, the server's own --port"),
+    (["--port", "8101", "--status-port", "8100", "--workers", "2", "--redis", "redis://127.0.0.1:1/0"],
+     "worker 1's status port (--status-port + 1) is 8101, the server's own --port"),
+])  # fmt: skip
+def test_serve_says_when_a_status_port_is_its_own_port(tmp_path: Path, ports: list[str], said: str) -> None:
+    """Found in an operator's try: both said only 'cannot listen on ... 8101: Address already in use'."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "callbreak", "serve", *ports, "--db", str(tmp_path / "t.db")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode != 0 and said in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert "being served" not in proc.stdout, proc.stdout
+
+
+@pytest.mark.parametrize(("argv", "env", "said"), [
+    (["--bot-processes", "-1"], {}, "bot_processes (--bot-processes, CALLBREAK_BOT_PROCESSES) must not be negative"),
+    ([], {"CALLBREAK_LEASE_TTL": "0"}, "lease_ttl (CALLBREAK_LEASE_TTL) must be at least 0.3 seconds"),
+    ([], {"CALLBREAK_BOT_QUEUE": "kafka"}, "bot_queue (--bot-queue, CALLBREAK_BOT_QUEUE) must be local or redis, not 'kafka'"),
+])  # fmt: skip
+def test_serve_names_a_bad_setting_as_the_operator_gave_it(
+    tmp_path: Path, argv: list[str], env: dict[str, str], said: str
+) -> None:
+    """Found in an operator's try: 'bot_processes must not be negative' named no option or variable."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("CALLBREAK_")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "callbreak", "serve", "--port", "0", *argv, "--db", str(tmp_path / "t.db")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**clean, **env},
+    )
+    assert proc.returncode == 1 and said in proc.stderr and "Traceback" not in proc.stderr, proc.stderr

@@ -85,17 +85,22 @@ class Postgres:
             shutil.chown(self.dir, self.user)
         data = self.dir / "data"
         self._run([str(self.bin / "initdb"), "-D", str(data), "-U", "callbreak", "--auth=trust", "-E", "UTF8"])
-        self.proc = subprocess.Popen(
-            self._as_user(
-                [str(self.bin / "postgres"), "-D", str(data), "-p", str(self.port), "-h", "127.0.0.1",
-                 "-k", str(self.dir), "-c", "fsync=off", "-c", "synchronous_commit=off",
-                 "-c", "full_page_writes=off", "-c", "max_connections=300"]
-            ),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-        )
-        wait_port(self.port, self.proc, "postgres")
         self.url = f"postgresql://callbreak@127.0.0.1:{self.port}/postgres"
+        self.start()
+
+    def start(self) -> None:
+        """Start the server (again, after `halt`: the same port and data)."""
+        with (self.dir / "server.log").open("ab") as log:  # (a pipe nobody reads would stop it once full)
+            self.proc = subprocess.Popen(
+                self._as_user(
+                    [str(self.bin / "postgres"), "-D", str(self.dir / "data"), "-p", str(self.port), "-h", "127.0.0.1",
+                     "-k", str(self.dir), "-c", "fsync=off", "-c", "synchronous_commit=off",
+                     "-c", "full_page_writes=off", "-c", "max_connections=300"]
+                ),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        wait_port(self.port, self.proc, f"postgres (its log: {self.dir / 'server.log'})")
         self._wait_accepting()
 
     def _wait_accepting(self, timeout: float = 30.0) -> None:
@@ -119,6 +124,12 @@ class Postgres:
         subprocess.run(self._as_user(cmd), check=True, capture_output=True)
 
     def stop(self) -> None:
+        """Stop the server and remove its data."""
+        self.halt()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def halt(self) -> None:
+        """Stop the server, keeping its data (`start` starts it again)."""
         # a fast shutdown (no waiting for sessions to end), sent to the postmaster itself (not runuser)
         pid_file = self.dir / "data" / "postmaster.pid"
         try:
@@ -130,7 +141,6 @@ class Postgres:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait(10)
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 class Redis:

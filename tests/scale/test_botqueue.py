@@ -312,7 +312,8 @@ async def test_the_owner_joins_its_answers_channel_again_after_losing_it(procs: 
     at_kill = queue_counts(server).get("answered", 0)
     await play_until([p], lambda: p.info is not None and p.info["status"] == "over", timeout=120)
     await p.close()
-    assert "the answers' channel is lost" in server.output()
+    assert "bot queue: the answers' channel: lost (" in server.output()
+    assert "bot queue: the answers' channel: back after" in server.output()  # (said once it is back)
     again = [c for c in r.client_list() if c.get("name") == ANSWERS_CLIENT and int(c.get("sub", 0)) > 0]
     assert len(again) == 1 and again[0]["id"] != subscribed[0]["id"], again
     _, decisions = bot_decisions(procs["pg"], made["table"])

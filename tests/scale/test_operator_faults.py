@@ -17,8 +17,9 @@ import redis
 
 from callbreak.server.botqueue import GROUP, stream_key
 
+from ..server.conftest import Client
 from .procs import ScaledServer, until
-from .services import Redis, free_port
+from .services import Postgres, Redis, free_port, fresh_database
 from .test_botqueue import Worker
 
 
@@ -107,3 +108,46 @@ def test_a_bot_worker_makes_the_group_again_when_redis_lost_it(redis_server: str
         worker.stop()
         r.delete(stream_key(ns))
         r.close()
+
+
+async def test_a_server_whose_database_stops_answers_at_once_and_plays_on_once_it_is_back(
+    redis_server: str, ns: str
+) -> None:
+    """Found by an operator's try: with PostgreSQL stopped, every process froze (its liveness
+    probe too), since each call on the event loop waited 30 s for the pool; once PostgreSQL was
+    back the pool's reconnections, backing off, took one to two minutes. Now the first call that
+    finds the database silent marks an outage: calls fail at once, JSON 503s say so, and a fresh
+    connection is tried every second."""
+    pg = Postgres()  # a PostgreSQL of this test's own, to stop and start again
+    server = ScaledServer(fresh_database(pg.url), redis_server, ns)
+    try:
+        server.start()
+        rules = {"preset": "quick", "rounds": 1, "call_seconds": None, "card_seconds": None}
+        made = server.create(rules=rules, bots="random", name="Asha", play_now=True)
+        pg.halt()
+        for _ in range(3):  # each answer at once (a timeout of 10 s: before, the first took 30)
+            assert httpx.get(server.base + "/healthz", timeout=10).status_code == 200
+            r = httpx.get(server.base + "/readyz", timeout=10)
+            assert r.status_code == 503 and r.json() == {"ready": False, "why": "the store does not answer"}
+            r = httpx.post(server.base + "/api/tables", json={"rules": rules, "bots": "random"}, timeout=10)
+            assert r.status_code == 503 and r.json()["error"] == "unavailable", r.text
+            assert r.headers["Retry-After"] == "2"
+        pg.start()
+        until(lambda: httpx.get(server.base + "/readyz", timeout=10).status_code == 200, 30, lambda: "not ready again")
+        # the table made before the outage plays on: its player's call is taken and kept
+        a = Client(server, made["table"], made["token"])
+        await a.connect()
+        await a.wait(lambda c: c.my_turn(), timeout=30)
+        v = a.v
+        await a.act_once()
+        await a.wait(lambda c: c.v > v, timeout=30)
+        await a.close()
+        assert server.create(rules=rules, bots="random", name="Bimal")["table"]
+        assert "Traceback" not in server.output(), server.output()
+        # the outage said once as it began, and once as it ended
+        lines = server.output().splitlines()
+        assert len([ln for ln in lines if ln.startswith("the database does not answer (")]) == 1, lines
+        assert "the database answers again, after" in server.output()
+    finally:
+        server.stop()
+        pg.stop()

@@ -11,7 +11,7 @@ import psycopg
 import pytest
 
 from callbreak import Ruleset
-from callbreak.server.store import SQLiteStore, Store, StoreConflict, open_store
+from callbreak.server.store import SQLiteStore, Store, StoreConflict, StoreUnavailable, open_store
 from callbreak.server.store_pg import APPEND_CONNECTION, MIGRATIONS, PostgresStore
 from callbreak.server.table import TableMeta
 
@@ -110,8 +110,9 @@ def test_postgres_replaces_its_append_connection_when_it_breaks(pg_url: str) -> 
                 (APPEND_CONNECTION,),
             ).fetchall()
         assert ended == [(True,)]
-        with pytest.raises(psycopg.OperationalError):
+        with pytest.raises(StoreUnavailable, match="the database connection broke"):
             store.append("t1", 4, {"t": "call", "seat": 2, "call": 5}, (), None)
+        assert not store.outage.down  # (one connection ended: the database answers)
         store.append("t1", 4, {"t": "call", "seat": 2, "call": 6}, (), None)
         loaded = store.load("t1")
         assert loaded is not None

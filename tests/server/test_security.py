@@ -183,6 +183,11 @@ async def test_forged_malformed_oversized_and_fuzzed_messages_change_nothing(ser
         assert err["type"] == "error" and err["code"] == "bad_token"
     async with websockets.connect(f"{server.ws_base}/ws/{made['table']}?token={'é' * 20}") as ws:
         assert orjson.loads(await asyncio.wait_for(ws.recv(), 5))["code"] == "bad_token"
+    # in the handshake, as our clients give it: the same refusal, the subprotocol accepted
+    offered = ["callbreak", f"token.{'x' * 32}"]
+    async with websockets.connect(f"{server.ws_base}/ws/{made['table']}", subprotocols=offered) as ws:  # type: ignore[arg-type]
+        assert ws.subprotocol == "callbreak"
+        assert orjson.loads(await asyncio.wait_for(ws.recv(), 5))["code"] == "bad_token"
     r = server.post(f"/api/tables/{made['table']}/start", {"token": "nope"})
     assert r.status_code == 403
     async with websockets.connect(f"{server.ws_base}/ws/nosuchtable") as ws:

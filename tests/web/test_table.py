@@ -186,10 +186,15 @@ def test_timeouts_play_for_you_then_a_bot_until_you_are_back(server: str, browse
     ctx = browser.new_context(locale=lang, **({} if lang == "en" else {"viewport": {"width": 360, "height": 740}}))
     page = ctx.new_page()
     page.set_default_timeout(15_000)
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
     # The seat link carries the token in its fragment; the page keeps it and drops it from the address bar.
     page.goto(server + data["seat_url"])
     page.wait_for_selector("[data-testid=hand] [data-card]")
     assert "#" not in page.url
+    # nor is it in the socket's URL, which proxies log (found in an operator's try: nginx's access
+    # and error logs held every seat's token): it goes in the handshake
+    assert sockets and not [u for u in sockets if data["token"] in u or "token" in u], sockets
     assert page.evaluate(f"localStorage.getItem('callbreak.seat.{data['table']}')") == data["token"]
     # Doing nothing: the timer plays for us (and says so), and after two expiries a bot takes over.
     page.wait_for_selector("[data-testid=autoplay-note]")

@@ -103,36 +103,43 @@ def run(args: argparse.Namespace) -> int:
 
     from ..bots.warmup import KERNEL
     from ..server.app import create_app
-    from ..server.config import ServerConfig, redacted
+    from ..server.config import ServerConfig, redacted, setting_names
     from ..server.probes import Probes
     from ..server.sockets import QuietDenialWebSockets, header_timeout_protocol
     from ..server.store import StoreUnavailable
 
+    flagged = {
+        "db": args.db,
+        "redis": args.redis,
+        "bot_processes": args.bot_processes,
+        "bot_queue": args.bot_queue,
+        "time_scale": args.time_scale,
+        "bot_delay": args.bot_delay,
+        "forced_delay": args.forced_delay,
+        "grace": args.grace,
+        "between_rounds": args.between_rounds,
+        "lobby_ttl": args.lobby_ttl,
+        "create_rate": args.create_rate,
+        "msg_rate": args.msg_rate,
+        "connect_rate": args.connect_rate,
+        "seed": args.seed,
+        "process": args.process,
+    }
     try:
-        cfg = ServerConfig.from_env(
-            db=args.db,
-            redis=args.redis,
-            bot_processes=args.bot_processes,
-            bot_queue=args.bot_queue,
-            time_scale=args.time_scale,
-            bot_delay=args.bot_delay,
-            forced_delay=args.forced_delay,
-            grace=args.grace,
-            between_rounds=args.between_rounds,
-            lobby_ttl=args.lobby_ttl,
-            create_rate=args.create_rate,
-            msg_rate=args.msg_rate,
-            connect_rate=args.connect_rate,
-            seed=args.seed,
-            process=args.process,
-        )
+        cfg = ServerConfig.from_env(**flagged)
     except ValueError as e:  # a bad option or CALLBREAK_* value: say which, start nothing
-        raise SystemExit(f"callbreak serve: {e}") from None
+        raise SystemExit(f"callbreak serve: {setting_names(str(e), set(flagged))}") from None
     _raise_open_files_limit()
     if args.workers > 1 and not cfg.redis:
         raise SystemExit("callbreak serve: --workers needs --redis (the processes share their tables through it)")
     if args.workers > 1 and args.status_port is not None and not 0 < args.status_port <= 65536 - args.workers:
         raise SystemExit(f"callbreak serve: --status-port with --workers {args.workers} is a port from 1 to {65536 - args.workers}")
+    if args.status_port is not None and args.status_fd is None and args.port:
+        # (found in an operator's try: the clash was said as 'Address already in use', of nothing else)
+        clash = [k for k in range(args.workers) if args.status_port + k == args.port]
+        if clash:
+            whose = "the status port" if args.workers == 1 else f"worker {clash[0]}'s status port (--status-port + {clash[0]})"
+            raise SystemExit(f"callbreak serve: {whose} is {args.port}, the server's own --port: choose ports apart")
     from ..server.workers import listening_socket
 
     sock = None

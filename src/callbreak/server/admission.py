@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from .api import HttpError
 from .protocol import Error, ErrorCode, encode
 from .table import TableError
+from .transport import handshake
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -99,6 +100,6 @@ class Admission:
         message = await receive()
         if message["type"] != "websocket.connect":
             return  # gone before its handshake
-        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.accept", "subprotocol": handshake(scope)[0]})
         await send({"type": "websocket.send", "text": encode(Error(ErrorCode(e.code), e.message))})
         await send({"type": "websocket.close", "code": REFUSED_CLOSE})

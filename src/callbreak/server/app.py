@@ -51,8 +51,9 @@ from .hub import Hub
 from .live import LiveTable
 from .protocol import Error, ErrorCode, encode
 from .pwa import SW_HEADERS, service_worker
+from .store import StoreUnavailable
 from .table import TableError
-from .transport import ExposeAbort, abort_of
+from .transport import ExposeAbort, abort_of, handshake
 
 __all__ = ["STATIC", "create_app"]
 
@@ -80,6 +81,7 @@ _STATUS = {
     "rate_limited": 429,
     "too_large": 413,
     "upgrade_required": 426,
+    "unavailable": 503,
     "internal": 500,
 }
 
@@ -298,7 +300,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
 
     async def ws(websocket: WebSocket) -> None:
         # admitted already (its address's limits): `Admission`, in front of everything else
-        await websocket.accept()
+        await websocket.accept(subprotocol=handshake(websocket.scope)[0])
         await _serve_socket(websocket)
 
     async def _serve_socket(websocket: WebSocket) -> None:
@@ -310,7 +312,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         try:
             conn = the_hub.open(
                 websocket.path_params["id"],
-                websocket.query_params.get("token"),
+                handshake(websocket.scope)[1] or websocket.query_params.get("token"),
                 websocket.send_text,
                 close_socket,
                 abort_of(websocket.scope),
@@ -318,6 +320,9 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         except TableError as e:
             await websocket.send_text(encode(Error(ErrorCode(e.code), e.message)))
             await websocket.close(code=4404 if e.code == "no_table" else 4403)
+            return
+        except StoreUnavailable:  # (said in the log once, by the store's `Outage`): the page tries again
+            await websocket.close(code=1013, reason="the database does not answer: try again later")
             return
         writer = asyncio.get_running_loop().create_task(conn.writer())
         try:
@@ -382,11 +387,18 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
 
         routes.append(seed_route(the_hub.seeds))
     # ExposeAbort outermost: it sees the ASGI server's own `send` (see `transport`)
+    async def unavailable(request: Request, exc: Exception) -> Response:
+        # the database does not answer (the store's `Outage` logs it once): nothing changed
+        response = _error("unavailable", str(exc))
+        response.headers["Retry-After"] = "2"
+        return response
+
     app = _App(
         the_hub,
         routes=routes,
         lifespan=lifespan,
         middleware=[Middleware(ExposeAbort), Middleware(SecurityHeaders)],
+        exception_handlers={StoreUnavailable: unavailable},
     )
     app.state.hub = the_hub
     return app

@@ -38,6 +38,7 @@ from .botqueue import GROUP, action_of, decode_reply, encode_request, reply_chan
 from .clock import Clock, Handle
 from .config import ServerConfig
 from .meter import Meter
+from .outage import Said
 
 __all__ = ["ANSWERS_CLIENT", "RedisBotQueue", "ensure_group"]
 
@@ -144,14 +145,16 @@ class RedisBotQueue:
     async def _reader(self) -> None:
         ps = self._pubsub
         assert ps is not None
+        said = Said("bot queue: the answers' channel")  # (its losses said once, and its return)
         while True:
             try:
                 msg = await ps.get_message(ignore_subscribe_messages=True, timeout=None)
             except (RedisError, OSError) as e:
                 # what was in flight is lost: those decisions end at their deadline
-                log.warning("bot queue: the answers' channel is lost (%s); joining it again", e)
+                said.failed(e)
                 await asyncio.sleep(0.2)
                 continue
+            said.ok()
             if msg is not None and msg["type"] == "message":
                 self._answer(msg["data"])
 

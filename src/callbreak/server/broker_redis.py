@@ -23,6 +23,8 @@ from collections.abc import Awaitable, Callable
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from .outage import Said
+
 __all__ = ["RedisBroker"]
 
 log = logging.getLogger("callbreak.server")
@@ -50,6 +52,7 @@ class RedisBroker:
         self._pubsub: aioredis.client.PubSub | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
+        self._said = Said("redis subscription")  # (its losses said once, and its return)
 
     async def start(self) -> None:
         """Connect and start the sender and the reader (on the running loop)."""
@@ -159,10 +162,11 @@ class RedisBroker:
             except (RedisError, OSError) as e:
                 if self._closing:
                     return
-                log.warning("redis subscription lost: %s", e)
+                self._said.failed(e)
                 self._lost()
                 await asyncio.sleep(0.2)
                 continue
+            self._said.ok()
             if msg is None:
                 continue
             kind = msg["type"]

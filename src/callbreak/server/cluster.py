@@ -40,6 +40,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .broker_redis import RedisBroker
 from .config import redacted
+from .outage import Said
+from .transport import handshake, offered_subprotocols
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -241,6 +243,7 @@ class Cluster:
 
     async def _renew_loop(self) -> None:
         loop = asyncio.get_running_loop()
+        said = Said("cluster: redis")  # (its losses said once, and its return)
         next_sweep = loop.time() + self.hub.config.sweep_every
         while True:
             await asyncio.sleep(self.ttl / 3)
@@ -251,8 +254,9 @@ class Cluster:
                 if loop.time() >= next_sweep:
                     next_sweep = loop.time() + self.hub.config.sweep_every
                     await self._sweep_stored()
+                said.ok()
             except (RedisError, OSError) as e:
-                log.warning("cluster: redis: %s", e)
+                said.failed(e)
             except Exception:  # the next round still comes
                 log.exception("cluster: renewal failed")
 
@@ -398,6 +402,7 @@ class Cluster:
 
     def _scope(self, msg: dict[str, Any], kind: str) -> Scope:
         path: str = msg["path"]
+        headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in msg["headers"]]
         return {
             "type": kind,
             "asgi": {"version": "3.0", "spec_version": "2.3"},
@@ -408,10 +413,10 @@ class Cluster:
             "raw_path": path.encode(),
             "root_path": "",
             "query_string": msg["qs"].encode("latin-1"),
-            "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in msg["headers"]],
+            "headers": headers,
             "client": tuple(msg["client"]) if msg.get("client") else None,
             "server": None,
-            "subprotocols": [],
+            "subprotocols": offered_subprotocols(headers),
             "state": {},
             "callbreak.forwarded": msg["from"],
         }
@@ -558,7 +563,7 @@ class Cluster:
             if first is None or first["k"] != "acc":
                 return False
             self.hub.meter.forwarded("ws")
-            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.accept", "subprotocol": handshake(scope)[0]})
             await self._pipe(owner, rid, q, receive, send)
             return True
         finally:

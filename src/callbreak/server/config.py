@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -214,6 +215,35 @@ class ServerConfig:
             raise ValueError("switch_interval must be between 0 and 1 second")
         if self.max_message < 64:
             raise ValueError("max_message must be at least 64 bytes")
+
+
+def setting_names(message: str, flagged: set[str]) -> str:
+    """A `ServerConfig` error with its settings named as an operator gives them: the option and
+    the variable (``flagged``: the settings ``callbreak serve`` has an option for), or the variable.
+    The settings of two words or more anywhere, a one-word setting where it begins the message.
+
+    >>> setting_names("bot_processes must not be negative", {"bot_processes"})
+    'bot_processes (--bot-processes, CALLBREAK_BOT_PROCESSES) must not be negative'
+    >>> setting_names("lease_ttl must be at least 0.3 seconds", set())
+    'lease_ttl (CALLBREAK_LEASE_TTL) must be at least 0.3 seconds'
+    >>> setting_names("grace must not be negative", {"grace"})
+    'grace (--grace, CALLBREAK_GRACE) must not be negative'
+    >>> setting_names("redis must be a redis:// URL, not 'http://x'", {"redis"})
+    "redis (--redis, CALLBREAK_REDIS) must be a redis:// URL, not 'http://x'"
+    """
+    fields = {f.name for f in dataclasses.fields(ServerConfig)}
+
+    def named(m: re.Match[str]) -> str:
+        f = m.group(0)
+        flag = f"--{f.replace('_', '-')}, " if f in flagged else ""
+        return f"{f} ({flag}CALLBREAK_{f.upper()})"
+
+    many = sorted((f for f in fields if "_" in f), key=len, reverse=True)
+    out = re.sub(r"(?<![\w-])(" + "|".join(many) + r")(?![\w-])", named, message) if many else message
+    first = out.split(" ", 1)[0]
+    if first in fields and "_" not in first:
+        out = re.sub(r"^\w+", named, out, count=1)
+    return out
 
 
 def redacted(url: str) -> str:

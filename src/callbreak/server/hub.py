@@ -49,7 +49,7 @@ from .protocol import (
 from .ratelimit import Bucket
 from .recent import AUDIENCES
 from .seeding import TableSeeds
-from .store import BatchStore, Store, open_store
+from .store import BatchStore, Store, StoreUnavailable, open_store
 from .table import (
     ABANDONED,
     BETWEEN,
@@ -287,10 +287,14 @@ class Hub:
         table.close()
         self.tables.pop(table.id, None)
         self.hints.forget(table.id)
-        fresh = self.get(table.id)
-        if fresh is None:
-            return
-        for c in conns:
+        try:
+            fresh = self.get(table.id)
+        except StoreUnavailable:  # (the store's `Outage` says so in the log): loaded when asked again
+            fresh = None
+        else:
+            if fresh is None:
+                return
+        for c in conns:  # its players reconnect: to the fresh copy, or, once the database answers, to one then
             c.close()
 
     def _require(self, table_id: str) -> LiveTable:

@@ -26,7 +26,7 @@ from .config import ServerConfig
 from .conn import Conn
 from .protocol import event_frame, snapshot_frame, synced_frame, table_frame
 from .recent import AUDIENCES, Recent
-from .store import EntryDropped
+from .store import EntryDropped, StoreUnavailable
 from .table import BETWEEN, IDLE_ROUNDS, PLAYING, TableError, TableState
 
 if TYPE_CHECKING:
@@ -158,6 +158,10 @@ class LiveTable:
             t0 = time.perf_counter()
             self.hub.store.append(st.id, st.entries - 1, entry, tokens, st.status if st.status != before else None)
             self.hub.meter.append(time.perf_counter() - t0)
+        except StoreUnavailable as e:  # (no traceback: the store's `Outage` says when it answers again)
+            log.warning("table %s: could not commit (%s); reloading it", st.id, e)
+            self.hub.reload(self)
+            raise TableError("internal", "the server could not save that; try again") from None
         except Exception:
             log.exception("table %s: could not commit; reloading it", st.id)
             self.hub.reload(self)

@@ -94,6 +94,7 @@ class ErrorCode(enum.StrEnum):
     NO_ANALYSIS = "no_analysis"
     BAD_ENTRY = "bad_entry"
     UPGRADE_REQUIRED = "upgrade_required"
+    UNAVAILABLE = "unavailable"
     INTERNAL = "internal"
 
 
@@ -133,6 +134,8 @@ ERRORS: dict[ErrorCode, str] = {
     ErrorCode.BAD_ENTRY: "a log entry the server wrote is malformed (a server bug; no client message causes it)",
     ErrorCode.UPGRADE_REQUIRED: "a plain HTTP request to a table's WebSocket path `/ws/ID` (HTTP 426): "
     "a proxy in front of the server dropped the `Upgrade` and `Connection` headers (it is logged)",
+    ErrorCode.UNAVAILABLE: "the database does not answer (a restart, a failover): nothing changed; try again "
+    "in a moment (HTTP 503 with `Retry-After`; a WebSocket is closed with 1013)",
     ErrorCode.INTERNAL: "the server failed to handle the request (it is logged); nothing changed",
 }
 

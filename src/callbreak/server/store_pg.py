@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import orjson
 import psycopg
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from .config import redacted
+from .outage import Outage
 from .store import _UNFINISHED, EntryDropped, Row, StoreConflict, StoreUnavailable
 from .table import TableMeta
 
@@ -83,6 +85,11 @@ _APPEND_JSON = (
     "SELECT r.t, r.s, r.e, r.ts FROM json_to_recordset($1) AS r(t text, s integer, e text, ts double precision)"
 )
 _APPEND_JSON_NAME = "callbreak_append_json"
+
+#: seconds a call waits for one of the pool's connections (the pool's own default is 30): a
+#: database that does not answer holds the event loop this long once, then `Outage` fails the
+#: calls at once until it answers
+CHECKOUT_WAIT = 2.0
 
 #: any number, the same in every process: the lock migrations are applied under
 _MIGRATION_LOCK = 0x43424B31
@@ -293,11 +300,12 @@ class PostgresStore:
         self.url = url
         #: the time stamped on each entry (the hub passes its clock's)
         self.now = now
+        self._max_size = max_size
         first_connection(url)
-        self.pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
-            url, min_size=1, max_size=max_size, kwargs={"autocommit": True}, open=False
-        )
+        self.pool = self._new_pool()
         self.pool.open(wait=True, timeout=30)
+        #: the database's outages: calls fail at once while it does not answer (`outage.Outage`)
+        self.outage = Outage(lambda: psycopg.connect(url, connect_timeout=2).close(), self._renew)
         #: the common append's own connection and cursor (`append`), opened on first use
         self._writer: psycopg.Connection[Any] | None = None
         self._cursor: psycopg.Cursor[Any] | None = None
@@ -309,6 +317,37 @@ class PostgresStore:
             self.pool.close()
             raise
 
+    def _new_pool(self) -> ConnectionPool[psycopg.Connection[Any]]:
+        return ConnectionPool(
+            self.url, min_size=1, max_size=self._max_size, kwargs={"autocommit": True}, open=False, timeout=CHECKOUT_WAIT
+        )
+
+    def _renew(self) -> None:
+        """After an outage (on `Outage`'s thread): a new pool, connected now; the old one, whose
+        reconnections back off for minutes, closed."""
+        fresh = self._new_pool()
+        fresh.open(wait=True, timeout=10)
+        old, self.pool = self.pool, fresh
+        old.close(timeout=5)
+
+    @contextmanager
+    def _pooled(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection. `StoreUnavailable` at once while the database does not answer;
+        when no connection can be had (the pool's wait runs out: an outage begins); and when the
+        connection breaks (the pool replaces it: the next call finds out whether the database
+        answers)."""
+        self.outage.check()
+        conn: psycopg.Connection[Any] | None = None
+        try:
+            with self.pool.connection() as conn:
+                yield conn
+        except (PoolTimeout, psycopg.OperationalError) as e:
+            if conn is not None and not conn.broken:
+                raise  # (a statement's own failure, on a connection that works)
+            if conn is None:
+                self.outage.failed(e)
+            raise StoreUnavailable(f"the database does not answer: {' '.join(str(e).split())}") from e
+
     def create(
         self,
         meta: TableMeta,
@@ -317,7 +356,7 @@ class PostgresStore:
         status: str,
     ) -> None:
         now = self.now()
-        with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+        with self._pooled() as conn, conn.transaction(), conn.cursor() as cur:
             cur.execute(
                 "INSERT INTO tables (id, invite, meta, status, created, updated) VALUES (%s,%s,%s,%s,%s,%s)",
                 (meta.id, meta.invite, orjson.dumps(meta.to_dict()).decode(), status, meta.created, now),
@@ -348,7 +387,7 @@ class PostgresStore:
                 # (BEGIN, INSERT, COMMIT): the event loop waits for it
                 self._append_one(row)
                 return
-            with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+            with self._pooled() as conn, conn.transaction(), conn.cursor() as cur:
                 cur.execute(_APPEND, row)
                 for tok, seat in tokens:
                     cur.execute("INSERT INTO tokens (token, table_id, seat) VALUES (%s,%s,%s)", (tok, table_id, seat))
@@ -361,15 +400,23 @@ class PostgresStore:
         """One entry on the append connection: its own connection and cursor, kept open, and the
         statement prepared on it: about 20 µs of CPU and 40 µs of wall time on a quiet machine, where
         a pooled connection and a new cursor for each took 65 and 125.
-        A connection that broke raises here once (the table reloads from the log, as after any
-        failed commit) and is replaced on the next append."""
+        A connection that broke raises `StoreUnavailable` here once (the table reloads from the
+        log, as after any failed commit) and is replaced on the next append."""
+        self.outage.check()
         with self._writing:
-            cur = self._append_cursor()
+            try:
+                cur = self._append_cursor()
+            except psycopg.OperationalError as e:  # no connection to be had: an outage begins
+                self.outage.failed(e)
+                raise StoreUnavailable(f"the database does not answer: {' '.join(str(e).split())}") from e
             try:
                 cur.execute(_APPEND, row, prepare=True)
-            except psycopg.OperationalError:
+            except psycopg.OperationalError as e:
+                broken = cur.connection.broken
                 self._close_writer()
-                raise
+                if not broken:
+                    raise
+                raise StoreUnavailable(f"the database connection broke: {' '.join(str(e).split())}") from e
 
     def _append_cursor(self) -> psycopg.Cursor[Any]:
         """The append connection's cursor, (re)connected when it is missing or broken (hold
@@ -387,15 +434,15 @@ class PostgresStore:
         self._writer = self._cursor = None
 
     def _one(self, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
-        with self.pool.connection() as conn:
+        with self._pooled() as conn:
             return conn.execute(sql, args).fetchone()
 
     def _all(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        with self.pool.connection() as conn:
+        with self._pooled() as conn:
             return conn.execute(sql, args).fetchall()
 
     def load(self, table_id: str) -> tuple[TableMeta, list[dict[str, Any]]] | None:
-        with self.pool.connection() as conn, conn.transaction():  # one snapshot: the meta and its log
+        with self._pooled() as conn, conn.transaction():  # one snapshot: the meta and its log
             row = conn.execute("SELECT meta FROM tables WHERE id=%s", (table_id,)).fetchone()
             if row is None:
                 return None
@@ -430,7 +477,7 @@ class PostgresStore:
         return [str(r[0]) for r in rows]
 
     def save_analysis(self, table_id: str, key: str, body: bytes) -> None:
-        with self.pool.connection() as conn:
+        with self._pooled() as conn:
             conn.execute(
                 "INSERT INTO analyses (table_id, key, body) VALUES (%s,%s,%s) "
                 "ON CONFLICT (table_id, key) DO UPDATE SET body = EXCLUDED.body",
@@ -453,6 +500,7 @@ class PostgresStore:
         return None if row is None else bytes(row[0])
 
     def close(self) -> None:
+        self.outage.close()
         with self._writing:
             self._close_writer()
         self.pool.close()

@@ -1,4 +1,8 @@
-"""The one thing ASGI cannot ask for: drop a connection at once.
+"""What a WebSocket's handshake carries, and the one thing ASGI cannot ask for: drop a connection at once.
+
+A page gives its seat's token in the handshake's ``Sec-WebSocket-Protocol`` (`SUBPROTOCOL`, and
+``token.<TOKEN>`` beside it: `handshake`), never in the URL, which proxies and their logs keep
+(a ``?token=`` in the URL is still taken, from clients of before).
 
 ASGI can only ask for a close, and a close waits behind whatever the peer has not read: a client
 that never reads would keep its socket, and every byte queued for it, for as long as it likes.
@@ -14,7 +18,39 @@ from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["ABORT", "ExposeAbort", "abort_of"]
+__all__ = ["ABORT", "SUBPROTOCOL", "ExposeAbort", "abort_of", "handshake", "offered_subprotocols"]
+
+#: the subprotocol a client of ours offers (the server accepts it, as a browser requires)
+SUBPROTOCOL = "callbreak"
+#: the prefix of the subprotocol that carries a seat's token
+TOKEN_PREFIX = "token."
+
+
+def offered_subprotocols(headers: Any) -> list[str]:
+    """The subprotocols a handshake's headers (ASGI: pairs of bytes) offer.
+
+    >>> offered_subprotocols([(b"sec-websocket-protocol", b"callbreak, token.abc"), (b"host", b"x")])
+    ['callbreak', 'token.abc']
+    """
+    out: list[str] = []
+    for k, v in headers or ():
+        if bytes(k).lower() == b"sec-websocket-protocol":
+            out += [p.strip() for p in bytes(v).decode("latin-1").split(",") if p.strip()]
+    return out
+
+
+def handshake(scope: Scope) -> tuple[str | None, str | None]:
+    """The subprotocol to accept (`SUBPROTOCOL` when offered, else none) and the seat token a
+    WebSocket's handshake offers (None: a spectator, or a token in the URL's query).
+
+    >>> handshake({"subprotocols": ["callbreak", "token.k3Xa9Q-_z"]})
+    ('callbreak', 'k3Xa9Q-_z')
+    >>> handshake({"subprotocols": []}), handshake({"headers": [(b"sec-websocket-protocol", b"callbreak")]})
+    ((None, None), ('callbreak', None))
+    """
+    protos = list(scope.get("subprotocols") or ()) or offered_subprotocols(scope.get("headers"))
+    token = next((p[len(TOKEN_PREFIX):] for p in protos if p.startswith(TOKEN_PREFIX)), None)
+    return (SUBPROTOCOL if SUBPROTOCOL in protos else None), token or None
 
 #: the scope key of a WebSocket's ``abort()``
 ABORT = "callbreak.abort"

@@ -10,8 +10,8 @@ WebSocket open, reconnects by itself when it drops (asking for the events it mis
 >>> t.base, t.code, t.table
 ('http://127.0.0.1:8000', 'AbC123', None)
 >>> t = parse_join_url("https://cards.example.org/t/tbl9#tok_en-1")
->>> t.base, t.table, t.token, t.ws_url("tbl9", "tok_en-1")
-('https://cards.example.org', 'tbl9', 'tok_en-1', 'wss://cards.example.org/ws/tbl9?token=tok_en-1')
+>>> t.base, t.table, t.token, t.ws_url("tbl9")
+('https://cards.example.org', 'tbl9', 'tok_en-1', 'wss://cards.example.org/ws/tbl9')
 """
 
 from __future__ import annotations
@@ -49,8 +49,8 @@ class JoinTarget:
     >>> t = parse_join_url("https://cards.example/t/k3Xa9Q#s3cret")
     >>> t.base, t.table, t.token, t.code
     ('https://cards.example', 'k3Xa9Q', 's3cret', None)
-    >>> t.ws_url(t.table, t.token)
-    'wss://cards.example/ws/k3Xa9Q?token=s3cret'
+    >>> t.ws_url(t.table), subprotocols(t.token)
+    ('wss://cards.example/ws/k3Xa9Q', ['callbreak', 'token.s3cret'])
     """
 
     base: str
@@ -58,10 +58,21 @@ class JoinTarget:
     table: str | None = None
     token: str | None = None
 
-    def ws_url(self, table: str, token: str) -> str:
+    def ws_url(self, table: str) -> str:
+        """The table's WebSocket (the seat's token goes in the handshake: `subprotocols`)."""
         scheme = "wss" if self.base.startswith("https:") else "ws"
         host = self.base.split("://", 1)[1]
-        return f"{scheme}://{host}/ws/{quote(table, safe='')}?token={quote(token, safe='')}"
+        return f"{scheme}://{host}/ws/{quote(table, safe='')}"
+
+
+def subprotocols(token: str) -> list[str]:
+    """What the handshake offers: the protocol, and the seat's token beside it (never in the URL,
+    which proxies log; ``callbreak.server.transport.handshake`` reads it).
+
+    >>> subprotocols("s3cret")
+    ['callbreak', 'token.s3cret']
+    """
+    return ["callbreak", f"token.{token}"]
 
 
 def parse_join_url(url: str) -> JoinTarget:
@@ -440,6 +451,7 @@ class OnlineGame(Game):
         import httpx
         import websockets
         from websockets.asyncio.client import connect
+        from websockets.typing import Subprotocol
 
         self._notify = notify
         if self.table_id is None:
@@ -460,10 +472,11 @@ class OnlineGame(Game):
         failures = 0
         while not self._closed:
             assert self.table_id is not None and self.token is not None
-            url = self.target.ws_url(self.table_id, self.token)
+            url = self.target.ws_url(self.table_id)
             switching = False
             try:
-                async with connect(url, **options) as ws:
+                offered = [Subprotocol(p) for p in subprotocols(self.token)]
+                async with connect(url, subprotocols=offered, **options) as ws:
                     self._ws = ws
                     await ws.send(json.dumps({"type": "hello", "since": self.v}))
                     async for raw in ws:

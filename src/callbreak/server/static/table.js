@@ -32,8 +32,8 @@ const STALL_MS = 6000;
 const UNANSWERED = new Set(["select"]);  // client messages the server answers with nothing
 
 class Connection {
-  constructor(url, { onMessage, onStatus, since }) {
-    this.url = url; this.onMessage = onMessage; this.onStatus = onStatus; this.since = since;
+  constructor(url, { onMessage, onStatus, since, protocols }) {
+    this.url = url; this.onMessage = onMessage; this.onStatus = onStatus; this.since = since; this.protocols = protocols;
     this.attempts = 0; this.stopped = false; this.ws = null; this.timer = 0;
     this.heard = 0;   // when the socket last brought a message (or opened)
     this.asked = 0;   // when the oldest message still unanswered was sent (0: none)
@@ -47,7 +47,7 @@ class Connection {
   open() {
     if (this.stopped) return;
     let ws;
-    try { ws = new WebSocket(this.url); } catch { this.retry(); return; }
+    try { ws = new WebSocket(this.url, this.protocols); } catch { this.retry(); return; }
     this.ws = ws;
     ws.onopen = () => {
       this.attempts = 0;
@@ -169,9 +169,11 @@ function mountTable(root, id, token) {
   });
   document.addEventListener("keydown", onGlobalKey);
 
-  const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${encodeURIComponent(id)}${token ? `?token=${encodeURIComponent(token)}` : ""}`;
+  // the seat's token goes in the handshake (Sec-WebSocket-Protocol), never in the URL, which proxies log
+  const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${encodeURIComponent(id)}`;
   let bannerTimer = 0;
   const conn = new Connection(wsUrl, {
+    protocols: token ? ["callbreak", `token.${token}`] : ["callbreak"],
     since: () => S.v,
     onStatus: (up) => {
       S.connected = up;

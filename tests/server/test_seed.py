@@ -13,6 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from callbreak import Ruleset
+
 from .conftest import Client, Server, play_until
 
 QUICK1 = {"preset": "quick", "rounds": 1}
@@ -87,3 +89,22 @@ def test_a_bad_seed_is_refused_before_serving(tmp_path: Path) -> None:
         )
         assert r.returncode == 2 and f"argument --seed: a whole number from 0 is needed, {says}" in r.stderr
     assert not (tmp_path / "x.db").exists()
+
+
+def test_a_seeded_servers_hard_seats_search_without_a_wall_clock_cap() -> None:
+    """A server started with --seed plays the same deals and bot play again: its hard seats have
+    no wall-clock cap (a busy machine would cut their search elsewhere each time); a server
+    without a seed keeps the cap, for a person waiting."""
+    from callbreak.bots.hard import SERVING_TIME_LIMIT
+    from callbreak.server.config import ServerConfig
+    from callbreak.server.hub import Hub
+
+    limits = []
+    for seed in (7, None):
+        hub = Hub(ServerConfig(db=":memory:", seed=seed))
+        t, _ = hub.create_table(Ruleset.preset("quick"), "hard", "Asha", play_now=True)
+        bot = t.autopilot.bot(1)
+        limits.append(getattr(bot, "strong", bot).time_limit)
+        hub.store.close()
+        hub.hints.close()
+    assert limits == [None, SERVING_TIME_LIMIT]

@@ -271,10 +271,11 @@ class UntilReady(Bot):
         self._earlier = earlier
 
 
-def serving_bot(level: str, seed: int | None, warmup: Warmup = KERNEL) -> Bot:
+def serving_bot(level: str, seed: int | None, warmup: Warmup = KERNEL, capped: bool = True) -> Bot:
     """`make_bot` for a served table: a hard seat answers from the medium level
     until ``warmup`` is ready (and starts it), and its search has a wall-clock cap
-    (`HardBot`'s own default has none).  Never for seeded runs.
+    (`HardBot`'s own default has none; ``capped=False``: none, for a server started with
+    ``--seed``, whose bots play the same under any load once the kernel is warm).
 
     >>> w = Warmup()
     >>> w.start = lambda report=None: False   # this example starts no helper process
@@ -287,7 +288,7 @@ def serving_bot(level: str, seed: int | None, warmup: Warmup = KERNEL) -> Bot:
         return bot
     from .hard import SERVING_TIME_LIMIT, HardBot
 
-    if isinstance(bot, HardBot):
+    if isinstance(bot, HardBot) and capped:
         bot.time_limit = SERVING_TIME_LIMIT  # a person is waiting: a wall-clock cap (never in seeded runs)
     warmup.start()
     return UntilReady(bot, make_bot("medium", seed), warmup)

@@ -34,7 +34,7 @@ log = logging.getLogger("callbreak.server")
 INLINE_LEVELS = {"random"}
 
 
-def table_bot(level: str, seed: int) -> Bot:
+def table_bot(level: str, seed: int, capped: bool = True) -> Bot:
     """A bot of ``level`` (ValueError for an unknown one: tables are created with a known level).
     A hard bot answers from the medium level until its kernel is ready
     (`callbreak.bots.warmup.serving_bot`): a served table never waits for a compile.
@@ -46,7 +46,7 @@ def table_bot(level: str, seed: int) -> Bot:
     ...
     ValueError: unknown bot level 'grandmaster'...
     """
-    return serving_bot(level, seed)
+    return serving_bot(level, seed, capped=capped)
 
 
 def safe_act(bot: Bot, view: SeatView) -> int | Card | None:
@@ -235,7 +235,9 @@ class Autopilot:
     def bot(self, seat: int) -> Bot:
         b = self._bots.get(seat)
         if b is None:
-            b = self._bots[seat] = table_bot(self.table.state.meta.bots, self.table.state.meta.seed * 4 + seat)
+            # a seeded server's bots have no wall-clock cap: the same seed, the same play under any load
+            capped = not self.table.hub.seeds.seeded
+            b = self._bots[seat] = table_bot(self.table.state.meta.bots, self.table.state.meta.seed * 4 + seat, capped)
         return b
 
     def earlier(self, match: Match, seat: int) -> tuple[SeatView, ...]:
@@ -269,7 +271,8 @@ class Autopilot:
         pool = self.table.hub.botpool
         if pool is not None:
             meta = self.table.state.meta
-            choice = await pool.decide(BotAsk(meta.id, v, seat, meta.bots, seed, view, earlier))
+            capped = not self.table.hub.seeds.seeded
+            choice = await pool.decide(BotAsk(meta.id, v, seat, meta.bots, seed, view, earlier, capped))
         else:
             choice = await asyncio.to_thread(seeded_act, bot, seed, view, earlier)
         self.table.hub.meter.bot(time.perf_counter() - t0)

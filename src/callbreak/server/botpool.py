@@ -43,7 +43,7 @@ __all__ = ["BotAsk", "BotPool", "Deciders", "decide"]
 
 log = logging.getLogger("callbreak.server")
 
-_bots: dict[str, Bot] = {}
+_bots: dict[tuple[str, bool], Bot] = {}
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,8 @@ class BotAsk:
     """One decision a table asks for: its table and version (the answer counts only while the
     table is still there), the seat, the bot's level, the decision's seed, the seat's view
     (nothing the seat may not see) and, for a bot that learns from the whole match, the
-    seat's views of the match's finished rounds (`autopilot.earlier_views`).
+    seat's views of the match's finished rounds (`autopilot.earlier_views`); ``capped``: whether a
+    hard bot's search has the serving wall-clock cap (not at a server started with ``--seed``).
 
     >>> from callbreak import Match
     >>> m = Match(seed=3)
@@ -67,6 +68,7 @@ class BotAsk:
     seed: int
     view: SeatView
     earlier: tuple[SeatView, ...] = ()
+    capped: bool = True
 
 
 class Deciders(Protocol):
@@ -92,7 +94,9 @@ class Deciders(Protocol):
     async def close(self) -> None: ...
 
 
-def decide(level: str, seed: int, view: SeatView, earlier: Sequence[SeatView] = ()) -> int | Card | None:
+def decide(
+    level: str, seed: int, view: SeatView, earlier: Sequence[SeatView] = (), capped: bool = True
+) -> int | Card | None:
     """In a worker: the action of a ``level`` bot seeded with ``seed`` for ``view``, told the
     ``earlier`` rounds (`autopilot.seeded_act`; None when it fails).  The same arguments give
     the same action, in any process.
@@ -107,11 +111,11 @@ def decide(level: str, seed: int, view: SeatView, earlier: Sequence[SeatView] = 
     from ..bots.warmup import serving_bot
     from .autopilot import seeded_act
 
-    bot = _bots.get(level)
+    bot = _bots.get((level, capped))
     if bot is None:
         if level == "hard":
             _warm()
-        bot = _bots[level] = serving_bot(level, seed)
+        bot = _bots[(level, capped)] = serving_bot(level, seed, capped=capped)
     return seeded_act(bot, seed, view, earlier)
 
 
@@ -172,7 +176,7 @@ class BotPool:
                 pool = self._pool
                 try:
                     return await asyncio.get_running_loop().run_in_executor(
-                        pool, decide, ask.level, ask.seed, ask.view, ask.earlier
+                        pool, decide, ask.level, ask.seed, ask.view, ask.earlier, ask.capped
                     )
                 except BrokenProcessPool:
                     log.warning("a bot worker died; starting the pool again")

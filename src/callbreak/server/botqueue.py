@@ -101,6 +101,8 @@ class BotRequest(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
     #: `SeatView.to_dict` of the seat's view of each finished round of the match, for a bot
     #: that learns from the whole match (`BotAsk.earlier`); else empty
     earlier: list[dict[str, Any]] = []
+    #: whether a hard bot's search has the serving wall-clock cap (`BotAsk.capped`)
+    capped: bool = True
 
 
 class BotReply(msgspec.Struct, forbid_unknown_fields=True):
@@ -131,7 +133,7 @@ def request_of(ask: BotAsk, reply: str, rid: str, deadline_ms: int) -> BotReques
     """
     return BotRequest(
         rid, reply, ask.table, ask.v, ask.seat, ask.level, ask.seed, deadline_ms, ask.view.to_dict(),
-        [e.to_dict() for e in ask.earlier],
+        [e.to_dict() for e in ask.earlier], ask.capped,
     )  # fmt: skip
 
 

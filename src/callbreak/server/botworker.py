@@ -174,7 +174,7 @@ class BotWorker:
         if claimed:
             self.claimed += 1
             self.say(f"bot worker {self.name}: took over request {req.id} (table {req.table}, version {req.v})")
-        action = decide(req.level, req.seed, view, earlier)
+        action = decide(req.level, req.seed, view, earlier, req.capped)
         self.decided += 1
         # answer first, acknowledge after: a worker that dies between the two costs a second
         # answer (ignored by the owner), never a lost one

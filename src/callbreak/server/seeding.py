@@ -5,7 +5,9 @@ bots' names and every bot decision (`autopilot.decision_seed`). A server started
 seed draws each one from `secrets` (nobody can know the deals in advance). A server started
 with ``--seed N`` (``CALLBREAK_SEED``) draws them from a stream seeded with ``N`` and the
 process's number (``--process``; ``--workers`` numbers its children itself), so the same
-seed and the same sequence of table creations give the same deals and the same bot play:
+seed and the same sequence of table creations give the same deals and the same bot play (a seeded
+server's hard seats search without the serving wall-clock cap, so load does not cut them short; a
+hard seat answers at the medium level until its kernel is warm, as on any server):
 **for tests and demonstrations only**, since whoever knows the seed knows the deals.
 
 Table ids, invite secrets and seat tokens never come from this stream (`hub.new_token`).

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 
 import httpx
+import psycopg
 import pytest
 import redis
 
@@ -170,9 +171,9 @@ async def test_the_stored_table_sweep_never_closes_a_table_a_living_process_runs
         await p.wait(lambda c: c.my_turn(), timeout=30)  # the bots have acted; the player thinks
         start_all([b])
         thinking = len(store.load(made["table"])[1])  # type: ignore[index]
-        stale_at = time.time() + 1.5  # the table's last entry is older than b's abandon_after then
-        while time.time() < stale_at:
-            await asyncio.sleep(0.1)
+        # the table's entries an hour old: far past b's abandon_after (no waiting on the wall clock)
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute("UPDATE log SET ts = ts - 3600 WHERE table_id = %s", (made["table"],))
         # two forgotten lobbies, stored one after the other: the sweep pass that closes the second
         # began after the pass that closed the first, which listed a's (already stale) table too
         for tid in ("old-1", "old-2"):

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 
+from ..seeds import seed_of_test
 from .conftest import Client, Server, play_until, two_players
 
 QUICK1 = {"preset": "quick", "rounds": 1}
@@ -113,13 +115,18 @@ async def test_kill_at_random_moments_loses_nothing(make_server) -> None:  # typ
     clients = [Client(server, t["table"], t["token"]) for t in tables]
     for c in clients:
         await c.connect()
-    for moment in (0.15, 0.3):
-        with_deadline = asyncio.get_running_loop().time() + moment
-        while asyncio.get_running_loop().time() < with_deadline:
+    # the moments: after a number of versions drawn from a seeded stream (not after a time,
+    # which a busy machine would make another moment each run)
+    rng = random.Random(seed_of_test())
+    for _ in range(2):
+        target = max(c.v for c in clients) + rng.randint(3, 30)  # (a one-round match has some 75)
+        deadline = asyncio.get_running_loop().time() + 60
+        while max(c.v for c in clients) < target:
+            assert asyncio.get_running_loop().time() < deadline, ([c.v for c in clients], target)
             for c in clients:
                 if c.my_turn():
                     await c.act_once()
-            await asyncio.sleep(0.003)
+            await asyncio.sleep(0.003)  # (the bots' turns come in; the condition above ends the wait)
         seen = [(c.v, c.state) for c in clients]
         server.kill()
         for c in clients:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 import time
@@ -47,20 +48,33 @@ def message(app: CallbreakApp) -> str:
     return screen_text(app, "message")
 
 
+class Held:
+    """The bots' pause, held until the test lets them go (`LocalGame.sleep`): a key pressed
+    while a bot is to act lands then, however busy the machine, with no real timer to race."""
+
+    def __init__(self) -> None:
+        self.going = asyncio.Event()
+        self.going.set()
+
+    async def sleep(self, seconds: float) -> None:
+        await self.going.wait()
+
+
 async def test_errors_go_once_the_table_moves_on() -> None:
-    # the bots take a little while, so Enter lands while they are to act
-    # (long enough that a loaded machine still presses Enter before the bot acts)
-    game = ErrorGame(ONE_ROUND, seed=3, bots="random", delay=1.0, trick_pause=0)
+    held = Held()
+    game = ErrorGame(ONE_ROUND, seed=3, bots="random", delay=0, trick_pause=0, sleep=held.sleep)
     app = CallbreakApp(game, hint=False)
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: game.human_to_act and app.model is not None and app.model.my_turn)
         assert game.match.round.phase == "calling"
+        held.going.clear()  # the bots wait now
         await pilot.press("enter")  # the call
         await pilot.press("enter")  # too early: a bot is to act
         await pilot.pause()
         assert not game.human_to_act
         bots = "|".join(game.match.players[1:])
         assert re.search(rf"not your turn yet: ({bots}) is to (call|play)", message(app)), message(app)
+        held.going.set()
         await wait_for(pilot, lambda: game.human_to_act and app.model is not None and app.model.my_turn)
         assert "not your turn" not in message(app), message(app)
         assert app.message == ""
@@ -140,17 +154,20 @@ async def test_bot_seats_keep_distinct_labels_and_the_end_says_where_you_came() 
 
 
 async def test_no_card_is_raised_while_the_others_play_until_you_choose_one() -> None:
-    game = LocalGame(ONE_ROUND, seed=3, bots="random", delay=0.5, trick_pause=0)
+    held = Held()
+    game = LocalGame(ONE_ROUND, seed=3, bots="random", delay=0, trick_pause=0, sleep=held.sleep)
     app = CallbreakApp(game, hint=False)
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: game.human_to_act and app.model is not None and app.model.my_turn)
-        await pilot.press("enter")  # the call; then the bots take half a second each
+        held.going.clear()  # the bots wait now
+        await pilot.press("enter")  # the call; then a bot is to act
         await pilot.pause()
         assert not game.human_to_act
         assert "▔" not in screen_text(app, "hand")  # nothing looks chosen or played
         await pilot.press("right")  # choosing ahead of your turn raises the card
         assert not game.human_to_act
         assert "▔" in screen_text(app, "hand") and app.selected is not None
+        held.going.set()
         await wait_for(pilot, lambda: my_turn_to_play(game, app))
         assert "▔" in screen_text(app, "hand")  # your turn: the chosen (or first legal) card is up
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
@@ -360,7 +360,8 @@ class LocalGame(Game):
     action; ``trick_pause`` the extra pause after a trick is complete.
     ``until_ready``: a hard bot plays at the medium level until that warm-up
     of its kernel is ready (`callbreak.bots.warmup.serving_bot`; not for
-    replays of a seed).
+    replays of a seed).  ``sleep``: how a pause is waited out (a test holds the
+    bots with a sleep of its own, instead of racing a real one).
 
     >>> from callbreak import Ruleset
     >>> game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
@@ -384,6 +385,7 @@ class LocalGame(Game):
     trick_pause: float = 0.9
     seat: int = 0
     until_ready: Warmup | None = None
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     #: play on from this match (a practice position, `callbreak.analysis.practice_match`)
     start: Match | None = None
     match: Match = field(init=False)
@@ -553,7 +555,7 @@ class LocalGame(Game):
                 pause = self.delay
                 if self._last_trick is not None and not self.match.round.trick and self.match.round.phase == "playing":
                     pause += self.trick_pause
-                await asyncio.sleep(pause)
+                await self.sleep(pause)
                 if self._closed or self.pending_summary is not None:
                     continue
                 if seat is not None and self.bot_to_act == seat:

@@ -6,10 +6,12 @@ worker whose Redis lost the queue's group makes it again."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -124,7 +126,20 @@ async def test_a_server_whose_database_stops_answers_at_once_and_plays_on_once_i
         server.start()
         rules = {"preset": "quick", "rounds": 1, "call_seconds": None, "card_seconds": None}
         made = server.create(rules=rules, bots="random", name="Asha", play_now=True)
+        # a player in the middle of the match: its call goes in, then the database stops
+        a = Client(server, made["table"], made["token"])
+        await a.connect()
+        await a.wait(lambda c: c.my_turn(), timeout=30)
+        called = a.v
+        await a.act_once()
+        await a.wait(lambda c: c.v > called and c.my_turn(), timeout=30)  # (nothing moves until it plays)
+        kept = a.v
         pg.halt()
+        await a.act_once()  # not saved: refused, or its table reloads and the socket closes
+        deadline = time.monotonic() + 20
+        while not (a.closed or any(m["type"] == "error" and m["code"] == "unavailable" for m in a.messages)):
+            assert time.monotonic() < deadline, a.messages[-3:]
+            await asyncio.sleep(0.05)
         for _ in range(3):  # each answer at once (a timeout of 10 s: before, the first took 30)
             assert httpx.get(server.base + "/healthz", timeout=10).status_code == 200
             r = httpx.get(server.base + "/readyz", timeout=10)
@@ -134,13 +149,14 @@ async def test_a_server_whose_database_stops_answers_at_once_and_plays_on_once_i
             assert r.headers["Retry-After"] == "2"
         pg.start()
         until(lambda: httpx.get(server.base + "/readyz", timeout=10).status_code == 200, 30, lambda: "not ready again")
-        # the table made before the outage plays on: its player's call is taken and kept
+        # the table plays on from what was saved: the card refused in the outage is the player's to play
+        await a.close()
         a = Client(server, made["table"], made["token"])
-        await a.connect()
+        await a.connect(since=0)
         await a.wait(lambda c: c.my_turn(), timeout=30)
-        v = a.v
+        assert a.v == kept
         await a.act_once()
-        await a.wait(lambda c: c.v > v, timeout=30)
+        await a.wait(lambda c: c.v > kept, timeout=30)
         await a.close()
         assert server.create(rules=rules, bots="random", name="Bimal")["table"]
         assert "Traceback" not in server.output(), server.output()

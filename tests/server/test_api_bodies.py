@@ -103,7 +103,11 @@ def test_every_answer_is_its_type_and_fits_the_schema(make_server: Callable[...,
     view = msgspec.json.decode(r.content, type=api.TableView)
     assert view.table.status == "playing" and view.state is not None and view.state.hand == []
     fits("GET /api/tables/ID", "answer", r.json())
-    r = server.get(f"/api/matches?token={made.token},{joined.token}")
+    r = server.post("/api/matches", {"tokens": [made.token, joined.token]})
     rows = msgspec.json.decode(r.content, type=api.Matches).matches
     assert sorted(m.seat for m in rows) == sorted([0, joined.seat])
+    fits("POST /api/matches", "request", {"tokens": [made.token, joined.token]})
+    fits("POST /api/matches", "answer", r.json())
+    r = server.get(f"/api/matches?token={made.token},{joined.token}")  # (pages of before)
+    assert sorted(m.seat for m in msgspec.json.decode(r.content, type=api.Matches).matches) == sorted([0, joined.seat])
     fits("GET /api/matches", "answer", r.json())

@@ -7,6 +7,8 @@ from typing import Any
 import httpx
 import pytest
 
+from callbreak.i18n import catalogue
+
 from .helpers import act_once, create_table, play_to_end
 
 
@@ -67,8 +69,13 @@ def test_whole_match_against_bots(server: str, page: Any) -> None:
         page.click("[data-testid=replay-next]")
     assert "trick 3" in page.inner_text("[data-testid=replay-pos]")
     assert page.locator("[data-testid=replay-trick] .card").count() == 4
+    urls: list[str] = []
+    page.on("request", lambda r: urls.append(r.url))
     page.goto(f"{server}/matches")
-    page.wait_for_selector(f"[data-testid=match-item][data-table='{table}']")
+    # the server's word on the match (over: the analysis link), asked with the seat tokens in the
+    # body, never in a URL (proxies log URLs: found in an operator's try)
+    page.wait_for_selector(f"[data-testid=match-item][data-table='{table}'] [data-testid=analyse-link]")
+    assert any(u.endswith("/api/matches") for u in urls) and not [u for u in urls if "token" in u], urls
 
 
 def test_two_friends_through_an_invite_link(server: str, browser: Any) -> None:
@@ -254,4 +261,23 @@ def test_back_from_a_match_in_play_leads_back_to_it(server: str, browser: Any) -
     assert page.url.endswith(f"/t/{table}")
     again = sorted(page.eval_on_selector_all("[data-testid=hand] [data-card]", "els => els.map(e => e.dataset.card)"))
     assert again == hand or set(again) < set(hand)  # (the same hand, less what was played for us meanwhile)
+    ctx.close()
+
+
+def test_a_seat_link_pasted_with_a_bracket_after_it_still_takes_the_seat(server: str, browser: Any) -> None:
+    """A chat's markup can stick a ")" or "." to a pasted link. The token now goes in the
+    WebSocket's handshake, where such a character would make the browser refuse the socket: the
+    page takes the token's URL-safe part, and a fragment that is no token gives the "no seat" page."""
+    res = httpx.post(f"{server}/api/tables", json={"rules": {"preset": "quick"}, "bots": "random", "name": "Asha", "play_now": True})
+    res.raise_for_status()
+    data = res.json()
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(server + data["seat_url"] + ").")
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    assert page.evaluate(f"localStorage.getItem('callbreak.seat.{data['table']}')") == data["token"]
+    other = ctx.new_page()
+    other.goto(f"{server}/t/{data['table'][::-1]}#not%20a%20token%20at%20all")
+    other.wait_for_selector("text=" + catalogue("en")["table.no_seat"])
     ctx.close()

@@ -42,6 +42,7 @@ __all__ = [
     "JoinInfo",
     "JoinTable",
     "MatchRow",
+    "MatchTokens",
     "Matches",
     "Ok",
     "SeatAnswer",
@@ -110,6 +111,22 @@ class SeatToken(_Body):
     """
 
     token: Token
+
+
+class MatchTokens(_Body):
+    """``POST /api/matches``: the seat tokens whose tables to list (at most 50), in the body: a
+    URL's query is kept by proxies and their logs.
+
+    >>> read_body(b'{"tokens": ["Qm9vb3Rva2VuLWZvci1zZWF0LTAxMjM0NTY"]}', MatchTokens).tokens
+    ['Qm9vb3Rva2VuLWZvci1zZWF0LTAxMjM0NTY']
+    >>> try:
+    ...     read_body(b'{"tokens": ' + str(["t"] * 51).replace("'", '"').encode() + b'}', MatchTokens)
+    ... except TableError as e:
+    ...     print(e.code)
+    bad_message
+    """
+
+    tokens: Annotated[list[Token], msgspec.Meta(max_length=50)]
 
 
 class Practice(_Body):
@@ -225,7 +242,8 @@ class MatchRow(msgspec.Struct):
 
 
 class Matches(msgspec.Struct):
-    """``GET /api/matches?token=T1,T2``: the tables of these seat tokens (at most 50).
+    """``POST /api/matches`` (``GET /api/matches?token=T1,T2`` for pages of before): the tables of
+    these seat tokens (at most 50).
 
     >>> m = Matches([MatchRow("k3Xa9Q", 0, "over", 1_700_000_000_000, ["Asha", "Ritu", "Maya", "Rahul"],
     ...                       "standard", ["9.2", "-3.0", "12.1", "4.0"], [2, 4, 1, 3])])
@@ -259,6 +277,7 @@ ROUTES: dict[str, tuple[type[msgspec.Struct] | None, type[msgspec.Struct]]] = {
     "POST /api/tables/ID/start": (SeatToken, Ok),
     "POST /api/tables/ID/rematch": (SeatToken, SeatAnswer),
     "GET /api/matches": (None, Matches),
+    "POST /api/matches": (MatchTokens, Matches),
     "GET /api/tables/ID/analysis": (None, AnalysisStatus),
     "POST /api/tables/ID/analysis": (None, AnalysisStatus),
     "POST /api/tables/ID/practice": (Practice, SeatAnswer),

@@ -36,6 +36,7 @@ from .api import (
     JoinInfo,
     JoinTable,
     Matches,
+    MatchTokens,
     Ok,
     Practice,
     SeatAnswer,
@@ -271,8 +272,10 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
 
     @guard
     async def matches(request: Request) -> Response:
-        raw = request.query_params.get("token", "")
-        tokens = [t for t in raw.split(",") if t][:50]
+        if request.method == "POST":  # (the page's way: tokens in a URL are kept in proxies' logs)
+            tokens = (await read(request, MatchTokens)).tokens
+        else:  # pages of before
+            tokens = [t for t in request.query_params.get("token", "").split(",") if t][:50]
         return answer(msgspec.convert({"matches": the_hub.matches(tokens)}, Matches))
 
     warned_upgrade = [-float("inf")]
@@ -370,7 +373,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         Route("/api/tables/{id}/practice", practice, methods=["POST"]),
         Route("/api/join/{code}", join_info),
         Route("/api/join/{code}", join, methods=["POST"]),
-        Route("/api/matches", matches),
+        Route("/api/matches", matches, methods=["GET", "POST"]),
         WebSocketRoute("/ws/{id}", ws),
         Route("/ws/{id}", ws_over_plain_http),
         Route("/static/i18n/{name}", catalogue),

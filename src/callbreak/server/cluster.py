@@ -37,10 +37,12 @@ import redis
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocketDisconnect
 
 from .broker_redis import RedisBroker
 from .config import redacted
 from .outage import Said
+from .store import StoreUnavailable
 from .transport import handshake, offered_subprotocols
 
 if TYPE_CHECKING:
@@ -257,6 +259,8 @@ class Cluster:
                 said.ok()
             except (RedisError, OSError) as e:
                 said.failed(e)
+            except StoreUnavailable:  # (the store's `Outage` says so in the log): the next round comes
+                pass
             except Exception:  # the next round still comes
                 log.exception("cluster: renewal failed")
 
@@ -346,16 +350,20 @@ class Cluster:
         """What the lease script answered for ``tid``: this process's record of it updated."""
         owner = owner_raw.decode() if isinstance(owner_raw, bytes) else str(owner_raw)
         if owner == self.me and tid not in self.owned:
-            self.owned.add(tid)
             copy = self.hub.tables.get(tid)
             if copy is not None:
                 # a copy loaded here before the lease was ours may be behind the log: rebuild it
-                # (once the copy's own entries on their way to the store are there)
-                if self.hub.write_behind is not None:
-                    self.hub.write_behind.wait(tid)
-                stored = self.hub.store.load(tid)
+                # (once the copy's own entries on their way to the store are there); a store that
+                # does not answer cannot say: the copy goes (loaded again when asked for)
+                try:
+                    if self.hub.write_behind is not None:
+                        self.hub.write_behind.wait(tid)
+                    stored = self.hub.store.load(tid)
+                except StoreUnavailable:
+                    stored = None
                 if stored is None or len(stored[1]) != copy.state.entries:
                     self.hub._unload(tid)
+            self.owned.add(tid)
             if moved:
                 self.moves += 1
                 if self.on_move is not None:
@@ -627,7 +635,7 @@ class Cluster:
                 t.cancel()
                 try:
                     await t
-                except asyncio.CancelledError:
-                    pass
+                except (asyncio.CancelledError, OSError, RuntimeError, WebSocketDisconnect):
+                    pass  # (the client gone while a frame or the close was on its way: nothing to say)
                 except Exception:  # a fault of the tunnel's own: the socket is closed all the same
                     log.exception("socket %s: the tunnel to %s failed", rid, owner)

@@ -182,6 +182,8 @@ class Hub:
         self._sweeper = self.clock.call_later(self.config.sweep_every, self._sweep_tick)
         try:
             self.sweep()
+        except StoreUnavailable:  # (the store's `Outage` says so in the log): the next sweep comes
+            pass
         except Exception:  # the next sweep still comes
             log.exception("sweep failed")
 

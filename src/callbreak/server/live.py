@@ -161,7 +161,7 @@ class LiveTable:
         except StoreUnavailable as e:  # (no traceback: the store's `Outage` says when it answers again)
             log.warning("table %s: could not commit (%s); reloading it", st.id, e)
             self.hub.reload(self)
-            raise TableError("internal", "the server could not save that; try again") from None
+            raise TableError("unavailable", "the database does not answer: that was not saved; try again") from None
         except Exception:
             log.exception("table %s: could not commit; reloading it", st.id)
             self.hub.reload(self)

@@ -47,7 +47,8 @@ RETRY_EVERY = 1.0
 class Outage:
     """A database's outage as its store met it (see the module's docstring): ``probe`` tries a
     fresh connection (raising when it cannot), ``recover`` renews the store's connections once
-    one is made; both run on the outage's own thread, never on the caller's.
+    one is made, ``lost`` lets go of the store's connections as the outage begins; all run on the
+    outage's own thread, never on the caller's.
 
     >>> o = Outage(probe=lambda: None, recover=lambda: None)
     >>> o.down, o.check()
@@ -59,11 +60,13 @@ class Outage:
         self,
         probe: Callable[[], None],
         recover: Callable[[], None],
+        lost: Callable[[], None] = lambda: None,
         every: float = RETRY_EVERY,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._probe = probe
         self._recover = recover
+        self._lost = lost
         self.every = every
         self._clock = clock
         self._lock = threading.Lock()
@@ -98,6 +101,10 @@ class Outage:
             self._thread.start()
 
     def _retry(self) -> None:
+        try:
+            self._lost()
+        except Exception as e:  # (letting go of what the outage broke: the tries go on all the same)
+            log.warning("the database does not answer: letting go of its connections failed (%s)", e)
         while not self._stop.wait(self.every):
             try:
                 self._probe()

@@ -8,20 +8,18 @@ its startup is done, its store answers, and (with ``--redis``) it has joined the
 from __future__ import annotations
 
 import importlib.util
-import logging
 from collections.abc import Callable
 
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .hub import Hub
+from .outage import Said
 
 __all__ = ["STATUS", "Probes"]
 
 #: what a process's own status port answers (`Probes`)
 STATUS = frozenset({"/healthz", "/readyz", "/metrics"})
-
-log = logging.getLogger("callbreak.server")
 
 
 class Probes:
@@ -54,6 +52,7 @@ class Probes:
         #: this process's own port (``serve --status-port``): it answers the probes, nothing else
         self.status_port = status_port
         self.started = False
+        self._said = Said("readiness: the store")
         self.render: Callable[[], bytes] | None = None
         if importlib.util.find_spec("prometheus_client") is not None:
             from .metrics import PromMeter
@@ -95,8 +94,9 @@ class Probes:
         try:
             self.hub.store.status("-")
         except Exception as e:  # any failure of the store means: send no players here
-            log.warning("readiness: the store does not answer: %s", e)
+            self._said.failed(e)  # (said once, again each minute, and once it answers)
             return False, "the store does not answer"
+        self._said.ok()
         return True, "ok"
 
     def _watch_startup(self, send: Send) -> Send:

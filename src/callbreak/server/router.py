@@ -11,6 +11,7 @@ import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .cluster import Cluster, creates_table
+from .store import StoreUnavailable
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -72,7 +73,11 @@ class ClusterRouter:
         tid = table_of(path)
         if tid is None and kind == "http" and path.startswith(_INVITE_PREFIX):
             code = path[len(_INVITE_PREFIX) :].split("/", 1)[0]
-            tid = self.cluster.hub.store.find_invite(code) if 0 < len(code) <= 32 else None
+            try:
+                tid = self.cluster.hub.store.find_invite(code) if 0 < len(code) <= 32 else None
+            except StoreUnavailable:  # (the store's `Outage` says so in the log)
+                await _unavailable(send, "the database does not answer: try again in a moment")
+                return
         if kind == "http" and creates_table(scope["method"], path) and tid is None:
             await self._claiming(scope, receive, send)
             return
@@ -172,8 +177,8 @@ def _replay(body: bytes) -> Receive:
     return receive
 
 
-async def _unavailable(send: Send) -> None:
-    body = orjson.dumps({"error": "unavailable", "message": "the table is moving to another server; try again"})
+async def _unavailable(send: Send, message: str = "the table is moving to another server; try again") -> None:
+    body = orjson.dumps({"error": "unavailable", "message": message})
     await send(
         {
             "type": "http.response.start",

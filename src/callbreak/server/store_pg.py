@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 import psycopg
-from psycopg_pool import ConnectionPool, PoolTimeout
+from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
 from .config import redacted
 from .outage import Outage
@@ -91,6 +91,10 @@ _APPEND_JSON_NAME = "callbreak_append_json"
 #: calls at once until it answers
 CHECKOUT_WAIT = 2.0
 
+#: seconds a new connection of the write-behind or the append may take (not the 10 s of a first
+#: connection): the event loop waits for it
+CONNECT_WAIT = 3
+
 #: any number, the same in every process: the lock migrations are applied under
 _MIGRATION_LOCK = 0x43424B31
 
@@ -152,14 +156,14 @@ def _append_rows(cur: psycopg.Cursor[Any], params: list[tuple[str, int, str, flo
     return out
 
 
-def _connect(url: str, name: str) -> psycopg.Connection[Any]:
+def _connect(url: str, name: str, timeout: int = 10) -> psycopg.Connection[Any]:
     """An autocommitting connection named ``name`` (``application_name``).  TCP keepalives: a
     connection that a NAT or firewall dropped in silence fails within about a minute instead of
     holding its commits until the kernel gives up."""
     return psycopg.connect(
         url,
         autocommit=True,
-        connect_timeout=10,
+        connect_timeout=timeout,
         application_name=name,
         keepalives=1,
         keepalives_idle=30,
@@ -184,8 +188,8 @@ class PgChannel:
     >>> ch = PgChannel("postgresql://callbreak@127.0.0.1:5432/callbreak")   # doctest: +SKIP
     """
 
-    def __init__(self, url: str) -> None:
-        self.conn = _connect(url, BEHIND_CONNECTION)
+    def __init__(self, url: str, timeout: int = 10) -> None:
+        self.conn = _connect(url, BEHIND_CONNECTION, timeout)
         try:
             self.conn.execute(f"PREPARE {_APPEND_JSON_NAME}(json) AS {_APPEND_JSON}")
         except BaseException:
@@ -305,7 +309,8 @@ class PostgresStore:
         self.pool = self._new_pool()
         self.pool.open(wait=True, timeout=30)
         #: the database's outages: calls fail at once while it does not answer (`outage.Outage`)
-        self.outage = Outage(lambda: psycopg.connect(url, connect_timeout=2).close(), self._renew)
+        self._closed = False
+        self.outage = Outage(lambda: psycopg.connect(url, connect_timeout=2).close(), self._renew, self._down)
         #: the common append's own connection and cursor (`append`), opened on first use
         self._writer: psycopg.Connection[Any] | None = None
         self._cursor: psycopg.Cursor[Any] | None = None
@@ -322,13 +327,22 @@ class PostgresStore:
             self.url, min_size=1, max_size=self._max_size, kwargs={"autocommit": True}, open=False, timeout=CHECKOUT_WAIT
         )
 
+    def _down(self) -> None:
+        """As an outage begins (on `Outage`'s thread): the pool closed, so that its own
+        reconnections (which back off for minutes, and log each try) stop."""
+        self.pool.close(timeout=5)
+
     def _renew(self) -> None:
-        """After an outage (on `Outage`'s thread): a new pool, connected now; the old one, whose
-        reconnections back off for minutes, closed."""
+        """After an outage (on `Outage`'s thread): a new pool, connected now, and a new append
+        connection on the next append (the old one ended with the database's restart)."""
         fresh = self._new_pool()
         fresh.open(wait=True, timeout=10)
         old, self.pool = self.pool, fresh
         old.close(timeout=5)
+        with self._writing:
+            self._close_writer()
+        if self._closed:  # the store closed meanwhile: nothing may keep the fresh pool open
+            fresh.close(timeout=5)
 
     @contextmanager
     def _pooled(self) -> Iterator[psycopg.Connection[Any]]:
@@ -341,7 +355,7 @@ class PostgresStore:
         try:
             with self.pool.connection() as conn:
                 yield conn
-        except (PoolTimeout, psycopg.OperationalError) as e:
+        except (PoolTimeout, PoolClosed, psycopg.OperationalError) as e:
             if conn is not None and not conn.broken:
                 raise  # (a statement's own failure, on a connection that works)
             if conn is None:
@@ -424,7 +438,7 @@ class PostgresStore:
         cur = self._cursor
         if cur is None or cur.closed or cur.connection.broken:
             self._close_writer()
-            self._writer = _connect(self.url, APPEND_CONNECTION)
+            self._writer = _connect(self.url, APPEND_CONNECTION, CONNECT_WAIT)
             cur = self._cursor = self._writer.cursor()
         return cur
 
@@ -493,13 +507,19 @@ class PostgresStore:
         >>> store.open_channel().flushed()   # doctest: +SKIP
         True
         """
-        return PgChannel(self.url)
+        self.outage.check()
+        try:
+            return PgChannel(self.url, timeout=CONNECT_WAIT)
+        except psycopg.OperationalError as e:  # no connection to be had: an outage begins
+            self.outage.failed(e)
+            raise StoreUnavailable(f"the database does not answer: {' '.join(str(e).split())}") from e
 
     def load_analysis(self, table_id: str, key: str) -> bytes | None:
         row = self._one("SELECT body FROM analyses WHERE table_id=%s AND key=%s", (table_id, key))
         return None if row is None else bytes(row[0])
 
     def close(self) -> None:
+        self._closed = True
         self.outage.close()
         with self._writing:
             self._close_writer()

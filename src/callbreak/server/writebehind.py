@@ -70,7 +70,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .store import BatchChannel, BatchStore, EntryDropped, Row
+from .store import BatchChannel, BatchStore, EntryDropped, Row, StoreUnavailable
 
 __all__ = ["Done", "WriteBehind"]
 
@@ -83,8 +83,9 @@ Done = Callable[[Exception | None], None]
 MAX_BATCH = 256
 
 #: seconds `WriteBehind.wait` and `WriteBehind.flush` block the loop for a batch's answer, at most
-#: (from when it was sent); past them the batch fails (its tables reload from their logs)
-WAIT_LIMIT = 30.0
+#: (from when it was sent); past them the batch fails (its tables reload from their logs). A batch
+#: is one statement of at most `MAX_BATCH` rows: a database host gone silent costs this once
+WAIT_LIMIT = 10.0
 
 
 @dataclass(slots=True)
@@ -197,6 +198,11 @@ class WriteBehind:
                 channel = self._open()
                 channel.send([item.row for item in sent])
                 flushed = channel.flushed()
+            except StoreUnavailable as e:  # (the store's `Outage` says so in the log): each is told why
+                log.warning("write-behind: %d entries failed (%s)", len(sent), e)
+                self._close_channel()
+                self._finish(batch, sent, [e] * len(sent))
+                continue
             except Exception as e:  # the connection's fault: each entry is told it failed, and why
                 log.exception("write-behind: %d entries failed", len(sent))
                 self._close_channel()

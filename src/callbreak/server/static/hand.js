@@ -150,6 +150,7 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
 
   function select(c) {
     selected = c;
+    kept = null;  // (the player's own lift: the one the server kept is no longer theirs)
     onLift(c);  // (the server plays the lifted card if the turn runs out)
     showLifted();
     if (c) announce(t("hand.lifted", { card: cardName(c) }));
@@ -212,6 +213,7 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
     const k = v ? `${v.round}:${v.cards.length}:${v.playing}:${v.pending}` : "";
     if (k !== key) { key = k; selected = null; }
     if (selected && !(v && v.playing && !v.pending && v.legal.includes(selected))) selected = null;
+    if (kept && selected) kept = null;  // the page's own lift, still good for this turn, wins for good
     if (kept && v) {
       // shown once the turn may be played (after a trick just won settles), while the hand is the
       // one it was kept for; never sent back (the server has it)

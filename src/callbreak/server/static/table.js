@@ -24,11 +24,15 @@ const FATAL = new Set(["bad_token", "no_table"]);
 /** One WebSocket with silent reconnection (exponential backoff with jitter). */
 // A socket that hears nothing is dead, whether or not the browser knows it yet (a phone in a dead
 // zone, Wi-Fi without internet: the socket stays open and nothing arrives). After QUIET_MS of
-// silence the page pings; a message sent (a ping, a play, ...) that nothing answers within
-// STALL_MS gives the socket up: the page says it is reconnecting and opens another. The browser's
-// "offline" gives it up at once, and "online" opens another at once.
+// silence the page pings; a message sent (a ping, a play, ...) with nothing at all heard since for
+// PROBE_MS sends a ping too (an answer may be slow to come: a hint waits its turn), and with
+// nothing heard for STALL_MS the socket is given up: the page says it is reconnecting and opens
+// another. A socket still connecting after CONNECT_MS is given up too. The browser's "offline"
+// gives it up at once, and "online" opens another at once.
 const QUIET_MS = 8000;
+const PROBE_MS = 3000;
 const STALL_MS = 6000;
+const CONNECT_MS = 8000;
 const UNANSWERED = new Set(["select"]);  // client messages the server answers with nothing
 
 class Connection {
@@ -37,6 +41,8 @@ class Connection {
     this.attempts = 0; this.stopped = false; this.ws = null; this.timer = 0;
     this.heard = 0;   // when the socket last brought a message (or opened)
     this.asked = 0;   // when the oldest message still unanswered was sent (0: none)
+    this.probed = false;  // whether a ping has followed it
+    this.opened = 0;  // when the socket now connecting was made
     this.watch = setInterval(() => this.check(), 1000);
     this.onOffline = () => this.drop();
     this.onOnline = () => { this.attempts = 0; this.drop(); };
@@ -49,14 +55,15 @@ class Connection {
     let ws;
     try { ws = new WebSocket(this.url, this.protocols); } catch { this.retry(); return; }
     this.ws = ws;
+    this.opened = Date.now();
     ws.onopen = () => {
       this.attempts = 0;
-      this.heard = Date.now(); this.asked = 0;
+      this.heard = Date.now(); this.asked = 0; this.probed = false;
       this.send({ type: "hello", since: this.since() });
       this.onStatus(true);
     };
     ws.onmessage = (e) => {
-      this.heard = Date.now(); this.asked = 0;
+      this.heard = Date.now(); this.asked = 0; this.probed = false;
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       this.onMessage(msg);
@@ -71,16 +78,18 @@ class Connection {
   }
   check() {
     const ws = this.ws;
-    if (!ws || ws.readyState !== WebSocket.OPEN) return;
     const now = Date.now();
-    if (this.asked && now - this.asked > STALL_MS) this.drop();
+    if (ws && ws.readyState === WebSocket.CONNECTING && now - this.opened > CONNECT_MS) { this.drop(); return; }
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    if (this.asked && now - this.asked > STALL_MS) this.drop();  // (nothing at all heard since: any message clears it)
+    else if (this.asked && !this.probed && now - this.asked > PROBE_MS) { this.probed = true; this.send({ type: "ping" }); }
     else if (!this.asked && now - this.heard > QUIET_MS) this.send({ type: "ping" });
   }
   /** Give this socket up and open another: after the usual wait, at once once back online. */
   drop() {
     if (this.stopped) return;
     const ws = this.ws;
-    this.ws = null; this.asked = 0;
+    this.ws = null; this.asked = 0; this.probed = false;
     if (ws) {
       ws.onclose = null; ws.onmessage = null;
       try { ws.close(); } catch { /* (a socket the browser already closed) */ }
@@ -114,14 +123,21 @@ class Connection {
   }
 }
 
+/** A seat token as the server makes them (URL-safe base64): what may go in the handshake. */
+const SEAT_TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
+
 export function renderTable(root, id) {
   // A token in the URL fragment (/t/ID#TOKEN) is saved, then removed from the address bar.
+  // A link pasted with something after it (a chat's ")" or "."): the token is its URL-safe part.
   if (location.hash.length > 10) {
-    const token = decodeURIComponent(location.hash.slice(1));
-    if (!tokenFor(id)) rememberSeat({ table: id, token, seat: null });
+    let token = "";
+    try { token = decodeURIComponent(location.hash.slice(1)); } catch { /* not a token */ }
+    token = token.replace(/[^A-Za-z0-9_-]+$/, "");
+    if (!tokenFor(id) && SEAT_TOKEN.test(token)) rememberSeat({ table: id, token, seat: null });
     history.replaceState(null, "", location.pathname);
   }
-  const token = tokenFor(id);
+  // (a token that is not one cannot go in the handshake: the page has no seat, and says so)
+  const token = SEAT_TOKEN.test(tokenFor(id) || "") ? tokenFor(id) : null;
   if (!token) {
     fill(root, h("div", { class: "page" }, h("h1", null, tr("table.no_seat")),
       h("p", null, tr("table.no_seat_text")),
@@ -181,7 +197,9 @@ function mountTable(root, id, token) {
       if (up) banner.hidden = true;
       else bannerTimer = setTimeout(() => { if (!S.connected && !S.fatal) banner.hidden = false; }, 700);
       // a card sent on a socket given up may never have arrived: the hand takes taps again (the
-      // catch-up shows it played if it did; the server refuses a second card)
+      // catch-up shows it played if it did; the server refuses a second card); a hint asked for
+      // on it is asked again
+      if (!up) S.hintFor = null;
       if (!up && S.pending) { S.pending = null; if (S.table) render(); }
     },
     onMessage,

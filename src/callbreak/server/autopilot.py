@@ -156,6 +156,12 @@ class Autopilot:
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
+    def capped(self) -> bool:
+        """Whether the table's hard bots search under the serving wall-clock cap: not at a server
+        started with ``--seed`` (the same seed, the same play under any load)."""
+        return not self.table.hub.seeds.seeded
+
+    @property
     def busy(self) -> bool:
         """Whether a bot of the table is deciding off the event loop now."""
         return bool(self._tasks)
@@ -235,9 +241,7 @@ class Autopilot:
     def bot(self, seat: int) -> Bot:
         b = self._bots.get(seat)
         if b is None:
-            # a seeded server's bots have no wall-clock cap: the same seed, the same play under any load
-            capped = not self.table.hub.seeds.seeded
-            b = self._bots[seat] = table_bot(self.table.state.meta.bots, self.table.state.meta.seed * 4 + seat, capped)
+            b = self._bots[seat] = table_bot(self.table.state.meta.bots, self.table.state.meta.seed * 4 + seat, self.capped)
         return b
 
     def earlier(self, match: Match, seat: int) -> tuple[SeatView, ...]:
@@ -271,8 +275,7 @@ class Autopilot:
         pool = self.table.hub.botpool
         if pool is not None:
             meta = self.table.state.meta
-            capped = not self.table.hub.seeds.seeded
-            choice = await pool.decide(BotAsk(meta.id, v, seat, meta.bots, seed, view, earlier, capped))
+            choice = await pool.decide(BotAsk(meta.id, v, seat, meta.bots, seed, view, earlier, self.capped))
         else:
             choice = await asyncio.to_thread(seeded_act, bot, seed, view, earlier)
         self.table.hub.meter.bot(time.perf_counter() - t0)

@@ -156,6 +156,15 @@ def _append_rows(cur: psycopg.Cursor[Any], params: list[tuple[str, int, str, flo
     return out
 
 
+def _unavailable(what: str, error: BaseException) -> StoreUnavailable:
+    """The `StoreUnavailable` a store call raises when the database ``what`` (its error on one line).
+
+    >>> _unavailable("does not answer", OSError("connection refused\\n  is it running?"))
+    StoreUnavailable('the database does not answer: connection refused is it running?')
+    """
+    return StoreUnavailable(f"the database {what}: {' '.join(str(error).split())}")
+
+
 def _connect(url: str, name: str, timeout: int = 10) -> psycopg.Connection[Any]:
     """An autocommitting connection named ``name`` (``application_name``).  TCP keepalives: a
     connection that a NAT or firewall dropped in silence fails within about a minute instead of
@@ -360,7 +369,7 @@ class PostgresStore:
                 raise  # (a statement's own failure, on a connection that works)
             if conn is None:
                 self.outage.failed(e)
-            raise StoreUnavailable(f"the database does not answer: {' '.join(str(e).split())}") from e
+            raise _unavailable("does not answer", e) from e
 
     def create(
         self,
@@ -422,7 +431,7 @@ class PostgresStore:
                 cur = self._append_cursor()
             except psycopg.OperationalError as e:  # no connection to be had: an outage begins
                 self.outage.failed(e)
-                raise StoreUnavailable(f"the database does not answer: {' '.join(str(e).split())}") from e
+                raise _unavailable("does not answer", e) from e
             try:
                 cur.execute(_APPEND, row, prepare=True)
             except psycopg.OperationalError as e:
@@ -430,7 +439,7 @@ class PostgresStore:
                 self._close_writer()
                 if not broken:
                     raise
-                raise StoreUnavailable(f"the database connection broke: {' '.join(str(e).split())}") from e
+                raise _unavailable("connection broke", e) from e
 
     def _append_cursor(self) -> psycopg.Cursor[Any]:
         """The append connection's cursor, (re)connected when it is missing or broken (hold
@@ -512,7 +521,7 @@ class PostgresStore:
             return PgChannel(self.url, timeout=CONNECT_WAIT)
         except psycopg.OperationalError as e:  # no connection to be had: an outage begins
             self.outage.failed(e)
-            raise StoreUnavailable(f"the database does not answer: {' '.join(str(e).split())}") from e
+            raise _unavailable("does not answer", e) from e
 
     def load_analysis(self, table_id: str, key: str) -> bytes | None:
         row = self._one("SELECT body FROM analyses WHERE table_id=%s AND key=%s", (table_id, key))

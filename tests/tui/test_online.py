@@ -324,10 +324,14 @@ async def _timeouts_then_back(server: Server) -> None:
         assert not app.model.over  # type: ignore[union-attr]
 
 
-async def test_a_card_chosen_in_the_terminal_is_played_when_the_turn_runs_out(tmp_path: Path) -> None:
+@pytest.mark.parametrize("restart", [False, True], ids=["same client", "client started anew"])
+async def test_a_card_chosen_in_the_terminal_is_played_when_the_turn_runs_out(tmp_path: Path, restart: bool) -> None:
     """The server's clock moves only when the test moves it (``CALLBREAK_TEST_HOOKS``): nothing
     races a timer. The player moves the cursor to a legal card that is not the lowest and plays
-    nothing; when the turn runs out, that card is played, not the lowest."""
+    nothing; when the turn runs out, that card is played, not the lowest. With ``restart``, the
+    terminal client is closed and started again with the seat link before the turn runs out (a
+    newcomer's try: the new client said "no card chosen", and the timer played another card): the
+    card is chosen again on its screen, and played."""
     server = Server(tmp_path / "lift.sqlite", free_port(), bot_delay=0.7, env={"CALLBREAK_TEST_HOOKS": "1"})
     server.start()
     try:
@@ -340,6 +344,10 @@ async def test_a_card_chosen_in_the_terminal_is_played_when_the_turn_runs_out(tm
             async def advance(seconds: float) -> None:
                 moved = await http.post("/test/clock", json={"advance": seconds})
                 assert moved.status_code == 200, moved.text
+
+            def played(app: CallbreakApp) -> list[Card]:
+                """This seat's card from the trick the turn was in, once played."""
+                return [c for s, c in _cards_of(app, tricks, trick) if s == game.seat]
 
             async with app.run_test(size=(110, 34)) as pilot:
 
@@ -375,13 +383,24 @@ async def test_a_card_chosen_in_the_terminal_is_played_when_the_turn_runs_out(tm
                 game._send({"type": "select", "card": "XX", "ref": "after-the-choice"})
                 await settle(pilot, lambda: game.error != "")
                 assert v.rules.card_seconds is not None
-                await advance(v.rules.card_seconds)  # the turn runs out
-
-                def played() -> list[Card]:
-                    return [c for s, c in _cards_of(app, tricks, trick) if s == game.seat]
-
-                await settle(pilot, lambda: played() != [])
-                assert played() == [chosen], (played(), chosen, lowest)
+                if not restart:
+                    await advance(v.rules.card_seconds)  # the turn runs out
+                    await settle(pilot, lambda: played(app) != [])
+                    assert played(app) == [chosen], (played(app), chosen, lowest)
+            if restart:
+                game = OnlineGame(parse_join_url(server.base + r.json()["seat_url"]))
+                app = CallbreakApp(game, hint=False)
+                async with app.run_test(size=(110, 34)) as pilot:
+                    await settle(pilot, lambda: app.model is not None and app.model.my_turn and game.connected)
+                    await pilot.pause()
+                    assert app.selected == chosen and app.picked, (app.selected, chosen)
+                    # (its word to the server, in order: it has the card again before the turn runs out)
+                    game.error = ""
+                    game._send({"type": "select", "card": "XX", "ref": "after-the-choice"})
+                    await settle(pilot, lambda: game.error != "")
+                    await advance(v.rules.card_seconds)  # the turn runs out
+                    await settle(pilot, lambda: played(app) != [])
+                    assert played(app) == [chosen], (played(app), chosen, lowest)
     finally:
         server.stop()
 

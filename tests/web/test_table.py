@@ -280,4 +280,13 @@ def test_a_seat_link_pasted_with_a_bracket_after_it_still_takes_the_seat(server:
     other = ctx.new_page()
     other.goto(f"{server}/t/{data['table'][::-1]}#not%20a%20token%20at%20all")
     other.wait_for_selector("text=" + catalogue("en")["table.no_seat"])
+    # the seat link pasted into the home page's box, and an invite link opened with a ")" after it
+    other.goto(server + "/")
+    other.fill("[data-testid=join-code]", server + data["seat_url"] + ").")
+    other.press("[data-testid=join-code]", "Enter")
+    other.wait_for_selector("[data-testid=hand] [data-card]")
+    assert other.url.endswith(f"/t/{data['table']}")
+    friends = httpx.post(f"{server}/api/tables", json={"rules": {"preset": "quick"}, "bots": "random", "name": "Asha"}).json()
+    other.goto(f"{server}/join/{friends['invite']})")
+    other.wait_for_selector("[data-testid=join-name]")
     ctx.close()

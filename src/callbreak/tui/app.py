@@ -718,6 +718,9 @@ class CallbreakApp(App[int]):
                 self._call_key = key
                 self.call_choice = min(max(3, v.legal_calls[0]), v.legal_calls[-1]) if v.legal_calls else None
         if m.my_turn and v.phase == "playing":
+            if not self.picked and m.lifted is not None and m.lifted in v.legal_cards:
+                # the card the server kept chosen for this turn (the client started anew): chosen again
+                self.selected, self.picked = m.lifted, True
             if self.selected not in v.legal_cards:
                 legal = [c for c in hand if c in v.legal_cards]
                 self.selected = legal[0] if legal else None

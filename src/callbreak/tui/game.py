@@ -97,6 +97,9 @@ class TableModel:
     connected: bool = True
     waiting: str = ""
     seed: int | None = None
+    #: online: the card the server keeps chosen for this seat's turn now (a snapshot's
+    #: ``lifted``), shown chosen again after the client started anew
+    lifted: Card | None = None
 
     @property
     def over(self) -> bool:

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import inspect
 import json
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -75,6 +76,10 @@ def subprotocols(token: str) -> list[str]:
     return ["callbreak", f"token.{token}"]
 
 
+#: what a chat may stick to a pasted link's end (a ")" or "."): never part of a code or a token
+_TRAILING = re.compile(r"[^A-Za-z0-9_-]+$")
+
+
 def parse_join_url(url: str) -> JoinTarget:
     """An invite URL ``…/join/CODE`` or a seat URL ``…/t/ID#TOKEN``.
 
@@ -88,6 +93,11 @@ def parse_join_url(url: str) -> JoinTarget:
     Traceback (most recent call last):
     ...
     ValueError: http://h/watch/abc is not a table link: give an invite (/join/CODE) or your seat (/t/ID#TOKEN)
+
+    A link pasted with a chat's ")" or "." after it is read without them:
+
+    >>> parse_join_url("http://h/join/k3Xa9Q.Qm2-7xYp).").code, parse_join_url("http://h/t/k3Xa9Q#s3cret-_1).").token
+    ('k3Xa9Q.Qm2-7xYp', 's3cret-_1')
     """
     text = url.strip()
     if "://" not in text:
@@ -98,11 +108,12 @@ def parse_join_url(url: str) -> JoinTarget:
     base = f"{parts.scheme}://{parts.netloc}"
     segs = [s for s in parts.path.split("/") if s]
     if len(segs) == 2 and segs[0] == "join":
-        return JoinTarget(base, code=segs[1])
+        return JoinTarget(base, code=_TRAILING.sub("", segs[1]))
     if len(segs) == 2 and segs[0] == "t":
-        if not parts.fragment:
+        token = _TRAILING.sub("", parts.fragment)
+        if not token:
             raise ValueError(f"the seat URL {url} has no token after '#': copy the whole link")
-        return JoinTarget(base, table=segs[1], token=parts.fragment)
+        return JoinTarget(base, table=_TRAILING.sub("", segs[1]), token=token)
     raise ValueError(
         f"{url} is not a table link: give an invite (/join/CODE) or your seat (/t/ID#TOKEN)"
     )
@@ -188,6 +199,9 @@ class OnlineGame(Game):
         self.error = ""
         self._clock_offset = 0.0  # server time minus local time, seconds
         self._last_trick: Trick | None = None
+        #: the card the server kept chosen for this seat's turn, as the last snapshot said (any
+        #: event after it: the turn has moved on, or may have)
+        self._lifted: Card | None = None
         self._log: list[str] = []
         self._round_rows: dict[int, tuple[tuple[int | None, ...], tuple[int | None, ...]]] = {}
         #: each finished round's points: the snapshot's sheet, then each round_over event
@@ -329,6 +343,7 @@ class OnlineGame(Game):
             error=self.error,
             connected=self.connected,
             waiting=waiting,
+            lifted=self._lifted,
         )
 
     # --- acting ----------------------------------------------------------------------------
@@ -540,6 +555,8 @@ class OnlineGame(Game):
             if kind == "snapshot":
                 self.v = int(msg.get("v", self.v))
                 self.state = msg.get("state")
+                lifted = msg.get("lifted")
+                self._lifted = Card.parse(lifted) if isinstance(lifted, str) else None
                 self._last_trick = None
                 self._round_rows, self._round_points = {}, {}
                 for row in msg.get("sheet") or []:
@@ -560,6 +577,7 @@ class OnlineGame(Game):
                 task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
                 return
             self.v = v
+            self._lifted = None
             if "table" in msg:
                 self._set_table(msg["table"])
             before = self.state

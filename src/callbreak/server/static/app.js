@@ -10,7 +10,8 @@ const ROUTES = [
   [/^\/rules\/?$/, "rules", async () => (await import("./rules.js")).renderRules],
   [/^\/t\/([\w-]+)\/?$/, "table", async () => (await import("./table.js")).renderTable],
   [/^\/watch\/([\w-]+)\/?$/, "watch", async () => (await import("./table.js")).renderWatch],
-  [/^\/join\/([\w-]+(?:\.[\w-]+)?)\/?$/, "join", async () => (await import("./home.js")).renderJoin],
+  // (a link pasted with a chat's ")" or "." after it: the code is its part before them)
+  [/^\/join\/([\w-]+(?:\.[\w-]+)?)[^\w\/-]*\/?$/, "join", async () => (await import("./home.js")).renderJoin],
   [/^\/matches\/?$/, "matches", async () => (await import("./matches.js")).renderMatches],
   [/^\/replay\/([\w-]+)\/?$/, "replay", async () => (await import("./matches.js")).renderReplay],
 ];

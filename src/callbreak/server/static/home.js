@@ -140,7 +140,7 @@ export function renderHome(root) {
       e.preventDefault();
       const raw = joinInput.value.trim();
       // A seat link (/t/ID#TOKEN, to take your seat on another device) or a watch link also works here.
-      const other = /\/(t|watch)\/([\w-]+)(#[\w-]+)?\s*$/.exec(raw);
+      const other = /\/(t|watch)\/([\w-]+)(#[\w-]+)?[^\w#\/-]*$/.exec(raw);  // (a chat's ")" or "." after it)
       if (other) { navigate(`/${other[1]}/${other[2]}${other[1] === "t" && other[3] ? other[3] : ""}`); return; }
       const m = /\/join\/([\w-]+(?:\.[\w-]+)?)/.exec(raw) || /^([\w-]+(?:\.[\w-]+)?)\.?$/.exec(raw);
       if (!m) { toast(t("home.paste_invite")); joinInput.focus(); return; }

@@ -295,7 +295,8 @@ function mountTable(root, id, token) {
     tableFeedback(ev, prevState, S.state, S.table);
     switch (ev.kind) {
       case "play":
-        if (ev.seat === mine) S.pending = null;
+        // a card of this seat, the player's or one played for it (a bot on autoplay): its hint is spent
+        if (ev.seat === mine) { S.pending = null; S.hint = null; }
         // The next trick has begun: stop holding the last one (collect it now), so that
         // the new lead is on the table when you are asked to answer it.
         if (S.held && S.held.phase === "hold") {

@@ -7,6 +7,7 @@ terminal client talks to it through the same HTTP + WebSocket protocol as the br
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import socket
@@ -20,7 +21,7 @@ import httpx
 import pytest
 from textual.pilot import Pilot
 
-from callbreak import Card, SeatView
+from callbreak import Card, Ruleset, SeatView
 from callbreak.round import lowest_action
 from callbreak.tui.app import CallbreakApp, SummaryScreen
 from callbreak.tui.game import sort_hand
@@ -428,3 +429,31 @@ async def test_the_link_back_to_the_seat_shows_at_80_columns(server: Server) -> 
         await pilot.pause()
         line = screen_text(app, "message").splitlines()[0]  # (the line is one row high)
         assert f"{server.base}/t/{game.table_id}" in line, line
+
+
+async def test_the_end_shows_the_last_rounds_summary_not_an_older_one(tmp_path: Path) -> None:
+    """A newcomer's try: in a two-round match whose first summary closed by itself (the server's
+    pause between rounds ran out), the end showed 'Round 1' above the final places. Each message
+    carries the table as it is after the whole step, so the match is over a message before the
+    last round's figures come. Every frame a seat receives in such a match, given to the client in
+    order: whenever it offers a round's summary, it is the round just played."""
+    from ..server.inprocess import Seat, run_until, start_hub
+
+    hub, clock = await start_hub(tmp_path / "t.db")
+    try:
+        t, tokens = hub.create_table(Ruleset.preset("quick", rounds=2), "random", "Asha", play_now=True)
+        seat = Seat(hub, t.id, tokens[0])
+        await seat.hello()
+        await run_until(clock, lambda: t.state.status == "over", (seat,))
+        seat.read()
+        game = OnlineGame(parse_join_url(f"http://127.0.0.1:1/t/{t.id}#{tokens[0]}"))
+        offered: set[tuple[int, str]] = set()
+        for raw in seat.raw:
+            game._handle(json.loads(raw))
+            pending = game.pending_summary
+            if pending is not None:
+                offered.add((pending.number, game.status))
+        # round 1's between the rounds, round 2's at the end, and never round 1's at the end
+        assert offered == {(1, "between_rounds"), (2, "over")}, offered
+    finally:
+        await hub.shutdown()

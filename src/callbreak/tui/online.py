@@ -291,6 +291,12 @@ class OnlineGame(Game):
         if self.status not in ("between_rounds", "over"):
             return None
         rows = self._summaries()
+        # (each message carries the table as it is after the whole step: the match may be over a
+        # message before the last round's figures come; an older round is not the one to show.
+        # Between rounds the state is already the next round's: there the newest figures are it)
+        now = (self.state or {}).get("round_number")
+        if self.status == "over" and rows and isinstance(now, int) and rows[-1].number < now:
+            return None
         if rows and rows[-1].number > self._acked:
             return rows[-1]
         return None

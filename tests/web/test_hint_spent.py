@@ -9,49 +9,24 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
 from callbreak.i18n import catalogue
 
-from .test_lift_reload import CARD_SECONDS, MINE, advance, driven
-from .test_phone_hand import PHONE, RECORDER
+from .driven import CARD_SECONDS, MINE, advance, driven, phone_at_table, wait_for
 
 __all__ = ["driven"]  # the fixture
 
 
 def test_a_hint_goes_once_the_timer_plays_the_seat(driven: str, browser: Any) -> None:
-    res = httpx.post(
-        f"{driven}/api/tables",
-        json={
-            "rules": {"preset": "standard", "rounds": 1, "card_seconds": CARD_SECONDS, "call_seconds": 30,
-                      "autoplay_forced": False},
-            "bots": "random", "name": "Asha", "play_now": True,
-        },
-    )
-    res.raise_for_status()
-    ctx = browser.new_context(**PHONE)
-    ctx.add_init_script(RECORDER)
-    page = ctx.new_page()
-    page.set_default_timeout(15_000)
-    page.goto(driven + res.json()["seat_url"])
-    page.wait_for_selector("[data-testid=hand] [data-card]")
-
-    def wait_for(selector: str) -> None:
-        for _ in range(400):
-            if page.locator(selector).count():
-                return
-            advance(page, driven, 0.25)
-        raise AssertionError(f"no {selector} on the page")
-
-    wait_for("[data-call]:not([disabled])")
+    ctx, page = phone_at_table(browser, driven)
+    wait_for(page, driven, "[data-call]:not([disabled])")
     page.locator("[data-call]:not([disabled])").first.tap()
-    wait_for(MINE)
+    wait_for(page, driven, MINE)
     page.locator("[data-testid=hint-btn]").tap()
     page.wait_for_selector("[data-testid=card-hint]")
     advance(page, driven, CARD_SECONDS)  # the turn runs out: the timer plays the seat's card
     page.wait_for_function("() => window.__events.some(e => e.kind === 'play' && e.seat === 0)")
     assert page.locator("[data-testid=card-hint]").count() == 0
-    wait_for(MINE)  # the next turn: it says so, with no hint of the turn before
+    wait_for(page, driven, MINE)  # the next turn: it says so, with no hint of the turn before
     assert page.locator("[data-testid=card-hint]").count() == 0
     assert page.inner_text("[data-testid=turn-line]") == catalogue("en")["turn.your_play"]
     ctx.close()

@@ -9,40 +9,15 @@ nothing races the turn's timer.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import httpx
-import pytest
 
 from callbreak import Card, Ruleset
 from callbreak.round import lowest_card
 
-from .conftest import free_port, start_server, stop_server
-from .test_phone_hand import PHONE, RECORDER, SETTLED, WHERE
+from .driven import CARD_SECONDS, MINE, advance, driven, phone_at_table, wait_for
+from .test_phone_hand import SETTLED, WHERE
 
-CARD_SECONDS = 15
-MINE = "[data-testid=hand].my-turn [data-legal=true]"
-
-
-@pytest.fixture
-def driven(tmp_path: Path) -> Iterator[str]:
-    """A server whose clock the test moves."""
-    port = free_port()
-    env = {**os.environ, "CALLBREAK_TEST_HOOKS": "1"}
-    proc = start_server(port, str(tmp_path / "lift.sqlite"), str(tmp_path / "server.log"), env=env)
-    yield f"http://127.0.0.1:{port}"
-    stop_server(proc)
-
-
-def advance(page: Any, base: str, seconds: float) -> None:
-    """Move the server's clock on, then wait until the page has read up to the table's version."""
-    r = httpx.post(f"{base}/test/clock", json={"advance": seconds}, timeout=30)
-    assert r.status_code == 200, r.text
-    (v,) = r.json()["tables"].values()
-    page.wait_for_function(f"() => window.__v >= {v}")
+__all__ = ["driven"]  # the fixture
 
 
 def my_plays(page: Any) -> list[dict[str, Any]]:
@@ -52,35 +27,12 @@ def my_plays(page: Any) -> list[dict[str, Any]]:
 def test_a_card_lifted_before_a_reload_is_shown_lifted_after_it_and_played_when_the_turn_runs_out(
     driven: str, browser: Any
 ) -> None:
-    res = httpx.post(
-        f"{driven}/api/tables",
-        json={
-            "rules": {"preset": "standard", "rounds": 1, "card_seconds": CARD_SECONDS, "call_seconds": 30,
-                      "autoplay_forced": False},
-            "bots": "random", "name": "Asha", "play_now": True,
-        },
-    )
-    res.raise_for_status()
-    ctx = browser.new_context(**PHONE)
-    ctx.add_init_script(RECORDER)
-    page = ctx.new_page()
-    page.set_default_timeout(15_000)
-    page.goto(driven + res.json()["seat_url"])
-    page.wait_for_selector("[data-testid=hand] [data-card]")
-
-    def wait_for(selector: str) -> None:
-        """Move the server's clock on (the bots' turns) until ``selector`` shows on the page."""
-        for _ in range(400):
-            if page.locator(selector).count():
-                return
-            advance(page, driven, 0.25)
-        raise AssertionError(f"no {selector} on the page")
-
-    wait_for("[data-call]:not([disabled])")
+    ctx, page = phone_at_table(browser, driven)
+    wait_for(page, driven, "[data-call]:not([disabled])")
     page.locator("[data-call]:not([disabled])").first.tap()
     # a turn with a legal card that is not the one the timer would play by itself
     while True:
-        wait_for(MINE)
+        wait_for(page, driven, MINE)
         page.wait_for_function(f"() => {SETTLED}")
         legal = [Card.parse(c) for c in page.eval_on_selector_all(MINE, "els => els.map(e => e.dataset.card)")]
         low = lowest_card(legal, Ruleset.preset("standard").trump_index)

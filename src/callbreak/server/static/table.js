@@ -562,8 +562,7 @@ function mountTable(root, id, token) {
   // The one legal card the server plays for this seat by itself (rule autoplay_forced): shown
   // lifted while it waits, but nothing to tap and nothing to hint.
   function forcedCard() {
-    const st = S.state, t = S.table;
-    return myTurn("playing") && st.legal_cards.length === 1 && t.rules.autoplay_forced ? st.legal_cards[0] : null;
+    return myTurn("playing") ? onlyCard(S.state) : null;
   }
 
   function maybeAskHint() {

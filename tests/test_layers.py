@@ -169,7 +169,7 @@ THIRD_PARTY: dict[str, set[str]] = {
     "server/cluster": {"orjson", "redis", "starlette"},
     "server/router": {"orjson", "starlette"},
     "server/metrics": {"prometheus_client"},
-    "tui": {"textual", "rich", "httpx", "websockets"},
+    "tui": {"textual", "rich", "httpx", "websockets", "msgspec"},
     "commands": {"rich", "uvicorn"},
     "cli": set(),
     "__main__": set(),

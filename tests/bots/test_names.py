@@ -6,6 +6,7 @@ import pytest
 
 from callbreak import Ruleset
 from callbreak.bots.names import NAMES, bot_names, level_name
+from callbreak.server.protocol import SeatRecord, Started
 from callbreak.server.table import TableMeta, TableState
 from callbreak.tui import LocalGame
 
@@ -56,8 +57,9 @@ def test_the_web_table_and_the_terminal_use_the_same_rule() -> None:
     assert web == bot_names(["Sita", None, None, None], seed)
     assert web[0] == "Sita" and "Sita" not in web[1:]
     # the start event and the seat records tell each bot's level
-    assert events[0]["seats"][1] == {"name": web[1], "kind": "bot", "level": "easy"}
-    assert [table.seat_record(i)["level"] for i in range(4)] == [None, "easy", "easy", "easy"]
+    assert isinstance(events[0], Started)
+    assert events[0].seats[1] == SeatRecord(name=web[1], kind="bot", level="easy")
+    assert [table.seat_record(i).level for i in range(4)] == [None, "easy", "easy", "easy"]
     game = LocalGame(seed=seed, bots="random", name="Sita", delay=0)
     assert tuple(game.match.players) == web
     assert game.model().labels[1] == f"bot · {level_name('random')}" == "bot · beginner"

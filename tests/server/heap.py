@@ -7,6 +7,8 @@ import random
 import types
 from typing import TYPE_CHECKING, Any
 
+from callbreak.server.protocol import RoundOver
+
 if TYPE_CHECKING:
     from callbreak.server.live import LiveTable
 
@@ -51,5 +53,5 @@ def play_round(t: LiveTable, rng: random.Random) -> None:
             entry = {"t": "call", "seat": m.to_act, "call": rng.choice(list(view.legal_calls))}
         else:
             entry = {"t": "play", "seat": m.to_act, "card": str(rng.choice(list(view.legal_cards)))}
-        if any(e["kind"] == "round_over" for e in t.submit(entry)):
+        if any(isinstance(e, RoundOver) for e in t.submit(entry)):
             return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from callbreak import Match, Ruleset, notation
 from callbreak.bots.names import NAMES
+from callbreak.server.protocol import Dealt, MatchOver, TieBreak
 from callbreak.server.table import TableMeta, TableState
 
 from .conftest import Client, Server, play_until, two_players
@@ -106,7 +107,7 @@ def test_sudden_death_and_open_ended_matches_in_the_table_state() -> None:
                 )
             events += t.apply(e)
             entries.append(e)
-        if any(ev["kind"] == "deal" and ev["sudden_death"] for ev in events):
+        if any(isinstance(ev, Dealt) and ev.sudden_death for ev in events):
             break
     else:
         raise AssertionError("no sudden death in 200 seeds")
@@ -128,8 +129,8 @@ def test_sudden_death_and_open_ended_matches_in_the_table_state() -> None:
             else {"t": "play", "seat": p.to_act, "card": str(rnd.legal_cards()[0])}
         )
     assert p.status == "between_rounds"
-    kinds = [e["kind"] for e in p.apply({"t": "end"})]
-    assert kinds in (["match_over"], ["tie_break"])
+    kinds = [type(e) for e in p.apply({"t": "end"})]
+    assert kinds in ([MatchOver], [TieBreak])
 
 
 async def test_a_player_leaves_the_lobby_and_the_seat_is_free_again(server: Server) -> None:

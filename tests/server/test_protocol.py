@@ -8,6 +8,7 @@ import ast
 import asyncio
 import json
 import re
+import typing
 from collections.abc import Callable
 from pathlib import Path
 
@@ -120,9 +121,13 @@ def test_both_clients_send_only_messages_of_the_protocol() -> None:
     web = set(re.findall(r'send\(\{ type: "([a-z_]+)"', js)) | set(re.findall(r'JSON\.stringify\(\{ type: "([a-z_]+)"', js))
     assert {"hello", "ping", "call", "play", "ready", "start", "hint", "back", "end"} <= web
     assert web <= set(CLIENT_TYPES), web - set(CLIENT_TYPES)
+    # the terminal builds its messages from the protocol's types, never as dicts
     tui = (ROOT / "src" / "callbreak" / "tui" / "online.py").read_text(encoding="utf-8")
-    sent = set(re.findall(r'\{"type": "([a-z_]+)"', tui))
-    assert {"hello", "call", "play", "start", "ready", "rematch"} <= sent <= set(CLIENT_TYPES)
+    dicts = [n for n in ast.walk(ast.parse(tui)) if isinstance(n, ast.Dict)]
+    assert not [n.lineno for n in dicts if any(isinstance(k, ast.Constant) and k.value == "type" for k in n.keys)]
+    types = {t.__name__ for t in typing.get_args(ClientMessage)}
+    built = set(re.findall(r"\b([A-Z][A-Za-z]+)\(", tui)) & types
+    assert {"Hello", "Call", "Play", "Select", "Start", "Ready", "RematchAsk", "End", "Back", "Ping"} == built
 
 
 def test_bad_client_messages_get_their_documented_code() -> None:

@@ -7,7 +7,6 @@ terminal client talks to it through the same HTTP + WebSocket protocol as the br
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
 import socket
@@ -214,6 +213,9 @@ async def test_seat_url_whole_match_with_timer_and_reconnect(server: Server) -> 
         assert len(mine) == 13 * rounds
         assert played >= 5  # the rest were forced cards the server played after a short highlight
         assert "Match over" in screen_text(app, "prompt")
+        # the line under the hand offers the rematch whole, not a link to this finished table
+        line = screen_text(app, "message")
+        assert "n: rematch" in line and "rejoin" not in line and "…" not in line, line
         # n: a rematch, the same players at a new table that starts at once
         old = game.table_id
         await pilot.press("n")
@@ -266,8 +268,8 @@ async def test_invite_join_lobby_and_two_players(server: Server) -> None:
             await settle(pilot, lambda: game.status == "playing" and app.model is not None
                          and len(app.model.view.hand) == 13)
             # what the terminal holds is only its own seat's view: never another hand
-            assert game.state is not None and game.state["seat"] == 1
-            assert len(game.state["hand"]) == 13
+            assert game.state is not None and game.state.seat == 1
+            assert len(game.state.hand) == 13
             await play_online(pilot, app, game)
             assert app.model is not None and app.model.over
             assert host.model().over
@@ -309,8 +311,7 @@ async def _timeouts_then_back(server: Server) -> None:
     app = CallbreakApp(game, hint=False)
 
     def autoplay() -> bool:
-        seats = (game.table or {}).get("seats") or []
-        return bool(seats) and bool(seats[0].get("autoplay"))
+        return game.table is not None and game.table.seats[0].autoplay
 
     async with app.run_test(size=(100, 32)) as pilot:
         # press nothing: two turn timers run out, then a bot plays the seat
@@ -449,7 +450,8 @@ async def test_the_end_shows_the_last_rounds_summary_not_an_older_one(tmp_path: 
         game = OnlineGame(parse_join_url(f"http://127.0.0.1:1/t/{t.id}#{tokens[0]}"))
         offered: set[tuple[int, str]] = set()
         for raw in seat.raw:
-            game._handle(json.loads(raw))
+            game.receive(raw)
+            assert game.fatal is None
             pending = game.pending_summary
             if pending is not None:
                 offered.add((pending.number, game.status))

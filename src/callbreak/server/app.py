@@ -50,7 +50,7 @@ from .config import ServerConfig
 from .headers import SecurityHeaders
 from .hub import Hub
 from .live import LiveTable
-from .protocol import Error, ErrorCode, encode
+from .protocol import Error, ErrorCode, State, encode
 from .pwa import SW_HEADERS, service_worker
 from .store import StoreUnavailable
 from .table import TableError
@@ -196,13 +196,13 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         t = await the_hub.settled(request.path_params["id"])  # only what the store holds
         if t is None:
             return _error("no_table", "there is no such table")
-        view = {
-            "table": t.table_info(-1) | {"invite": None},
-            "state": t.state.state(-1),
-            "sheet": t.state.sheet(),
-            "watch_url": f"/watch/{t.id}",
-        }
-        return answer(msgspec.convert(view, TableView))
+        view = TableView(
+            table=t.table_info(-1),
+            state=msgspec.convert(t.state.state(-1), State | None),
+            sheet=t.state.sheet(),
+            watch_url=f"/watch/{t.id}",
+        )
+        return answer(view)
 
     @guard
     async def join_info(request: Request) -> Response:
@@ -213,17 +213,14 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
             return _error("no_table", "this invite is not valid")
         info = t.table_info(-1)
         return answer(
-            msgspec.convert(
-                {
-                    "table": t.id,
-                    "status": t.state.status,
-                    "seats": info["seats"],
-                    "rules": info["rules"],
-                    "bots": info["bots"],
-                    "host": info["host"],
-                    "watch_url": f"/watch/{t.id}",
-                },
-                JoinInfo,
+            JoinInfo(
+                table=t.id,
+                status=info.status,
+                seats=info.seats,
+                rules=info.rules,
+                bots=info.bots,
+                host=info.host,
+                watch_url=f"/watch/{t.id}",
             )
         )
 

@@ -31,6 +31,7 @@ from .protocol import (
     End,
     Error,
     ErrorCode,
+    Event,
     Hello,
     Hint,
     Leave,
@@ -257,7 +258,7 @@ class Hub:
         # catches up from its version instead of a snapshot; only the newest few (each costs a
         # rendering, and a failover rebuilds a dead process's tables one after another)
         keep_from = len(entries) - max(0, min(self.config.catchup_max, _REFILL))
-        tail: list[tuple[list[dict[str, Any]], tuple[str, dict[int, str]] | None]] = []
+        tail: list[tuple[list[Event], tuple[str, dict[int, str]] | None]] = []
         for i, e in enumerate(entries):
             events = state.apply(e)
             if i >= keep_from and events:

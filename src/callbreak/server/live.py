@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-import orjson
+import msgspec
 
 from .autopilot import Autopilot
 from .broker import channel
 from .clock import Clock, Handle
 from .config import ServerConfig
 from .conn import Conn
-from .protocol import event_frame, snapshot_frame, synced_frame, table_frame
+from .protocol import Event, SeatInfo, TableInfo, event_frame, snapshot_frame, synced_frame, table_frame
 from .recent import AUDIENCES, Recent
 from .store import EntryDropped, StoreUnavailable
 from .table import BETWEEN, IDLE_ROUNDS, PLAYING, TableError, TableState
@@ -51,12 +51,15 @@ class _Out:
 
 
 def dumps(obj: Any) -> str:
-    """JSON text (orjson).
+    """JSON text (msgspec: the protocol's structs, and plain data).
 
     >>> dumps({"t": "call", "seat": 2, "call": 3})
     '{"t":"call","seat":2,"call":3}'
+    >>> from callbreak.server.protocol import ReadyEvent
+    >>> dumps(ReadyEvent(v=7, seat=2))
+    '{"kind":"ready","v":7,"seat":2}'
     """
-    return orjson.dumps(obj).decode()
+    return msgspec.json.encode(obj).decode()
 
 
 class LiveTable:
@@ -70,8 +73,8 @@ class LiveTable:
     >>> hub = Hub(ServerConfig(db=":memory:"))
     >>> t, tokens = hub.create_table(Ruleset(), name="Asha", play_now=True)
     >>> seat, v = t.state.to_act, t.state.v
-    >>> [e["kind"] for e in t.submit({"t": "call", "seat": seat, "call": 2})], t.state.v - v
-    (['call'], 1)
+    >>> [type(e).__name__ for e in t.submit({"t": "call", "seat": seat, "call": 2})], t.state.v - v
+    (['Called'], 1)
     >>> t.submit({"t": "call", "seat": seat, "call": 3})
     Traceback (most recent call last):
     ...
@@ -128,7 +131,7 @@ class LiveTable:
         return self.hub.config
 
     # --- committing -------------------------------------------------------------------
-    def submit(self, entry: dict[str, Any], tokens: tuple[tuple[str, int], ...] = ()) -> list[dict[str, Any]]:
+    def submit(self, entry: dict[str, Any], tokens: tuple[tuple[str, int], ...] = ()) -> list[Event]:
         """Apply, commit, then publish.  `TableError` when refused (nothing changes).
 
         The events are rendered at once (the state right after them) and sent once the entry is
@@ -243,39 +246,44 @@ class LiveTable:
         return True
 
     # --- messages ---------------------------------------------------------------------
-    def table_info(self, seat: int) -> dict[str, Any]:
+    def table_info(self, seat: int) -> TableInfo:
         st = self.state
-        return {
-            "id": st.id,
-            "status": st.status,
-            "host": st.meta.host,
-            "seats": [
-                st.seat_record(i)
-                | {
-                    "connected": self.connected[i] > 0 if s.kind == "human" else s.kind == "bot",
-                    "autoplay": st.autoplay[i] is not None,
-                    "ready": st.ready[i],
-                }
-                for i, s in enumerate(st.seats)
-            ],
-            "you": None,  # this and the invite: the seat's own (`_own`)
-            "rules": self._rules_dict,
-            "bots": st.meta.bots,
-            "deadline": None if self.deadline is None else int(self.deadline * 1000),
-            "to_act": st.to_act,
-            "v": st.v,
-            "spectators": len(self.conns[-1]),
-            "invite": None,
-            "rematch": st.rematch,
-        } | self._own(seat)
+        seats = []
+        for i, s in enumerate(st.seats):
+            record = st.seat_record(i)
+            seats.append(
+                SeatInfo(
+                    name=record.name,
+                    kind=record.kind,
+                    level=record.level,
+                    connected=self.connected[i] > 0 if s.kind == "human" else s.kind == "bot",
+                    autoplay=st.autoplay[i] is not None,
+                    ready=st.ready[i],
+                )
+            )
+        return TableInfo(
+            id=st.id,
+            status=st.status,
+            host=st.meta.host,
+            seats=seats,
+            you=seat,
+            rules=self._rules_dict,
+            bots=st.meta.bots,
+            deadline=None if self.deadline is None else int(self.deadline * 1000),
+            to_act=st.to_act,
+            v=st.v,
+            spectators=len(self.conns[-1]),
+            invite=self._invite(seat),
+            rematch=st.rematch,
+        )
 
-    def _own(self, seat: int) -> dict[str, Any]:
-        """What of the table info is a seat's own: who it is, and for a player the invite."""
-        return {"you": seat, "invite": self.state.meta.invite if seat >= 0 else None}
+    def _invite(self, seat: int) -> str | None:
+        """The invite, a player's to share (a spectator is not told it)."""
+        return self.state.meta.invite if seat >= 0 else None
 
     def tables_json(self, seats: list[int]) -> dict[int, str]:
         """`table_info` of several seats as JSON text, the shared part built once (a seat's own
-        part: `_own`).
+        part: who it is, and for a player the invite).
 
         >>> from callbreak.rules import Ruleset
         >>> from callbreak.server.config import ServerConfig
@@ -286,18 +294,19 @@ class LiveTable:
         True
         >>> hub.store.close(); hub.hints.close()
         """
-        base = self.table_info(-1)
+        info = self.table_info(-1)
         out: dict[int, str] = {}
         for seat in seats:
-            base.update(self._own(seat))
-            out[seat] = dumps(base)
+            info.you = seat
+            info.invite = self._invite(seat)
+            out[seat] = dumps(info)
         return out
 
     def _audiences(self) -> list[int]:
         broker = self.hub.broker
         return [s for s in (0, 1, 2, 3, -1) if broker.subscribers(channel(self.id, s))]
 
-    def _render(self, events: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    def _render(self, events: list[Event]) -> list[tuple[str, str]]:
         """The frames of ``events`` for each audience, with the state right after them (and kept
         for catch-ups)."""
         st = self.state

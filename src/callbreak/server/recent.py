@@ -8,9 +8,10 @@ costs what was missed, never the length of the log; a client further behind than
 the log's newest entries, so a client of a process that died catches up on the next one) gets a
 snapshot instead.
 
+>>> from callbreak.server.protocol import ReadyEvent
 >>> r = Recent(limit=3)
 >>> for v in (1, 2, 3, 4):
-...     _ = r.record([{"kind": "x", "v": v}], None)
+...     _ = r.record([ReadyEvent(v=v, seat=0)], None)
 >>> r.first_v, len(r), [e.first_v for e in r.missed(2) or []], r.work
 (2, 3, [3, 4], 2)
 >>> r.missed(0) is None, r.work
@@ -20,10 +21,12 @@ snapshot instead.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-import orjson
+import msgspec
+
+from .protocol import Event
 
 __all__ = ["AUDIENCES", "Entry", "Recent"]
 
@@ -58,9 +61,10 @@ class Entry:
 class Recent:
     """The newest entries of a table, at most ``limit`` events in all.
 
+    >>> from callbreak.server.protocol import ReadyEvent
     >>> r = Recent(limit=10)
     >>> for v in (5, 6, 7):
-    ...     _ = r.record([{"kind": "ready", "v": v, "seat": v - 5}], None)
+    ...     _ = r.record([ReadyEvent(v=v, seat=v - 5)], None)
     >>> [e.events for e in r.missed(5)]
     [((6, '{"kind":"ready","v":6,"seat":1}'),), ((7, '{"kind":"ready","v":7,"seat":2}'),)]
     >>> r.missed(1) is None   # further behind than the entries kept: a snapshot instead
@@ -82,10 +86,10 @@ class Recent:
         """The oldest event kept (None: none)."""
         return self._entries[0].first_v if self._entries else None
 
-    def record(self, events: list[dict[str, Any]], parts: tuple[str, dict[int, str]] | None) -> Entry:
+    def record(self, events: Sequence[Event], parts: tuple[str, dict[int, str]] | None) -> Entry:
         """Keep an entry's ``events`` and its state ``parts`` (`TableState.state_parts`)."""
         head, tails = parts if parts is not None else (None, {})
-        entry = Entry(tuple((e["v"], orjson.dumps(e).decode()) for e in events), head, tails)
+        entry = Entry(tuple((e.v, msgspec.json.encode(e).decode()) for e in events), head, tails)
         if self.limit <= 0:
             return entry
         self._entries.append(entry)

@@ -11,10 +11,10 @@ client can be sent exactly the events it missed.
 >>> from callbreak import Ruleset
 >>> meta = TableMeta(id="t", invite="i", rules=Ruleset.preset("quick"), bots="random", seed=3, created=0.0)
 >>> t = TableState(meta)
->>> [e["kind"] for e in t.apply({"t": "seat", "seat": 0, "name": "Asha", "token": "x" * 22})]
-['seated']
->>> [e["kind"] for e in t.apply({"t": "start"})]
-['start', 'deal']
+>>> t.apply({"t": "seat", "seat": 0, "name": "Asha", "token": "x" * 22})
+[Seated(v=1, seat=0, name='Asha')]
+>>> [type(e).__name__ for e in t.apply({"t": "start"})]
+['Started', 'Dealt']
 >>> t.status, [s.kind for s in t.seats], t.v
 ('playing', ['human', 'bot', 'bot', 'bot'], 3)
 >>> seat = t.match.to_act
@@ -31,7 +31,7 @@ from __future__ import annotations
 import secrets
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, Literal
 
 from ..bots.names import bot_names
 from ..cards import Card
@@ -39,6 +39,27 @@ from ..errors import IllegalAction
 from ..match import Match
 from ..round import OVER, REDEAL, Round
 from ..rules import Ruleset
+from .protocol import (
+    Abandoned,
+    Autoplay,
+    Called,
+    Dealt,
+    Event,
+    Expired,
+    Left,
+    MatchOver,
+    Played,
+    ReadyEvent,
+    Redealt,
+    RematchEvent,
+    RoundOver,
+    RoundRow,
+    Seated,
+    SeatRecord,
+    Started,
+    TieBreak,
+    TrickDone,
+)
 from .render import StateRender
 
 __all__ = [
@@ -46,6 +67,7 @@ __all__ = [
     "IDLE_ROUNDS",
     "NAME_MAX",
     "Seat",
+    "Status",
     "TableError",
     "TableMeta",
     "TableState",
@@ -56,9 +78,15 @@ NAME_MAX = 32  # (a full name in Devanagari or Bengali script: 24 cut "…বন
 #: an endless table (``rules.rounds`` None) ends after this many rounds in a row at whose end
 #: every player's seat was played by a bot (autoplay): nobody is playing it
 IDLE_ROUNDS = 3
-LOBBY, PLAYING, BETWEEN, FINISHED, EXPIRED = "lobby", "playing", "between_rounds", "over", "expired"
-#: an unfinished table that no player came back to (`ServerConfig.abandon_after`)
-ABANDONED = "abandoned"
+#: where a table is: seats being taken, a round being played, between two rounds, over, expired
+#: in the lobby, or abandoned (unfinished, and no player came back: `ServerConfig.abandon_after`)
+Status = Literal["lobby", "playing", "between_rounds", "over", "expired", "abandoned"]
+LOBBY: Final = "lobby"
+PLAYING: Final = "playing"
+BETWEEN: Final = "between_rounds"
+FINISHED: Final = "over"
+EXPIRED: Final = "expired"
+ABANDONED: Final = "abandoned"
 
 
 class TableError(ValueError):
@@ -155,8 +183,29 @@ class Seat:
     """
 
     name: str = ""
-    kind: str = "empty"  # "empty", "human", "bot"
+    kind: Literal["empty", "human", "bot"] = "empty"
     token: str = field(default="", repr=False)
+
+
+#: why the server made a call or played a card for a seat: its turn ran out, a bot plays the
+#: seat, or the card was its only legal one (None: the seat's own)
+Auto = Literal["timeout", "autoplay", "forced"] | None
+
+
+def _auto_arg(entry: dict[str, Any]) -> Auto:
+    """An entry's ``auto``: why the server acted for the seat.
+
+    >>> _auto_arg({"auto": "timeout"}), _auto_arg({})
+    ('timeout', None)
+    >>> _auto_arg({"auto": "bored"})
+    Traceback (most recent call last):
+    ...
+    callbreak.server.table.TableError: bad_entry: auto is timeout, autoplay, forced or none, not 'bored'
+    """
+    auto = entry.get("auto")
+    if auto is None or auto == "timeout" or auto == "autoplay" or auto == "forced":
+        return auto
+    raise TableError("bad_entry", f"auto is timeout, autoplay, forced or none, not {auto!r}")
 
 
 def _seat_arg(entry: dict[str, Any]) -> int:
@@ -172,7 +221,7 @@ class TableState:
     def __init__(self, meta: TableMeta) -> None:
         self.meta = meta
         self.seats = [Seat() for _ in range(4)]
-        self.status = LOBBY
+        self.status: Status = LOBBY
         self.match: Match | None = None
         #: the version: events so far (the events themselves are sent, stored and forgotten)
         self._v = 0
@@ -182,7 +231,7 @@ class TableState:
         self._auto: dict[tuple[int, int], str] = {}  # (deal, step): why the server acted for the seat
         self.entries = 0
         #: why a bot is playing a human's seat ("timeout", "disconnected") or None
-        self.autoplay: list[str | None] = [None, None, None, None]
+        self.autoplay: list[Literal["timeout", "disconnected"] | None] = [None, None, None, None]
         self.ready = [False, False, False, False]
         self.rematch: str | None = None
         #: rounds in a row that ended with every player's seat on autoplay
@@ -216,8 +265,9 @@ class TableState:
         return None
 
     # --- applying entries ---------------------------------------------------------------
-    def apply(self, entry: dict[str, Any]) -> list[dict[str, Any]]:
-        """Apply one log entry; return its events.  `TableError` leaves the state unchanged."""
+    def apply(self, entry: dict[str, Any]) -> list[Event]:
+        """Apply one log entry; return its events (the protocol's `Event` types, numbered by
+        the table's version).  `TableError` leaves the state unchanged."""
         kind = entry.get("t")
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
@@ -228,14 +278,14 @@ class TableState:
         self.entries += 1
         for e in new:
             self._v += 1
-            e["v"] = self._v
+            e.v = self._v
         return new
 
     def _need(self, *statuses: str) -> None:
         if self.status not in statuses:
             raise TableError("wrong_status", f"not now: the table is {self.status.replace('_', ' ')}")
 
-    def _a_seat(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+    def _a_seat(self, e: dict[str, Any]) -> list[Event]:
         self._need(LOBBY)
         seat = _seat_arg(e)
         if self.seats[seat].kind != "empty":
@@ -245,9 +295,9 @@ class TableState:
             raise TableError("bad_token", "a seat needs a token")
         name = clean_name(e.get("name"), f"Player {seat + 1}")
         self.seats[seat] = Seat(name, "human", token)
-        return [{"kind": "seated", "seat": seat, "name": name}]
+        return [Seated(v=0, seat=seat, name=name)]
 
-    def _a_leave(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+    def _a_leave(self, e: dict[str, Any]) -> list[Event]:
         self._need(LOBBY)
         seat = _seat_arg(e)
         if self.seats[seat].kind != "human":
@@ -255,9 +305,9 @@ class TableState:
         if seat == self.meta.host:
             raise TableError("not_host", "the host cannot leave the table; it expires unstarted")
         self.seats[seat] = Seat()
-        return [{"kind": "left", "seat": seat}]
+        return [Left(v=0, seat=seat)]
 
-    def _a_start(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+    def _a_start(self, e: dict[str, Any]) -> list[Event]:
         self._need(LOBBY)
         if not self.humans():
             raise TableError("no_players", "nobody is seated")
@@ -274,29 +324,21 @@ class TableState:
         else:
             self.match = Match(self.meta.rules, self.meta.seed, players=players)
         self.status = PLAYING
-        return [
-            {"kind": "start", "seats": [self.seat_record(i) for i in range(4)]},
-            self._deal_event(),
-        ]
+        return [Started(v=0, seats=[self.seat_record(i) for i in range(4)]), self._deal_event()]
 
     def seat_level(self, seat: int) -> str | None:
         """A bot seat's level (the table's ``bots``); None for a person or an empty seat."""
         return self.meta.bots if self.seats[seat].kind == "bot" else None
 
-    def seat_record(self, seat: int) -> dict[str, Any]:
-        """What everyone may know of a seat: ``{"name", "kind", "level"}``."""
+    def seat_record(self, seat: int) -> SeatRecord:
+        """What everyone may know of a seat: its name, kind and (a bot's) level."""
         s = self.seats[seat]
-        return {"name": s.name, "kind": s.kind, "level": self.seat_level(seat)}
+        return SeatRecord(name=s.name, kind=s.kind, level=self.seat_level(seat))
 
-    def _deal_event(self) -> dict[str, Any]:
+    def _deal_event(self) -> Dealt:
         m = self.match
         assert m is not None
-        return {
-            "kind": "deal",
-            "round": m.round_number,
-            "dealer": m.round.dealer,
-            "sudden_death": m.sudden_death,
-        }
+        return Dealt(v=0, round=m.round_number, dealer=m.round.dealer, sudden_death=m.sudden_death)
 
     def _turn(self, e: dict[str, Any]) -> tuple[Match, int]:
         self._need(PLAYING)
@@ -307,8 +349,9 @@ class TableState:
             raise TableError("not_your_turn", f"it is seat {m.to_act}'s turn")
         return m, seat
 
-    def _a_call(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+    def _a_call(self, e: dict[str, Any]) -> list[Event]:
         m, seat = self._turn(e)
+        auto = _auto_arg(e)
         n = e.get("call")
         if not isinstance(n, int) or isinstance(n, bool):
             raise TableError("bad_call", f"a call is a whole number, not {n!r}")
@@ -320,19 +363,18 @@ class TableState:
             m.call(n)
         except IllegalAction as err:
             raise TableError("illegal", str(err)) from None
-        auto = e.get("auto")
         self._actions.append((seat, "call", n))
         self._note_auto(at, auto)
-        out: list[dict[str, Any]] = [
-            {"kind": "call", "round": number, "seat": seat, "call": n, "auto": bool(auto), "reason": auto}
-        ]
+        told = None if auto == "forced" else auto
+        out: list[Event] = [Called(v=0, round=number, seat=seat, call=n, auto=told is not None, reason=told)]
         if len(m.redeals) > redeals or rnd.phase == REDEAL:
-            out.append({"kind": "redeal", "round": number, "dealer": rnd.dealer, "calls": rnd.calls})
+            out.append(Redealt(v=0, round=number, dealer=rnd.dealer, calls=list(rnd.calls)))
             out.append(self._deal_event())
         return out
 
-    def _a_play(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+    def _a_play(self, e: dict[str, Any]) -> list[Event]:
         m, seat = self._turn(e)
+        auto = _auto_arg(e)
         text = e.get("card")
         if not isinstance(text, str) or len(text) > 4:
             raise TableError("bad_card", f"a card is text like 'AS', not {text!r}")
@@ -348,28 +390,18 @@ class TableState:
             action = rnd.play(card)
         except IllegalAction as err:
             raise TableError("illegal", str(err)) from None
-        auto = e.get("auto")
         self._actions.append((seat, "card", str(card)))
         self._note_auto(at, None if e.get("lifted") else auto)  # (a lifted card the timer played: the player's)
         # a seat's only legal card, played for it, is told as a card its player played: everyone
         # sees the event, and no one else may learn that the seat had one legal card (its own
         # client knows it from its hand)
         told = None if auto == "forced" else auto
-        out: list[dict[str, Any]] = [
-            {"kind": "play", "round": number, "seat": seat, "card": str(card), "auto": bool(told), "reason": told}
-        ]
+        out: list[Event] = [Played(v=0, round=number, seat=seat, card=str(card), auto=told is not None, reason=told)]
         if action.winner is not None:
             t = rnd.last_trick
-            assert t is not None
-            out.append(
-                {
-                    "kind": "trick",
-                    "round": number,
-                    "number": len(rnd.tricks),
-                    "winner": t.winner,
-                    "cards": [[t.seat_of(i), str(c)] for i, c in enumerate(t.cards)],
-                }
-            )
+            assert t is not None and t.winner is not None
+            cards = [(t.seat_of(i), str(c)) for i, c in enumerate(t.cards)]
+            out.append(TrickDone(v=0, round=number, number=len(rnd.tricks), winner=t.winner, cards=cards))
         if rnd.phase == OVER:
             idle = all(self.autoplay[i] is not None for i in self.humans())
             self.idle_rounds = self.idle_rounds + 1 if idle else 0
@@ -382,25 +414,25 @@ class TableState:
                 self.ready = [False] * 4
         return out
 
-    def _round_over(self, rnd: Round, number: int) -> dict[str, Any]:
+    def _round_over(self, rnd: Round, number: int) -> RoundOver:
         m = self.match
         assert m is not None
-        return {
-            "kind": "round_over",
-            "round": number,
-            "calls": list(rnd.calls),
-            "tricks_won": list(rnd.tricks_won),
-            "points": [str(p) for p in rnd.points()],
-            "totals": [str(p) for p in m.totals],
-            "next_sudden_death": m.sudden_death,
-        }
+        return RoundOver(
+            v=0,
+            round=number,
+            calls=list(rnd.calls),
+            tricks_won=list(rnd.tricks_won),
+            points=[str(p) for p in rnd.points()],
+            totals=[str(p) for p in m.totals],
+            next_sudden_death=m.sudden_death,
+        )
 
-    def _match_over(self, reason: str | None = None) -> dict[str, Any]:
+    def _match_over(self, reason: Literal["idle"] | None = None) -> MatchOver:
         m = self.match
         assert m is not None
-        return {"kind": "match_over", "places": m.places, "totals": [str(p) for p in m.totals], "reason": reason}
+        return MatchOver(v=0, places=list(m.places), totals=[str(p) for p in m.totals], reason=reason)
 
-    def _a_ready(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+    def _a_ready(self, e: dict[str, Any]) -> list[Event]:
         if self.status == PLAYING:  # a late "ready" after the deal started: nothing to do
             return []
         self._need(BETWEEN)
@@ -410,20 +442,20 @@ class TableState:
         if self.ready[seat]:
             return []
         self.ready[seat] = True
-        return [{"kind": "ready", "seat": seat}]
+        return [ReadyEvent(v=0, seat=seat)]
 
-    def _a_next(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+    def _a_next(self, e: dict[str, Any]) -> list[Event]:
         self._need(BETWEEN)
         self.status = PLAYING
         self.ready = [False] * 4
         return [self._deal_event()]
 
-    def _a_end(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+    def _a_end(self, e: dict[str, Any]) -> list[Event]:
         self._need(BETWEEN)
         m = self.match
         assert m is not None
         reason = e.get("reason")
-        if reason not in (None, "idle"):
+        if reason is not None and reason != "idle":
             raise TableError("bad_entry", f"an end's reason is idle or none, not {reason!r}")
         try:
             m.end()
@@ -432,38 +464,38 @@ class TableState:
         if m.is_over:
             self.status = FINISHED
             return [self._match_over(reason)]
-        return [{"kind": "tie_break", "totals": [str(p) for p in m.totals]}]
+        return [TieBreak(v=0, totals=[str(p) for p in m.totals])]
 
-    def _a_autoplay(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+    def _a_autoplay(self, e: dict[str, Any]) -> list[Event]:
         seat = _seat_arg(e)
         on = e.get("on")
-        reason = e.get("reason")
-        if not isinstance(on, bool) or (on and not isinstance(reason, str)):
-            raise TableError("bad_entry", "autoplay needs on and a reason")
+        reason = e.get("reason") if on else None
+        if not isinstance(on, bool) or (on and reason != "timeout" and reason != "disconnected"):
+            raise TableError("bad_entry", "autoplay needs on, and a reason: timeout or disconnected")
         if self.seats[seat].kind != "human":
             raise TableError("bad_seat", "bots need no autoplay")
         if bool(self.autoplay[seat]) == on:
             return []
-        self.autoplay[seat] = reason if on else None
-        return [{"kind": "autoplay", "seat": seat, "on": on, "reason": reason if on else None}]
+        self.autoplay[seat] = reason
+        return [Autoplay(v=0, seat=seat, on=on, reason=reason)]
 
-    def _a_rematch(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+    def _a_rematch(self, e: dict[str, Any]) -> list[Event]:
         self._need(FINISHED)
         table = e.get("table")
         if self.rematch is not None or not isinstance(table, str):
             raise TableError("rematch", "this table already has a rematch")
         self.rematch = table
-        return [{"kind": "rematch", "table": table}]
+        return [RematchEvent(v=0, table=table)]
 
-    def _a_abandon(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+    def _a_abandon(self, e: dict[str, Any]) -> list[Event]:
         self._need(PLAYING, BETWEEN)
         self.status = ABANDONED
-        return [{"kind": "abandoned"}]
+        return [Abandoned(v=0)]
 
-    def _a_expire(self, e: dict[str, Any]) -> list[dict[str, Any]]:
+    def _a_expire(self, e: dict[str, Any]) -> list[Event]:
         self._need(LOBBY)
         self.status = EXPIRED
-        return [{"kind": "expired"}]
+        return [Expired(v=0)]
 
     # --- what a seat sees ---------------------------------------------------------------
     def state(self, seat: int) -> dict[str, Any] | None:
@@ -490,21 +522,35 @@ class TableState:
             d["last_round"] = None
         return d
 
-    def sheet(self) -> list[dict[str, Any]]:
-        """The score sheet: every finished round's ``{round, dealer, calls, tricks_won, points}``
-        (the same figures as its ``round_over`` event).  Sent once, in a snapshot; a state
-        carries only the latest round (``last_round``), so it does not grow with the match."""
+    def sheet(self) -> list[RoundRow]:
+        """The score sheet: every finished round's dealer, calls, tricks and points (the same
+        figures as its ``round_over`` event).  Sent once, in a snapshot; a state carries only
+        the latest round (``last_round``), so it does not grow with the match.
+
+        >>> from callbreak import Ruleset
+        >>> t = TableState(TableMeta("t", "i", Ruleset.preset("quick", rounds=1), "random", 3, 0.0))
+        >>> for e in ({"t": "seat", "seat": 0, "name": "Asha", "token": "x" * 22}, {"t": "start"}):
+        ...     _ = t.apply(e)
+        >>> t.sheet()
+        []
+        >>> while t.status == "playing":
+        ...     v = t.match.view(t.match.to_act)
+        ...     _ = t.apply({"t": "call", "seat": v.seat, "call": v.legal_calls[0]} if v.phase == "calling"
+        ...                 else {"t": "play", "seat": v.seat, "card": str(v.legal_cards[0])})
+        >>> [(row.round, sum(row.tricks_won)) for row in t.sheet()]
+        [(1, 13)]
+        """
         m = self.match
         if m is None:
             return []
         return [
-            {
-                "round": i + 1,
-                "dealer": r.dealer,
-                "calls": list(r.calls),
-                "tricks_won": list(r.tricks_won),
-                "points": [str(p) for p in pts],
-            }
+            RoundRow(
+                round=i + 1,
+                dealer=r.dealer,
+                calls=list(r.calls),
+                tricks_won=list(r.tricks_won),
+                points=[str(p) for p in pts],
+            )
             for i, (r, pts) in enumerate(zip(m.rounds, m.round_points))
         ]
 
@@ -538,8 +584,8 @@ class TableState:
         """(deal, step) of the action about to be taken: as `callbreak.analysis` numbers decisions."""
         return len(m.deals) - 1, len(m.deals[-1].actions)
 
-    def _note_auto(self, at: tuple[int, int], auto: Any) -> None:
-        if auto in ("timeout", "autoplay"):  # ("forced": the only legal card, the player's all the same)
+    def _note_auto(self, at: tuple[int, int], auto: Auto) -> None:
+        if auto == "timeout" or auto == "autoplay":  # ("forced": the only legal card, the player's all the same)
             self._auto[at] = auto
 
     def auto_decisions(self) -> dict[tuple[int, int], str]:
@@ -558,7 +604,7 @@ class TableState:
         """
         return dict(self._auto)
 
-    def actions(self) -> list[dict[str, Any]]:
+    def actions(self) -> list[dict[str, int | str]]:
         """The match's actions in order, as ``{"seat", "call"}`` / ``{"seat", "card"}``."""
         return [{"seat": seat, kind: value} for seat, kind, value in self._actions]
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
-import json
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -28,19 +27,60 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+import msgspec
+
 from ..bots.names import level_name
 from ..cards import Card
 from ..errors import IllegalAction
 from ..round import SeatView, Trick
 from ..rules import Ruleset
-from ..server.protocol import FATAL
+from ..server.protocol import (
+    FATAL,
+    Autoplay,
+    Back,
+    Call,
+    Called,
+    ClientMessage,
+    Dealt,
+    End,
+    Error,
+    Event,
+    EventMessage,
+    Hello,
+    HintMessage,
+    MatchOver,
+    Ping,
+    Play,
+    Played,
+    Ready,
+    Redealt,
+    Rematch,
+    RematchAsk,
+    RoundOver,
+    RoundRow,
+    Seated,
+    SeatInfo,
+    Select,
+    ServerMessage,
+    Snapshot,
+    Start,
+    Started,
+    State,
+    Synced,
+    TableInfo,
+    TableMessage,
+    TrickDone,
+)
 from .game import LEVEL_KEYS, Game, RoundSummary, TableModel, refusal
 from .words import tr
 
-__all__ = ["JoinTarget", "OnlineGame", "parse_join_url", "view_from_dict"]
+__all__ = ["JoinTarget", "OnlineGame", "parse_join_url", "view_of"]
 
 #: the ref of a "select" message: its refusals (the turn moved on) are not shown
 LIFT = "lift"
+#: every message of the server, as the protocol's types (`callbreak.server.protocol`)
+_decoder = msgspec.json.Decoder(ServerMessage)
+_SAME_VERSION = "run the same version of callbreak as the server"
 
 
 @dataclass(frozen=True)
@@ -123,41 +163,58 @@ def _cards(xs: Sequence[str]) -> tuple[Card, ...]:
     return tuple(Card.parse(x) for x in xs)
 
 
-def view_from_dict(d: dict[str, Any]) -> SeatView:
-    """A `SeatView` from the server's ``state`` (the engine's ``SeatView.to_dict()``).
+def _trick(leader: int, cards: Sequence[tuple[int, str]], winner: int | None) -> Trick:
+    """A whole trick the server told (its four cards from the leader's, and its winner).
 
+    >>> _trick(2, [(2, "KH"), (3, "3H"), (0, "AH"), (1, "5H")], 0).cards[2]
+    Card('AH')
+    >>> _trick(2, [(2, "KH")], None)
+    Traceback (most recent call last):
+    ...
+    ValueError: a whole trick has four cards and a winner
+    """
+    if len(cards) != 4 or winner is None:
+        raise ValueError("a whole trick has four cards and a winner")
+    c = _cards([card for _, card in cards])
+    return Trick(leader, (c[0], c[1], c[2], c[3]), winner)
+
+
+def view_of(state: State) -> SeatView:
+    """The engine's `SeatView` of the server's ``state`` message part (this seat's view).
+
+    >>> import json, msgspec
     >>> from callbreak import Match
     >>> v = Match(seed=3).view(2)
-    >>> view_from_dict(json.loads(json.dumps(v.to_dict()))) == v
+    >>> part = msgspec.json.decode(json.dumps(v.to_dict() | {"places": None, "last_round": None}), type=State)
+    >>> view_of(part) == v
     True
     """
     def dec(xs: Sequence[str] | None) -> tuple[Decimal, ...] | None:
         return None if xs is None else tuple(Decimal(x) for x in xs)
 
-    sizes = tuple(int(x) for x in d["hand_sizes"])
+    sizes = state.hand_sizes
+    if len(sizes) != 4 or len(state.calls) != 4 or len(state.tricks_won) != 4:
+        raise ValueError("a state has four seats' hand sizes, calls and tricks")
     return SeatView(
-        seat=int(d["seat"]),
-        rules=Ruleset.from_dict(d["rules"]),
-        dealer=int(d["dealer"]),
-        phase=str(d["phase"]),
-        to_act=d["to_act"],
-        hand=_cards(d.get("hand") or ()),
+        seat=state.seat,
+        rules=Ruleset.from_dict(state.rules),
+        dealer=state.dealer,
+        phase=state.phase,
+        to_act=state.to_act,
+        hand=_cards(state.hand),
         hand_sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
-        calls=tuple(d["calls"]),
-        tricks_won=tuple(int(x) for x in d["tricks_won"]),
-        leader=int(d["leader"]),
-        trick=tuple((int(s), Card.parse(c)) for s, c in d["trick"]),
-        tricks=tuple(
-            Trick(int(t["leader"]), _cards(t["cards"]), int(t["winner"]))  # type: ignore[arg-type]
-            for t in d["tricks"]
-        ),
-        legal_calls=tuple(int(x) for x in d["legal_calls"]),
-        legal_cards=_cards(d["legal_cards"]),
-        points=dec(d.get("points")),
-        totals=dec(d.get("totals")),
-        round_number=int(d.get("round_number", 1)),
-        rounds=d.get("rounds"),
-        sudden_death=bool(d.get("sudden_death", False)),
+        calls=tuple(state.calls),
+        tricks_won=tuple(state.tricks_won),
+        leader=state.leader if state.leader is not None else state.dealer,
+        trick=tuple((s, Card.parse(c)) for s, c in state.trick),
+        tricks=tuple(_trick(t.leader, [(-1, c) for c in t.cards], t.winner) for t in state.tricks),
+        legal_calls=tuple(state.legal_calls),
+        legal_cards=_cards(state.legal_cards),
+        points=dec(state.points),
+        totals=dec(state.totals),
+        round_number=state.round_number,
+        rounds=state.rounds,
+        sudden_death=state.sudden_death,
     )
 
 
@@ -192,8 +249,10 @@ class OnlineGame(Game):
         self.seat = -1
         self.fatal: str | None = None
         self.v = 0
-        self.table: dict[str, Any] | None = None
-        self.state: dict[str, Any] | None = None
+        #: the table as the server last told it, and this seat's view of the round
+        self.table: TableInfo | None = None
+        self.state: State | None = None
+        self._table_rules = Ruleset()
         self.connected = False
         self.connects = 0
         self.error = ""
@@ -222,41 +281,41 @@ class OnlineGame(Game):
         return f"{self.target.base}/t/{self.table_id}#{self.token}"
 
     def _rules(self) -> Ruleset:
-        if self.table is not None:
-            with contextlib.suppress(ValueError, TypeError, KeyError):
-                return Ruleset.from_dict(self.table["rules"])
-        return Ruleset()
+        return self._table_rules if self.table is not None else Ruleset()
 
     def _view(self) -> SeatView:
         if self.state is not None:
-            return view_from_dict(self.state)
+            return view_of(self.state)
         return _empty_view(max(self.seat, 0), self._rules())
 
+    def _seats(self) -> list[SeatInfo]:
+        return self.table.seats if self.table is not None else []
+
     def _names(self) -> tuple[str, str, str, str]:
-        seats = (self.table or {}).get("seats") or []
+        seats = self._seats()
         unnamed = [tr("seat.n", n=i + 1) for i in range(4)]
-        names = [str(s.get("name") or unnamed[i]) for i, s in enumerate(seats[:4])]
+        names = [s.name or unnamed[i] for i, s in enumerate(seats[:4])]
         names += unnamed[len(names) :]
         if 0 <= self.seat < 4 and names[self.seat] in ("", unnamed[self.seat]):
             names[self.seat] = tr("seat.you")
         return names[0], names[1], names[2], names[3]
 
     def _labels(self) -> tuple[str, str, str, str]:
-        seats = (self.table or {}).get("seats") or []
-        level = (self.table or {}).get("bots") or ""
+        seats = self._seats()
+        level = self.table.bots if self.table is not None else ""
         out: list[str] = []
         for i in range(4):
-            s = seats[i] if i < len(seats) else {}
-            kind = s.get("kind", "empty")
-            if kind == "bot":
-                lv = str(s.get("level") or level)
+            s = seats[i] if i < len(seats) else None
+            kind = s.kind if s is not None else "empty"
+            if s is not None and kind == "bot":
+                lv = s.level or level
                 name = tr(f"level.{lv}") if lv in LEVEL_KEYS else level_name(lv)
                 label = tr("tui.bot_label", level=name) if lv else tr("bot.bot")
-            elif kind == "human":
+            elif s is not None and kind == "human":
                 label = tr("tui.you_label") if i == self.seat else tr("tui.o_player")
-                if s.get("autoplay"):
+                if s.autoplay:
                     label += " · " + tr("tui.o_autoplay_tag")
-                elif not s.get("connected"):
+                elif not s.connected:
                     label += " · " + tr("tui.o_away_tag")
             else:
                 label = tr("join.empty_seat")
@@ -284,7 +343,7 @@ class OnlineGame(Game):
 
     @property
     def status(self) -> str:
-        return str((self.table or {}).get("status") or "")
+        return self.table.status if self.table is not None else ""
 
     @property
     def pending_summary(self) -> RoundSummary | None:
@@ -294,8 +353,8 @@ class OnlineGame(Game):
         # (each message carries the table as it is after the whole step: the match may be over a
         # message before the last round's figures come; an older round is not the one to show.
         # Between rounds the state is already the next round's: there the newest figures are it)
-        now = (self.state or {}).get("round_number")
-        if self.status == "over" and rows and isinstance(now, int) and rows[-1].number < now:
+        now = self.state.round_number if self.state is not None else None
+        if self.status == "over" and rows and now is not None and rows[-1].number < now:
             return None
         if rows and rows[-1].number > self._acked:
             return rows[-1]
@@ -304,16 +363,15 @@ class OnlineGame(Game):
     def model(self) -> TableModel:
         view = self._view()
         places = None
-        if self.state is not None and self.state.get("places") and self.status == "over":
-            places = tuple(int(p) for p in self.state["places"])
-        table = self.table or {}
-        deadline = table.get("deadline")
+        if self.state is not None and self.state.places and self.status == "over":
+            places = tuple(self.state.places)
+        table = self.table
+        deadline = table.deadline if table is not None else None
         waiting = ""
         status = self.status
         if status == "lobby":
-            seats = table.get("seats") or []
-            taken = sum(1 for s in seats if s.get("kind") != "empty")
-            if self.seat == table.get("host"):
+            taken = sum(1 for s in self._seats() if s.kind != "empty")
+            if table is not None and self.seat == table.host:
                 waiting = tr("tui.o_lobby_host", taken=taken)
             else:
                 waiting = tr("tui.o_lobby", taken=taken)
@@ -326,13 +384,12 @@ class OnlineGame(Game):
         # one line, the most pressing first (found in QA: at 80 columns the line wrapped and the
         # second half, the link, was lost); the link names the table, so the table's id goes then
         note = []
-        me = (table.get("seats") or [{}] * 4)[self.seat] if 0 <= self.seat < 4 else {}
-        if me.get("autoplay"):
+        if self._on_autoplay():
             note.append(tr("tui.o_autoplay"))
         if status == "over":
             note.append(tr("tui.o_rematch") if self.rematch_offer is None else tr("tui.o_rematch_ready"))
-        if self.seat_url:
-            note.append(tr("tui.o_rejoin", url=self.seat_url))
+        if self.seat_url and status != "over":  # (once over, the rematch is what the line is for:
+            note.append(tr("tui.o_rejoin", url=self.seat_url))  # a link to the old table cut it)
         elif self.table_id:
             note.append(tr("tui.o_table", id=self.table_id))
         return TableModel(
@@ -353,18 +410,23 @@ class OnlineGame(Game):
         )
 
     # --- acting ----------------------------------------------------------------------------
-    def _send(self, msg: dict[str, Any]) -> None:
+    def _on_autoplay(self) -> bool:
+        """Whether the server's bot plays this seat now."""
+        seats = self._seats()
+        return 0 <= self.seat < len(seats) and seats[self.seat].autoplay
+
+    def _send(self, msg: ClientMessage) -> None:
         ws = self._ws
         if ws is None or not self.connected:
             raise IllegalAction(tr("tui.o_not_connected"))
         loop = asyncio.get_running_loop()
-        task = loop.create_task(ws.send(json.dumps(msg)))
+        task = loop.create_task(ws.send(msgspec.json.encode(msg).decode()))
         task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
     def lift(self, card: Card | None) -> None:
         """Tell the server the card chosen on this turn (played if the turn runs out)."""
         with contextlib.suppress(IllegalAction):  # (not connected: the timer plays the lowest card)
-            self._send({"type": "select", "card": None if card is None else str(card), "ref": LIFT})
+            self._send(Select(card=None if card is None else str(card), ref=LIFT))
 
     def submit(self, action: int | Card) -> None:
         view = self._view()
@@ -375,17 +437,19 @@ class OnlineGame(Game):
             raise IllegalAction(why)
         self.error = ""
         if isinstance(action, Card):
-            self._send({"type": "play", "card": str(action)})
+            self._send(Play(card=str(action)))
         else:
-            self._send({"type": "call", "call": int(action)})
+            self._send(Call(call=int(action)))
+
+    def _host(self) -> int | None:
+        return self.table.host if self.table is not None else None
 
     def start_table(self) -> None:
-        table = self.table or {}
         if self.status != "lobby":
             raise IllegalAction(tr("tui.o_started"))
-        if self.seat != table.get("host"):
+        if self.seat != self._host():
             raise IllegalAction(tr("tui.o_host_starts"))
-        self._send({"type": "start"})
+        self._send(Start())
 
     def acknowledge_round(self) -> None:
         rows = self._summaries()
@@ -393,24 +457,22 @@ class OnlineGame(Game):
             self._acked = max(self._acked, rows[-1].number)
         if self.status == "between_rounds":
             with contextlib.suppress(IllegalAction):
-                self._send({"type": "ready"})
+                self._send(Ready())
 
     def end_match(self) -> None:
-        table = self.table or {}
         if self._rules().rounds is not None:
             raise IllegalAction(tr("tui.o_ends_itself"))
         if self.status != "between_rounds":
             raise IllegalAction(tr("tui.o_ends_between"))
-        if self.seat != table.get("host"):
+        if self.seat != self._host():
             raise IllegalAction(tr("tui.o_host_ends"))
-        self._send({"type": "end"})
+        self._send(End())
 
     def take_back(self) -> None:
         """Take the seat back from the bot the server put in it (``back``)."""
-        seats = (self.table or {}).get("seats") or []
-        if not (0 <= self.seat < len(seats) and seats[self.seat].get("autoplay")):
+        if not self._on_autoplay():
             raise IllegalAction(tr("tui.o_not_turn"))
-        self._send({"type": "back"})
+        self._send(Back())
 
     def rematch(self) -> None:
         """Once the match is over: the same players at a new table (the server's ``rematch``)."""
@@ -422,9 +484,9 @@ class OnlineGame(Game):
             ws = self._ws
             if ws is not None:
                 # wake the reader so it moves to the new table
-                self._send({"type": "ping"})
+                self._send(Ping())
             return
-        self._send({"type": "rematch"})
+        self._send(RematchAsk())
 
     def _move_to_rematch(self) -> None:
         assert self._switch_to is not None
@@ -499,13 +561,13 @@ class OnlineGame(Game):
                 offered = [Subprotocol(p) for p in subprotocols(self.token)]
                 async with connect(url, subprotocols=offered, **options) as ws:
                     self._ws = ws
-                    await ws.send(json.dumps({"type": "hello", "since": self.v}))
+                    await ws.send(msgspec.json.encode(Hello(since=self.v)).decode())
                     async for raw in ws:
                         if not self.connected:
                             self.connected = True
                             self.connects += 1
                             failures = 0
-                        self._handle(json.loads(raw))
+                        self.receive(raw)
                         if self.fatal:
                             self.connected = False
                             self._ws = None
@@ -535,135 +597,138 @@ class OnlineGame(Game):
             failures += 1
         self.connected = False
 
-    def _handle(self, msg: dict[str, Any]) -> None:
-        kind = msg.get("type")
-        if "server_time" in msg:
-            self._clock_offset = msg["server_time"] / 1000 - time.time()
-        if kind == "error":
-            if msg.get("ref") == LIFT:  # a choice the turn outran: nothing to tell
-                return
-            code = msg.get("code")
-            text = str(msg.get("message") or code)
-            if code in FATAL:
-                self.fatal = text
-            self.error = text
+    def receive(self, raw: str | bytes) -> None:
+        """Take one message of the server (its JSON text).  One this client cannot read (a server
+        of another version of callbreak) ends the game with the reason: nothing is guessed.
+
+        >>> game = OnlineGame(parse_join_url("http://h/t/k3Xa9Q#s3cret"))
+        >>> game.receive('{"type": "pong", "server_time": 1700000000000, "ref": null}')
+        >>> game.fatal is None
+        True
+        >>> game.receive('{"type": "pong", "server_time": "soon"}')
+        >>> game.fatal
+        'the server sent a message this terminal cannot read (Expected `int`, got `str` - at `$.server_time`): run the same version of callbreak as the server'
+        """
+        try:
+            msg = _decoder.decode(raw)
+        except msgspec.DecodeError as e:
+            self.fatal = f"the server sent a message this terminal cannot read ({e}): " + _SAME_VERSION
             return
-        if kind == "rematch":
-            table, token = msg.get("table"), msg.get("token")
-            if isinstance(table, str) and isinstance(token, str) and table != self.table_id:
-                self.rematch_offer = (table, token)
+        self._handle(msg)
+
+    def _handle(self, msg: ServerMessage) -> None:
+        if not isinstance(msg, (Error, HintMessage, Rematch)):
+            self._clock_offset = msg.server_time / 1000 - time.time()
+        if isinstance(msg, Error):
+            if msg.ref == LIFT:  # a choice the turn outran: nothing to tell
+                return
+            if msg.code in FATAL:
+                self.fatal = msg.message
+            self.error = msg.message
+            return
+        if isinstance(msg, Rematch):
+            if msg.table != self.table_id:
+                self.rematch_offer = (msg.table, msg.token)
                 if self._want_rematch:
                     self._switch_to = self.rematch_offer
             return
-        if kind in ("snapshot", "synced", "table"):
-            if "table" in msg:
-                self._set_table(msg["table"])
-            if kind == "snapshot":
-                self.v = int(msg.get("v", self.v))
-                self.state = msg.get("state")
-                lifted = msg.get("lifted")
-                self._lifted = Card.parse(lifted) if isinstance(lifted, str) else None
+        if isinstance(msg, (Snapshot, Synced, TableMessage)):
+            self._set_table(msg.table)
+            if isinstance(msg, Snapshot):
+                self.v = msg.v
+                self.state = msg.state
+                self._lifted = Card.parse(msg.lifted) if msg.lifted is not None else None
                 self._last_trick = None
                 self._round_rows, self._round_points = {}, {}
-                for row in msg.get("sheet") or []:
+                for row in msg.sheet:
                     self._add_round(row)
                 self._from_state()
-            elif kind == "synced":
-                self.v = max(self.v, int(msg.get("v", self.v)))
+            elif isinstance(msg, Synced):
+                self.v = max(self.v, msg.v)
             return
-        if kind == "event":
-            v = int(msg.get("v", 0))
+        if isinstance(msg, EventMessage):
+            v = msg.v
             if v <= self.v:
                 return
             if v > self.v + 1 and self._ws is not None:
                 # a gap: ask again for what was missed
                 task = asyncio.get_running_loop().create_task(
-                    self._ws.send(json.dumps({"type": "hello", "since": self.v}))
+                    self._ws.send(msgspec.json.encode(Hello(since=self.v)).decode())
                 )
                 task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
                 return
             self.v = v
             self._lifted = None
-            if "table" in msg:
-                self._set_table(msg["table"])
+            self._set_table(msg.table)
             before = self.state
-            if "state" in msg:
-                self.state = msg["state"]
-            self._event(msg.get("event") or {}, before)
+            self.state = msg.state
+            self._event(msg.event, before)
             self._from_state()
 
-    def _set_table(self, table: dict[str, Any]) -> None:
-        self.table = table
-        you = table.get("you")
-        if isinstance(you, int) and you >= 0:
-            self.seat = you
+    def _set_table(self, table: TableInfo) -> None:
+        try:
+            rules = Ruleset.from_dict(table.rules)
+        except (ValueError, TypeError) as e:
+            self.fatal = f"this terminal cannot play the table's rules ({e}): " + _SAME_VERSION
+            return
+        self.table, self._table_rules = table, rules
+        if table.you >= 0:
+            self.seat = table.you
 
     def _from_state(self) -> None:
         st = self.state
-        if not st:
-            return
-        last = st.get("last_round")
-        if last:
-            self._round_rows[int(last["round"])] = (
-                tuple(last["calls"]), tuple(last["tricks_won"]),
-            )
+        if st is not None and st.last_round is not None:
+            last = st.last_round
+            self._round_rows[last.round] = (tuple(last.calls), tuple(last.tricks_won))
 
-    def _add_round(self, row: dict[str, Any]) -> None:
+    def _add_round(self, row: RoundRow | RoundOver) -> None:
         """One finished round of the score sheet (a snapshot's ``sheet`` row or a ``round_over``)."""
-        number = int(row["round"])
-        self._round_rows[number] = (tuple(row["calls"]), tuple(row["tricks_won"]))
-        self._round_points[number] = tuple(Decimal(p) for p in row["points"])
+        self._round_rows[row.round] = (tuple(row.calls), tuple(row.tricks_won))
+        self._round_points[row.round] = tuple(Decimal(p) for p in row.points)
 
-    def _event(self, e: dict[str, Any], before: dict[str, Any] | None = None) -> None:
+    def _event(self, e: Event, before: State | None = None) -> None:
         """Log event ``e`` (``before``: this seat's state before it)."""
         names = self._names()
-        kind = e.get("kind")
 
         def who(seat: int) -> str:
             return names[seat] if 0 <= seat < 4 else "?"
 
-        def auto(e: dict[str, Any]) -> str:
-            if e.get("auto"):
+        def auto(e: Called | Played) -> str:
+            if e.auto:
                 return " " + tr("tui.o_auto")
             # this seat's only legal card, which the server played for it (told to everyone as a
             # card played: no one else may learn it was the only one), is said so, as offline
-            rules = (self.table.get("rules") or {}) if self.table else {}
             only = (
-                kind == "play"
-                and e.get("seat") == self.seat
+                isinstance(e, Played)
+                and e.seat == self.seat
                 and before is not None
-                and before.get("phase") == "playing"
-                and before.get("to_act") == self.seat
-                and before.get("legal_cards") == [e.get("card")]
-                and rules.get("autoplay_forced")
+                and before.phase == "playing"
+                and before.to_act == self.seat
+                and before.legal_cards == [e.card]
+                and self._rules().autoplay_forced
             )
             return " " + tr("tui.only_card") if only else ""
 
-        if kind == "call":
-            self._log.append(tr("tui.log_call", name=who(e["seat"]), call=e["call"]) + auto(e))
-        elif kind == "play":
-            self._log.append(tr("tui.log_play", name=who(e["seat"]), card=Card.parse(e["card"]).symbol) + auto(e))
-        elif kind == "trick":
-            pairs = [(int(s), Card.parse(c)) for s, c in e["cards"]]
-            leader = pairs[0][0]
-            cards = tuple(c for _, c in pairs)
-            self._last_trick = Trick(leader, cards, int(e["winner"]))  # type: ignore[arg-type]
-            self._log.append(tr("tui.log_trick", name=who(e["winner"])))
-        elif kind == "round_over":
+        if isinstance(e, Called):
+            self._log.append(tr("tui.log_call", name=who(e.seat), call=e.call) + auto(e))
+        elif isinstance(e, Played):
+            self._log.append(tr("tui.log_play", name=who(e.seat), card=Card.parse(e.card).symbol) + auto(e))
+        elif isinstance(e, TrickDone):
+            self._last_trick = _trick(e.cards[0][0] if e.cards else 0, e.cards, e.winner)
+            self._log.append(tr("tui.log_trick", name=who(e.winner)))
+        elif isinstance(e, RoundOver):
             self._add_round(e)
-            self._log.append(tr("tui.o_round_over", round=e["round"]))
-        elif kind == "deal":
+            self._log.append(tr("tui.o_round_over", round=e.round))
+        elif isinstance(e, Dealt):
             self._last_trick = None
-            dealer = e.get("dealer")
-            rnd = e.get("round", "?")
-            self._log = [tr("tui.log_deal", round=rnd, name=who(dealer)) if isinstance(dealer, int) else tr("tui.round", round=rnd)]
-        elif kind == "redeal":
+            self._log = [tr("tui.log_deal", round=e.round, name=who(e.dealer))]
+        elif isinstance(e, Redealt):
             self._log.append(tr("tui.log_redeal"))
-        elif kind == "seated":
-            self._log.append(tr("tui.o_sat", name=e.get("name")))
-        elif kind == "start":
+        elif isinstance(e, Seated):
+            self._log.append(tr("tui.o_sat", name=e.name))
+        elif isinstance(e, Started):
             self._log.append(tr("tui.o_starts"))
-        elif kind == "match_over":
+        elif isinstance(e, MatchOver):
             self._log.append(tr("tui.o_over"))
-        elif kind == "autoplay" and e.get("on"):
-            self._log.append(tr("tui.o_on_autoplay", name=who(e["seat"])))
+        elif isinstance(e, Autoplay) and e.on:
+            self._log.append(tr("tui.o_on_autoplay", name=who(e.seat)))

@@ -123,6 +123,22 @@ def test_local_faults_are_counted_and_the_match_finishes() -> None:
     assert rec.faults[2] == [] and rec.faults[3] == []
 
 
+def test_the_arena_says_which_bot_faulted_and_where(tmp_path: Path, capsys: Any) -> None:
+    """A bot file that raises is named with its first error's place (before: only a count in
+    the table's last column, the run otherwise looking sound)."""
+    f = tmp_path / "bad.py"
+    f.write_text(
+        "from callbreak.bots import Bot\n\n\nclass Raises(Bot):\n    name = 'raises'\n\n"
+        "    def act(self, view):\n        raise RuntimeError('boom')\n",
+        encoding="utf-8",
+    )
+    assert main(["arena", f"{f}:Raises", "random", "random", "random", "-n", "1", "--rules", "quick", "-q"]) == 0
+    err = capsys.readouterr().err
+    (line,) = [x for x in err.splitlines() if x.startswith("warning:")]
+    assert "of its decisions faulted (error " in line, line
+    assert line.endswith("the first: error in round 1: RuntimeError (at bad.py:8, in act): boom"), line
+
+
 def test_bad_arguments() -> None:
     with pytest.raises(ValueError, match="four bots"):
         run_arena(["random"] * 3, 1)
@@ -147,6 +163,23 @@ def test_arena_command(tmp_path: Path, capsys: Any) -> None:
     assert main(["arena", "random", "random", "random", "nobody", "-q"]) == 2
 
 
+def test_a_run_played_again_is_not_rated_twice(tmp_path: Path, capsys: Any) -> None:
+    """The same seed replays the same matches: rating them again would count the same evidence
+    twice (before, the matches and the confidence grew with each rerun)."""
+    ratings = tmp_path / "ratings.json"
+    argv = ["arena", "random", "easy", "random", "random", "-n", "2", "--rules", "quick", "--rounds", "1", "-q",
+            "--ratings", str(ratings)]  # fmt: skip
+    assert main(argv) == 0
+    first = json.loads(ratings.read_text())
+    assert first["easy"]["matches"] == 2
+    capsys.readouterr()
+    assert main(argv) == 0
+    assert json.loads(ratings.read_text()) == first
+    assert "2 of these matches were rated before" in capsys.readouterr().err
+    assert main([*argv, "--seed", "9"]) == 0
+    assert json.loads(ratings.read_text())["easy"]["matches"] == 4
+
+
 def test_each_matchs_hand_history_is_kept_for_analysis(tmp_path: Path, capsys: Any) -> None:
     from callbreak.notation import from_json
 
@@ -159,7 +192,8 @@ def test_each_matchs_hand_history_is_kept_for_analysis(tmp_path: Path, capsys: A
     for rec in records:
         m = from_json((games / f"match-{rec['index']:04d}.json").read_text())
         assert m.is_over and [float(m.totals[s]) for s in rec["seats"]] == rec["totals"]
-        assert [m.players[s] for s in rec["seats"]] == ["medium", "easy", "random", "random"]
+        # each bot by its label in the arena's table: two of a kind told apart
+        assert [m.players[s] for s in rec["seats"]] == ["medium", "easy", "random #1", "random #2"]
     # one process writes the same histories; the analysis reads them
     assert main([*argv, "--histories", str(again)]) == 0
     assert all((games / p.name).read_text() == p.read_text() for p in again.iterdir())

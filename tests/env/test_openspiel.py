@@ -105,3 +105,53 @@ def test_bad_parameters_are_refused() -> None:
         pyspiel.load_game("python_callbreak", {"dealer": 7})
     with pytest.raises(ValueError, match="unknown preset"):
         pyspiel.load_game("python_callbreak", {"preset": "poker"})
+
+
+def test_the_observation_string_tells_apart_what_the_tensor_does() -> None:
+    """Over every decision of random deals, each player's observation string and tensor map one
+    to one (before, the string listed the played cards sorted, without who played them: two
+    observations whose seats swapped two cards had one string)."""
+    game = pyspiel.load_game("python_callbreak")
+    by_string: dict[str, bytes] = {}
+    by_tensor: dict[bytes, str] = {}
+    for seed in range(6):
+        rng = np.random.RandomState(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+                continue
+            for p in range(4):
+                text, tensor = state.observation_string(p), np.asarray(state.observation_tensor(p)).tobytes()
+                assert by_string.setdefault(text, tensor) == tensor, text
+                assert by_tensor.setdefault(tensor, text) == text, text
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert len(by_string) == len(by_tensor) > 1000
+    # and the case found: seats 1 and 2 swap the 5H and the 7H, each played to the first trick
+    seen = []
+    for low, high in (("5H", "7H"), ("7H", "5H")):
+        hands = [
+            ["AH", *(r + "S" for r in "23456789TJQK")],
+            [low, *(r + "C" for r in "23456789TJQK")],
+            [high, *(r + "D" for r in "23456789TJQK")],
+            ["9H", "AS", "AC", "AD", *(r + "H" for r in "23468TJQK")],
+        ]
+        state = game.new_initial_state()  # (dealer 3: the deal starts at seat 0)
+        for i in range(52):
+            state.apply_action(int(Card.parse(hands[i % 4][i // 4])))
+        for action in (ob.CALL_BASE + 1,) * 4 + tuple(int(Card.parse(c)) for c in ("AH", low, high, "9H")):
+            state.apply_action(action)
+        seen.append((state.observation_string(0), np.asarray(state.observation_tensor(0)).tobytes()))
+    assert seen[0][1] != seen[1][1] and seen[0][0] != seen[1][0], seen[0][0]
+
+
+def test_a_state_resampled_during_the_deal_has_the_deals_history() -> None:
+    game = pyspiel.load_game("python_callbreak")
+    rng = np.random.RandomState(2)
+    state = game.new_initial_state()
+    for _ in range(30):
+        state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+    other = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert len(other.history()) == 30 and other.move_number() == state.move_number()
+    assert other.information_state_string(1) == state.information_state_string(1)
+    assert other.history() != state.history() and len(other.clone().history()) == 30

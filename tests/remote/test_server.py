@@ -20,7 +20,7 @@ from callbreak.remote.client import RemoteBot
 from callbreak.remote.codec import card_from_bhoos, view_to_request
 from callbreak.remote.server import BotService
 
-from .conftest import ServedBot
+from .conftest import ServedBot, start_served_bot
 
 FIXTURES = Path(__file__).parent / "fixtures"
 BHOOS = Ruleset.preset("bhoos")
@@ -241,3 +241,77 @@ def test_opp_is_a_setting_of_the_hard_bot_only() -> None:
     assert proc.returncode == 2 and "opp is a setting of the hard bot, not of 'medium'" in proc.stderr
     assert BotService("hard", BHOOS, seed=1, opp=0).bot.recalls is False  # the others as medium: nothing kept
     assert BotService("hard", BHOOS, seed=1).bot.recalls is True
+
+
+ODD_BOTS = '''
+from callbreak.bots import Bot
+
+
+class Illegal(Bot):
+    """Calls 0 (below bhoos rules' least call) and plays its highest card, legal or not."""
+
+    name = "illegal"
+
+    def act(self, view):
+        return 0 if view.phase == "calling" else max(view.hand)
+
+
+class Index(Bot):
+    """Answers a card by its index (an int), as the engine takes it."""
+
+    name = "index"
+
+    def act(self, view):
+        return view.legal_calls[-1] if view.phase == "calling" else int(view.legal_cards[-1])
+'''
+
+
+def test_a_served_bot_answers_as_it_chose_so_that_its_faults_are_seen(tmp_path: Path) -> None:
+    """`bot serve` sends what the bot chose: an illegal call or card fails `bot check` and is
+    an illegal fault in the arena, as it is when the arena seats the bot itself (before, the
+    server sent the lowest legal action in its place, and the bot passed every check); a card
+    given by its index is that card, served or not."""
+    from callbreak.arena.check import check_bot
+
+    f = tmp_path / "odd.py"
+    f.write_text(ODD_BOTS, encoding="utf-8")
+    illegal, index = start_served_bot(f"{f}:Illegal"), start_served_bot(f"{f}:Index")
+    try:
+        rep = check_bot(illegal.url, positions=6, rules=BHOOS)
+        bad = [r.detail for r in rep.failures]
+        assert any("illegal answer '0'" in d for d in bad) and any("illegal answer" in d and d != "illegal answer '0'" for d in bad), bad
+        rules = BHOOS.replace(rounds=1)
+        for spec in (f"{f}:Illegal", illegal.url):
+            s = summarize(run_arena([spec, "easy", "easy", "easy"], matches=1, seed=3, rules=rules))
+            assert s.bots[0].faults.get("illegal", 0) > 3, (spec, s.bots[0].faults)
+        local, served = (
+            run_arena([spec, "easy", "easy", "easy"], matches=2, seed=3, rules=rules) for spec in (f"{f}:Index", index.url)
+        )
+        assert [r.totals for r in local.records] == [r.totals for r in served.records]
+        assert summarize(served).bots[0].fault_count == 0
+    finally:
+        illegal.stop()
+        index.stop()
+
+
+def test_a_served_answer_that_is_no_call_or_card_is_an_error_naming_it() -> None:
+    from callbreak.bots import Bot, register_level
+
+    class Chatty(Bot):
+        name = "chatty"
+
+        def act(self, view: Any) -> Any:
+            return "a good card" if view.phase == "playing" else 2.5
+
+    register_level("chatty", Chatty)
+    svc = BotService("chatty", BHOOS, seed=1)
+    m = Match(BHOOS, seed=8)
+    path, body = view_to_request(m.view(m.to_act), time_budget_ms=1500)  # type: ignore[arg-type]
+    status, obj = svc.handle("POST", path, json.dumps(body).encode())
+    assert (status, obj) == (500, {"error": "the bot answered 2.5 to a call: a call is a whole number"})
+    for _ in range(4):
+        m.act(m.view(m.to_act).legal_calls[0])  # type: ignore[arg-type]
+    path, body = view_to_request(m.view(m.to_act), time_budget_ms=1500)  # type: ignore[arg-type]
+    status, obj = svc.handle("POST", path, json.dumps(body).encode())
+    assert status == 500 and obj["error"].startswith("the bot answered 'a good card' to a card: "), obj
+    assert svc.errors == 2

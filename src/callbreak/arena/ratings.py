@@ -1,34 +1,45 @@
 """OpenSkill (Plackett–Luce) ratings accumulated over arena runs in a JSON file.
 
-A bot is rated under its spec (``hard``, ``http://...``).  When one bot fills
-several seats of a match, each seat is rated as a copy of it and the copies'
-new ratings are averaged.
+A bot is rated under its spec (``hard``, ``http://...``, ``file.py:Class``: a file edited
+between runs is still the same spec).  When one bot fills several seats of a match, each
+seat is rated as a copy of it and the copies' new ratings are averaged.  The file also keeps
+which matches it has rated (the bots in their order, the rules, the deal's seed and the
+seats' rotation), so a run played again with the same seed counts nothing twice.
 
 >>> import tempfile, os
 >>> from callbreak.arena.runner import run_arena
 >>> from callbreak import Ruleset
 >>> res = run_arena(["random", "random", "random", "random"], 2, seed=1, rules=Ruleset.preset("quick"))
 >>> path = os.path.join(tempfile.mkdtemp(), "r.json")
->>> _ = update_ratings(path, res.records, res.specs)
+>>> update_ratings(path, res.records, res.specs, res.rules)[1]   # matches already rated: none
+0
 >>> sorted(load_ratings(path)), load_ratings(path)["random"]["matches"]
 (['random'], 2)
+>>> update_ratings(path, res.records, res.specs, res.rules)[1], load_ratings(path)["random"]["matches"]
+(2, 2)
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Sequence
 from typing import Any
 
 from ..extras import need
+from ..rules import Ruleset
 from .runner import MatchRecord
 
-__all__ = ["load_ratings", "update_ratings"]
+__all__ = ["load_ratings", "match_key", "update_ratings"]
+
+
+#: the file's key for the matches rated so far (a spec is never empty)
+_RATED = ""
 
 
 def load_ratings(path: str) -> dict[str, dict[str, float]]:
-    """The ratings stored at ``path`` ({} when there is no file yet).
+    """The ratings stored at ``path`` by spec ({} when there is no file yet).
 
     >>> import os, tempfile
     >>> with tempfile.TemporaryDirectory() as d:
@@ -42,6 +53,12 @@ def load_ratings(path: str) -> dict[str, dict[str, float]]:
     ...
     ValueError: ... does not hold ratings: Expecting value: line 1 column 1 (char 0)
     """
+    data = _load(path)
+    data.pop(_RATED, None)
+    return data
+
+
+def _load(path: str) -> dict[str, Any]:
     if not os.path.exists(path):
         return {}
     try:
@@ -54,8 +71,22 @@ def load_ratings(path: str) -> dict[str, dict[str, float]]:
     return data
 
 
-def update_ratings(path: str, records: Sequence[MatchRecord], specs: Sequence[str]) -> Any:
-    """Rate every match of ``records`` (in order), save to ``path``, return a Rich table.
+def match_key(specs: Sequence[str], rules: Ruleset, rec: MatchRecord) -> str:
+    """What makes a match the same match again: its bots in order, its rules, its deal, its seats.
+
+    >>> from callbreak.arena.runner import run_arena
+    >>> res = run_arena(["random"] * 4, 2, seed=1, rules=Ruleset.preset("quick", rounds=1))
+    >>> a, b = (match_key(res.specs, res.rules, r) for r in res.records)
+    >>> len(a), a == b, a == match_key(res.specs, res.rules, res.records[0])
+    (16, False, True)
+    """
+    what = json.dumps([list(specs), rules.to_dict(), rec.deal_seed, rec.rotation], sort_keys=True)
+    return hashlib.blake2b(what.encode(), digest_size=8).hexdigest()
+
+
+def update_ratings(path: str, records: Sequence[MatchRecord], specs: Sequence[str], rules: Ruleset) -> tuple[Any, int]:
+    """Rate every match of ``records`` (in order) not rated before, save to ``path``; return a
+    Rich table and the number of matches left out as rated already.
 
     >>> import os, tempfile
     >>> from callbreak import Ruleset
@@ -63,7 +94,7 @@ def update_ratings(path: str, records: Sequence[MatchRecord], specs: Sequence[st
     >>> specs = ["medium", "easy", "random", "random"]
     >>> res = run_arena(specs, 1, rules=Ruleset.preset("quick", rounds=1), seed=1)
     >>> with tempfile.TemporaryDirectory() as d:
-    ...     table = update_ratings(os.path.join(d, "ratings.json"), res.records, specs)
+    ...     table, _ = update_ratings(os.path.join(d, "ratings.json"), res.records, specs, res.rules)
     ...     print(sorted(load_ratings(os.path.join(d, "ratings.json"))))
     ['easy', 'medium', 'random']
     >>> type(table).__name__
@@ -74,8 +105,15 @@ def update_ratings(path: str, records: Sequence[MatchRecord], specs: Sequence[st
     from rich.table import Table
 
     model = PlackettLuce()
-    data = load_ratings(path)
+    data = _load(path)
+    rated = set(data.pop(_RATED, {}).get("matches", []))
+    again = 0
     for rec in sorted(records, key=lambda r: r.index):
+        key = match_key(specs, rules, rec)
+        if key in rated:
+            again += 1
+            continue
+        rated.add(key)
         teams = []
         for spec in specs:
             d = data.get(spec, {})
@@ -91,7 +129,7 @@ def update_ratings(path: str, records: Sequence[MatchRecord], specs: Sequence[st
             d["matches"] = int(d.get("matches", 0)) + 1
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
-        json.dump(data, f, indent=1, sort_keys=True)
+        json.dump(data | {_RATED: {"matches": sorted(rated)}}, f, indent=1, sort_keys=True)
     os.replace(tmp, path)
     table = Table(title=f"OpenSkill ratings ({path})")
     for col in ("bot", "mu", "sigma", "ordinal (mu - 3 sigma)", "matches"):
@@ -100,4 +138,4 @@ def update_ratings(path: str, records: Sequence[MatchRecord], specs: Sequence[st
         table.add_row(
             spec, f"{d['mu']:.2f}", f"{d['sigma']:.2f}", f"{d['mu'] - 3 * d['sigma']:.2f}", str(d["matches"])
         )
-    return table
+    return table, again

@@ -20,8 +20,11 @@ seat's cards once; four identical bots then play four identical matches.
 from __future__ import annotations
 
 import time
+import traceback
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..bots import Bot
@@ -40,6 +43,7 @@ __all__ = [
     "RunResult",
     "Task",
     "derive_seed",
+    "distinct",
     "play_match",
     "resolve_bot",
     "run_arena",
@@ -104,6 +108,39 @@ class Task:
     group: int
     rotation: int
     deal_seed: int
+
+
+def distinct(names: Sequence[str]) -> list[str]:
+    """Names told apart: one that repeats is numbered (the arena's table, its hand histories).
+
+    >>> distinct(["greedy", "medium", "medium", "medium"])
+    ['greedy', 'medium #1', 'medium #2', 'medium #3']
+    """
+    counts = Counter(names)
+    out = []
+    seen: Counter[str] = Counter()
+    for s in names:
+        seen[s] += 1
+        out.append(f"{s} #{seen[s]}" if counts[s] > 1 else s)
+    return out
+
+
+def _where(e: BaseException) -> str:
+    """Where an exception was raised: its innermost frame's file, line and function.
+
+    >>> def f():
+    ...     raise RuntimeError("boom")
+    >>> try:
+    ...     f()
+    ... except RuntimeError as e:
+    ...     _where(e)
+    ' (at <doctest callbreak.arena.runner._where[0]>:2, in f)'
+    """
+    frames = traceback.extract_tb(e.__traceback__)
+    if not frames:
+        return ""
+    last = frames[-1]
+    return f" (at {Path(last.filename).name}:{last.lineno}, in {last.name})"
 
 
 def tasks_for(matches: int, seed: int, duplicate: bool) -> list[Task]:
@@ -186,14 +223,18 @@ def play_match(bots: Sequence[Bot], rules: Ruleset, task: Task, *, history: bool
     >>> from callbreak.notation import from_json
     >>> kept = play_match(bots, Ruleset.preset("quick", rounds=1), task, history=True)
     >>> m = from_json(kept.history); m.players, [float(t) for t in m.totals] == [kept.totals[i] for i in (3, 0, 1, 2)]
-    (['random', 'medium', 'easy', 'random'], True)
+    (['random #2', 'medium', 'easy', 'random #1'], True)
     """
     seats = [(i + task.rotation) % 4 for i in range(4)]
     at_seat: list[Bot] = [bots[0]] * 4
     for i, s in enumerate(seats):
         at_seat[s] = bots[i]
         bots[i].reset(derive_seed("bot", task.deal_seed, s))
-    m = Match(rules, seed=task.deal_seed, players=[b.name for b in at_seat])
+    named = distinct([b.name for b in bots])  # (four of a kind told apart in the hand history)
+    players = [""] * 4
+    for i, s in enumerate(seats):
+        players[s] = named[i]
+    m = Match(rules, seed=task.deal_seed, players=players)
     times: list[list[float]] = [[] for _ in range(4)]  # per seat
     round_times: list[list[float]] = [[] for _ in range(4)]
     faults: list[list[dict[str, Any]]] = [[] for _ in range(4)]
@@ -216,7 +257,7 @@ def play_match(bots: Sequence[Bot], rules: Ruleset, task: Task, *, history: bool
             action: Any = bot.act(view)
             err: str | None = None
         except Exception as e:  # a bot that raises loses its turn to the fallback
-            action, err = None, f"{type(e).__name__}: {e}"
+            action, err = None, f"{type(e).__name__}{_where(e)}: {e}"
         dt = time.perf_counter() - t0
         times[seat].append(dt)
         spent[seat] += dt

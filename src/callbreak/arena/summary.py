@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..extras import need
-from .runner import MatchRecord, RunResult
+from .runner import MatchRecord, RunResult, distinct
 from .stats import mean, mean_ci, percentile, share_interval
 
 __all__ = ["BotSummary", "Summary", "plot_formats", "rules_label", "summarize"]
@@ -62,10 +62,32 @@ class BotSummary:
     round_time_p99_ms: float
     rounds_over_budget: int
     faults: dict[str, int] = field(default_factory=dict)
+    #: what the first fault was (its kind, round and detail), in the order of the matches
+    first_fault: str | None = None
 
     @property
     def fault_count(self) -> int:
         return sum(self.faults.values())
+
+    def fault_warning(self) -> str | None:
+        """What the arena says of a bot that faulted (None: it did not).
+
+        >>> from callbreak.arena.runner import run_arena
+        >>> from callbreak import Ruleset
+        >>> b = summarize(run_arena(["random"] * 4, 1, rules=Ruleset.preset("quick", rounds=1))).bots[0]
+        >>> b.fault_warning() is None
+        True
+        >>> b.faults, b.first_fault = {"error": 26}, "error in round 1: RuntimeError (at bad.py:9, in act): boom"
+        >>> print(b.fault_warning())
+        random #1: 26 of its decisions faulted (error 26), each played for it by its lowest legal action; the first: error in round 1: RuntimeError (at bad.py:9, in act): boom
+        """
+        if not self.fault_count:
+            return None
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(self.faults.items()))
+        return (
+            f"{self.label}: {self.fault_count} of its decisions faulted ({kinds}), each played for it by its"
+            f" lowest legal action; the first: {self.first_fault}"
+        )
 
 
 @dataclass(slots=True)
@@ -217,16 +239,6 @@ def rules_label(rules: Any) -> str:
     return f"{pname} ({', '.join(f'{k}={v}' for k, v in diff.items())})"
 
 
-def _labels(specs: list[str]) -> list[str]:
-    counts = Counter(specs)
-    out = []
-    seen: Counter[str] = Counter()
-    for s in specs:
-        seen[s] += 1
-        out.append(f"{s} #{seen[s]}" if counts[s] > 1 else s)
-    return out
-
-
 def summarize(result: RunResult) -> Summary:
     """Per-bot statistics of an arena run.
 
@@ -244,7 +256,7 @@ def summarize(result: RunResult) -> Summary:
         groups.setdefault(r.group if result.duplicate else r.index, []).append(r)
     units = list(groups.values())
     bots: list[BotSummary] = []
-    labels = _labels(result.specs)
+    labels = distinct(result.specs)
     for i, spec in enumerate(result.specs):
         pts = [mean([r.totals[i] for r in u]) for u in units]
         ppr = [mean([r.totals[i] / max(1, r.rounds) for r in u]) for u in units]
@@ -255,6 +267,7 @@ def summarize(result: RunResult) -> Summary:
         times = [t for r in recs for t in r.times[i]]
         rtimes = [t for r in recs for t in r.round_times[i]]
         faults = Counter(f["kind"] for r in recs for f in r.faults[i])
+        first = next((f for r in recs for f in r.faults[i]), None)
         p_m, p_ci = mean_ci(pts)
         r_m, r_ci = mean_ci(ppr)
         w_m, w_ci = mean_ci(win)
@@ -284,6 +297,7 @@ def summarize(result: RunResult) -> Summary:
                 round_time_p99_ms=1000 * percentile(rtimes, 99),
                 rounds_over_budget=sum(1 for t in rtimes if t > result.time_budget),
                 faults=dict(faults),
+                first_fault=None if first is None else f"{first['kind']} in round {first['round']}: {first['detail']}",
             )
         )
     return Summary(

@@ -97,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ..arena.runner import MatchRecord, run_arena, tasks_for
@@ -199,6 +200,10 @@ def run(args: argparse.Namespace) -> int:
             return 2
     summary = summarize(result)
     console.print(summary.table())
+    for b in summary.bots:
+        warning = b.fault_warning()
+        if warning is not None:
+            err.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False, soft_wrap=True)
     console.print(
         f"{summary.matches} match{'' if summary.matches == 1 else 'es'} in {result.wall_seconds:.1f} s"
         f" with {args.jobs} job{'' if args.jobs == 1 else 's'}"
@@ -218,6 +223,13 @@ def run(args: argparse.Namespace) -> int:
     if args.ratings:
         from ..arena.ratings import update_ratings
 
-        table = update_ratings(args.ratings, summary.records, args.bots)
+        table, again = update_ratings(args.ratings, summary.records, args.bots, result.rules)
         console.print(table)
+        if again:
+            err.print(
+                f"[yellow]warning:[/yellow] {again} of these matches were rated before in {escape(args.ratings)}"
+                " (the same bots, rules and --seed): not counted again; give another --seed for new matches",
+                highlight=False,
+                soft_wrap=True,
+            )
     return 0

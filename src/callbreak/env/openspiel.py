@@ -41,7 +41,7 @@ import numpy.typing as npt
 import pyspiel
 
 from ..bots.knowledge import Knowledge
-from ..cards import CARDS, cards_of
+from ..cards import CARDS, Card, cards_of
 from ..round import CALLING, OVER, CallAction, Round, SeatView
 from ..rules import Ruleset
 from . import observation as ob
@@ -213,7 +213,8 @@ class CallbreakState(pyspiel.State):  # type: ignore[misc]
             unseen = [c for c in range(52) if c not in mine]
             rng.shuffle(unseen)
             first = (self.dealer + 1) & 3
-            out.deck = [c if (first + i) & 3 == player else unseen.pop() for i, c in enumerate(self.deck)]
+            for i, c in enumerate(self.deck):  # (applied: the history is the deal's, as for any state)
+                out.apply_action(c if (first + i) & 3 == player else unseen.pop())
             return out
         rng = random.Random(int(sampler() * 2**53))
         rnd = self.round
@@ -323,9 +324,13 @@ class CallbreakObserver:
         parts.append("calls " + " ".join("-" if c is None else str(c) for c in view.calls))
         if self.perfect_recall:
             parts.extend(f"{t.leader}: " + " ".join(map(str, t.cards)) for t in view.tricks)
-        else:
+        else:  # (as the tensor: who played which card, in tricks won and in the trick on the table)
             parts.append("won " + " ".join(map(str, view.tricks_won)))
-            parts.append("played " + " ".join(map(str, sorted(view.played[: 4 * len(view.tricks)]))))
+            played: list[list[Card]] = [[], [], [], []]
+            for t in view.tricks:
+                for i, c in enumerate(t.cards):
+                    played[(t.leader + i) & 3].append(c)
+            parts.append("played " + " / ".join(" ".join(map(str, sorted(cs))) or "-" for cs in played))
         if view.trick:
             parts.append(f"{view.leader}: " + " ".join(str(c) for _, c in view.trick))
         return " | ".join(parts)

@@ -576,7 +576,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         save(a.save, res.theta)
         print(
             f"weights written to {a.save}: "
-            f"callbreak arena policy:{a.save} easy easy easy --duplicate --rules {a.rules}"
+            f"callbreak arena policy:{a.save} easy easy easy --duplicate --rules {a.rules} --rounds 3"
+            "  (the matches measured below)"
         )
     seeds = range(10_000, 10_000 + a.eval_seeds)
     for level in ("random", "easy") if a.eval_seeds > 0 else ():

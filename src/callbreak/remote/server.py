@@ -38,8 +38,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from ..bots import Bot, make_bot
-from ..cards import Card
+from ..cards import Card, to_card
 from ..match import Match
+from ..round import SeatView
 from ..rules import Ruleset
 from .codec import parse_request
 from .memory import MatchMemory
@@ -157,10 +158,13 @@ class BotService:
         self._recent: collections.deque[float] = collections.deque(maxlen=64)
         self.requests = 0
         self.errors = 0
+        #: answers that were no legal call or card (sent all the same: the fault is the bot's)
+        self.illegal = 0
         self.fast_answers = 0
 
     def warm_up(self) -> None:
-        """Play a few decisions so that lazy imports and compiled kernels are ready."""
+        """Play a few decisions so that lazy imports and compiled kernels are ready.  A bot that
+        fails on them is said so in the log (with where), and served all the same."""
         try:
             m = Match(self.rules.replace(rounds=1), seed=12345)
             for _ in range(8):
@@ -172,6 +176,8 @@ class BotService:
                 with self._lock:
                     bot.reset(self.seed)
                     m.act(bot.act(m.view(seat)))
+        except Exception:
+            log.exception("the bot %s failed while warming up (on a position of a seeded match); it is served all the same", self.level)
         finally:
             self.ready.set()
 
@@ -281,13 +287,31 @@ class BotService:
             self.fast_answers += 1
         elif view.phase == "playing" and len(view.legal_cards) > 1:
             self._recent.append(think[0])
+        return self._answer(view, choice)
+
+    def _answer(self, view: SeatView, choice: object) -> tuple[int, dict[str, Any]]:
+        """The bot's own answer, as it gave it: an illegal one is sent (and logged), so that the
+        caller (the tournament, the arena, ``callbreak bot check``) sees the bot's fault; one that
+        is no call or card at all is a 500."""
         if view.phase == "calling":
-            if isinstance(choice, Card) or choice not in view.legal_calls:
-                choice = view.legal_calls[0]
+            if not isinstance(choice, int) or isinstance(choice, (bool, Card)):
+                self.errors += 1
+                return 500, {"error": f"the bot answered {choice!r} to a call: a call is a whole number"}
+            if choice not in view.legal_calls:
+                self.illegal += 1
+                log.warning("the bot %s called %d, not a legal call (%s)", self.level, choice, list(view.legal_calls))
             return 200, {"value": int(choice)}
-        if not isinstance(choice, Card) or choice not in view.legal_cards:
-            choice = view.legal_cards[0]
-        return 200, {"value": choice.bhoos}
+        try:  # (what the engine takes: a Card, its index, its text)
+            if not isinstance(choice, (Card, int, str)):
+                raise ValueError(f"not a card: {choice!r}")
+            card = to_card(choice)
+        except ValueError as e:
+            self.errors += 1
+            return 500, {"error": f"the bot answered {choice!r} to a card: {e}"}
+        if card not in view.legal_cards:
+            self.illegal += 1
+            log.warning("the bot %s played %s, not one of its %d legal cards", self.level, card, len(view.legal_cards))
+        return 200, {"value": card.bhoos}
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -35,7 +35,6 @@ NOT_YET: frozenset[str] = frozenset(
         "callbreak.env.train:PolicyBot",
         "callbreak.env.train:evaluate_batched",
         "callbreak.env.train:evaluate",
-        "callbreak.tui.online:OnlineGame",
     }
 )
 

@@ -131,7 +131,7 @@ class Ruleset:
         if not _is_int(min_call) or min_call not in (1, 2):
             raise _bad("min_call", "1 or 2", min_call)
         if not _is_int(max_call) or not 1 <= max_call <= 13:
-            raise _bad("max_call", "an int from 1 to 13", max_call)
+            raise _bad("max_call", "a whole number from 1 to 13", max_call)
         if max_call < min_call:
             raise ValueError(f"max_call ({max_call}) must not be below min_call ({min_call})")
         otp: Decimal
@@ -151,15 +151,15 @@ class Ruleset:
         else:
             raise _bad("overtrick_points", "0.1 or 0", overtrick_points)
         if max_overtricks is not None and (not _is_int(max_overtricks) or not 0 <= max_overtricks <= 12):
-            raise _bad("max_overtricks", "None or an int from 0 to 12", max_overtricks)
+            raise _bad("max_overtricks", "a whole number from 0 to 12, or none (no limit)", max_overtricks)
         if missed_penalty not in ("call", "shortfall", "zero"):
             raise _bad("missed_penalty", "'call', 'shortfall' or 'zero'", missed_penalty)
         if bonus_call is not None and (not _is_int(bonus_call) or not 1 <= bonus_call <= 13):
-            raise _bad("bonus_call", "None or an int from 1 to 13", bonus_call)
+            raise _bad("bonus_call", "a whole number from 1 to 13, or none (no bonus)", bonus_call)
         if not _is_int(bonus_points) or not -1000 <= bonus_points <= 1000:
-            raise _bad("bonus_points", "an int", bonus_points)
+            raise _bad("bonus_points", "a whole number from -1000 to 1000", bonus_points)
         if rounds is not None and (not _is_int(rounds) or not 1 <= rounds <= 20):
-            raise _bad("rounds", "None or an int from 1 to 20", rounds)
+            raise _bad("rounds", "a whole number from 1 to 20, or none (no fixed end)", rounds)
         if tie_break not in ("sudden_death", "share"):
             raise _bad("tie_break", "'sudden_death' or 'share'", tie_break)
         for bname, bval in (

@@ -167,6 +167,7 @@ def test_score_interactive(
                 "Dipa",  # an empty and a repeated name are re-asked
                 "poker",
                 "standard",  # a bad preset is re-asked
+                "rounds=banana",  # a bad rule is said in words, and re-asked
                 "rounds=1",
                 "",
                 "4 4 x 4",
@@ -184,6 +185,8 @@ def test_score_interactive(
     code, out, _ = run(["score", "--save", str(path)], capsys, stdin=typed, monkeypatch=monkeypatch)
     assert code == 0
     assert "Asha is taken" in out and "a name, please" in out and "unknown preset" in out
+    said = " ".join(out.split())  # (as the console wraps it)
+    assert "rounds must be a whole number from 1 to 20, or none (no fixed end), not 'banana'" in said
     assert "whole numbers" in out and "calls are 1 to 13" in out and "add up to 16" in out
     assert "Round 2 (sudden death) calls" in out
     assert out.count("The match is over: Asha wins.") == 1  # the final sheet is printed once
@@ -196,9 +199,11 @@ def test_score_interactive(
 def test_score_interactive_undo_and_done(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    typed = "A\nB\nC\nD\n\n\n1 1 1 1\n4 3 3 3\nundo\n2 2 2 2\n4 3 3 3\ndone\n"
+    # undo at round 2's calls removes round 1; undo at the tricks goes back to the calls, said so
+    typed = "A\nB\nC\nD\n\n\n1 1 1 1\n4 3 3 3\nundo\n2 2 2 2\nundo\n2 2 2 2\n4 3 3 3\ndone\n"
     code, out, _ = run(["score", "--json"], capsys, stdin=typed, monkeypatch=monkeypatch)
     assert code == 0
+    assert "round 1 removed" in out and "round 1's calls removed: enter them again" in out
     d = json.loads(out[out.index("{") :])
     assert d["rounds"] == [{"calls": [2, 2, 2, 2], "tricks": [4, 3, 3, 3]}]
 

@@ -92,3 +92,23 @@ async def test_two_workers_on_one_port(pg_url: str, redis_server: str, ns: str, 
     assert len(last) == 2
     for pid in last:  # SIGTERM to the parent stops its workers
         until(lambda pid=pid: not os.path.exists(f"/proc/{pid}"), timeout=10)  # type: ignore[misc]
+
+
+def test_workers_on_one_sqlite_file_say_so(redis_server: str, ns: str, tmp_path: Path) -> None:
+    """`--workers 2` on a SQLite file works on one host, and says what it is (before: nothing,
+    though an operator's crowd wants PostgreSQL)."""
+    out = tmp_path / "out.txt"
+    env = {**os.environ, "CALLBREAK_NAMESPACE": ns}
+    db = tmp_path / "t.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "callbreak", "serve", "--port", str(free_port()), "--db", str(db), "--redis", redis_server,
+         "--workers", "2"],
+        env=env, stdout=out.open("wb"), stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        until(lambda: b"share the SQLite file" in out.read_bytes(), what=lambda: out.read_text())
+        said = out.read_text()
+        assert f"the 2 processes share the SQLite file {db}" in said and "--db postgresql://" in said
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -90,8 +90,10 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         assert "Asha" in rows.first.inner_text() or "Asha" in page.inner_text(
             "[data-testid=analysis-summary]"
         )
-        # the graph: one line per player
+        # the graph: one line per player, its scale marked, each listed mistake a dot on its player's
+        # line (found in a newcomer's try: no scale, and the mistakes only in the list)
         assert page.locator("[data-testid=analysis-graph] polyline").count() == 4
+        assert page.locator("[data-testid=analysis-graph] text").all_text_contents()[:3] == ["0%", "50%", "100%"]
         # random bots make mistakes: the first one steps the replay to its trick, with the better card
         items = page.locator("[data-testid=mistake-item]")
         assert items.count() > 0
@@ -105,6 +107,17 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
             points = str(Decimal(d.loss_points).quantize(Decimal("0.1"), ROUND_HALF_UP))
             want = f"−{math.floor(d.loss_win * 100 + 0.5)}% chance of 1st" if points == "0.0" else f"−{points} pts"
             assert text.endswith(f"({want})"), (text, d)
+        marks = page.locator("[data-testid=graph-mark]")
+        assert sorted((m.get_attribute("data-seat"), m.get_attribute("data-deal"), m.get_attribute("data-trick"))
+                      for m in marks.all()) == sorted(
+            (str(d.seat), str(d.deal), "" if d.trick is None else str(d.trick)) for d in own
+        )  # fmt: skip
+        # a tap on a dot shows that mistake, its losses with their minus signs (a bare "40% chance
+        # of finishing first" read as the chance left)
+        marks.first.tap()
+        cost = page.locator("[data-testid=analysis-better] p").first.inner_text()
+        assert re.match(r"Cost: (0\.0|−\d+\.\d) points expected, (0%|−\d+%) chance", cost), cost
+        assert "−" in cost
         item = items.first
         trick = item.get_attribute("data-trick")
         item_seat = item.get_attribute("data-seat")
@@ -133,6 +146,12 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         )
         info = httpx.get(f"{base}/api/tables/{practice}", timeout=10).json()
         assert info["state"]["to_act"] == int(item_seat) and info["table"]["rules"]["rounds"] == 1
+        # the bots there are named afresh, never a name the match had at another seat (found in a
+        # newcomer's try: a bot of the match's name sat at another seat with another's call)
+        was = [s["name"] for s in httpx.get(f"{base}/api/tables/{table}", timeout=10).json()["table"]["seats"]]
+        now = [s["name"] for s in info["table"]["seats"]]
+        assert now[int(item_seat)] == "Asha"  # (this browser's name, whichever seat it takes)
+        assert not {n for i, n in enumerate(now) if i != int(item_seat)} & set(was), (was, now)
         page.goto(replay_url.split("?")[0])
         # the second look, after a restart, is instant: no button, no progress
         stop_server(proc)

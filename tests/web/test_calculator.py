@@ -37,14 +37,17 @@ def set_rules(page: Any, preset: str, changes: dict[str, Any]) -> None:
             page.select_option(f"[data-testid=calc-rule-{name}]", v)
 
 
+def enter(page: Any, what: str, numbers: list[int], write: Callable[[int], str] = str) -> None:
+    """Type four numbers into the boxes of ``what`` ("call", "tricks") and save them."""
+    for i, n in enumerate(numbers):
+        page.fill(f"[data-testid=calc-{what}-{i}]", write(n))
+    page.click(f"[data-testid=calc-save-{'calls' if what == 'call' else what}]")
+
+
 def enter_round(page: Any, calls: list[int], tricks: list[int], write: Callable[[int], str] = str) -> None:
     """Type a round's calls, then its tricks (each number as ``write`` writes it)."""
-    for i, c in enumerate(calls):
-        page.fill(f"[data-testid=calc-call-{i}]", write(c))
-    page.click("[data-testid=calc-save-calls]")
-    for i, t in enumerate(tricks):
-        page.fill(f"[data-testid=calc-tricks-{i}]", write(t))
-    page.click("[data-testid=calc-save-tricks]")
+    enter(page, "call", calls, write)
+    enter(page, "tricks", tricks, write)
 
 
 def check_sheet(page: Any, rules: Ruleset, rounds: list[tuple[list[int], list[int]]]) -> list[int]:
@@ -160,9 +163,7 @@ def test_sudden_death_validation_and_storage(static_url: str, page: Any) -> None
     assert page.evaluate("document.activeElement.dataset.testid") == "calc-call-1"
     page.fill("[data-testid=calc-call-1]", "3")
     page.click("[data-testid=calc-save-calls]")
-    for i, t in enumerate([4, 3, 3, 2]):
-        page.fill(f"[data-testid=calc-tricks-{i}]", str(t))
-    page.click("[data-testid=calc-save-tricks]")
+    enter(page, "tricks", [4, 3, 3, 2])
     assert "total 13 (they total 12)" in page.inner_text("[data-testid=calc-error]")
     assert page.locator("[data-testid^=calc-row-]").count() == 0
     page.fill("[data-testid=calc-tricks-3]", "3")
@@ -243,3 +244,28 @@ def test_the_readers_own_digits_are_taken(static_url: str, browser: Any, lang: s
     shown = page.evaluate("() => [0, 1, 2, 3].map(i => document.querySelector(`[data-testid=pts-0-${i}]`).textContent)")
     assert shown == [native(fmt(score_tenths(c, t, rules))) for c, t in zip(calls, tricks)], shown
     ctx.close()
+
+
+def test_changing_the_calls_keeps_them_and_a_changed_rule_says_custom(static_url: str, page: Any) -> None:
+    """Found by a newcomer: "Change calls" emptied all four calls and left the tricks' error on
+    screen, undo while entering tricks dropped the calls just saved, and a scoring rule changed
+    by hand left the rules box saying "Standard"."""
+    page.goto(static_url + "/calculator")
+    page.select_option("[data-testid=calc-preset]", "standard")
+    enter(page, "call", [3, 4, 2, 3])
+    assert page.locator("[data-testid=calc-undo]").count() == 0  # the calls are undone by changing them
+    enter(page, "tricks", [5, 4, 2, 3])
+    assert "they total 14" in page.inner_text("[data-testid=calc-error]")
+    page.click("[data-testid=calc-back]")
+    assert [page.input_value(f"[data-testid=calc-call-{i}]") for i in range(4)] == ["3", "4", "2", "3"]
+    assert page.inner_text("[data-testid=calc-error]") == ""
+    page.fill("[data-testid=calc-call-2]", "1")
+    page.click("[data-testid=calc-save-calls]")
+    enter(page, "tricks", [5, 4, 1, 3])
+    assert page.inner_text("[data-testid=pts-0-0]") == "3.2"
+    page.click("details.rules-fields summary")
+    page.select_option("[data-testid=calc-rule-overtrick_points]", "0")
+    assert page.inner_text("[data-testid=pts-0-0]") == "3.0"
+    assert page.input_value("[data-testid=calc-preset]") == "custom"
+    page.select_option("[data-testid=calc-preset]", "standard")  # and back: the preset's scoring again
+    assert page.inner_text("[data-testid=pts-0-0]") == "3.2"

@@ -201,6 +201,13 @@ def test_language_chosen_in_settings_is_kept_on_this_device(static_url: str, bro
         page.select_option("[data-testid=setting-lang]", "hi")
     page.wait_for_selector(f"main h1:has-text('{catalogue('hi')['rules.p01']}')")
     assert page.evaluate("localStorage.getItem('callbreak.lang')") == json.dumps("hi")
+    # the settings open again in the new language, for the rest of them (before: they vanished)
+    page.wait_for_selector("[data-testid=settings]")
+    assert page.inner_text("#settings-title") == catalogue("hi")["settings.title"]
+    page.click("[data-testid=settings-close]")
+    page.reload()
+    page.wait_for_selector(f"main h1:has-text('{catalogue('hi')['rules.p01']}')")
+    assert page.locator("[data-testid=settings]").count() == 0  # once only
     other = ctx.new_page()
     other.goto(static_url + "/calculator")
     other.wait_for_selector(f"main h1:has-text('{catalogue('hi')['calc.title']}')")

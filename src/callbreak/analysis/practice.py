@@ -56,6 +56,8 @@ class Position:
     dealer: int
     dealt: tuple[tuple[str, ...], ...]
     actions: tuple[int | str, ...]
+    #: who sat at each seat in the match the position is from (none: not known)
+    players: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -63,6 +65,7 @@ class Position:
             "dealer": self.dealer,
             "dealt": [list(h) for h in self.dealt],
             "actions": list(self.actions),
+            "players": list(self.players),
         }
 
     @classmethod
@@ -72,6 +75,7 @@ class Position:
             dealer=int(d["dealer"]),
             dealt=tuple(tuple(str(c) for c in h) for h in d["dealt"]),
             actions=tuple(a if isinstance(a, int) else str(a) for a in d["actions"]),
+            players=tuple(str(p) for p in d.get("players", ())),  # (a table stored before it had them)
         )
 
 
@@ -113,6 +117,7 @@ def position_of(match: Match, deal: int, step: int) -> Position:
         dealer=rnd.dealer,
         dealt=tuple(tuple(str(c) for c in h) for h in rnd.dealt),
         actions=tuple(a.call if isinstance(a, CallAction) else str(a.card) for a in rnd.actions[:step]),
+        players=tuple(match.players),
     )
 
 

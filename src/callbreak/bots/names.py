@@ -68,24 +68,31 @@ def _keys(name: str) -> set[str]:
     return {folded, words[0]} if words else set()
 
 
-def bot_names(seats: Sequence[str | None], seed: int) -> tuple[str, ...]:
-    """The four seats' names: a person's name as given, a bot (``None``) named by the rule.
+def bot_names(seats: Sequence[str | None], seed: int, avoid: Sequence[str] = ()) -> tuple[str, ...]:
+    """The four seats' names: a person's name as given, a bot (``None``) named by the rule;
+    no bot takes a name of ``avoid`` either (a practice table's: the match's players, who sat
+    at other seats of the position).
 
     ``seed`` fixes the order the names are drawn in (a table's seed, a local match's seed).
 
     >>> names = bot_names(["Asha", None, None, None], seed=7)
     >>> names[0], len(set(names)), names == bot_names(["Asha", None, None, None], seed=7)
     ('Asha', 4, True)
+    >>> clear = bot_names(["Asha", None, None, None], seed=7, avoid=names[1:])
+    >>> set(clear[1:]) & set(names[1:])
+    set()
     """
     if len(seats) != 4:
         raise ValueError(f"a table has four seats, not {len(seats)}")
+    if len(avoid) > 4:
+        raise ValueError(f"at most four names to avoid (a match's players), not {len(avoid)}")
     taken: set[str] = set()
-    for name in seats:
+    for name in [*seats, *avoid]:
         if name is not None:
             taken |= _keys(name)
     order = list(NAMES)
     # a stream of its own: the names say nothing of the deal drawn from the same seed
     random.Random(f"bot names {seed}").shuffle(order)
     free = iter(n for n in order if not _keys(n) & taken)
-    # 26 names, at most 3 people: 4 * 2 keys can rule out at most 8 of them
+    # 26 names, at most 3 people and 4 to avoid: 7 * 2 keys can rule out at most 14 of them
     return tuple(name if name is not None else next(free) for name in seats)

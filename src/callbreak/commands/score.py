@@ -301,8 +301,10 @@ def _ask_rounds(console: Any, sheet: Any) -> bool:
         tricks = _ask_four(console, sheet, f"{label} tricks won: ", sheet.check_tricks)
         if tricks is None:
             return False
-        if tricks == "undo":
-            continue  # back to this round's calls
+        if tricks == "undo":  # back to this round's calls, said so (before: silently)
+            console.print(f"  {label.lower()}'s calls removed: enter them again (undo once more for round {n - 1})"
+                          if n > 1 else f"  {label.lower()}'s calls removed: enter them again")
+            continue
         try:
             sheet.add_round(calls, tricks)
         except ScoreError as e:  # pragma: no cover - both halves were checked

@@ -184,6 +184,9 @@ def run(args: argparse.Namespace) -> int:
             raise SystemExit(f"callbreak serve: {e}") from None
         for line in served_at(args.host, port, cfg.db):
             print(line, flush=True)
+        note = shared_file_note(args.workers, cfg.db)
+        if note:
+            print(note, flush=True)
         if cfg.seed is not None:
             print(seeded_warning(cfg.seed), flush=True)
         if statuses:
@@ -258,6 +261,26 @@ def seeded_warning(seed: int, process: int | None = None) -> str:
     return (
         f"  WARNING: SEEDED DEALS (--seed {seed}{where}): new tables deal from a known seed, so whoever knows it"
         " knows the deals; for tests and demonstrations only"
+    )
+
+
+def shared_file_note(workers: int, db: str) -> str | None:
+    """What `callbreak serve --workers N` says when its processes share one SQLite file: it works
+    on one host (each table is written by the process that owns it), each write waiting for the
+    file's lock; PostgreSQL is the store for a crowd and for more hosts.
+
+    >>> print(shared_file_note(2, "callbreak.db"))
+      the 2 processes share the SQLite file callbreak.db (each write waits for its lock): fine for a try on this host; for a crowd or more hosts, --db postgresql://... (docs/deploy.md)
+    >>> shared_file_note(2, "postgresql://cb@db/cb") is None, shared_file_note(1, "callbreak.db") is None
+    (True, True)
+    """
+    from ..server.store import is_postgres_url
+
+    if workers < 2 or is_postgres_url(db):
+        return None
+    return (
+        f"  the {workers} processes share the SQLite file {db} (each write waits for its lock): fine for a try on"
+        " this host; for a crowd or more hosts, --db postgresql://... (docs/deploy.md)"
     )
 
 

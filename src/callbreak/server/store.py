@@ -54,6 +54,7 @@ __all__ = [
     "Store",
     "StoreConflict",
     "StoreUnavailable",
+    "is_postgres_url",
     "open_store",
 ]
 
@@ -161,6 +162,15 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
+def is_postgres_url(db: str) -> bool:
+    """Whether ``db`` names a PostgreSQL database (else it is a SQLite file).
+
+    >>> is_postgres_url("postgresql://u@h/db"), is_postgres_url("postgres://h/db"), is_postgres_url("x.db")
+    (True, True, False)
+    """
+    return db.startswith(("postgresql://", "postgres://"))
+
+
 def open_store(db: str, sync: str = "normal", now: Callable[[], float] = time.time) -> Store:
     """The store ``db`` names: a ``postgresql://`` URL (`callbreak.server.store_pg.PostgresStore`,
     the ``scale`` extra), or else a SQLite file.
@@ -173,7 +183,7 @@ def open_store(db: str, sync: str = "normal", now: Callable[[], float] = time.ti
     ...
     callbreak.server.store.StoreUnavailable: postgressql://callbreak@db/callbreak: a database is a SQLite file or a postgresql:// URL
     """
-    if db.startswith(("postgresql://", "postgres://")):
+    if is_postgres_url(db):
         from .store_pg import PostgresStore
 
         return PostgresStore(db, now=now)

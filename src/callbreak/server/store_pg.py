@@ -29,7 +29,7 @@ from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
 from .config import redacted
 from .outage import Outage
-from .store import _UNFINISHED, EntryDropped, Row, StoreConflict, StoreUnavailable
+from .store import _UNFINISHED, EntryDropped, Row, StoreConflict, StoreUnavailable, is_postgres_url
 from .table import TableMeta
 
 __all__ = ["APPEND_CONNECTION", "MIGRATIONS", "PostgresStore", "first_connection", "is_postgres_url"]
@@ -97,13 +97,6 @@ CONNECT_WAIT = 3
 
 #: any number, the same in every process: the lock migrations are applied under
 _MIGRATION_LOCK = 0x43424B31
-
-
-def is_postgres_url(db: str) -> bool:
-    """>>> is_postgres_url("postgresql://u@h/db"), is_postgres_url("postgres://h/db"), is_postgres_url("x.db")
-    (True, True, False)
-    """
-    return db.startswith(("postgresql://", "postgres://"))
 
 
 def migrate(conn: psycopg.Connection[Any]) -> int:

@@ -311,16 +311,23 @@ class TableState:
         self._need(LOBBY)
         if not self.humans():
             raise TableError("no_players", "nobody is seated")
-        # empty seats get bots, named by the shared rule (from the table's seed, never a person's name)
-        names = bot_names([s.name if s.kind == "human" else None for s in self.seats], self.meta.seed)
+        position = None
+        if self.meta.practice is not None:  # a position to play again (the engine replays it)
+            from ..analysis.practice import Position
+
+            position = Position.from_dict(self.meta.practice)
+        # empty seats get bots, named by the shared rule (from the table's seed, never a person's
+        # name, nor at a practice table a name the match had at another seat)
+        humans = [s.name if s.kind == "human" else None for s in self.seats]
+        names = bot_names(humans, self.meta.seed, position.players if position is not None else ())
         for i, s in enumerate(self.seats):
             if s.kind == "empty":
                 self.seats[i] = Seat(names[i], "bot")
         players = [s.name for s in self.seats]
-        if self.meta.practice is not None:  # a position to play again (the engine replays it)
-            from ..analysis.practice import Position, start_position
+        if position is not None:
+            from ..analysis.practice import start_position
 
-            self.match = start_position(Position.from_dict(self.meta.practice), self.meta.seed, players)
+            self.match = start_position(position, self.meta.seed, players)
         else:
             self.match = Match(self.meta.rules, self.meta.seed, players=players)
         self.status = PLAYING

@@ -28,9 +28,12 @@ function svg(tag, attrs, ...children) {
   return el;
 }
 
-/** Each player's chance of finishing first after each of their cards, as an SVG chart. */
-export function evaluationGraph(analysis, names) {
-  const W = 320, H = 130, PAD = 6;
+/** Each player's chance of finishing first after their card in each trick, as an SVG chart: the
+ *  chance marked at 0, 50 and 100 %, each round named along the top, each listed mistake a dot
+ *  on its player's line (``mistakes``; a tap on one is ``pick(decision)``).  Lines at the same
+ *  value are drawn a pixel apart, so that none hides another. */
+export function evaluationGraph(analysis, names, mistakes = [], pick = null) {
+  const W = 320, H = 140, PAD = 6, LEFT = 30, TOP = 14;
   // one x position per trick of the match: (deal, trick) in order
   const keys = [];
   const seen = new Set();
@@ -41,23 +44,52 @@ export function evaluationGraph(analysis, names) {
     }
   }
   keys.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const xOf = new Map(keys.map(([d, t], i) => [`${d}:${t}`, PAD + (keys.length > 1 ? i * (W - 2 * PAD) / (keys.length - 1) : 0)]));
-  const yOf = (p) => PAD + (1 - p) * (H - 2 * PAD);
-  const parts = [svg("rect", { x: 0, y: 0, width: W, height: H, fill: "none", stroke: "currentColor", "stroke-opacity": 0.25 })];
-  for (const p of [0.25, 0.5, 0.75]) {
-    parts.push(svg("line", { x1: 0, x2: W, y1: yOf(p), y2: yOf(p), stroke: "currentColor", "stroke-opacity": 0.12 }));
+  const x0 = LEFT + PAD, x1 = W - PAD;
+  const xOf = new Map(keys.map(([d, t], i) => [`${d}:${t}`, x0 + (keys.length > 1 ? i * (x1 - x0) / (keys.length - 1) : 0)]));
+  const yOf = (p) => TOP + PAD + (1 - p) * (H - TOP - 2 * PAD);
+  const nudge = (seat) => (analysis.seats.indexOf(seat) - (analysis.seats.length - 1) / 2) * 1.5;
+  const label = (x, y, text, anchor) => {
+    const el = svg("text", { x, y, "font-size": 9, fill: "currentColor", "fill-opacity": 0.7, "text-anchor": anchor });
+    el.textContent = text;
+    return el;
+  };
+  const parts = [svg("rect", { x: LEFT, y: TOP, width: W - LEFT, height: H - TOP, fill: "none", stroke: "currentColor", "stroke-opacity": 0.25 })];
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    if (p > 0 && p < 1) parts.push(svg("line", { x1: LEFT, x2: W, y1: yOf(p), y2: yOf(p), stroke: "currentColor", "stroke-opacity": 0.12 }));
+    if (p % 0.5 === 0) parts.push(label(LEFT - 3, yOf(p) + 3, pct(p), "end"));
   }
-  keys.forEach(([d, t], i) => {  // a faint line where each new round starts
-    if (i > 0 && keys[i - 1][0] !== d) {
+  const roundOf = new Map(analysis.decisions.map((x) => [x.deal, x.round]));  // (a deal thrown in is no round)
+  keys.forEach(([d, t], i) => {  // where each round starts: a faint line, and the round's number above
+    if (i === 0 || keys[i - 1][0] !== d) {
       const x = xOf.get(`${d}:${t}`);
-      parts.push(svg("line", { x1: x, x2: x, y1: 0, y2: H, stroke: "currentColor", "stroke-opacity": 0.3, "stroke-dasharray": "3 3" }));
+      if (i > 0) parts.push(svg("line", { x1: x, x2: x, y1: TOP, y2: H, stroke: "currentColor", "stroke-opacity": 0.3, "stroke-dasharray": "3 3" }));
+      parts.push(label(x + 2, TOP - 4, num(roundOf.get(d) ?? d + 1), "start"));
     }
   });
+  const at = new Map();  // (seat, deal, trick) -> y on the seat's line
   for (const seat of analysis.seats) {
-    const pts = (analysis.curve[seat] || []).map(([d, t, p]) => `${xOf.get(`${d}:${t}`).toFixed(1)},${yOf(p).toFixed(1)}`);
+    const pts = (analysis.curve[seat] || []).map(([d, tr, p]) => {
+      const y = yOf(p) + nudge(seat);
+      at.set(`${seat}:${d}:${tr}`, y);
+      return `${xOf.get(`${d}:${tr}`).toFixed(1)},${y.toFixed(1)}`;
+    });
     if (pts.length) {
       parts.push(svg("polyline", { points: pts.join(" "), fill: "none", stroke: COLOURS[seat], "stroke-width": 2, "data-seat": seat }));
     }
+  }
+  for (const d of mistakes) {
+    // a card's mistake at its trick; a call's at the first trick of its round
+    const key = d.trick !== null ? `${d.deal}:${d.trick}` : keys.map(([a, b]) => `${a}:${b}`).find((k) => k.startsWith(`${d.deal}:`));
+    const y = key && at.get(`${d.seat}:${key}`);
+    if (y === undefined || y === null) continue;
+    const dot = svg("circle", { cx: xOf.get(key).toFixed(1), cy: y.toFixed(1), r: d.grade === "blunder" ? 4.5 : 3.5,
+      fill: COLOURS[d.seat], stroke: "#fff", "stroke-width": 1, class: `graph-mark grade-${d.grade}`, "data-testid": "graph-mark",
+      "data-seat": d.seat, "data-deal": d.deal, "data-trick": d.trick === null ? "" : d.trick });
+    const title = svg("title");
+    title.textContent = `${gradeWord(d.grade)} · ${names[d.seat]}`;
+    dot.appendChild(title);
+    if (pick) dot.addEventListener("click", () => pick(d));
+    parts.push(dot);
   }
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("analysis.graph_label"), class: "analysis-graph", "data-testid": "analysis-graph" }, ...parts);
   const legend = h("p", { class: "analysis-legend" }, ...analysis.seats.map((s) =>
@@ -92,10 +124,11 @@ function actionEl(action) {
 }
 
 /** A new table at the position before decision ``d``: its player takes that seat, bots the others. */
-async function practise(id, d, button) {
+async function practise(id, d, name, button) {
   button.disabled = true;
   try {
-    const res = await api("POST", `/api/tables/${encodeURIComponent(id)}/practice`, { deal: d.deal, step: d.step, name: myName() || t("analysis.player") });
+    // (the seat's own name in the match when this browser has none: not "Player")
+    const res = await api("POST", `/api/tables/${encodeURIComponent(id)}/practice`, { deal: d.deal, step: d.step, name: myName() || name });
     rememberSeat({ table: res.table, seat: res.seat, token: res.token, invite: res.invite || null, host: true });
     navigate(`/t/${res.table}`);
   } catch (e) { toast(e.message); button.disabled = false; }
@@ -107,6 +140,9 @@ function lossText(d) {
   return dec(d.loss_points) === dec(0) ? t("analysis.loss_win", { win: pct(d.loss_win) }) : t("analysis.loss_points", { points: dec(d.loss_points) });
 }
 
+/** A loss as the reader sees it: with a minus sign (a bare "40%" read as the chance left). */
+const lost = (x, show) => show(x) === show(0) ? show(0) : `−${show(x)}`;
+
 /** The mistake in detail: what was played, the better option, the losses, the hindsight. */
 function betterBox(id, d, names) {
   const place = d.trick === null ? t("analysis.at_call", { round: d.round }) : t("replay.trick", { round: d.round, trick: d.trick });
@@ -115,9 +151,9 @@ function betterBox(id, d, names) {
     h("div", { class: "analysis-cards" },
       h("figure", null, actionEl(d.taken), h("figcaption", null, t("analysis.played"))),
       h("figure", { class: "better" }, actionEl(d.best), h("figcaption", null, t("analysis.better")))),
-    h("p", null, t("analysis.cost", { points: dec(d.loss_points), win: pct(d.loss_win), name: names[d.seat] })),
+    h("p", null, t("analysis.cost", { points: lost(d.loss_points, dec), win: lost(d.loss_win, pct), name: names[d.seat] })),
     h("p", { class: "hint" }, hindsightText(d)),
-    h("button", { class: "btn primary", type: "button", "data-testid": "practice-btn", onclick: (e) => practise(id, d, e.currentTarget) },
+    h("button", { class: "btn primary", type: "button", "data-testid": "practice-btn", onclick: (e) => practise(id, d, names[d.seat], e.currentTarget) },
       t("analysis.practice", { name: names[d.seat] })));
 }
 
@@ -148,22 +184,23 @@ export function analysisPanel(id, opts) {
     const detail = h("div", { "data-testid": "analysis-detail" });
     // (a call or card made for the seat, by its timer or a bot, is not the player's mistake)
     const mistakes = a.decisions.filter((d) => (d.grade === "mistake" || d.grade === "blunder") && !d.auto);
+    const pick = (d) => {
+      if (opts.jump) opts.jump(d.deal, d.trick);
+      fill(detail, betterBox(id, d, names));
+      detail.scrollIntoView({ block: "start" });  // the better card, with the replayed trick just below
+    };
     const list = h("ol", { class: "analysis-mistakes", "data-testid": "analysis-mistakes" }, ...mistakes.map((d) =>
       h("li", null, h("button", {
         type: "button", class: `btn analysis-mistake grade-${d.grade}`, "data-testid": "mistake-item",
         dataset: { deal: d.deal, trick: d.trick === null ? "" : d.trick, seat: d.seat },
-        onclick: () => {
-          if (opts.jump) opts.jump(d.deal, d.trick);
-          fill(detail, betterBox(id, d, names));
-          detail.scrollIntoView({ block: "start" });  // the better card, with the replayed trick just below
-        },
+        onclick: () => pick(d),
       }, t(d.trick === null ? "analysis.item_call" : "analysis.item_trick", {
         grade: gradeWord(d.grade), name: names[d.seat], round: d.round, trick: d.trick,
         taken: actionText(d.taken), best: actionText(d.best), loss: lossText(d),
       })))));
     fill(box, h("h2", null, t("analysis.title")),
       h("p", { class: "hint" }, t("analysis.method")),
-      h("div", { class: "analysis-scroll" }, summaryTable(a, names)), evaluationGraph(a, names),
+      h("div", { class: "analysis-scroll" }, summaryTable(a, names)), evaluationGraph(a, names, mistakes, pick),
       h("h3", null, t(mistakes.length ? "analysis.mistakes" : "analysis.no_mistakes")), list, detail);
   }
 

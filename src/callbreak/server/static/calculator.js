@@ -172,10 +172,11 @@ export function renderCalculator(root) {
   }
 
   // ---- rules ----------------------------------------------------------------
+  let presetSelect = null;
   function drawRules() {
     clear(rulesBox);
     const r = sheet.rules;
-    const preset = h("select", { id: "calc-preset", "data-testid": "calc-preset" },
+    const preset = presetSelect = h("select", { id: "calc-preset", "data-testid": "calc-preset" },
       ...[...PRESET_LIST, ["custom", t("preset.custom")]].map(([p, label]) => h("option", { value: p, selected: p === sheet.preset }, label)));
     preset.addEventListener("change", () => {
       if (preset.value === "custom") { sheet.preset = "custom"; persist(); drawRules(); return; }
@@ -217,7 +218,7 @@ export function renderCalculator(root) {
       checkRules(next);
       sheet.rounds.forEach((rd, k) => {
         const bad = validRound(next, rd.calls, rd.tricks);
-        if (bad) throw new Error(t("calc.err_round_rules", { round: k + 1, why: bad }));
+        if (bad) throw new Error(t("calc.sentence", { text: t("calc.err_round_rules", { round: k + 1, why: bad }) }));
       });
       if (sheet.pending && validRound(next, sheet.pending.calls)) sheet.pending = null;
     } catch (e) {
@@ -229,6 +230,7 @@ export function renderCalculator(root) {
     sheet.rules = next;
     if (presetName !== "custom") sheet.base = presetName;
     sheet.preset = presetName;
+    presetSelect.value = presetName;  // (a scoring rule changed: the box says "Custom", not the preset)
     persist();
     drawAll();
   }
@@ -313,12 +315,14 @@ export function renderCalculator(root) {
           : t("calc.tricks_total")),
         grid,
         h("div", { class: "row" }, saveBtn,
-          calling ? null : h("button", { class: "btn", type: "button", "data-testid": "calc-back", onclick: () => { sheet.pending = null; persist(); drawAll(); } }, t("calc.change_calls"))));
+          calling ? null : h("button", { class: "btn", type: "button", "data-testid": "calc-back", onclick: changeCalls }, t("calc.change_calls"))));
       entryBox.append(form);
     }
     const row = h("div", { class: "row wrap" });
     if (canEnd) row.append(h("button", { class: "btn", type: "button", "data-testid": "calc-end", onclick: () => { sheet.ended_after = n; sheet.pending = null; persist(); drawAll(); } }, t("calc.end_here")));
-    if (n > 0) row.append(h("button", { class: "btn", type: "button", "data-testid": "calc-undo", onclick: undo }, t("calc.undo")));
+    // (while a round's tricks are entered, "Change calls" steps back first: an undo then would drop
+    // the calls just saved with no word)
+    if (n > 0 && !sheet.pending) row.append(h("button", { class: "btn", type: "button", "data-testid": "calc-undo", onclick: undo }, t("calc.undo")));
     entryBox.append(row);
   }
 
@@ -349,12 +353,24 @@ export function renderCalculator(root) {
     inputs[0]?.focus();
   }
 
+  /** Back from the tricks to the round's calls, as they were saved (only the wrong one to mend). */
+  function changeCalls() {
+    const calls = sheet.pending.calls;
+    sheet.pending = null;
+    persist();
+    fail("");
+    drawAll();
+    inputs.forEach((inp, i) => { inp.value = String(calls[i]); });
+    inputs[0]?.focus();
+  }
+
   function undo() {
     const last = sheet.rounds.pop();
     if (!last) return;
     sheet.pending = { calls: last.calls };
     if (sheet.ended_after !== null && sheet.ended_after > sheet.rounds.length) sheet.ended_after = null;
     persist();
+    fail("");
     drawAll();
     inputs.forEach((inp, i) => { inp.value = String(last.tricks[i]); });
   }

@@ -42,9 +42,17 @@ const ROWS = ["oneTap", "sound", "vibrate"].map((name) => ({
   name, label: t(`settings.${name}`), help: t(`settings.${name}_help`), off: name === "vibrate" ? t("settings.vibrate_off") : "",
 }));
 
-/** The language menu: each language named in itself; a choice reloads the page in it. */
+// set while the page reloads in the language just chosen: the settings open again after it
+const REOPEN_KEY = "callbreak.settings-open";
+
+/** The language menu: each language named in itself; a choice reloads the page in it, with the
+ *  settings open again (found in a newcomer's try: they vanished, mid-way through them). */
 function languageRow() {
-  const select = h("select", { id: "set-lang", "data-testid": "setting-lang", onchange: (e) => setLanguage(e.target.value) },
+  const choose = (code) => {
+    try { sessionStorage.setItem(REOPEN_KEY, "1"); } catch { /* storage disabled: they stay closed */ }
+    setLanguage(code);
+  };
+  const select = h("select", { id: "set-lang", "data-testid": "setting-lang", onchange: (e) => choose(e.target.value) },
     ...LANGUAGES.map(([code, name]) => h("option", { value: code, selected: code === lang, lang: code }, name)));
   return h("label", { class: "field", for: "set-lang" }, h("span", null, t("settings.language")), select);
 }
@@ -101,4 +109,7 @@ async function preview(name) {
 export function initSettings() {
   const btn = document.querySelector("[data-testid=settings-btn]");
   if (btn) btn.addEventListener("click", () => openSettings(btn));
+  let reopen = false;
+  try { reopen = sessionStorage.getItem(REOPEN_KEY) === "1"; sessionStorage.removeItem(REOPEN_KEY); } catch { /* storage disabled */ }
+  if (reopen && btn) openSettings(btn);
 }

@@ -177,7 +177,7 @@ class Ruleset:
         if trump_lead not in ("any", "not_first_trick", "after_broken"):
             raise _bad("trump_lead", "'any', 'not_first_trick' or 'after_broken'", trump_lead)
         if not _is_int(min_total_calls) or not 0 <= min_total_calls <= 13:
-            raise _bad("min_total_calls", "an int from 0 to 13", min_total_calls)
+            raise _bad("min_total_calls", "a whole number from 0 to 13", min_total_calls)
         if direction not in ("clockwise", "counterclockwise"):
             raise _bad("direction", "'clockwise' or 'counterclockwise'", direction)
         for tname, tval in (("card_seconds", card_seconds), ("call_seconds", call_seconds)):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +180,17 @@ def test_a_run_played_again_is_not_rated_twice(tmp_path: Path, capsys: Any) -> N
     assert "2 of these matches were rated before" in capsys.readouterr().err
     assert main([*argv, "--seed", "9"]) == 0
     assert json.loads(ratings.read_text())["easy"]["matches"] == 4
+    # the same seed, a bot's file edited to play otherwise: new matches, rated
+    bot = tmp_path / "caller.py"
+    code = "from callbreak.bots import Bot\n\n\nclass Caller(Bot):\n    name = 'caller'\n\n    def act(self, view):\n"
+    bot.write_text(code + "        return view.legal_calls[0] if view.phase == 'calling' else view.legal_cards[0]\n")
+    again = [*argv[:2], f"{bot}:Caller", *argv[3:]]
+    assert main(again) == 0
+    bot.write_text(code + "        return view.legal_calls[-1] if view.phase == 'calling' else view.legal_cards[-1]\n")
+    run = subprocess.run([sys.executable, "-m", "callbreak", *again], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr  # (a process of its own, as each run is: the file read afresh)
+    assert json.loads(ratings.read_text())[f"{bot}:Caller"]["matches"] == 4
+    assert "rated before" not in run.stderr
 
 
 def test_each_matchs_hand_history_is_kept_for_analysis(tmp_path: Path, capsys: Any) -> None:

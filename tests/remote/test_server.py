@@ -289,6 +289,13 @@ def test_a_served_bot_answers_as_it_chose_so_that_its_faults_are_seen(tmp_path: 
         )
         assert [r.totals for r in local.records] == [r.totals for r in served.records]
         assert summarize(served).bots[0].fault_count == 0
+        # a tournament entry's safety net, asked for: the lowest legal action in its place
+        fallback = start_served_bot(f"{f}:Illegal", 0, "bhoos", "--legal-fallback")
+        try:
+            s = summarize(run_arena([fallback.url, "easy", "easy", "easy"], matches=1, seed=3, rules=rules))
+            assert s.bots[0].fault_count == 0 and check_bot(fallback.url, positions=6, rules=BHOOS).failures == []
+        finally:
+            fallback.stop()
     finally:
         illegal.stop()
         index.stop()

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
+
+from callbreak.server.store import open_store
+from callbreak.server.table import TableState
 
 from ..seeds import seed_of_test
 from .conftest import Client, Server, play_until, two_players
@@ -120,22 +124,34 @@ async def test_kill_at_random_moments_loses_nothing(make_server) -> None:  # typ
     for _ in range(2):
         target = max(c.v for c in clients) + rng.randint(3, 30)  # (a one-round match has some 75)
         await play_until(clients, lambda t=target: max(c.v for c in clients) >= t)
-        seen = [(c.v, c.state) for c in clients]
+        seen = [(c.v, c.seat, c.state) for c in clients]
         server.kill()
         for c in clients:
             await c.wait(lambda x: x.closed, timeout=5)
         server.start()
-        for c, (v, state) in zip(clients, seen):
-            probe = Client(server, c.table, c.token)
-            await probe.connect(since=0)
-            await probe.wait(lambda x: any(m["type"] == "snapshot" for m in x.messages))
-            # everything a client was told survived; at most the writes after its last message are extra
-            assert probe.v >= v
-            if probe.v == v:
-                assert probe.state == state
-            await probe.close()
-            await c.connect()
-            await c.wait(lambda x: any(m["type"] in ("synced", "snapshot") for m in x.messages[-40:]))
+        store = open_store(str(server.db))  # the server's own file, read beside it
+        try:
+            for c, (v, seat, state) in zip(clients, seen):
+                probe = Client(server, c.table, c.token)
+                await probe.connect(since=0)
+                await probe.wait(lambda x: any(m["type"] == "snapshot" for m in x.messages))
+                # everything a client was told survived: its log, replayed as far as the version the
+                # client had seen, gives exactly the state it was told (at most the writes after its
+                # last message are extra, and the server is at them or beyond)
+                assert probe.v >= v
+                loaded = store.load(c.table)
+                assert loaded is not None
+                replayed = TableState(loaded[0])
+                for entry in loaded[1]:
+                    if replayed.v >= v:
+                        break
+                    replayed.apply(entry)
+                assert replayed.v >= v and json.loads(json.dumps(replayed.state(seat))) == state
+                await probe.close()
+                await c.connect()
+                await c.wait(lambda x: any(m["type"] in ("synced", "snapshot") for m in x.messages[-40:]))
+        finally:
+            store.close()
     for c in clients:
         await c.close()
 

@@ -7,6 +7,7 @@ terminal client talks to it through the same HTTP + WebSocket protocol as the br
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import socket
@@ -459,3 +460,39 @@ async def test_the_end_shows_the_last_rounds_summary_not_an_older_one(tmp_path: 
         assert offered == {(1, "between_rounds"), (2, "over")}, offered
     finally:
         await hub.shutdown()
+
+
+async def test_a_newer_servers_messages_are_passed_over_not_taken_for_broken(tmp_path: Path) -> None:
+    """The terminal may be older than the server (pip-installed apart): a field, a message, an
+    event kind or an error code it does not know is passed over, and every version, table and
+    state it does know still counts (the reviewer's find: each of them ended the game)."""
+    from ..server.inprocess import Seat, run_until, start_hub
+
+    hub, clock = await start_hub(tmp_path / "t.db")
+    try:
+        t, tokens = hub.create_table(Ruleset.preset("quick", rounds=1), "random", "Asha", play_now=True)
+        seat = Seat(hub, t.id, tokens[0])
+        await seat.hello()
+        await run_until(clock, lambda: t.state.v >= 30, (seat,))
+        seat.read()
+    finally:
+        await hub.shutdown()
+    game = OnlineGame(parse_join_url(f"http://127.0.0.1:1/t/{t.id}#{tokens[0]}"))
+    renamed = 0
+    for raw in seat.raw:
+        frame = json.loads(raw)
+        frame["mood"] = "new"  # a field of a newer server, at every level
+        for part in ("table", "state"):
+            if isinstance(frame.get(part), dict):
+                frame[part]["mood"] = "new"
+        if frame["type"] == "event" and frame["event"]["kind"] == "call":
+            frame["event"]["kind"] = "call_v2"  # an event kind it does not know
+            renamed += 1
+        game.receive(json.dumps(frame))
+        game.receive(json.dumps({"type": "notice", "text": "hello from a newer server"}))
+        assert game.fatal is None, game.fatal
+    game.receive(json.dumps({"type": "error", "code": "slow_down", "message": "slow down", "v": None, "ref": None}))
+    last = json.loads(seat.raw[-1])
+    assert renamed == 4 and game.fatal is None and game.error == "slow down"
+    assert game.v == last["v"] and game.state is not None and game.state.hand == last["state"]["hand"]
+    assert game.model().view.calls == tuple(last["state"]["calls"])  # the calls known from the states

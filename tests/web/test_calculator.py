@@ -252,20 +252,23 @@ def test_changing_the_calls_keeps_them_and_a_changed_rule_says_custom(static_url
     by hand left the rules box saying "Standard"."""
     page.goto(static_url + "/calculator")
     page.select_option("[data-testid=calc-preset]", "standard")
+    enter_round(page, [1, 1, 1, 1], [4, 3, 3, 3])
     enter(page, "call", [3, 4, 2, 3])
-    assert page.locator("[data-testid=calc-undo]").count() == 0  # the calls are undone by changing them
+    # round 2's calls saved: they are undone by changing them, not by an undo of round 1
+    assert page.locator("[data-testid=calc-undo]").count() == 0
     enter(page, "tricks", [5, 4, 2, 3])
     assert "they total 14" in page.inner_text("[data-testid=calc-error]")
     page.click("[data-testid=calc-back]")
     assert [page.input_value(f"[data-testid=calc-call-{i}]") for i in range(4)] == ["3", "4", "2", "3"]
     assert page.inner_text("[data-testid=calc-error]") == ""
+    assert page.locator("[data-testid=calc-undo]").count() == 1  # (and back at the calls, the undo is there)
     page.fill("[data-testid=calc-call-2]", "1")
     page.click("[data-testid=calc-save-calls]")
     enter(page, "tricks", [5, 4, 1, 3])
-    assert page.inner_text("[data-testid=pts-0-0]") == "3.2"
+    assert page.inner_text("[data-testid=pts-1-0]") == "3.2"
     page.click("details.rules-fields summary")
     page.select_option("[data-testid=calc-rule-overtrick_points]", "0")
-    assert page.inner_text("[data-testid=pts-0-0]") == "3.0"
+    assert page.inner_text("[data-testid=pts-1-0]") == "3.0"
     assert page.input_value("[data-testid=calc-preset]") == "custom"
     page.select_option("[data-testid=calc-preset]", "standard")  # and back: the preset's scoring again
-    assert page.inner_text("[data-testid=pts-0-0]") == "3.2"
+    assert page.inner_text("[data-testid=pts-1-0]") == "3.2"

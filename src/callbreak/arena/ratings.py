@@ -3,8 +3,9 @@
 A bot is rated under its spec (``hard``, ``http://...``, ``file.py:Class``: a file edited
 between runs is still the same spec).  When one bot fills several seats of a match, each
 seat is rated as a copy of it and the copies' new ratings are averaged.  The file also keeps
-which matches it has rated (the bots in their order, the rules, the deal's seed and the
-seats' rotation), so a run played again with the same seed counts nothing twice.
+which matches it has rated (under the ``""`` key: each match's bots in their order, rules,
+deal, seats and outcome), so a run played again with the same seed counts nothing twice,
+while one whose bots played otherwise (another ``--think``, a bot's file edited) counts.
 
 >>> import tempfile, os
 >>> from callbreak.arena.runner import run_arena
@@ -72,7 +73,8 @@ def _load(path: str) -> dict[str, Any]:
 
 
 def match_key(specs: Sequence[str], rules: Ruleset, rec: MatchRecord) -> str:
-    """What makes a match the same match again: its bots in order, its rules, its deal, its seats.
+    """What makes a match the same match again: its bots in order, its rules, its deal, its seats,
+    and how it went (every call, trick and total: the same bots playing otherwise is new evidence).
 
     >>> from callbreak.arena.runner import run_arena
     >>> res = run_arena(["random"] * 4, 2, seed=1, rules=Ruleset.preset("quick", rounds=1))
@@ -80,7 +82,9 @@ def match_key(specs: Sequence[str], rules: Ruleset, rec: MatchRecord) -> str:
     >>> len(a), a == b, a == match_key(res.specs, res.rules, res.records[0])
     (16, False, True)
     """
-    what = json.dumps([list(specs), rules.to_dict(), rec.deal_seed, rec.rotation], sort_keys=True)
+    what = json.dumps(
+        [list(specs), rules.to_dict(), rec.deal_seed, rec.rotation, rec.calls, rec.tricks, rec.totals], sort_keys=True
+    )
     return hashlib.blake2b(what.encode(), digest_size=8).hexdigest()
 
 

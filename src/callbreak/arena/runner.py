@@ -126,7 +126,9 @@ def distinct(names: Sequence[str]) -> list[str]:
 
 
 def _where(e: BaseException) -> str:
-    """Where an exception was raised: its innermost frame's file, line and function.
+    """Where an exception was raised: the innermost frame outside this package (the bot's own
+    code, when the error came through the engine: a bad card it parsed), its file, line and
+    function.
 
     >>> def f():
     ...     raise RuntimeError("boom")
@@ -139,7 +141,9 @@ def _where(e: BaseException) -> str:
     frames = traceback.extract_tb(e.__traceback__)
     if not frames:
         return ""
-    last = frames[-1]
+    ours = str(Path(__file__).resolve().parents[1])
+    outside = [f for f in frames if not str(Path(f.filename).resolve()).startswith(ours)]
+    last = (outside or frames)[-1]
     return f" (at {Path(last.filename).name}:{last.lineno}, in {last.name})"
 
 

@@ -66,6 +66,13 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "2 each seat's style (medium's, or spar-simple's with its hand in any of 48 orders) inferred "
         "from its cards over the match (the default; the server keeps each seat's earlier rounds)",
     )
+    s.add_argument(
+        "--legal-fallback",
+        action="store_true",
+        help="answer the lowest legal call or card in place of an illegal one your bot gives (each logged), "
+        "as a tournament entry's safety net; by default the bot's own answer is sent, so that `callbreak bot "
+        "check` and the arena see its faults",
+    )
     s.set_defaults(func=run_serve)
 
     c = sub.add_parser(
@@ -109,7 +116,10 @@ def run_serve(args: argparse.Namespace) -> int:
         bot: str | Bot = args.bot
         if args.bot.startswith(POLICY) or is_python_spec(args.bot):  # one bot, answering one request at a time
             bot = seat_bot(args.bot, seed=args.seed)
-        server = BotServer(bot, rules, seed=args.seed, host=args.host, port=args.port, think=args.think, opp=args.opp)
+        server = BotServer(
+            bot, rules, seed=args.seed, host=args.host, port=args.port, think=args.think, opp=args.opp,
+            legal_fallback=args.legal_fallback,
+        )  # fmt: skip
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

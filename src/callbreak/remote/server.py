@@ -91,6 +91,10 @@ def route_of(path: str) -> str:
     return path.split("?", 1)[0].rstrip("/") or "/"
 
 
+#: what the log adds where ``legal_fallback`` answers for the bot
+_FALLBACK = ": the lowest legal action was sent instead (--legal-fallback)"
+
+
 class BotService:
     """The protocol without the HTTP: a bot, the rules, and `handle` for one request.
 
@@ -123,6 +127,7 @@ class BotService:
         think: float | None = None,
         opp: int | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        legal_fallback: bool = False,
     ) -> None:
         if think is not None and not think > 0:
             raise ValueError("think must be a positive number of seconds")
@@ -131,6 +136,8 @@ class BotService:
             raise ValueError(f"opp is a setting of the hard bot, not of {level!r}")
         self.think = think
         self.opp = opp
+        #: answer the lowest legal action in place of the bot's illegal one (`_answer`)
+        self.legal_fallback = legal_fallback
         self.seed = seed
         self.rules = rules if rules is not None else Ruleset.preset("bhoos")
         self.bot = self._made(level) if isinstance(level, str) else level
@@ -291,15 +298,30 @@ class BotService:
 
     def _answer(self, view: SeatView, choice: object) -> tuple[int, dict[str, Any]]:
         """The bot's own answer, as it gave it: an illegal one is sent (and logged), so that the
-        caller (the tournament, the arena, ``callbreak bot check``) sees the bot's fault; one that
-        is no call or card at all is a 500."""
+        caller (the arena, ``callbreak bot check``, the tournament) sees the bot's fault, unless
+        ``legal_fallback`` sends the lowest legal action instead; one that is no call or card at
+        all is a 500.
+
+        >>> svc = BotService("random", seed=1)
+        >>> from callbreak import Match
+        >>> m = Match(svc.rules, seed=3)
+        >>> view = m.view(m.to_act)
+        >>> svc._answer(view, 0), svc.illegal
+        ((200, {'value': 0}), 1)
+        >>> svc.legal_fallback = True
+        >>> svc._answer(view, 0), svc.illegal
+        ((200, {'value': 1}), 2)
+        """
         if view.phase == "calling":
             if not isinstance(choice, int) or isinstance(choice, (bool, Card)):
                 self.errors += 1
                 return 500, {"error": f"the bot answered {choice!r} to a call: a call is a whole number"}
             if choice not in view.legal_calls:
                 self.illegal += 1
-                log.warning("the bot %s called %d, not a legal call (%s)", self.level, choice, list(view.legal_calls))
+                log.warning("the bot %s called %d, not a legal call (%s; %d illegal answers so far)%s", self.level,
+                            choice, list(view.legal_calls), self.illegal, _FALLBACK if self.legal_fallback else "")  # fmt: skip
+                if self.legal_fallback:
+                    choice = view.legal_calls[0]
             return 200, {"value": int(choice)}
         try:  # (what the engine takes: a Card, its index, its text)
             if not isinstance(choice, (Card, int, str)):
@@ -310,7 +332,10 @@ class BotService:
             return 500, {"error": f"the bot answered {choice!r} to a card: {e}"}
         if card not in view.legal_cards:
             self.illegal += 1
-            log.warning("the bot %s played %s, not one of its %d legal cards", self.level, card, len(view.legal_cards))
+            log.warning("the bot %s played %s, not one of its %d legal cards (%d illegal answers so far)%s", self.level,
+                        card, len(view.legal_cards), self.illegal, _FALLBACK if self.legal_fallback else "")  # fmt: skip
+            if self.legal_fallback:
+                card = view.legal_cards[0]
         return 200, {"value": card.bhoos}
 
 
@@ -400,8 +425,9 @@ class BotServer:
         port: int = 7000,
         think: float | None = None,
         opp: int | None = None,
+        legal_fallback: bool = False,
     ) -> None:
-        self.service = BotService(level, rules, seed, think, opp)
+        self.service = BotService(level, rules, seed, think, opp, legal_fallback=legal_fallback)
         handler = type("Handler", (_Handler,), {"service": self.service})
         self.httpd = _Server((host, port), handler)
         self.host, self.port = self.httpd.server_address[0], int(self.httpd.server_address[1])

@@ -350,8 +350,23 @@ def _bad_field(problem: str) -> str:
 
 
 # --- server → client: the parts -------------------------------------------------------------
-class _Strict(msgspec.Struct, forbid_unknown_fields=True):
-    pass
+class _Strict(msgspec.Struct):
+    """A part of a server → client message.  A client reading it passes over a field it does not
+    know (a newer server's), so these decode leniently; the server sends no field but these
+    structs' own: `schema` says so (``additionalProperties: false``), and the tests hold every
+    frame a match sends to the committed schema."""
+
+
+def _server_parts() -> set[str]:
+    """The names of every server → client struct (`_Strict` and what derives from it)."""
+    out: set[str] = set()
+    todo: list[type] = [_Strict]
+    while todo:
+        subs: list[type] = todo.pop().__subclasses__()
+        for sub in subs:
+            out.add(sub.__name__)
+            todo.append(sub)
+    return out
 
 
 class SeatInfo(_Strict):
@@ -936,6 +951,8 @@ def schema() -> dict[str, Any]:
     True
     """
     (client, server), defs = msgspec.json.schema_components([ClientMessage, ServerMessage])
+    for name in _server_parts() & set(defs):  # (what the server sends: no other field; see `_Strict`)
+        defs[name]["additionalProperties"] = False
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "callbreak online table protocol (WebSocket /ws/ID)",

@@ -125,7 +125,7 @@ def table_rules_markdown(rules: Ruleset | None) -> str:
 
     >>> print(table_rules_markdown(Ruleset.preset("bhoos")))
     <BLANKLINE>
-    ## This table: bhoos rules
+    ## This table: Bhoos rules
     <BLANKLINE>
     - `max_call` = 8: highest call (1..13)
     - `head_after_cut` = False: with must_head, the duty stays once a trump is on the trick

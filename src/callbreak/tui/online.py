@@ -21,6 +21,7 @@ import contextlib
 import inspect
 import re
 import time
+import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -44,6 +45,7 @@ from ..server.protocol import (
     Dealt,
     End,
     Error,
+    ErrorCode,
     Event,
     EventMessage,
     Hello,
@@ -78,9 +80,40 @@ __all__ = ["JoinTarget", "OnlineGame", "parse_join_url", "view_of"]
 
 #: the ref of a "select" message: its refusals (the turn moved on) are not shown
 LIFT = "lift"
-#: every message of the server, as the protocol's types (`callbreak.server.protocol`)
+#: every message of the server, as the protocol's types (`callbreak.server.protocol`; a field this
+#: client does not know, a newer server's, is passed over)
 _decoder = msgspec.json.Decoder(ServerMessage)
 _SAME_VERSION = "run the same version of callbreak as the server"
+
+
+class _Kind(msgspec.Struct):
+    kind: str
+
+
+class _Peek(msgspec.Struct):
+    """What names a message's kind, read first: a message, an event or an error code this client
+    does not know (a newer server's) is passed over, not taken for a broken server."""
+
+    type: str
+    event: _Kind | None = None
+    code: str | None = None
+    message: str = ""
+
+
+class _OtherEvent(msgspec.Struct):
+    """An event of a kind this client does not know: its version, table and state still count."""
+
+    v: int
+    server_time: int
+    table: TableInfo
+    state: State | None
+
+
+_peek = msgspec.json.Decoder(_Peek)
+_other_event = msgspec.json.Decoder(_OtherEvent)
+_TYPES = frozenset(t.__struct_config__.tag for t in typing.get_args(ServerMessage))
+_KINDS = frozenset(t.__struct_config__.tag for t in typing.get_args(Event))
+_CODES = frozenset(c.value for c in ErrorCode)
 
 
 @dataclass(frozen=True)
@@ -252,6 +285,7 @@ class OnlineGame(Game):
         #: the table as the server last told it, and this seat's view of the round
         self.table: TableInfo | None = None
         self.state: State | None = None
+        self._seat_view: SeatView | None = None  # (the state's, made once as it comes)
         self._table_rules = Ruleset()
         self.connected = False
         self.connects = 0
@@ -284,9 +318,14 @@ class OnlineGame(Game):
         return self._table_rules if self.table is not None else Ruleset()
 
     def _view(self) -> SeatView:
-        if self.state is not None:
-            return view_of(self.state)
+        if self._seat_view is not None:
+            return self._seat_view
         return _empty_view(max(self.seat, 0), self._rules())
+
+    def _set_state(self, state: State | None) -> None:
+        """The seat's state as the server told it (a `ValueError` for one that is no position)."""
+        self._seat_view = None if state is None else view_of(state)
+        self.state = state
 
     def _seats(self) -> list[SeatInfo]:
         return self.table.seats if self.table is not None else []
@@ -496,7 +535,7 @@ class OnlineGame(Game):
         self._want_rematch = False
         self.v = 0
         self.table = None
-        self.state = None
+        self._set_state(None)
         self.error = ""
         self._last_trick = None
         self._round_rows = {}
@@ -598,23 +637,34 @@ class OnlineGame(Game):
         self.connected = False
 
     def receive(self, raw: str | bytes) -> None:
-        """Take one message of the server (its JSON text).  One this client cannot read (a server
-        of another version of callbreak) ends the game with the reason: nothing is guessed.
+        """Take one message of the server (its JSON text).  A message, event or error code this
+        client does not know (a newer server's) is passed over; one it knows but cannot read
+        ends the game with the reason: nothing is guessed.
 
         >>> game = OnlineGame(parse_join_url("http://h/t/k3Xa9Q#s3cret"))
-        >>> game.receive('{"type": "pong", "server_time": 1700000000000, "ref": null}')
-        >>> game.fatal is None
-        True
+        >>> game.receive('{"type": "pong", "server_time": 1700000000000, "ref": null, "new": 1}')
+        >>> game.receive('{"type": "notice", "text": "a newer server"}')
+        >>> game.receive('{"type": "error", "code": "slow_down", "message": "slow down"}')
+        >>> game.fatal, game.error
+        (None, 'slow down')
         >>> game.receive('{"type": "pong", "server_time": "soon"}')
         >>> game.fatal
         'the server sent a message this terminal cannot read (Expected `int`, got `str` - at `$.server_time`): run the same version of callbreak as the server'
         """
         try:
-            msg = _decoder.decode(raw)
-        except msgspec.DecodeError as e:
+            peek = _peek.decode(raw)
+            if peek.type not in _TYPES:
+                return
+            if peek.type == "error" and peek.code not in _CODES:
+                self.error = peek.message or str(peek.code)
+                return
+            if peek.type == "event" and (peek.event is None or peek.event.kind not in _KINDS):
+                other = _other_event.decode(raw)
+                self._on_event(other.v, other.server_time, other.table, other.state, None)
+                return
+            self._handle(_decoder.decode(raw))
+        except (msgspec.DecodeError, ValueError) as e:
             self.fatal = f"the server sent a message this terminal cannot read ({e}): " + _SAME_VERSION
-            return
-        self._handle(msg)
 
     def _handle(self, msg: ServerMessage) -> None:
         if not isinstance(msg, (Error, HintMessage, Rematch)):
@@ -636,7 +686,7 @@ class OnlineGame(Game):
             self._set_table(msg.table)
             if isinstance(msg, Snapshot):
                 self.v = msg.v
-                self.state = msg.state
+                self._set_state(msg.state)
                 self._lifted = Card.parse(msg.lifted) if msg.lifted is not None else None
                 self._last_trick = None
                 self._round_rows, self._round_points = {}, {}
@@ -647,23 +697,26 @@ class OnlineGame(Game):
                 self.v = max(self.v, msg.v)
             return
         if isinstance(msg, EventMessage):
-            v = msg.v
-            if v <= self.v:
-                return
-            if v > self.v + 1 and self._ws is not None:
-                # a gap: ask again for what was missed
-                task = asyncio.get_running_loop().create_task(
-                    self._ws.send(msgspec.json.encode(Hello(since=self.v)).decode())
-                )
-                task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
-                return
-            self.v = v
-            self._lifted = None
-            self._set_table(msg.table)
-            before = self.state
-            self.state = msg.state
-            self._event(msg.event, before)
-            self._from_state()
+            self._on_event(msg.v, msg.server_time, msg.table, msg.state, msg.event)
+
+    def _on_event(self, v: int, server_time: int, table: TableInfo, state: State | None, event: Event | None) -> None:
+        """An event (None: of a kind this client does not know), with the table and state after it."""
+        self._clock_offset = server_time / 1000 - time.time()
+        if v <= self.v:
+            return
+        if v > self.v + 1 and self._ws is not None:
+            # a gap: ask again for what was missed
+            task = asyncio.get_running_loop().create_task(self._ws.send(msgspec.json.encode(Hello(since=self.v)).decode()))
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+            return
+        self.v = v
+        self._lifted = None
+        self._set_table(table)
+        before = self.state
+        self._set_state(state)
+        if event is not None:
+            self._event(event, before)
+        self._from_state()
 
     def _set_table(self, table: TableInfo) -> None:
         try:

@@ -148,9 +148,9 @@ def rules_label(rules: Ruleset) -> str:
     """The preset and what differs from it.
 
     >>> rules_label(Ruleset.preset("pagat", rounds=2))
-    'pagat rules (rounds=2)'
+    'Pagat rules (rounds=2)'
     >>> rules_label(Ruleset.preset("bhoos"))
-    'bhoos rules'
+    'Bhoos rules'
     """
     name, diff = rules.describe()
     shown = {k: v for k, v in diff.items() if k not in ("card_seconds", "call_seconds")}
@@ -167,7 +167,7 @@ def header_text(model: TableModel) -> Text:
     >>> from callbreak.tui.game import LocalGame
     >>> game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
     >>> header_text(game.model()).plain
-    ' ♠ Callbreak   quick rules  ·  round 1 of 3  ·  seed 3'
+    ' ♠ Callbreak   Quick rules  ·  round 1 of 3  ·  seed 3'
     """
     v = model.view
     rules = v.rules

@@ -45,7 +45,7 @@ export function evaluationGraph(analysis, names, mistakes = [], pick = null) {
   }
   keys.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const x0 = LEFT + PAD, x1 = W - PAD;
-  const xOf = new Map(keys.map(([d, t], i) => [`${d}:${t}`, x0 + (keys.length > 1 ? i * (x1 - x0) / (keys.length - 1) : 0)]));
+  const xOf = new Map(keys.map(([d, tr], i) => [`${d}:${tr}`, x0 + (keys.length > 1 ? i * (x1 - x0) / (keys.length - 1) : 0)]));
   const yOf = (p) => TOP + PAD + (1 - p) * (H - TOP - 2 * PAD);
   const nudge = (seat) => (analysis.seats.indexOf(seat) - (analysis.seats.length - 1) / 2) * 1.5;
   const label = (x, y, text, anchor) => {
@@ -59,9 +59,9 @@ export function evaluationGraph(analysis, names, mistakes = [], pick = null) {
     if (p % 0.5 === 0) parts.push(label(LEFT - 3, yOf(p) + 3, pct(p), "end"));
   }
   const roundOf = new Map(analysis.decisions.map((x) => [x.deal, x.round]));  // (a deal thrown in is no round)
-  keys.forEach(([d, t], i) => {  // where each round starts: a faint line, and the round's number above
+  keys.forEach(([d, tr], i) => {  // where each round starts: a faint line, and the round's number above
     if (i === 0 || keys[i - 1][0] !== d) {
-      const x = xOf.get(`${d}:${t}`);
+      const x = xOf.get(`${d}:${tr}`);
       if (i > 0) parts.push(svg("line", { x1: x, x2: x, y1: TOP, y2: H, stroke: "currentColor", "stroke-opacity": 0.3, "stroke-dasharray": "3 3" }));
       parts.push(label(x + 2, TOP - 4, num(roundOf.get(d) ?? d + 1), "start"));
     }
@@ -78,8 +78,10 @@ export function evaluationGraph(analysis, names, mistakes = [], pick = null) {
     }
   }
   for (const d of mistakes) {
-    // a card's mistake at its trick; a call's at the first trick of its round
-    const key = d.trick !== null ? `${d.deal}:${d.trick}` : keys.map(([a, b]) => `${a}:${b}`).find((k) => k.startsWith(`${d.deal}:`));
+    // a card's mistake at its trick; a call's at the first trick of its round (a call of a deal
+    // thrown in, which has no trick: at the first trick of the round dealt again)
+    const first = keys.find(([a]) => a >= d.deal);
+    const key = d.trick !== null ? `${d.deal}:${d.trick}` : first && `${first[0]}:${first[1]}`;
     const y = key && at.get(`${d.seat}:${key}`);
     if (y === undefined || y === null) continue;
     const dot = svg("circle", { cx: xOf.get(key).toFixed(1), cy: y.toFixed(1), r: d.grade === "blunder" ? 4.5 : 3.5,
@@ -108,8 +110,9 @@ function summaryTable(analysis, names) {
       h("td", null, num(s.grades.inaccuracy)),
       h("td", null, num(s.grades.mistake)),
       h("td", null, num(s.grades.blunder)),
-      h("td", null, `${dec(s.points_lost_calls)} / ${dec(s.points_lost_cards)}`),
-      h("td", null, num(`${s.calls_made} / ${s.calls_over} / ${s.calls_missed}`))))));
+      // (figures joined without spaces: a narrow phone column wraps none of them mid-way)
+      h("td", null, `${dec(s.points_lost_calls)}/${dec(s.points_lost_cards)}`),
+      h("td", null, num(`${s.calls_made}/${s.calls_over}/${s.calls_missed}`))))));
 }
 
 function hindsightText(d) {
@@ -124,11 +127,11 @@ function actionEl(action) {
 }
 
 /** A new table at the position before decision ``d``: its player takes that seat, bots the others. */
-async function practise(id, d, name, button) {
+async function practise(id, d, button) {
   button.disabled = true;
   try {
-    // (the seat's own name in the match when this browser has none: not "Player")
-    const res = await api("POST", `/api/tables/${encodeURIComponent(id)}/practice`, { deal: d.deal, step: d.step, name: myName() || name });
+    // (this browser's name; with none, "You", as a game alone against bots names its player)
+    const res = await api("POST", `/api/tables/${encodeURIComponent(id)}/practice`, { deal: d.deal, step: d.step, name: myName() || t("seat.you") });
     rememberSeat({ table: res.table, seat: res.seat, token: res.token, invite: res.invite || null, host: true });
     navigate(`/t/${res.table}`);
   } catch (e) { toast(e.message); button.disabled = false; }
@@ -153,7 +156,7 @@ function betterBox(id, d, names) {
       h("figure", { class: "better" }, actionEl(d.best), h("figcaption", null, t("analysis.better")))),
     h("p", null, t("analysis.cost", { points: lost(d.loss_points, dec), win: lost(d.loss_win, pct), name: names[d.seat] })),
     h("p", { class: "hint" }, hindsightText(d)),
-    h("button", { class: "btn primary", type: "button", "data-testid": "practice-btn", onclick: (e) => practise(id, d, names[d.seat], e.currentTarget) },
+    h("button", { class: "btn primary", type: "button", "data-testid": "practice-btn", onclick: (e) => practise(id, d, e.currentTarget) },
       t("analysis.practice", { name: names[d.seat] })));
 }
 

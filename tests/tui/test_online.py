@@ -7,6 +7,7 @@ terminal client talks to it through the same HTTP + WebSocket protocol as the br
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -14,7 +15,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -23,6 +24,7 @@ from textual.pilot import Pilot
 
 from callbreak import Card, Ruleset, SeatView
 from callbreak.round import lowest_action
+from callbreak.server.protocol import Select
 from callbreak.tui.app import CallbreakApp, SummaryScreen
 from callbreak.tui.game import sort_hand
 from callbreak.tui.online import OnlineGame, parse_join_url
@@ -294,118 +296,168 @@ async def test_bad_seat_token_is_refused(server: Server) -> None:
 
 
 async def test_timeouts_hand_the_seat_to_a_bot_and_enter_takes_it_back(tmp_path: Path) -> None:
-    server = Server(tmp_path / "slow.sqlite", free_port(), bot_delay=0.25)
-    server.start()
-    try:
-        await _timeouts_then_back(server)
-    finally:
-        server.stop()
+    """Two turns run out (the driven clock moved past each: no real timer raced), each said as a
+    timeout; a bot then plays the seat, and Enter takes it back."""
+    async with driven_table(tmp_path, "Slow") as (http, seat_url):
+        game = OnlineGame(parse_join_url(seat_url))
+        app = CallbreakApp(game, hint=False)
+
+        def autoplay() -> bool:
+            return game.table is not None and game.table.seats[game.seat].autoplay
+
+        async with app.run_test(size=(100, 32)) as pilot:
+            # press nothing: the call's and the first card's timers run out, then a bot plays the seat
+            v = await turn_to(pilot, app, game, http, "calling")
+            assert v.rules.call_seconds is not None and v.rules.card_seconds is not None
+            await advance(http, v.rules.call_seconds)
+            await settle(pilot, lambda: game.state is not None and game.state.calls[game.seat] is not None)
+            while not autoplay():  # (a turn of one legal card is played for the seat, no timeout)
+                await turn_to(pilot, app, game, http, "playing")
+                before = game.v
+                await advance(http, v.rules.card_seconds)
+                await settle(pilot, lambda b=before: game.v > b)
+            await pilot.pause()
+            assert "autoplay" in screen_text(app, "table")
+            assert "press Enter to take your seat back" in screen_text(app, "message")
+            log = " ".join(game._log)  # (the round's whole log: the screen shows its last lines)
+            assert log.count("(time ran out)") == 2  # (each timeout said as one, not as a bot's "(auto)")
+            await pilot.press("enter")
+            await settle(pilot, lambda: not autoplay(), seconds=5)
+            assert app.message in ("you have your seat back", "")
+            assert not app.model.over  # type: ignore[union-attr]
 
 
-async def _timeouts_then_back(server: Server) -> None:
-    r = httpx.post(
-        f"{server.base}/api/tables",
-        json={"rules": {"preset": "quick", "rounds": 1, "call_seconds": 0.3, "card_seconds": 0.3},
-              "bots": "random", "name": "Slow", "play_now": True},
-    )
-    game = OnlineGame(parse_join_url(server.base + r.json()["seat_url"]))
-    app = CallbreakApp(game, hint=False)
-
-    def autoplay() -> bool:
-        return game.table is not None and game.table.seats[0].autoplay
-
-    async with app.run_test(size=(100, 32)) as pilot:
-        # press nothing: two turn timers run out, then a bot plays the seat
-        await settle(pilot, autoplay)
-        assert "autoplay" in screen_text(app, "table")
-        assert "press Enter to take your seat back" in screen_text(app, "message")
-        log = " ".join(game.model().log)
-        assert "(auto)" in log
-        await pilot.press("enter")
-        await settle(pilot, lambda: not autoplay(), seconds=5)
-        assert app.message in ("you have your seat back", "")
-        assert not app.model.over  # type: ignore[union-attr]
-
-
-@pytest.mark.parametrize("restart", [False, True], ids=["same client", "client started anew"])
-async def test_a_card_chosen_in_the_terminal_is_played_when_the_turn_runs_out(tmp_path: Path, restart: bool) -> None:
-    """The server's clock moves only when the test moves it (``CALLBREAK_TEST_HOOKS``): nothing
-    races a timer. The player moves the cursor to a legal card that is not the lowest and plays
-    nothing; when the turn runs out, that card is played, not the lowest. With ``restart``, the
-    terminal client is closed and started again with the seat link before the turn runs out (a
-    newcomer's try: the new client said "no card chosen", and the timer played another card): the
-    card is chosen again on its screen, and played."""
-    server = Server(tmp_path / "lift.sqlite", free_port(), bot_delay=0.7, env={"CALLBREAK_TEST_HOOKS": "1"})
+@contextlib.asynccontextmanager
+async def driven_table(tmp_path: Path, name: str) -> AsyncIterator[tuple[httpx.AsyncClient, str]]:
+    """A server whose clock moves only when the test moves it (``CALLBREAK_TEST_HOOKS``: nothing
+    races a timer), a one-round table of ``name`` against random bots there, and its seat link."""
+    server = Server(tmp_path / f"{name}.sqlite", free_port(), bot_delay=0.7, env={"CALLBREAK_TEST_HOOKS": "1"})
     server.start()
     try:
         async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
             r = await http.post("/api/tables", json={"rules": {"preset": "quick", "rounds": 1}, "bots": "random",
-                                                     "name": "Lift", "play_now": True})
-            game = OnlineGame(parse_join_url(server.base + r.json()["seat_url"]))
-            app = CallbreakApp(game, hint=False)
-
-            async def advance(seconds: float) -> None:
-                moved = await http.post("/test/clock", json={"advance": seconds})
-                assert moved.status_code == 200, moved.text
-
-            def played(app: CallbreakApp) -> list[Card]:
-                """This seat's card from the trick the turn was in, once played."""
-                return [c for s, c in _cards_of(app, tricks, trick) if s == game.seat]
-
-            async with app.run_test(size=(110, 34)) as pilot:
-
-                async def my_turn(phase: str) -> SeatView:
-                    for _ in range(2000):  # the bots' turns: 0.7 s of the server's clock each
-                        m = app.model
-                        if m is not None and m.my_turn and m.view.phase == phase and game.connected:
-                            return m.view
-                        await advance(0.25)
-                        await pilot.pause(0.02)
-                    raise AssertionError(f"no turn to {phase}")
-
-                v = await my_turn("calling")
-                await pilot.press(*str(v.legal_calls[0]), "enter")
-                while True:  # a turn with a legal card other than the lowest
-                    v = await my_turn("playing")
-                    if len(v.legal_cards) > 1:
-                        break
-                    before = game.v
-                    await pilot.press("enter")
-                    await settle(pilot, lambda b=before: game.v > b)
-                lowest = lowest_action(v)
-                for _ in range(len(v.legal_cards)):
-                    await pilot.press("right")
-                    if app.selected != lowest:
-                        break
-                chosen = app.selected
-                assert chosen in v.legal_cards and chosen != lowest
-                tricks, trick = len(v.tricks), len(v.trick)
-                # A choice is acknowledged by nothing; a socket's messages are handled in order, so
-                # once a bad one sent after it is refused, the choice has reached the server.
-                game.error = ""
-                game._send({"type": "select", "card": "XX", "ref": "after-the-choice"})
-                await settle(pilot, lambda: game.error != "")
-                assert v.rules.card_seconds is not None
-                if not restart:
-                    await advance(v.rules.card_seconds)  # the turn runs out
-                    await settle(pilot, lambda: played(app) != [])
-                    assert played(app) == [chosen], (played(app), chosen, lowest)
-            if restart:
-                game = OnlineGame(parse_join_url(server.base + r.json()["seat_url"]))
-                app = CallbreakApp(game, hint=False)
-                async with app.run_test(size=(110, 34)) as pilot:
-                    await settle(pilot, lambda: app.model is not None and app.model.my_turn and game.connected)
-                    await pilot.pause()
-                    assert app.selected == chosen and app.picked, (app.selected, chosen)
-                    # (its word to the server, in order: it has the card again before the turn runs out)
-                    game.error = ""
-                    game._send({"type": "select", "card": "XX", "ref": "after-the-choice"})
-                    await settle(pilot, lambda: game.error != "")
-                    await advance(v.rules.card_seconds)  # the turn runs out
-                    await settle(pilot, lambda: played(app) != [])
-                    assert played(app) == [chosen], (played(app), chosen, lowest)
+                                                     "name": name, "play_now": True})
+            yield http, server.base + r.json()["seat_url"]
     finally:
         server.stop()
+
+
+async def advance(http: httpx.AsyncClient, seconds: float) -> None:
+    """Move the driven server's clock on."""
+    moved = await http.post("/test/clock", json={"advance": seconds})
+    assert moved.status_code == 200, moved.text
+
+
+async def turn_to(pilot: Pilot[None], app: CallbreakApp, game: OnlineGame, http: httpx.AsyncClient, phase: str) -> SeatView:
+    """The clock moved on until it is the seat's turn to call or to play (``phase``)."""
+    for _ in range(2000):  # the bots' turns: 0.7 s of the server's clock each
+        m = app.model
+        if m is not None and m.my_turn and m.view.phase == phase and game.connected:
+            return m.view
+        await advance(http, 0.25)
+        await pilot.pause(0.02)
+    raise AssertionError(f"no turn to {phase}")
+
+
+async def turn_with_a_choice(pilot: Pilot[None], app: CallbreakApp, game: OnlineGame, http: httpx.AsyncClient) -> SeatView:
+    """The seat's next turn to play with a legal card other than the lowest (a turn of one legal
+    card before it is played with Enter)."""
+    while True:
+        v = await turn_to(pilot, app, game, http, "playing")
+        if len(v.legal_cards) > 1:
+            return v
+        before = game.v
+        await pilot.press("enter")
+        await settle(pilot, lambda b=before: game.v > b)
+
+
+async def told(pilot: Pilot[None], game: OnlineGame) -> None:
+    """Until the server has what the client sent before: a socket's messages are handled in
+    order, so once a bad one sent after them is refused, they have reached the server."""
+    game.error = ""
+    game._send(Select(card="XX", ref="after"))
+    await settle(pilot, lambda: game.error != "")
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["same client", "client started anew"])
+async def test_a_card_chosen_in_the_terminal_is_played_when_the_turn_runs_out(tmp_path: Path, restart: bool) -> None:
+    """The player moves the cursor to a legal card that is not the lowest and plays nothing; when
+    the turn runs out, that card is played, not the lowest. With ``restart``, the terminal client
+    is closed and started again with the seat link before the turn runs out (a newcomer's try: the
+    new client said "no card chosen", and the timer played another card): the card is chosen
+    again on its screen, and played."""
+    async with driven_table(tmp_path, "Lift") as (http, seat_url):
+        game = OnlineGame(parse_join_url(seat_url))
+        app = CallbreakApp(game, hint=False)
+
+        def played(app: CallbreakApp) -> list[Card]:
+            """This seat's card from the trick the turn was in, once played."""
+            return [c for s, c in _cards_of(app, tricks, trick) if s == game.seat]
+
+        async with app.run_test(size=(110, 34)) as pilot:
+            v = await turn_to(pilot, app, game, http, "calling")
+            await pilot.press(*str(v.legal_calls[0]), "enter")
+            v = await turn_with_a_choice(pilot, app, game, http)
+            lowest = lowest_action(v)
+            for _ in range(len(v.legal_cards)):
+                await pilot.press("right")
+                if app.selected != lowest:
+                    break
+            chosen = app.selected
+            assert chosen in v.legal_cards and chosen != lowest
+            tricks, trick = len(v.tricks), len(v.trick)
+            await told(pilot, game)  # (a choice is acknowledged by nothing)
+            assert v.rules.card_seconds is not None
+            if not restart:
+                await advance(http, v.rules.card_seconds)  # the turn runs out
+                await settle(pilot, lambda: played(app) != [])
+                assert played(app) == [chosen], (played(app), chosen, lowest)
+        if restart:
+            game = OnlineGame(parse_join_url(seat_url))
+            app = CallbreakApp(game, hint=False)
+            async with app.run_test(size=(110, 34)) as pilot:
+                await settle(pilot, lambda: app.model is not None and app.model.my_turn and game.connected)
+                await pilot.pause()
+                assert app.selected == chosen and app.picked, (app.selected, chosen)
+                await told(pilot, game)  # (it has the card again before the turn runs out)
+                await advance(http, v.rules.card_seconds)  # the turn runs out
+                await settle(pilot, lambda: played(app) != [])
+                assert played(app) == [chosen], (played(app), chosen, lowest)
+
+
+async def test_what_the_terminal_shows_chosen_is_what_a_timeout_plays(tmp_path: Path) -> None:
+    """A newcomer's try: the call on screen (moved to with the arrows) ran out and 1 was called;
+    with no key pressed, the card drawn raised was not the one played. Now a call the player
+    moves to is told the server, which calls it when the turn runs out; and where a timer runs,
+    the cursor starts where the timer acts (the lowest legal call or card)."""
+    async with driven_table(tmp_path, "Timed") as (http, seat_url):
+        game = OnlineGame(parse_join_url(seat_url))
+        app = CallbreakApp(game, hint=False)
+        async with app.run_test(size=(110, 34)) as pilot:
+            v = await turn_to(pilot, app, game, http, "calling")
+            await pilot.pause()
+            assert app.call_choice == lowest_action(v)  # where the timer would call
+            await pilot.press("right", "right")
+            chosen = app.call_choice
+            assert chosen in v.legal_calls and chosen != lowest_action(v)
+            await told(pilot, game)
+            assert v.rules.call_seconds is not None and v.rules.card_seconds is not None
+            await advance(http, v.rules.call_seconds)  # the turn runs out: the call on screen is made
+            await settle(pilot, lambda: game.state is not None and game.state.calls[game.seat] is not None)
+            assert game.state is not None and game.state.calls[game.seat] == chosen
+            # said so: in the log, and under the hand until the player acts (before: "(auto)", as a
+            # bot's moves, and no word that one more hands the seat to a bot)
+            await pilot.pause()
+            assert "(time ran out)" in screen_text(app, "sidebar")
+            assert "your time ran out: once more and a bot takes your seat" in screen_text(app, "message")
+            v = await turn_with_a_choice(pilot, app, game, http)
+            await pilot.pause()
+            lowest = lowest_action(v)
+            assert app.selected == lowest and not app.picked  # raised: what the timer plays
+            tricks, trick = len(v.tricks), len(v.trick)
+            await advance(http, v.rules.card_seconds)
+            await settle(pilot, lambda: [c for s, c in _cards_of(app, tricks, trick) if s == game.seat] != [])
+            assert [c for s, c in _cards_of(app, tricks, trick) if s == game.seat] == [lowest]
 
 
 def _cards_of(app: CallbreakApp, tricks: int, trick: int) -> list[tuple[int, Card]]:

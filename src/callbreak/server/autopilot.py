@@ -150,7 +150,7 @@ class Autopilot:
         self.expiries = [0, 0, 0, 0]
         #: the card each seat's player has lifted, with the turn it was lifted on (`turn_of`: a
         #: lift from an earlier turn is never played)
-        self.selected: list[tuple[Card, tuple[int, ...]] | None] = [None, None, None, None]
+        self.selected: list[tuple[Card | int, tuple[int, ...]] | None] = [None, None, None, None]
         self._bots: dict[int, Bot] = {}
         self._earlier: dict[int, tuple[Match, int, tuple[SeatView, ...]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -166,9 +166,10 @@ class Autopilot:
         """Whether a bot of the table is deciding off the event loop now."""
         return bool(self._tasks)
 
-    def select(self, seat: int, text: str | None) -> None:
-        """The card the seat's player has lifted (None: none), played if the turn runs out; a
-        `TableError` for a card that is not one, or not a legal card of the seat's turn now.
+    def select(self, seat: int, text: str | None, call: int | None = None) -> None:
+        """The card the seat's player has lifted, or the call it has chosen (neither: none),
+        played if the turn runs out; a `TableError` for a card that is not one, or a card or a
+        call that is not legal on the seat's turn now.
 
         >>> from callbreak.rules import Ruleset
         >>> from callbreak.server.config import ServerConfig
@@ -180,27 +181,38 @@ class Autopilot:
         ... except TableError as e:
         ...     print(e)
         illegal: no card now: the calls are being made
+        >>> t.autopilot.select(t.state.to_act, None, 4); t.autopilot.lifted(t.state.to_act)
+        4
         >>> hub.store.close(); hub.hints.close()
         """
         st = self.table.state
-        if text is None:
+        if text is not None and call is not None:
+            raise TableError("bad_message", "a choice is a card or a call, not both")
+        if text is None and call is None:
             self.selected[seat] = None
             return
-        try:
-            card = Card.parse(text)
-        except ValueError as e:
-            raise TableError("bad_card", str(e)) from None
-        if st.match is None or st.status != PLAYING or st.match.round.phase != "playing":
-            raise TableError("illegal", "no card now: the calls are being made")
+        choice: Card | int
+        if text is not None:
+            try:
+                choice = Card.parse(text)
+            except ValueError as e:
+                raise TableError("bad_card", str(e)) from None
+            phase, wrong = "playing", "no card now: the calls are being made"
+        else:
+            assert call is not None
+            choice, phase, wrong = call, "calling", "no call now: the cards are being played"
+        if st.match is None or st.status != PLAYING or st.match.round.phase != phase:
+            raise TableError("illegal", wrong)
         if st.to_act != seat:
             raise TableError("not_your_turn", f"it is seat {st.to_act}'s turn")
-        if card not in st.match.view(seat).legal_cards:
-            raise TableError("illegal", f"{card} is not a legal card now")
-        self.selected[seat] = (card, turn_of(st.match))
+        view = st.match.view(seat)
+        if choice not in (view.legal_cards if phase == "playing" else view.legal_calls):
+            raise TableError("illegal", f"{choice} is not a legal {'card' if phase == 'playing' else 'call'} now")
+        self.selected[seat] = (choice, turn_of(st.match))
 
-    def lifted(self, seat: int) -> Card | None:
-        """The card the seat's player has lifted on its turn now (None: none, or not its turn):
-        what its page shows lifted again after a reload.
+    def lifted(self, seat: int) -> Card | int | None:
+        """The card the seat's player has lifted, or the call it has chosen, on its turn now
+        (None: none, or not its turn): what its page shows chosen again after a reload.
 
         >>> from callbreak.rules import Ruleset
         >>> from callbreak.server.config import ServerConfig
@@ -225,7 +237,14 @@ class Autopilot:
         view = st.match.view(seat)
         lifted, self.selected[seat] = self.selected[seat], None
         choice: int | Card = lowest_action(view)
-        chosen = reason == "timeout" and lifted is not None and lifted[1] == turn_of(st.match) and lifted[0] in view.legal_cards
+        legal: tuple[int | Card, ...] = view.legal_cards if view.phase == "playing" else view.legal_calls
+        chosen = (
+            reason == "timeout"
+            and lifted is not None
+            and lifted[1] == turn_of(st.match)
+            and isinstance(lifted[0], Card) == (view.phase == "playing")
+            and lifted[0] in legal
+        )
         if chosen and lifted is not None:
             choice = lifted[0]
         entry = _entry(seat, choice, reason)

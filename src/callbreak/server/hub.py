@@ -636,8 +636,8 @@ class Hub:
             case Play(card=card):
                 t.submit({"t": "play", "seat": seat, "card": card})
                 t.human_acts(seat)
-            case Select(card=card):
-                t.autopilot.select(seat, card)
+            case Select(card=card, call=call):
+                t.autopilot.select(seat, card, call)
             case Ready():
                 t.submit({"t": "ready", "seat": seat})
                 t.human_acts(seat)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ..cards import Card
 from .autopilot import Autopilot
 from .broker import channel
 from .clock import Clock, Handle
@@ -343,7 +344,7 @@ class LiveTable:
             dumps(self.table_info(seat)),
             dumps(st.state(seat)),
             self.sheet_json(),
-            None if lifted is None else str(lifted),
+            None if lifted is None else str(lifted) if isinstance(lifted, Card) else lifted,
         )
 
     def sheet_json(self) -> str:

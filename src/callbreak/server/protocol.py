@@ -199,14 +199,18 @@ class Play(_Client, tag="play"):
 
 
 class Select(_Client, tag="select"):
-    """On the seat's turn to play: the card its player has lifted (null: none), which the turn's
-    timer plays if it runs out (else the lowest legal card). Told to no one else.
+    """On the seat's turn: the card its player has lifted, or on its turn to call the call it has
+    chosen (the terminal's cursor; neither: none), which the turn's timer plays if it runs out
+    (else the lowest legal card or call). Told to no one else.
 
     >>> parse('{"type": "select", "card": "QH"}'), parse('{"type": "select", "card": null}')
-    (Select(card='QH', ref=None), Select(card=None, ref=None))
+    (Select(card='QH', call=None, ref=None), Select(card=None, call=None, ref=None))
+    >>> parse('{"type": "select", "call": 4}').call
+    4
     """
 
     card: Annotated[str, msgspec.Meta(max_length=4)] | None = None
+    call: int | None = None
 
 
 class Ready(_Client, tag="ready"):
@@ -740,10 +744,10 @@ class Snapshot(_Server, tag="snapshot"):
     table: TableInfo
     state: State | None
     sheet: list[RoundRow]
-    #: the card this seat's player has lifted on its turn now (`Select`), which the turn's timer
-    #: plays if it runs out: a page drawn afresh (a reload) shows it lifted again. Null for
-    #: everyone else, and when none is lifted.
-    lifted: str | None = None
+    #: the card this seat's player has lifted on its turn now, or the call it has chosen (`Select`),
+    #: which the turn's timer plays if it runs out: a page drawn afresh (a reload) shows it chosen
+    #: again. Null for everyone else, and when none is chosen.
+    lifted: str | int | None = None
 
 
 class EventMessage(_Server, tag="event"):
@@ -892,8 +896,11 @@ def encode(msg: ServerMessage) -> str:
 
 # The big messages are framed around JSON parts rendered once per audience (a table's
 # `TableInfo`, a seat's `State`, an event): the same shapes as the structs above.
-def snapshot_frame(v: int, server_time: int, table: str, state: str, sheet: str, lifted: str | None = None) -> str:
-    """A `Snapshot` as JSON text, around its parts (each already JSON; ``lifted``, a card's text).
+def snapshot_frame(
+    v: int, server_time: int, table: str, state: str, sheet: str, lifted: str | int | None = None
+) -> str:
+    """A `Snapshot` as JSON text, around its parts (each already JSON; ``lifted``, a card's text
+    or a call).
 
     >>> frame = snapshot_frame(3, 1000, '{"id": "k3Xa9Q"}', "null", "[]")
     >>> frame

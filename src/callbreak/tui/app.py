@@ -34,6 +34,7 @@ from ..cards import Card
 from ..errors import IllegalAction
 from ..i18n import catalogue, digits
 from ..match import Match
+from ..round import lowest_action
 from ..rules import FIELD_HELP, PRESETS, Ruleset
 from .cells import spacing_marks_take_a_cell
 from .game import Game, LocalGame, RoundSummary, TableModel, parse_call, parse_typed_card, sort_hand
@@ -584,7 +585,11 @@ class CallbreakApp(App[int]):
         # a card chosen (arrows, click) while the others play; until then no card is raised
         self.picked = False
         self.call_choice: int | None = None
+        #: whether the player moved the call's cursor this turn (else it stands where it started)
+        self.call_picked = False
         self._call_key: tuple[int, int] | None = None
+        self._call_sent: tuple[tuple[int, int], int] | None = None  # the last call told the server
+        self._behind_told: tuple[int, int, int, str] | None = None  # the turn said behind a screen
         self._lift_sent: tuple[int, int, int, Card | None] | None = None  # the last choice told the server
         self.hint_text = Text()
         self._hint_key: tuple[Any, ...] | None = None
@@ -675,6 +680,7 @@ class CallbreakApp(App[int]):
         self._sync_choices()
         self._maybe_hint()
         self.render_all()
+        self._turn_behind()
         pending = self.game.pending_summary
         if self._summary_open and isinstance(self.screen, SummaryScreen) and (
             (pending is None and not self.model.over) or self.screen.model.over != self.model.over
@@ -688,6 +694,18 @@ class CallbreakApp(App[int]):
             local = isinstance(self.game, LocalGame)
             screen = SummaryScreen(pending, self.model, local=local, remaining=None if local else self.remaining)
             self.push_screen(screen, self._summary_closed)
+
+    def _turn_behind(self) -> None:
+        """A timed turn that comes while another screen (the help) hides the table is said there,
+        once a turn (a newcomer's try: reading the help, their cards were played unseen)."""
+        m = self.model
+        if m is None or not m.my_turn or m.deadline is None or self.table_screen is None or self.screen is self.table_screen:
+            return
+        v = m.view
+        key = (v.round_number, len(v.tricks), len(v.trick), v.phase)
+        if key != self._behind_told:
+            self._behind_told = key
+            self.notify(tr("tui.turn_behind"), severity="warning")
 
     def _track_state(self, m: TableModel) -> None:
         """Clear the message when the table has moved on since it was shown."""
@@ -712,15 +730,30 @@ class CallbreakApp(App[int]):
             return
         v = m.view
         hand = sort_hand(v.hand, v.rules.trump)
+        # Where a turn's timer runs (online), the cursor starts where the timer would act (the
+        # lowest legal call or card): what the screen shows chosen is what a timeout plays, and a
+        # choice the player makes is told the server (`_lifted`), which plays it then.
+        timed = m.deadline is not None
         if v.phase == "calling" and m.my_turn:
             key = (v.round_number, len(m.summaries))
             if self._call_key != key or self.call_choice not in v.legal_calls:
-                self._call_key = key
-                self.call_choice = min(max(3, v.legal_calls[0]), v.legal_calls[-1]) if v.legal_calls else None
+                self._call_key, self.call_picked = key, False
+                if isinstance(m.lifted, int) and not isinstance(m.lifted, Card) and m.lifted in v.legal_calls:
+                    # the call the server kept chosen for this turn (the client started anew)
+                    self.call_choice, self.call_picked = m.lifted, True
+                elif timed and v.legal_calls:
+                    low = lowest_action(v)  # (the timer's)
+                    self.call_choice = None if isinstance(low, Card) else low
+                else:
+                    self.call_choice = min(max(3, v.legal_calls[0]), v.legal_calls[-1]) if v.legal_calls else None
+            self._lifted()
         if m.my_turn and v.phase == "playing":
-            if not self.picked and m.lifted is not None and m.lifted in v.legal_cards:
+            if not self.picked and isinstance(m.lifted, Card) and m.lifted in v.legal_cards:
                 # the card the server kept chosen for this turn (the client started anew): chosen again
                 self.selected, self.picked = m.lifted, True
+            if not self.picked and timed and v.legal_cards:
+                low = lowest_action(v)  # (the timer's)
+                self.selected = low if isinstance(low, Card) else None
             if self.selected not in v.legal_cards:
                 legal = [c for c in hand if c in v.legal_cards]
                 self.selected = legal[0] if legal else None
@@ -768,8 +801,12 @@ class CallbreakApp(App[int]):
         def show() -> None:
             if self._hint_key == key:
                 self.hint_text = t
-                if self.call_choice is not None and self._call_key is not None:
-                    self.call_choice = call if self.model and call in self.model.view.legal_calls else self.call_choice
+                # the cursor goes to the suggestion unless the player has moved it, or a timer runs
+                # (there it stays where a timeout would call)
+                m = self.model
+                free = self.call_choice is not None and self._call_key is not None and not self.call_picked
+                if free and m is not None and m.deadline is None and call in m.view.legal_calls:
+                    self.call_choice = call
                 self.render_all()
 
         self.call_from_thread(show)
@@ -921,6 +958,8 @@ class CallbreakApp(App[int]):
                 self.typed = ""
                 i = legal.index(self.call_choice) if self.call_choice in legal else 0
                 self.call_choice = legal[max(0, min(len(legal) - 1, i + step))]
+                self.call_picked = True
+                self._lifted()
         else:
             hand = sort_hand(v.hand, v.rules.trump)
             pool = [c for c in hand if c in v.legal_cards] if (m.my_turn and v.phase == "playing") else hand
@@ -932,13 +971,22 @@ class CallbreakApp(App[int]):
         self.render_all()
 
     def _lifted(self) -> None:
-        """Tell the server the card the player chose for this turn, played if the turn runs out
-        (none when the cursor is on no legal card of it, or moved there by itself); once a turn
-        and choice."""
+        """Tell the server the card or the call the player chose for this turn, played if the turn
+        runs out (none when the cursor is on no legal card of it, or moved there by itself); once
+        a turn and choice."""
         m = self.model
-        if self.game is None or m is None or not (m.my_turn and m.view.phase == "playing"):
+        if self.game is None or m is None or not m.my_turn:
             return
         v = m.view
+        if v.phase == "calling":
+            if self.call_picked and self._call_key is not None and self.call_choice in v.legal_calls:
+                sent = (self._call_key, self.call_choice)
+                if sent != self._call_sent:
+                    self._call_sent = sent
+                    self.game.lift(self.call_choice)
+            return
+        if v.phase != "playing":
+            return
         card = self.selected if self.picked and self.selected in v.legal_cards else None
         key = (v.round_number, len(v.tricks), len(v.trick), card)
         if key != self._lift_sent:

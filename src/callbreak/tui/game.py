@@ -97,9 +97,9 @@ class TableModel:
     connected: bool = True
     waiting: str = ""
     seed: int | None = None
-    #: online: the card the server keeps chosen for this seat's turn now (a snapshot's
-    #: ``lifted``), shown chosen again after the client started anew
-    lifted: Card | None = None
+    #: online: the card or the call the server keeps chosen for this seat's turn now (a
+    #: snapshot's ``lifted``), shown chosen again after the client started anew
+    lifted: Card | int | None = None
 
     @property
     def over(self) -> bool:
@@ -145,9 +145,9 @@ class Game:
         """Start a table waiting in its lobby (online, host only)."""
         raise IllegalAction("nothing to start")
 
-    def lift(self, card: Card | None) -> None:
-        """The card the player has chosen on their turn, not yet played (online: the server plays
-        it if the turn runs out; a local game has no turn timer)."""
+    def lift(self, choice: Card | int | None) -> None:
+        """The card or the call the player has chosen on their turn, not yet played (online: the
+        server plays it if the turn runs out; a local game has no turn timer)."""
 
     def take_back(self) -> None:
         """Take the seat back from a bot playing it (online)."""
@@ -485,8 +485,10 @@ class LocalGame(Game):
                 self._log.append(tr("tui.log_trick_you" if mine else "tui.log_trick", name=wname))
             if len(self.match.rounds) > finished and not self.match.is_over:
                 # a new deal: the log starts afresh (its cards are gone from the table)
-                dealer = self.match.players[self.match.round.dealer]
-                self._log = [tr("tui.log_deal", round=self.match.round_number, name=dealer)]
+                seat = self.match.round.dealer
+                dealer = self.match.players[seat]
+                yours = seat == self.seat and dealer == tr("seat.you")  # ("You deal", not "You deals")
+                self._log = [tr("tui.log_deal_you" if yours else "tui.log_deal", round=self.match.round_number, name=dealer)]
         else:
             self._log.append(tr("tui.log_call_you" if you else "tui.log_call", name=name, call=action))
             if len(self.match.redeals) > redeals:

@@ -171,8 +171,21 @@ def parse_join_url(url: str) -> JoinTarget:
 
     >>> parse_join_url("http://h/join/k3Xa9Q.Qm2-7xYp).").code, parse_join_url("http://h/t/k3Xa9Q#s3cret-_1).").token
     ('k3Xa9Q.Qm2-7xYp', 's3cret-_1')
+
+    So is one in angle brackets, as mail writes links; an invite code alone says what is missing:
+
+    >>> parse_join_url("<http://h/join/k3Xa9Q.Qm2>").code
+    'k3Xa9Q.Qm2'
+    >>> parse_join_url("k3Xa9Q.Qm2-7xYp")
+    Traceback (most recent call last):
+    ...
+    ValueError: k3Xa9Q.Qm2-7xYp is an invite code alone: give the whole invite link (http://…/join/k3Xa9Q.Qm2-7xYp), which names the server
     """
     text = url.strip()
+    if text.startswith("<") and text.endswith(">"):
+        text = text[1:-1].strip()
+    if re.fullmatch(r"[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}", text):
+        raise ValueError(f"{text} is an invite code alone: give the whole invite link (http://…/join/{text}), which names the server")
     if "://" not in text:
         text = "http://" + text
     parts = urlsplit(text)
@@ -295,6 +308,9 @@ class OnlineGame(Game):
         #: the card the server kept chosen for this seat's turn, as the last snapshot said (any
         #: event after it: the turn has moved on, or may have)
         self._lifted: Card | None = None
+        self._lifted_call: int | None = None  # (the same, of a call)
+        #: this seat's turn ran out, and the player has not acted since
+        self._timed_out = False
         self._log: list[str] = []
         self._round_rows: dict[int, tuple[tuple[int | None, ...], tuple[int | None, ...]]] = {}
         #: each finished round's points: the snapshot's sheet, then each round_over event
@@ -425,10 +441,14 @@ class OnlineGame(Game):
         note = []
         if self._on_autoplay():
             note.append(tr("tui.o_autoplay"))
+        elif self._timed_out and status == "playing":
+            note.append(tr("tui.o_timed_out_note"))
         if status == "over":
             note.append(tr("tui.o_rematch") if self.rematch_offer is None else tr("tui.o_rematch_ready"))
-        if self.seat_url and status != "over":  # (once over, the rematch is what the line is for:
-            note.append(tr("tui.o_rejoin", url=self.seat_url))  # a link to the old table cut it)
+        # (the link where it fits: once over, the rematch is what the line is for, and while a bot
+        # plays the seat, taking it back; there the table's id, which a cut link would lose)
+        if self.seat_url and status != "over" and not self._on_autoplay():
+            note.append(tr("tui.o_rejoin", url=self.seat_url))
         elif self.table_id:
             note.append(tr("tui.o_table", id=self.table_id))
         return TableModel(
@@ -445,7 +465,7 @@ class OnlineGame(Game):
             error=self.error,
             connected=self.connected,
             waiting=waiting,
-            lifted=self._lifted,
+            lifted=self._lifted if self._lifted is not None else self._lifted_call,
         )
 
     # --- acting ----------------------------------------------------------------------------
@@ -462,10 +482,13 @@ class OnlineGame(Game):
         task = loop.create_task(ws.send(msgspec.json.encode(msg).decode()))
         task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
-    def lift(self, card: Card | None) -> None:
-        """Tell the server the card chosen on this turn (played if the turn runs out)."""
+    def lift(self, choice: Card | int | None) -> None:
+        """Tell the server the card or the call chosen on this turn (played if the turn runs out)."""
         with contextlib.suppress(IllegalAction):  # (not connected: the timer plays the lowest card)
-            self._send(Select(card=None if card is None else str(card), ref=LIFT))
+            if isinstance(choice, Card) or choice is None:
+                self._send(Select(card=None if choice is None else str(choice), ref=LIFT))
+            else:
+                self._send(Select(call=choice, ref=LIFT))
 
     def submit(self, action: int | Card) -> None:
         view = self._view()
@@ -687,7 +710,9 @@ class OnlineGame(Game):
             if isinstance(msg, Snapshot):
                 self.v = msg.v
                 self._set_state(msg.state)
-                self._lifted = Card.parse(msg.lifted) if msg.lifted is not None else None
+                lifted = msg.lifted
+                self._lifted = Card.parse(lifted) if isinstance(lifted, str) else None
+                self._lifted_call = lifted if isinstance(lifted, int) else None
                 self._last_trick = None
                 self._round_rows, self._round_points = {}, {}
                 for row in msg.sheet:
@@ -710,7 +735,7 @@ class OnlineGame(Game):
             task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
             return
         self.v = v
-        self._lifted = None
+        self._lifted = self._lifted_call = None
         self._set_table(table)
         before = self.state
         self._set_state(state)
@@ -747,8 +772,10 @@ class OnlineGame(Game):
             return names[seat] if 0 <= seat < 4 else "?"
 
         def auto(e: Called | Played) -> str:
+            if e.seat == self.seat:  # (its own timeout is said under the hand until it acts itself)
+                self._timed_out = e.reason == "timeout" or (self._timed_out and e.reason == "autoplay")
             if e.auto:
-                return " " + tr("tui.o_auto")
+                return " " + tr("tui.o_timed_out" if e.reason == "timeout" else "tui.o_auto")
             # this seat's only legal card, which the server played for it (told to everyone as a
             # card played: no one else may learn it was the only one), is said so, as offline
             only = (
@@ -774,7 +801,8 @@ class OnlineGame(Game):
             self._log.append(tr("tui.o_round_over", round=e.round))
         elif isinstance(e, Dealt):
             self._last_trick = None
-            self._log = [tr("tui.log_deal", round=e.round, name=who(e.dealer))]
+            yours = e.dealer == self.seat and who(e.dealer) == tr("seat.you")  # ("You deal", not "You deals")
+            self._log = [tr("tui.log_deal_you" if yours else "tui.log_deal", round=e.round, name=who(e.dealer))]
         elif isinstance(e, Redealt):
             self._log.append(tr("tui.log_redeal"))
         elif isinstance(e, Seated):

@@ -244,7 +244,7 @@ function mountTable(root, id, token) {
         // The server keeps for the turn's end the card this page shows lifted: a page drawn afresh
         // (a reload) shows the one the server kept; a page that lifted one tells it again (a
         // server that took the table over kept none)
-        if (!spectator) hand.adopt(msg.lifted || null);
+        if (!spectator) hand.adopt(typeof msg.lifted === "string" ? msg.lifted : null);  // (a number: a call the terminal chose)
         render();
         if (!spectator && hand.selected() && hand.selected() !== msg.lifted) conn.send({ type: "select", card: hand.selected(), ref: LIFT });
         break;

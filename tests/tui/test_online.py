@@ -21,6 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Label
 
 from callbreak import Card, Ruleset, SeatView
 from callbreak.round import lowest_action
@@ -276,6 +277,16 @@ async def test_invite_join_lobby_and_two_players(server: Server) -> None:
             await play_online(pilot, app, game)
             assert app.model is not None and app.model.over
             assert host.model().over
+            # the friend opens the rematch while the terminal shows the final scores: they say so
+            if not isinstance(app.screen, SummaryScreen):
+                await pilot.press("enter")  # (Enter: the final scores)
+            await settle(pilot, lambda: isinstance(app.screen, SummaryScreen))
+            foot = lambda: str(app.screen.query_one("#summary-foot", Label).render())  # noqa: E731
+            assert "rematch is ready" not in foot()
+            host.rematch()
+            await settle(pilot, lambda: game.rematch_offer is not None)
+            await pilot.pause()
+            assert "a rematch is ready: press n" in foot(), foot()
     finally:
         host.close()
         game.close()

@@ -259,7 +259,10 @@ class SummaryScreen(ModalScreen[None]):
         if self.model.over:
             if self.local:
                 return tr("tui.keys_back_local")
-            return tr("tui.keys_back_online")
+            app = self.app
+            # (a rematch a friend opened is said here too: a newcomer's try saw only "n: rematch")
+            ready = isinstance(app, CallbreakApp) and app.game is not None and app.game.rematch_offer is not None
+            return (tr("tui.o_rematch_ready") + "  ·  " if ready else "") + tr("tui.keys_back_online")
         text = tr("tui.keys_next")
         if self.model.view.rules.rounds is None:
             text += tr("tui.keys_end")
@@ -681,6 +684,8 @@ class CallbreakApp(App[int]):
         self._maybe_hint()
         self.render_all()
         self._turn_behind()
+        if isinstance(self.screen, SummaryScreen) and self.screen.is_mounted:
+            self.screen.query_one("#summary-foot", Label).update(self.screen.foot())
         pending = self.game.pending_summary
         if self._summary_open and isinstance(self.screen, SummaryScreen) and (
             (pending is None and not self.model.over) or self.screen.model.over != self.model.over

@@ -126,6 +126,8 @@ class Game:
 
     seat: int = 0
     fatal: str | None = None
+    #: online: the rematch table someone has opened, and this seat's token there
+    rematch_offer: tuple[str, str] | None = None
 
     def model(self) -> TableModel:
         raise NotImplementedError

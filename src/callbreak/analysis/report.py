@@ -25,6 +25,7 @@ from __future__ import annotations
 from rich.console import Console, RenderableType
 from rich.table import Table
 
+from ..cards import Card
 from ..i18n import digits, translator
 from .records import Analysis, Decision
 
@@ -37,6 +38,24 @@ def _pct(lang: str, x: float) -> str:
 
 def _dec(lang: str, x: float) -> str:
     return digits(lang, f"{x:.1f}")
+
+
+def _action(lang: str, action: str) -> str:
+    """A call as its number, a card as the table shows it (its rank and suit symbol).
+
+    >>> _action("en", "TS"), _action("en", "4"), _action("ne", "4")
+    ('10♠', '4', '४')
+    """
+    return digits(lang, action) if action.isdigit() else Card.parse(action).symbol
+
+
+def _lost(shown: str, zero: str) -> str:
+    """A loss with its minus sign (a bare "40%" reads as the chance left).
+
+    >>> _lost("40%", "0%"), _lost("0.0", "0.0")
+    ('−40%', '0.0')
+    """
+    return shown if shown == zero else "−" + shown
 
 
 def render(analysis: Analysis, console: Console, lang: str = "en") -> None:
@@ -119,10 +138,10 @@ def tables(analysis: Analysis, lang: str = "en") -> list[RenderableType]:
             m.add_row(
                 digits(lang, d.round),
                 tr("report.call") if d.trick is None else digits(lang, d.trick),
-                d.taken,
-                d.best,
-                _dec(lang, d.loss_points),
-                _pct(lang, d.loss_win),
+                _action(lang, d.taken),
+                _action(lang, d.best),
+                _lost(_dec(lang, d.loss_points), _dec(lang, 0.0)),
+                _lost(_pct(lang, d.loss_win), _pct(lang, 0.0)),
                 f"[{style}]{tr(f'analysis.grade.{d.grade}')}[/]",
                 hindsight_text(d, lang),
             )

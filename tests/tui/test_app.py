@@ -542,11 +542,14 @@ async def test_the_final_sheet_scrolls_on_a_small_terminal() -> None:
         await pilot.pause()
         box = app.screen.query_one("#summary-box")
         assert box.max_scroll_y > 0 and box.scroll_y == 0  # (taller than the screen)
+        # the keys' line is in view from the start, not only once scrolled to (a newcomer's try:
+        # only a scroll bar said there was more)
+        foot = app.screen.query_one("#summary-foot")
+        assert foot.region.height > 0 and box.region.y <= foot.region.y and foot.region.bottom <= box.region.bottom
         for _ in range(5):
             await pilot.press("pagedown")
         await pilot.pause()
         assert box.scroll_y == box.max_scroll_y
-        foot = app.screen.query_one("#summary-foot")
         assert foot.region.bottom <= box.region.bottom  # the keys' line is in view
         await pilot.press("up")
         await pilot.pause()

@@ -554,6 +554,8 @@ class CallbreakApp(App[int]):
     #summary-box { width: auto; height: auto; max-height: 95%; background: $panel; border: thick $accent;
                    padding: 1 2; overflow-y: auto; }
     #summary { width: auto; }
+    /* the keys stay in sight when the sheet scrolls (80 x 24: the final places are taller) */
+    #summary-foot { dock: bottom; width: 100%; height: auto; background: $panel; }
     .hint { color: $text-muted; margin-top: 1; }
     SetupScreen { align: center middle; }
     #setup-box { width: 60; max-width: 100%; height: auto; max-height: 100%; background: $panel;

@@ -11,7 +11,9 @@ their ratio:
     python benchmarks/render.py                       # 0336270 (dicts and orjson) and this checkout
     python benchmarks/render.py --at 0336270 HEAD --matches 40
 
-Times are CPU-bound and a few microseconds: run it on an idle machine, and read the ratio.
+Times are CPU-bound and a few microseconds: run it on an idle machine, and read the ratio (a
+few per cent either way is the noise of a run).  A checkout compared needs what the child calls
+(`TableState.state_parts`, `Recent.record`, `LiveTable.tables_json`: there since before 0336270).
 """
 
 from __future__ import annotations

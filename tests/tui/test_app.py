@@ -616,3 +616,26 @@ async def test_a_long_name_is_cut_on_the_table_and_squeezes_no_seat() -> None:
         table = screen_text(app, "table")
         assert "Bartholomew Lon…" in table and "Longname-Smithington" not in table, table
         assert table.count("bot · easy") == 3, table  # each side seat's label whole, on one line
+
+
+async def test_a_deal_thrown_in_starts_the_calls_cursor_afresh() -> None:
+    """A reviewer's find: after a deal thrown in (the calls' total too low), the cursor kept the call
+    the player had moved to in the deal before, marked chosen (online, a choice the server no longer
+    held: a timeout would have called another). Calls of at most 3 never reach 13: every deal is
+    thrown in."""
+    rules = Ruleset.preset("quick").replace(min_total_calls=13, max_call=3)
+    game = LocalGame(rules, seed=3, bots="random", name="Asha", delay=0, trick_pause=0)
+    app = CallbreakApp(game, hint=False)
+
+    def my_call() -> bool:
+        return app.model is not None and app.model.my_turn and app.model.view.phase == "calling"
+
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot, app, my_call)
+        assert app.model is not None
+        hand = app.model.view.hand
+        await pilot.press("right")
+        assert app.call_picked
+        await pilot.press("enter")
+        await settle(pilot, app, lambda: my_call() and app.model is not None and app.model.view.hand != hand)
+        assert not app.call_picked

@@ -171,7 +171,7 @@ def test_the_analysis_tables_in_nepali() -> None:
         "report.col_hindsight",
     ):
         assert NE[key] in text, (key, text)
-    assert "७५%" in text and "१.२" in text and "(सबभन्दा राम्रो पत्ती: ३, यो पत्ती: २)" in text, text
+    assert "७५%" in text and "१.२" in text and "(यहाँबाट सबभन्दा राम्रो पत्तीले अझै ३ हात लिन सक्थ्यो, यो पत्तीले २)" in text, text
     # the cards as the table shows them, the losses with their minus signs (a newcomer's try read
     # "TS", and "40%" as the chance left)
     assert "2♥" in text and "A♥" in text and "−१.२" in text and "−५०%" in text, text

@@ -336,6 +336,8 @@ async def test_timeouts_hand_the_seat_to_a_bot_and_enter_takes_it_back(tmp_path:
             await settle(pilot, lambda: not autoplay(), seconds=5)
             assert app.message in ("you have your seat back", "")
             assert not app.model.over  # type: ignore[union-attr]
+            # the seat back, the server counts the timeouts afresh: no warning of "once more"
+            assert "your time ran out" not in screen_text(app, "message")
 
 
 @contextlib.asynccontextmanager

@@ -210,7 +210,7 @@ class Select(_Client, tag="select"):
     """
 
     card: Annotated[str, msgspec.Meta(max_length=4)] | None = None
-    call: int | None = None
+    call: Annotated[int, msgspec.Meta(ge=0, le=13)] | None = None
 
 
 class Ready(_Client, tag="ready"):

@@ -371,7 +371,7 @@ class TableState:
         except IllegalAction as err:
             raise TableError("illegal", str(err)) from None
         self._actions.append((seat, "call", n))
-        self._note_auto(at, auto)
+        self._note_auto(at, None if e.get("lifted") else auto)  # (a chosen call the timer made: the player's)
         told = None if auto == "forced" else auto
         out: list[Event] = [Called(v=0, round=number, seat=seat, call=n, auto=told is not None, reason=told)]
         if len(m.redeals) > redeals or rnd.phase == REDEAL:
@@ -606,6 +606,7 @@ class TableState:
         >>> r = st.match.round
         >>> _ = st.apply({"t": "call", "seat": r.to_act, "call": 1, "auto": "timeout"})
         >>> _ = st.apply({"t": "call", "seat": r.to_act, "call": 2})
+        >>> _ = st.apply({"t": "call", "seat": r.to_act, "call": 3, "auto": "timeout", "lifted": True})  # chosen
         >>> st.auto_decisions()
         {(0, 0): 'timeout'}
         """

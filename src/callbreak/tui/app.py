@@ -592,8 +592,9 @@ class CallbreakApp(App[int]):
         self.call_choice: int | None = None
         #: whether the player moved the call's cursor this turn (else it stands where it started)
         self.call_picked = False
-        self._call_key: tuple[int, int] | None = None
-        self._call_sent: tuple[tuple[int, int], int] | None = None  # the last call told the server
+        #: which call this is: the round, the summaries seen, the hand (a deal thrown in is dealt again)
+        self._call_key: tuple[int, int, tuple[Card, ...]] | None = None
+        self._call_sent: tuple[tuple[int, int, tuple[Card, ...]], int] | None = None  # the last call told the server
         self._behind_told: tuple[int, int, int, str] | None = None  # the turn said behind a screen
         self._lift_sent: tuple[int, int, int, Card | None] | None = None  # the last choice told the server
         self.hint_text = Text()
@@ -639,7 +640,8 @@ class CallbreakApp(App[int]):
                 self.message, self.message_style = str(e), "bold red"
             else:
                 self.message, self.message_style = tr("tui.rematch_moving"), "italic cyan"
-                self._call_key = None
+                # (a new table: its first turns are new turns, whatever their numbers)
+                self._call_key = self._call_sent = self._lift_sent = None
                 self._hint_key = None
             self.render_all()
             return
@@ -742,7 +744,7 @@ class CallbreakApp(App[int]):
         # choice the player makes is told the server (`_lifted`), which plays it then.
         timed = m.deadline is not None
         if v.phase == "calling" and m.my_turn:
-            key = (v.round_number, len(m.summaries))
+            key = (v.round_number, len(m.summaries), v.hand)
             if self._call_key != key or self.call_choice not in v.legal_calls:
                 self._call_key, self.call_picked = key, False
                 if isinstance(m.lifted, int) and not isinstance(m.lifted, Card) and m.lifted in v.legal_calls:
@@ -845,7 +847,8 @@ class CallbreakApp(App[int]):
                 if self.model is None or self.model.view != view:
                     return
                 if isinstance(card, Card) and card in view.legal_cards:
-                    self.selected = card
+                    self.selected, self.picked = card, True  # (asked for: the player's choice, told the server)
+                    self._lifted()
                     # (the bots' reasons are English prose: shown to English readers only, as on the web)
                     reason = getattr(h, "reason", "") if current() == "en" else ""
                     self.message = tr("tui.hint", card=card.symbol) + (f" — {reason}" if reason else "")

@@ -176,15 +176,19 @@ def parse_join_url(url: str) -> JoinTarget:
 
     >>> parse_join_url("<http://h/join/k3Xa9Q.Qm2>").code
     'k3Xa9Q.Qm2'
-    >>> parse_join_url("k3Xa9Q.Qm2-7xYp")
+    >>> parse_join_url("k3Xa9Qm2.Qm2-7xYp")
     Traceback (most recent call last):
     ...
-    ValueError: k3Xa9Q.Qm2-7xYp is an invite code alone: give the whole invite link (http://…/join/k3Xa9Q.Qm2-7xYp), which names the server
+    ValueError: k3Xa9Qm2.Qm2-7xYp is an invite code alone: give the whole invite link (http://…/join/k3Xa9Qm2.Qm2-7xYp), which names the server
+    >>> parse_join_url("cards.local")   # (a host alone is no code)
+    Traceback (most recent call last):
+    ...
+    ValueError: cards.local is not a table link: give an invite (/join/CODE) or your seat (/t/ID#TOKEN)
     """
     text = url.strip()
     if text.startswith("<") and text.endswith(">"):
         text = text[1:-1].strip()
-    if re.fullmatch(r"[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}", text):
+    if re.fullmatch(r"[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]{8}", text):  # (the server's codes: `Hub.create_table`)
         raise ValueError(f"{text} is an invite code alone: give the whole invite link (http://…/join/{text}), which names the server")
     if "://" not in text:
         text = "http://" + text
@@ -520,6 +524,7 @@ class OnlineGame(Game):
         if self.status == "between_rounds":
             with contextlib.suppress(IllegalAction):
                 self._send(Ready())
+                self._timed_out = False  # (a player who said ready is there: the count starts again)
 
     def end_match(self) -> None:
         if self._rules().rounds is not None:
@@ -534,6 +539,7 @@ class OnlineGame(Game):
         """Take the seat back from the bot the server put in it (``back``)."""
         if not self._on_autoplay():
             raise IllegalAction(tr("tui.o_not_turn"))
+        self._timed_out = False  # (the server counts the timeouts afresh)
         self._send(Back())
 
     def rematch(self) -> None:
@@ -561,6 +567,8 @@ class OnlineGame(Game):
         self._set_state(None)
         self.error = ""
         self._last_trick = None
+        self._lifted = self._lifted_call = None
+        self._timed_out = False
         self._round_rows = {}
         self._round_points = {}
         self._acked = 0
@@ -773,12 +781,17 @@ class OnlineGame(Game):
 
         def auto(e: Called | Played) -> str:
             if e.seat == self.seat:  # (its own timeout is said under the hand until it acts itself)
-                self._timed_out = e.reason == "timeout" or (self._timed_out and e.reason == "autoplay")
+                self._timed_out = e.reason == "timeout" or (self._timed_out and (e.reason == "autoplay" or only()))
             if e.auto:
                 return " " + tr("tui.o_timed_out" if e.reason == "timeout" else "tui.o_auto")
             # this seat's only legal card, which the server played for it (told to everyone as a
             # card played: no one else may learn it was the only one), is said so, as offline
-            only = (
+            return " " + tr("tui.only_card") if only() else ""
+
+        def only() -> bool:
+            """Whether the event is this seat's only legal card, which the server played for it
+            (no act of the player's: a timeout before it still counts)."""
+            return (
                 isinstance(e, Played)
                 and e.seat == self.seat
                 and before is not None
@@ -787,7 +800,6 @@ class OnlineGame(Game):
                 and before.legal_cards == [e.card]
                 and self._rules().autoplay_forced
             )
-            return " " + tr("tui.only_card") if only else ""
 
         if isinstance(e, Called):
             self._log.append(tr("tui.log_call", name=who(e.seat), call=e.call) + auto(e))

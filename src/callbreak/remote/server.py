@@ -40,7 +40,7 @@ from typing import Any
 from ..bots import Bot, make_bot
 from ..cards import Card, to_card
 from ..match import Match
-from ..round import SeatView
+from ..round import SeatView, lowest_action
 from ..rules import Ruleset
 from .codec import parse_request
 from .memory import MatchMemory
@@ -312,31 +312,28 @@ class BotService:
         >>> svc._answer(view, 0), svc.illegal
         ((200, {'value': 1}), 2)
         """
+        action: int | Card
         if view.phase == "calling":
             if not isinstance(choice, int) or isinstance(choice, (bool, Card)):
                 self.errors += 1
                 return 500, {"error": f"the bot answered {choice!r} to a call: a call is a whole number"}
-            if choice not in view.legal_calls:
-                self.illegal += 1
-                log.warning("the bot %s called %d, not a legal call (%s; %d illegal answers so far)%s", self.level,
-                            choice, list(view.legal_calls), self.illegal, _FALLBACK if self.legal_fallback else "")  # fmt: skip
-                if self.legal_fallback:
-                    choice = view.legal_calls[0]
-            return 200, {"value": int(choice)}
-        try:  # (what the engine takes: a Card, its index, its text)
-            if not isinstance(choice, (Card, int, str)):
-                raise ValueError(f"not a card: {choice!r}")
-            card = to_card(choice)
-        except ValueError as e:
-            self.errors += 1
-            return 500, {"error": f"the bot answered {choice!r} to a card: {e}"}
-        if card not in view.legal_cards:
+            action, legal = choice, len(view.legal_calls)
+        else:
+            try:  # (what the engine takes: a Card, its index, its text)
+                if not isinstance(choice, (Card, int, str)):
+                    raise ValueError(f"not a card: {choice!r}")
+                action = to_card(choice)
+            except ValueError as e:
+                self.errors += 1
+                return 500, {"error": f"the bot answered {choice!r} to a card: {e}"}
+            legal = len(view.legal_cards)
+        if action not in (view.legal_calls if view.phase == "calling" else view.legal_cards):
             self.illegal += 1
-            log.warning("the bot %s played %s, not one of its %d legal cards (%d illegal answers so far)%s", self.level,
-                        card, len(view.legal_cards), self.illegal, _FALLBACK if self.legal_fallback else "")  # fmt: skip
+            log.warning("the bot %s answered %s, not one of the %d legal now (%d illegal answers so far)%s", self.level,
+                        action, legal, self.illegal, _FALLBACK if self.legal_fallback else "")  # fmt: skip
             if self.legal_fallback:
-                card = view.legal_cards[0]
-        return 200, {"value": card.bhoos}
+                action = lowest_action(view)
+        return 200, {"value": action.bhoos if isinstance(action, Card) else int(action)}
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -90,8 +90,10 @@ export function evaluationGraph(analysis, names, mistakes = [], pick = null) {
     const title = svg("title");
     title.textContent = `${gradeWord(d.grade)} · ${names[d.seat]}`;
     dot.appendChild(title);
-    if (pick) dot.addEventListener("click", () => pick(d));
-    parts.push(dot);
+    // a finger's reach around the dot (a few pixels on a phone): an unseen circle takes the tap
+    const reach = svg("circle", { cx: xOf.get(key).toFixed(1), cy: y.toFixed(1), r: 10, fill: "transparent" });
+    if (pick) for (const el of [reach, dot]) el.addEventListener("click", () => pick(d));
+    parts.push(reach, dot);
   }
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("analysis.graph_label"), class: "analysis-graph", "data-testid": "analysis-graph" }, ...parts);
   const legend = h("p", { class: "analysis-legend" }, ...analysis.seats.map((s) =>

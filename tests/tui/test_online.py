@@ -309,7 +309,7 @@ async def test_bad_seat_token_is_refused(server: Server) -> None:
 async def test_timeouts_hand_the_seat_to_a_bot_and_enter_takes_it_back(tmp_path: Path) -> None:
     """Two turns run out (the driven clock moved past each: no real timer raced), each said as a
     timeout; a bot then plays the seat, and Enter takes it back."""
-    async with driven_table(tmp_path, "Slow") as (http, seat_url):
+    async with driven_table(tmp_path, "Slow") as (http, seat_url, _):
         game = OnlineGame(parse_join_url(seat_url))
         app = CallbreakApp(game, hint=False)
 
@@ -341,16 +341,17 @@ async def test_timeouts_hand_the_seat_to_a_bot_and_enter_takes_it_back(tmp_path:
 
 
 @contextlib.asynccontextmanager
-async def driven_table(tmp_path: Path, name: str) -> AsyncIterator[tuple[httpx.AsyncClient, str]]:
+async def driven_table(tmp_path: Path, name: str) -> AsyncIterator[tuple[httpx.AsyncClient, str, Server]]:
     """A server whose clock moves only when the test moves it (``CALLBREAK_TEST_HOOKS``: nothing
-    races a timer), a one-round table of ``name`` against random bots there, and its seat link."""
+    races a timer), a one-round table of ``name`` against random bots there, its seat link, and
+    the server (to stop and start again)."""
     server = Server(tmp_path / f"{name}.sqlite", free_port(), bot_delay=0.7, env={"CALLBREAK_TEST_HOOKS": "1"})
     server.start()
     try:
         async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
             r = await http.post("/api/tables", json={"rules": {"preset": "quick", "rounds": 1}, "bots": "random",
                                                      "name": name, "play_now": True})
-            yield http, server.base + r.json()["seat_url"]
+            yield http, server.base + r.json()["seat_url"], server
     finally:
         server.stop()
 
@@ -392,14 +393,17 @@ async def told(pilot: Pilot[None], game: OnlineGame) -> None:
     await settle(pilot, lambda: game.error != "")
 
 
-@pytest.mark.parametrize("restart", [False, True], ids=["same client", "client started anew"])
-async def test_a_card_chosen_in_the_terminal_is_played_when_the_turn_runs_out(tmp_path: Path, restart: bool) -> None:
+@pytest.mark.parametrize("restart", ["", "client", "server"], ids=["same client", "client started anew", "server started anew"])
+async def test_a_card_chosen_in_the_terminal_is_played_when_the_turn_runs_out(tmp_path: Path, restart: str) -> None:
     """The player moves the cursor to a legal card that is not the lowest and plays nothing; when
-    the turn runs out, that card is played, not the lowest. With ``restart``, the terminal client
-    is closed and started again with the seat link before the turn runs out (a newcomer's try: the
-    new client said "no card chosen", and the timer played another card): the card is chosen
-    again on its screen, and played."""
-    async with driven_table(tmp_path, "Lift") as (http, seat_url):
+    the turn runs out, that card is played, not the lowest. With ``restart`` "client", the terminal
+    client is closed and started again with the seat link before the turn runs out (a newcomer's
+    try: the new client said "no card chosen", and the timer played another card): the card is
+    chosen again on its screen, and played. With "server", the server process is stopped and
+    started again (as a failover hands a table to a process that kept no choice): the terminal,
+    reconnected, tells its choice again (a reviewer's find: it showed it chosen, told nothing, and
+    the timer played the lowest)."""
+    async with driven_table(tmp_path, "Lift") as (http, seat_url, server):
         game = OnlineGame(parse_join_url(seat_url))
         app = CallbreakApp(game, hint=False)
 
@@ -421,11 +425,18 @@ async def test_a_card_chosen_in_the_terminal_is_played_when_the_turn_runs_out(tm
             tricks, trick = len(v.tricks), len(v.trick)
             await told(pilot, game)  # (a choice is acknowledged by nothing)
             assert v.rules.card_seconds is not None
-            if not restart:
+            if restart == "server":
+                connects = game.connects
+                server.stop()
+                server.start()
+                await settle(pilot, lambda: game.connected and game.connects > connects, seconds=30)
+                await told(pilot, game)  # (what it sent on its new connection has reached the server)
+                assert app.selected == chosen and app.picked
+            if restart != "client":
                 await advance(http, v.rules.card_seconds)  # the turn runs out
                 await settle(pilot, lambda: played(app) != [])
                 assert played(app) == [chosen], (played(app), chosen, lowest)
-        if restart:
+        if restart == "client":
             game = OnlineGame(parse_join_url(seat_url))
             app = CallbreakApp(game, hint=False)
             async with app.run_test(size=(110, 34)) as pilot:
@@ -443,7 +454,7 @@ async def test_what_the_terminal_shows_chosen_is_what_a_timeout_plays(tmp_path: 
     with no key pressed, the card drawn raised was not the one played. Now a call the player
     moves to is told the server, which calls it when the turn runs out; and where a timer runs,
     the cursor starts where the timer acts (the lowest legal call or card)."""
-    async with driven_table(tmp_path, "Timed") as (http, seat_url):
+    async with driven_table(tmp_path, "Timed") as (http, seat_url, _):
         game = OnlineGame(parse_join_url(seat_url))
         app = CallbreakApp(game, hint=False)
         async with app.run_test(size=(110, 34)) as pilot:

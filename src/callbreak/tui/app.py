@@ -596,6 +596,7 @@ class CallbreakApp(App[int]):
         self._call_key: tuple[int, int, tuple[Card, ...]] | None = None
         self._call_sent: tuple[tuple[int, int, tuple[Card, ...]], int] | None = None  # the last call told the server
         self._behind_told: tuple[int, int, int, str] | None = None  # the turn said behind a screen
+        self._connects = 0  # the game's connections when a choice was last told
         self._lift_sent: tuple[int, int, int, Card | None] | None = None  # the last choice told the server
         self.hint_text = Text()
         self._hint_key: tuple[Any, ...] | None = None
@@ -983,10 +984,14 @@ class CallbreakApp(App[int]):
     def _lifted(self) -> None:
         """Tell the server the card or the call the player chose for this turn, played if the turn
         runs out (none when the cursor is on no legal card of it, or moved there by itself); once
-        a turn and choice."""
+        a turn and choice, and again on a new connection (a server that took the table over after
+        a failover, or restarted, kept none)."""
         m = self.model
         if self.game is None or m is None or not m.my_turn:
             return
+        if self.game.connects != self._connects:
+            self._connects = self.game.connects
+            self._lift_sent = self._call_sent = None
         v = m.view
         if v.phase == "calling":
             if self.call_picked and self._call_key is not None and self.call_choice in v.legal_calls:

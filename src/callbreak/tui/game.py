@@ -128,6 +128,8 @@ class Game:
     fatal: str | None = None
     #: online: the rematch table someone has opened, and this seat's token there
     rematch_offer: tuple[str, str] | None = None
+    #: online: the connections opened so far (a new one may reach a server that kept no choice)
+    connects: int = 0
 
     def model(self) -> TableModel:
         raise NotImplementedError

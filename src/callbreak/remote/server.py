@@ -313,11 +313,12 @@ class BotService:
         ((200, {'value': 1}), 2)
         """
         action: int | Card
+        legal: tuple[int | Card, ...]
         if view.phase == "calling":
             if not isinstance(choice, int) or isinstance(choice, (bool, Card)):
                 self.errors += 1
                 return 500, {"error": f"the bot answered {choice!r} to a call: a call is a whole number"}
-            action, legal = choice, len(view.legal_calls)
+            action, legal = choice, view.legal_calls
         else:
             try:  # (what the engine takes: a Card, its index, its text)
                 if not isinstance(choice, (Card, int, str)):
@@ -326,11 +327,11 @@ class BotService:
             except ValueError as e:
                 self.errors += 1
                 return 500, {"error": f"the bot answered {choice!r} to a card: {e}"}
-            legal = len(view.legal_cards)
-        if action not in (view.legal_calls if view.phase == "calling" else view.legal_cards):
+            legal = view.legal_cards
+        if action not in legal:
             self.illegal += 1
             log.warning("the bot %s answered %s, not one of the %d legal now (%d illegal answers so far)%s", self.level,
-                        action, legal, self.illegal, _FALLBACK if self.legal_fallback else "")  # fmt: skip
+                        action, len(legal), self.illegal, _FALLBACK if self.legal_fallback else "")  # fmt: skip
             if self.legal_fallback:
                 action = lowest_action(view)
         return 200, {"value": action.bhoos if isinstance(action, Card) else int(action)}

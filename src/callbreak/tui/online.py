@@ -213,19 +213,19 @@ def _cards(xs: Sequence[str]) -> tuple[Card, ...]:
     return tuple(Card.parse(x) for x in xs)
 
 
-def _trick(leader: int, cards: Sequence[tuple[int, str]], winner: int | None) -> Trick:
+def _trick(leader: int, cards: Sequence[str], winner: int | None) -> Trick:
     """A whole trick the server told (its four cards from the leader's, and its winner).
 
-    >>> _trick(2, [(2, "KH"), (3, "3H"), (0, "AH"), (1, "5H")], 0).cards[2]
+    >>> _trick(2, ["KH", "3H", "AH", "5H"], 0).cards[2]
     Card('AH')
-    >>> _trick(2, [(2, "KH")], None)
+    >>> _trick(2, ["KH"], None)
     Traceback (most recent call last):
     ...
     ValueError: a whole trick has four cards and a winner
     """
     if len(cards) != 4 or winner is None:
         raise ValueError("a whole trick has four cards and a winner")
-    c = _cards([card for _, card in cards])
+    c = _cards(cards)
     return Trick(leader, (c[0], c[1], c[2], c[3]), winner)
 
 
@@ -257,7 +257,7 @@ def view_of(state: State) -> SeatView:
         tricks_won=tuple(state.tricks_won),
         leader=state.leader if state.leader is not None else state.dealer,
         trick=tuple((s, Card.parse(c)) for s, c in state.trick),
-        tricks=tuple(_trick(t.leader, [(-1, c) for c in t.cards], t.winner) for t in state.tricks),
+        tricks=tuple(_trick(t.leader, t.cards, t.winner) for t in state.tricks),
         legal_calls=tuple(state.legal_calls),
         legal_cards=_cards(state.legal_cards),
         points=dec(state.points),
@@ -806,7 +806,7 @@ class OnlineGame(Game):
         elif isinstance(e, Played):
             self._log.append(tr("tui.log_play", name=who(e.seat), card=Card.parse(e.card).symbol) + auto(e))
         elif isinstance(e, TrickDone):
-            self._last_trick = _trick(e.cards[0][0] if e.cards else 0, e.cards, e.winner)
+            self._last_trick = _trick(e.cards[0][0] if e.cards else 0, [card for _, card in e.cards], e.winner)
             self._log.append(tr("tui.log_trick", name=who(e.winner)))
         elif isinstance(e, RoundOver):
             self._add_round(e)

@@ -50,6 +50,12 @@ def wait_for(page: Any, base: str, selector: str) -> None:
 def phone_at_table(browser: Any, base: str) -> tuple[Any, Any]:
     """A one-round table against random bots (15 s a card, no card played by itself), its seat
     opened on a phone that records what the server says (`RECORDER`); (the context, the page)."""
+    ctx, page, _, _ = phone_at_seat(browser, base)
+    return ctx, page
+
+
+def phone_at_seat(browser: Any, base: str) -> tuple[Any, Any, str, str]:
+    """`phone_at_table`, with the table's id and the seat's token: (context, page, table, token)."""
     res = httpx.post(
         f"{base}/api/tables",
         json={
@@ -65,4 +71,5 @@ def phone_at_table(browser: Any, base: str) -> tuple[Any, Any]:
     page.set_default_timeout(15_000)
     page.goto(base + res.json()["seat_url"])
     page.wait_for_selector("[data-testid=hand] [data-card]")
-    return ctx, page
+    made = res.json()
+    return ctx, page, made["table"], made["token"]

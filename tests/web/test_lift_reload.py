@@ -3,18 +3,22 @@
 The first tap on a card lifts it ("tap again to play"); if the turn runs out, the server plays
 that card, not the lowest. A reload used to lose the lift: the page drawn afresh showed no card
 lifted and told the server so, and the timer then played the lowest card, one the player had not
-chosen. The server's clock moves only when this test moves it (``CALLBREAK_TEST_HOOKS``), so
+chosen. The same seat open in the terminal too: the call chosen there used to be cleared by the
+page's "no card lifted" each time it reconnected. The server's clock moves only when this test moves it (``CALLBREAK_TEST_HOOKS``), so
 nothing races the turn's timer.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+from websockets.sync.client import connect
 
 from callbreak import Card, Ruleset
 from callbreak.round import lowest_card
 
-from .driven import CARD_SECONDS, MINE, advance, driven, phone_at_table, wait_for
+from .driven import CARD_SECONDS, MINE, advance, driven, phone_at_seat, phone_at_table, wait_for
 from .test_phone_hand import SETTLED, WHERE
 
 __all__ = ["driven"]  # the fixture
@@ -22,6 +26,19 @@ __all__ = ["driven"]  # the fixture
 
 def my_plays(page: Any) -> list[dict[str, Any]]:
     return list(page.evaluate("window.__events.filter(e => e.kind === 'play' && e.seat === 0)"))
+
+
+def answered(page: Any, ref: str) -> None:
+    """Wait until the server has answered a ping the page sends now, so it has handled all the
+    page sent before it (a socket's messages are handled in order)."""
+    page.evaluate(
+        """(ref) => { window.__probe = null;
+      const ws = window.__socket; ws.addEventListener("message", (e) => {
+        const m = JSON.parse(e.data); if (m.type === "pong" && m.ref === ref) window.__probe = m; });
+      ws.send(JSON.stringify({type: "ping", ref})); }""",
+        ref,
+    )
+    page.wait_for_function("() => window.__probe !== null")
 
 
 def test_a_card_lifted_before_a_reload_is_shown_lifted_after_it_and_played_when_the_turn_runs_out(
@@ -49,11 +66,7 @@ def test_a_card_lifted_before_a_reload_is_shown_lifted_after_it_and_played_when_
     page.touchscreen.tap(*spot["strip"])
     assert page.get_attribute(f"[data-testid=hand] [data-card='{card}']", "data-selected") == "true"
     # the server has it once a message sent after it is answered (a socket's messages are handled in order)
-    page.evaluate("""() => { window.__probe = null;
-      const ws = window.__socket; ws.addEventListener("message", (e) => {
-        const m = JSON.parse(e.data); if (m.type === "pong" && m.ref === "after-the-lift") window.__probe = m; });
-      ws.send(JSON.stringify({type: "ping", ref: "after-the-lift"})); }""")
-    page.wait_for_function("() => window.__probe !== null")
+    answered(page, "after-the-lift")
 
     page.reload()
     page.wait_for_selector(f"[data-testid=hand] [data-card='{card}'][data-selected=true]")
@@ -63,4 +76,30 @@ def test_a_card_lifted_before_a_reload_is_shown_lifted_after_it_and_played_when_
     page.wait_for_function("() => window.__events.some(e => e.kind === 'play' && e.seat === 0)")
     (play,) = my_plays(page)
     assert play["card"] == card != str(low) and play["reason"] == "timeout", play
+    ctx.close()
+
+
+def test_a_call_chosen_in_the_terminal_is_not_cleared_by_the_seat_open_in_a_browser_too(
+    driven: str, browser: Any
+) -> None:
+    ctx, page, table, token = phone_at_seat(browser, driven)
+    wait_for(page, driven, "[data-call]:not([disabled])")  # the seat's turn to call
+    ws_url = driven.replace("http://", "ws://") + f"/ws/{table}"
+    with connect(ws_url, subprotocols=["callbreak", f"token.{token}"]) as terminal:  # type: ignore[list-item]
+        terminal.send(json.dumps({"type": "hello", "since": 0}))
+        terminal.send(json.dumps({"type": "select", "call": 5, "ref": "chosen"}))
+        terminal.send(json.dumps({"type": "ping", "ref": "after-the-call"}))
+        while json.loads(terminal.recv(timeout=15)).get("ref") != "after-the-call":
+            pass
+        # the page's socket drops and comes back: it catches up (a "synced") and says what it
+        # says then, all answered before its ping
+        synced = page.evaluate("window.__synced")
+        page.evaluate("window.__socket.close()")
+        page.wait_for_function(f"() => window.__synced > {synced}")
+        answered(page, "after-the-reconnection")
+        assert page.evaluate("window.__sent.filter(m => m.type === 'select')") == []  # nothing lifted, nothing said
+        advance(page, driven, 30)  # the call's turn runs out
+        page.wait_for_function("() => window.__events.some(e => e.kind === 'call' && e.seat === 0)")
+    (call,) = page.evaluate("window.__events.filter(e => e.kind === 'call' && e.seat === 0)")
+    assert call["call"] == 5 and call["reason"] == "timeout", call
     ctx.close()

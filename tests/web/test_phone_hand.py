@@ -25,6 +25,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 RECORDER = """(() => {
   const Native = window.WebSocket;
   window.__events = []; window.__sent = []; window.__v = 0; window.__socket = null; window.__opened = 0;
+  window.__synced = 0;
   class Recorded extends Native {
     constructor(...args) {
       super(...args);
@@ -33,6 +34,7 @@ RECORDER = """(() => {
       this.addEventListener("message", (e) => {
         const m = JSON.parse(e.data);
         if (m.type === "event" && m.event) window.__events.push(m.event);
+        if (m.type === "synced") window.__synced++;
         if (typeof m.v === "number" && m.type !== "error") window.__v = m.v;
       });
     }

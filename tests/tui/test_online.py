@@ -484,6 +484,41 @@ async def test_what_the_terminal_shows_chosen_is_what_a_timeout_plays(tmp_path: 
             assert [c for s, c in _cards_of(app, tricks, trick) if s == game.seat] == [lowest]
 
 
+async def test_a_call_or_card_typed_and_not_entered_is_what_a_timeout_plays(tmp_path: Path) -> None:
+    """Digits typed for a call show in the call's box, and a card typed shows under the hand; before,
+    when the turn ran out the server called or played what the cursor was on (the lowest), not what
+    was typed. Now what is typed chooses, as the arrows do, and a turn that goes by takes it along
+    (before, the digits stayed to spoil the card typed at the next turn)."""
+    async with driven_table(tmp_path, "Typed") as (http, seat_url, _):
+        game = OnlineGame(parse_join_url(seat_url))
+        app = CallbreakApp(game, hint=False)
+        async with app.run_test(size=(110, 34)) as pilot:
+            v = await turn_to(pilot, app, game, http, "calling")
+            await pilot.pause()
+            typed = max(c for c in v.legal_calls if c < 10)  # (one digit: no call on the way to it)
+            assert typed != lowest_action(v)
+            await pilot.press(str(typed))
+            assert f" {typed} " in screen_text(app, "prompt")  # shown in the call's box
+            await told(pilot, game)
+            assert v.rules.call_seconds is not None and v.rules.card_seconds is not None
+            await advance(http, v.rules.call_seconds)
+            await settle(pilot, lambda: game.state is not None and game.state.calls[game.seat] is not None)
+            assert game.state is not None and game.state.calls[game.seat] == typed
+            await pilot.pause()
+            assert app.typed == ""  # spent on the turn that went by (before, kept for the next)
+            v = await turn_with_a_choice(pilot, app, game, http)
+            await pilot.pause()
+            card = max(v.legal_cards, key=int)
+            assert card != lowest_action(v)
+            await pilot.press(*str(card).lower())
+            assert f"{str(card).lower()}_" in screen_text(app, "prompt")
+            await told(pilot, game)
+            tricks, trick = len(v.tricks), len(v.trick)
+            await advance(http, v.rules.card_seconds)
+            await settle(pilot, lambda: [c for s, c in _cards_of(app, tricks, trick) if s == game.seat] != [])
+            assert [c for s, c in _cards_of(app, tricks, trick) if s == game.seat] == [card]
+
+
 def _cards_of(app: CallbreakApp, tricks: int, trick: int) -> list[tuple[int, Card]]:
     """The cards played from the trick the turn was in, on: (seat, card)."""
     m = app.model

@@ -37,7 +37,16 @@ from ..match import Match
 from ..round import lowest_action
 from ..rules import FIELD_HELP, PRESETS, Ruleset
 from .cells import spacing_marks_take_a_cell
-from .game import Game, LocalGame, RoundSummary, TableModel, parse_call, parse_typed_card, sort_hand
+from .game import (
+    Game,
+    LocalGame,
+    RoundSummary,
+    TableModel,
+    parse_call,
+    parse_typed_card,
+    sort_hand,
+    typed_choice,
+)
 from .render import (
     hand_slots,
     hand_text,
@@ -486,6 +495,7 @@ class TableScreen(Screen[None]):
 
     def action_erase(self) -> None:
         self.cb.typed = self.cb.typed[:-1]
+        self.cb.typed_changed()
         self.cb.render_all()
 
     def action_clear(self) -> None:
@@ -502,6 +512,7 @@ class TableScreen(Screen[None]):
             # dropped, which would leave Enter to play the card or call chosen with the arrows)
             if len(app.typed) < 6:  # the longest card or call is 3 characters: anything longer is refused
                 app.typed += event.character
+                app.typed_changed()
             app.message = ""
         else:
             return
@@ -595,6 +606,8 @@ class CallbreakApp(App[int]):
         #: which call this is: the round, the summaries seen, the hand (a deal thrown in is dealt again)
         self._call_key: tuple[int, int, tuple[Card, ...]] | None = None
         self._call_sent: tuple[tuple[int, int, tuple[Card, ...]], int] | None = None  # the last call told the server
+        #: the seat's turn now (round, rounds seen, phase, tricks, cards in the trick), else None
+        self._my_turn: tuple[int, int, str, int, int] | None = None
         self._behind_told: tuple[int, int, int, str] | None = None  # the turn said behind a screen
         self._connects = 0  # the game's connections when a choice was last told
         self._lift_sent: tuple[int, int, int, Card | None] | None = None  # the last choice told the server
@@ -744,6 +757,10 @@ class CallbreakApp(App[int]):
         # lowest legal call or card): what the screen shows chosen is what a timeout plays, and a
         # choice the player makes is told the server (`_lifted`), which plays it then.
         timed = m.deadline is not None
+        turn = (v.round_number, len(m.summaries), v.phase, len(v.tricks), len(v.trick)) if m.my_turn else None
+        if self._my_turn is not None and turn != self._my_turn:
+            self.typed = ""  # (the turn went by, its timer's: what was typed for it is spent)
+        self._my_turn = turn
         if v.phase == "calling" and m.my_turn:
             key = (v.round_number, len(m.summaries), v.hand)
             if self._call_key != key or self.call_choice not in v.legal_calls:
@@ -771,6 +788,8 @@ class CallbreakApp(App[int]):
             self._lifted()
         elif self.selected not in hand:
             self.selected = hand[0] if hand else None
+        if self.typed:
+            self.typed_changed()  # (typed while waiting for the turn: shown, so chosen)
 
     def _maybe_hint(self) -> None:
         m = self.model
@@ -980,6 +999,21 @@ class CallbreakApp(App[int]):
                 self.picked = True
                 self._lifted()
         self.render_all()
+
+    def typed_changed(self) -> None:
+        """What is typed on the seat's turn chooses the call or card it names, as the arrows do
+        (`typed_choice`): the timer then makes the call shown, or plays the card typed."""
+        m = self.model
+        if m is None or not m.my_turn:
+            return
+        choice = typed_choice(self.typed, m.view)
+        if isinstance(choice, Card):
+            self.selected, self.picked = choice, True
+        elif choice is not None:
+            self.call_choice, self.call_picked = choice, True
+        else:
+            return
+        self._lifted()
 
     def _lifted(self) -> None:
         """Tell the server the card or the call the player chose for this turn, played if the turn

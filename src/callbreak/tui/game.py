@@ -51,6 +51,7 @@ __all__ = [
     "refusal",
     "sort_hand",
     "suit_order",
+    "typed_choice",
 ]
 
 
@@ -239,6 +240,25 @@ def parse_call(text: str, legal: Sequence[int]) -> int:
         lo, hi = (min(legal), max(legal)) if legal else (0, 0)
         raise IllegalAction(tr("tui.o_call_range", call=n, lo=lo, hi=hi))
     return n
+
+
+def typed_choice(text: str, view: SeatView) -> int | Card | None:
+    """What ``text``, typed so far on the seat's turn, chooses: a legal call or card, or none
+    (not one yet, or not legal: Enter says why).
+
+    >>> from callbreak import Match, Ruleset
+    >>> m = Match(Ruleset.preset("standard"), seed=1)
+    >>> v = m.view(m.to_act)
+    >>> typed_choice("4", v), typed_choice("1", v), typed_choice("0", v), typed_choice("qs", v)
+    (4, 1, None, None)
+    """
+    try:  # (the parsers' refusals are what Enter says; here they choose nothing)
+        if view.phase == "calling":
+            return parse_call(text, view.legal_calls)
+        card = parse_typed_card(text)
+    except ValueError:  # (IllegalAction is one)
+        return None
+    return card if view.phase == "playing" and card in view.legal_cards else None
 
 
 def refusal(view: SeatView, action: int | Card) -> str | None:

@@ -426,8 +426,6 @@ def refine_deals(
     ranges: tuple[list[float], list[float]] | None = None,
     keep: int = 1,
     every: int = 1,
-    lead_cost: float = -1.0,
-    void_cost: float = -1.0,
 ) -> list[list[int]]:
     """``deals`` each moved ``steps`` card swaps (Metropolis-Hastings,
     `kernel.refine`) towards the deals on which the other seats' cards so far are
@@ -478,7 +476,5 @@ def refine_deals(
         soft,
         keep,
         every,
-        lead_cost,
-        void_cost,
     )
     return [[int(x) for x in row] for row in out.tolist()]

@@ -244,12 +244,8 @@ class HardBot(Bot):
         look: int = 2,
         look_room: float = LOOK_ROOM,
         drift: float = SIMPLE_DRIFT,
-        lead_cost: float = -1.0,
-        void_cost: float = -1.0,
     ) -> None:
         super().__init__(seed)
-        self.lead_cost = float(lead_cost)
-        self.void_cost = float(void_cost)
         if not 0.0 <= drift < math.inf:
             raise ValueError("drift must be a number of points a round from 0")
         self.drift = float(drift)
@@ -451,8 +447,6 @@ class HardBot(Bot):
             self.call_ranges(view),
             keep,
             self.every,
-            self.lead_cost,
-            self.void_cost,
         )
 
     def card_deals(self, view: SeatView, k: Knowledge, n: int, seed: int) -> list[list[int]]:

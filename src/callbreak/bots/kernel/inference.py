@@ -84,30 +84,14 @@ def _seat_miss(hand_now: int, gone: int, s: int, hist: np.ndarray, P: np.ndarray
     the medium level's rules (`_medium`) would have played holding ``hand_now`` plus
     its cards played since (``gone``: all it has played).  A seat's choice depends on
     its own hand and public facts only (`_simple_misses` counts ``spar-simple``'s)."""
-    return int(_seat_miss_cost(hand_now, gone, s, hist, P, calls, 1.0, 1.0, 1.0))
-
-
-@_jit
-def _seat_miss_cost(
-    hand_now: int, gone: int, s: int, hist: np.ndarray, P: np.ndarray, calls: np.ndarray,
-    follow: float, lead: float, void: float,
-) -> float:  # fmt: skip
-    """`_seat_miss` with each card that is not medium's weighted by where it was played:
-    ``lead`` for a trick's first card, ``void`` for a card of a seat without the suit led,
-    ``follow`` for a card of the suit led."""
-    bad = 0.0
+    bad = 0
     for r in range(hist.shape[0]):
         if hist[r, 0] == s:
             hand, lm = _hand_at(hand_now, gone, hist[r], P)
             unseen = FULLM & ~hist[r, 4] & ~hand
             c = _medium(hand, unseen, s, lm, hist[r, 5:9], hist[r, 2], P, hist[r, 9:13], calls, hist[r, 13:17])
             if c != hist[r, 1]:
-                if hist[r, 2] == 0:
-                    bad += lead
-                elif hist[r, 5] // 13 == hist[r, 1] // 13:
-                    bad += follow
-                else:
-                    bad += void
+                bad += 1
     return bad
 
 
@@ -304,7 +288,7 @@ def _seat_energy(
     weights; ``cost``: `_energy_terms`)."""
     e = 0.0
     if cost[0, 0] > 0.0:
-        e += _seat_miss_cost(h[s], gone[s], s, hist, P, calls, cost[0, 0], cost[0, 1], cost[0, 2])
+        e += cost[0, 0] * _seat_miss(h[s], gone[s], s, hist, P, calls)
     if cost[1, s] > 0.0:
         mu = _hand_mean(h[s] | gone[s], P[0], int(cost[2, s]), int(cost[3, s]), w)
         off = max(cost[4, s] - mu, mu - cost[5, s], 0.0)
@@ -315,7 +299,7 @@ def _seat_energy(
 @_jit
 def _energy_terms(
     miss_cost: float, made: np.ndarray, pos: np.ndarray, earlier: np.ndarray,
-    lo: np.ndarray, hi: np.ndarray, soft: float, lead_cost: float, void_cost: float,
+    lo: np.ndarray, hi: np.ndarray, soft: float,
 ) -> np.ndarray:  # fmt: skip
     """`refine`'s likelihood settings in one array for `_seat_energy`: row 0 the
     cost of a card `_medium` would not have played; per seat (columns), row 1
@@ -324,8 +308,6 @@ def _energy_terms(
     ``lo..hi`` of the calling model's estimate."""
     cost = np.zeros((6, 4))
     cost[0, 0] = miss_cost
-    cost[0, 1] = miss_cost if lead_cost < 0.0 else lead_cost
-    cost[0, 2] = miss_cost if void_cost < 0.0 else void_cost
     for s in range(4):
         if made[s] >= 0:
             cost[1, s] = 2.0 * soft * soft
@@ -359,8 +341,6 @@ def refine(
     soft: float,
     keep: int = 1,
     every: int = 1,
-    lead_cost: float = -1.0,
-    void_cost: float = -1.0,
 ) -> np.ndarray:
     """Each deal (rows of the hands now) moved ``steps`` Metropolis-Hastings steps
     towards the deals that explain what the other seats did: a step swaps a card
@@ -413,7 +393,7 @@ def refine(
     e = np.zeros(4)
     opp = np.zeros(3, dtype=np.int64)
     hist = _history(me, seats, cards, leader0, P)
-    cost = _energy_terms(miss_cost, made, pos, earlier, lo, hi, soft, lead_cost, void_cost)
+    cost = _energy_terms(miss_cost, made, pos, earlier, lo, hi, soft)
     for d in range(nd):
         k = 0
         for s in range(4):

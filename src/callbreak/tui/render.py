@@ -144,16 +144,21 @@ def short_labels(names: Sequence[str], width: int) -> tuple[str, ...]:
     return tuple(labels)
 
 
-def rules_label(rules: Ruleset) -> str:
-    """The preset and what differs from it.
+#: fields the header says apart from the rules' name (the rounds, the trump) or not at all (the timers)
+_SAID_APART = frozenset({"rounds", "trump", "card_seconds", "call_seconds"})
 
-    >>> rules_label(Ruleset.preset("pagat", rounds=2))
-    'Pagat rules (rounds=2)'
-    >>> rules_label(Ruleset.preset("bhoos"))
-    'Bhoos rules'
+
+def rules_label(rules: Ruleset) -> str:
+    """The preset and what else differs from it (the rounds and the trump are said apart: a
+    table of Quick rules in 2 rounds is Standard's, as on the web page).
+
+    >>> rules_label(Ruleset.preset("pagat", rounds=2)), rules_label(Ruleset.preset("quick", rounds=2))
+    ('Pagat rules', 'Standard rules')
+    >>> rules_label(Ruleset.preset("bhoos", max_call=9))
+    'Bhoos rules (max_call=9)'
     """
     name, diff = rules.describe()
-    shown = {k: v for k, v in diff.items() if k not in ("card_seconds", "call_seconds")}
+    shown = {k: v for k, v in diff.items() if k not in _SAID_APART}
     label = tr(f"preset.short.{name}") if name in PRESETS else name
     if not shown:
         return tr("tui.rules", name=label)
@@ -168,6 +173,9 @@ def header_text(model: TableModel) -> Text:
     >>> game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
     >>> header_text(game.model()).plain
     ' ♠ Callbreak   Quick rules  ·  round 1 of 3  ·  seed 3'
+    >>> endless = LocalGame(Ruleset(rounds=None, trump="H"), seed=3, bots="easy", delay=0, trick_pause=0)
+    >>> header_text(endless.model()).plain
+    ' ♠ Callbreak   Standard rules  ·  round 1  ·  no fixed end  ·  trump ♥  ·  seed 3'
     """
     v = model.view
     rules = v.rules
@@ -177,7 +185,11 @@ def header_text(model: TableModel) -> Text:
     t.append(rules_label(rules), style="bold")
     if v.phase == "lobby":
         t.append("  ·  " + tr("tui.lobby"))
-    elif v.rounds is None or v.round_number > v.rounds:
+        rounds = tr("summary.no_end") if v.rounds is None else tr("summary.rounds", count=v.rounds)
+        t.append("  ·  " + rounds)
+    elif v.rounds is None:
+        t.append("  ·  " + tr("tui.round", round=v.round_number) + "  ·  " + tr("summary.no_end"))
+    elif v.round_number > v.rounds:
         t.append("  ·  " + tr("tui.round", round=v.round_number))
     else:
         t.append("  ·  " + tr("tui.round_of", round=v.round_number, rounds=v.rounds))

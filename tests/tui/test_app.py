@@ -248,6 +248,9 @@ async def test_resize_keeps_layout_usable() -> None:
                 assert region.width > 0 and region.height > 0, (size, wid)
                 assert region.right <= size[0] and region.bottom <= size[1], (size, wid)
             assert "Your turn" in screen_text(app, "prompt")
+            # the header in one line, the round and the trick in it (at 64 columns the trick was cut)
+            header = screen_text(app, "header").rstrip("\n")
+            assert "\n" not in header and "round 1 of 1" in header and "trick 1 of 13" in header, (size, header)
         # still playable after resizing
         before = len(game.match.round)
         await pilot.press("enter")

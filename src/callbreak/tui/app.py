@@ -912,7 +912,7 @@ class CallbreakApp(App[int]):
             sidebar.update(scores_renderable(m, side_w - 2))
         table = screen.query_one("#table", Static)
         table.update(table_renderable(m, self.remaining(), table.size.height, totals=side_w == 0))
-        screen.query_one("#header", Static).update(header_text(m))
+        screen.query_one("#header", Static).update(header_text(m, width))
         hand_w = max(20, screen.size.width - 2)
         screen.query_one("#hand", HandView).layout_for(v.hand, v.rules.trump, hand_w)
         playing = m.my_turn and v.phase == "playing"

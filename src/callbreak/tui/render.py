@@ -165,46 +165,69 @@ def rules_label(rules: Ruleset) -> str:
     return tr("tui.rules_changed", name=label, changes=", ".join(f"{k}={v}" for k, v in shown.items()))
 
 
-def header_text(model: TableModel) -> Text:
-    """The top line: the game's name, the round, the rules and the trump.
+def header_text(model: TableModel, width: int | None = None) -> Text:
+    """The top line: the game's name, the round, the rules and the trump; in ``width`` cells
+    (None: all of it), where the seed, the game's name, the rules' name and "no fixed end" give
+    way in that order to what matters at the table (the round, the trick, the trump).
 
     >>> from callbreak import Ruleset
     >>> from callbreak.tui.game import LocalGame
     >>> game = LocalGame(Ruleset.preset("quick"), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
     >>> header_text(game.model()).plain
     ' ♠ Callbreak   Quick rules  ·  round 1 of 3  ·  seed 3'
+    >>> header_text(game.model(), width=44).plain
+    ' ♠ Callbreak   Quick rules  ·  round 1 of 3'
+    >>> header_text(game.model(), width=40).plain
+    ' Quick rules  ·  round 1 of 3'
     >>> endless = LocalGame(Ruleset(rounds=None, trump="H"), seed=3, bots="easy", delay=0, trick_pause=0)
     >>> header_text(endless.model()).plain
     ' ♠ Callbreak   Standard rules  ·  round 1  ·  no fixed end  ·  trump ♥  ·  seed 3'
+    >>> header_text(endless.model(), width=30).plain
+    ' round 1  ·  trump ♥'
     """
     v = model.view
     rules = v.rules
-    t = Text()
-    t.append(f" ♠ {tr('home.title')} ", style="bold black on grey93")
-    t.append("  ")
-    t.append(rules_label(rules), style="bold")
+    # (text, style, which gives way first: 0 never)
+    parts: list[tuple[str, str, int]] = [
+        (f" ♠ {tr('home.title')} ", "bold black on grey93", 3),
+        (rules_label(rules), "bold", 2),
+    ]
     if v.phase == "lobby":
-        t.append("  ·  " + tr("tui.lobby"))
-        rounds = tr("summary.no_end") if v.rounds is None else tr("summary.rounds", count=v.rounds)
-        t.append("  ·  " + rounds)
-    elif v.rounds is None:
-        t.append("  ·  " + tr("tui.round", round=v.round_number) + "  ·  " + tr("summary.no_end"))
-    elif v.round_number > v.rounds:
-        t.append("  ·  " + tr("tui.round", round=v.round_number))
+        parts.append((tr("tui.lobby"), "", 0))
+        parts.append((tr("summary.no_end") if v.rounds is None else tr("summary.rounds", count=v.rounds), "", 0))
+    elif v.rounds is None or v.round_number > v.rounds:
+        parts.append((tr("tui.round", round=v.round_number), "", 0))
+        if v.rounds is None:
+            parts.append((tr("summary.no_end"), "", 1))
     else:
-        t.append("  ·  " + tr("tui.round_of", round=v.round_number, rounds=v.rounds))
+        parts.append((tr("tui.round_of", round=v.round_number, rounds=v.rounds), "", 0))
     if v.phase == "playing":
-        t.append("  ·  " + tr("tui.trick_of", trick=min(len(v.tricks) + 1, 13), tricks=13))
+        parts.append((tr("tui.trick_of", trick=min(len(v.tricks) + 1, 13), tricks=13), "", 0))
     if rules.trump != "S":
-        t.append("  ·  " + tr("tui.trump", symbol=SUIT_SYMBOL[rules.trump]), style="bold yellow")
+        parts.append((tr("tui.trump", symbol=SUIT_SYMBOL[rules.trump]), "bold yellow", 0))
     if v.sudden_death and not model.over:
-        t.append("  ")
-        t.append(f" {tr('tui.sudden_death')} ", style="bold white on red")
+        parts.append((f" {tr('tui.sudden_death')} ", "bold white on red", 0))
     if model.seed is not None:
-        t.append("  ·  " + tr("tui.seed", seed=model.seed), style="dim")
+        parts.append((tr("tui.seed", seed=model.seed), "dim", 4))
     if not model.connected:
-        t.append("  ")
-        t.append(f" {tr('tui.reconnecting')} ", style="bold black on yellow")
+        parts.append((f" {tr('tui.reconnecting')} ", "bold black on yellow", 0))
+
+    def line(kept: list[tuple[str, str, int]]) -> Text:
+        t = Text()
+        for i, (text, style, _) in enumerate(kept):
+            if i:  # (a badge, and what follows the first one, stand apart without a dot)
+                t.append("  " if " on " in style or (i == 1 and " on " in kept[0][1]) else "  ·  ")
+            elif " on " not in style:
+                t.append(" ")
+            t.append(text, style=style)
+        return t
+
+    t = line(parts)
+    for level in (4, 3, 2, 1):
+        if width is None or t.cell_len <= width:
+            break
+        parts = [p for p in parts if p[2] != level]
+        t = line(parts)
     return t
 
 

@@ -49,6 +49,17 @@ def _action(lang: str, action: str) -> str:
     return digits(lang, action) if action.isdigit() else Card.parse(action).symbol
 
 
+def _win_lost(lang: str, x: float) -> str:
+    """The chance of finishing first given away, on a line under the points lost, where it comes
+    to 1 % or more (a mistake graded by that chance alone shows 0.0 points lost).
+
+    >>> _win_lost("en", 0.17).splitlines(), _win_lost("en", 0.004)
+    (['', '−17% chance of 1st'], '')
+    """
+    shown = _pct(lang, x)
+    return "" if shown == _pct(lang, 0.0) else "\n" + translator(lang)("analysis.loss_win", win=shown)
+
+
 def _lost(shown: str, zero: str) -> str:
     """A loss with its minus sign (a bare "40%" reads as the chance left).
 
@@ -110,7 +121,7 @@ def tables(analysis: Analysis, lang: str = "en") -> list[RenderableType]:
             digits(lang, s.grades["inaccuracy"]),
             digits(lang, s.grades["mistake"]),
             digits(lang, s.grades["blunder"]),
-            f"{_dec(lang, s.points_lost_calls)} / {_dec(lang, s.points_lost_cards)}",
+            f"{_dec(lang, s.points_lost_calls)} / {_dec(lang, s.points_lost_cards)}" + _win_lost(lang, s.win_lost),
             digits(lang, f"{s.calls_made}/{s.calls_over}/{s.calls_missed}"),
         )
     out.append(t)

@@ -113,7 +113,10 @@ function summaryTable(analysis, names) {
       h("td", null, num(s.grades.mistake)),
       h("td", null, num(s.grades.blunder)),
       // (figures joined without spaces: a narrow phone column wraps none of them mid-way)
-      h("td", null, `${dec(s.points_lost_calls)}/${dec(s.points_lost_cards)}`),
+      // and under them the chance of finishing first given away, where it comes to 1 % or more (a
+      // mistake graded by that chance alone showed "0.0/0.0" here, as if nothing was lost)
+      h("td", null, `${dec(s.points_lost_calls)}/${dec(s.points_lost_cards)}`,
+        pct(s.win_lost) === pct(0) ? null : h("span", { class: "win-lost", "data-testid": "win-lost" }, t("analysis.loss_win", { win: pct(s.win_lost) }))),
       h("td", null, num(`${s.calls_made}/${s.calls_over}/${s.calls_missed}`))))));
 }
 

@@ -336,11 +336,14 @@ class Round:
     ``hands`` is four lists of 13 cards (`Card`, index or text), or four
     52-bit masks (as `hand_masks` gives them).  A deal the
     ruleset rejects (``redeal_without_trump``, ``redeal_without_face_card``)
-    starts in phase ``"redeal"``.
+    starts in phase ``"redeal"``.  Without hands, the deal is `deal_hands`' from ``seed``
+    (an int or a `random.Random`; None: unseeded).
 
     >>> rnd = Round(Ruleset(), Round.deal_hands(seed=3), dealer=0)
     >>> rnd.to_act, rnd.legal_calls()[:3]
     (1, [1, 2, 3])
+    >>> Round(seed=3, dealer=2).hand_masks == Round(hands=Round.deal_hands(3, 2), dealer=2).hand_masks
+    True
     """
 
     __slots__ = (
@@ -372,6 +375,7 @@ class Round:
         rules: Ruleset | None = None,
         hands: Sequence[Iterable[Card | int | str] | int] | None = None,
         dealer: int = 0,
+        seed: random.Random | int | None = None,
     ) -> None:
         if rules is None:
             rules = Ruleset()
@@ -380,7 +384,9 @@ class Round:
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer <= 3:
             raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
         if hands is None:
-            hands = Round.deal_hands(random.Random())
+            hands = Round.deal_hands(seed, dealer)
+        elif seed is not None:
+            raise ValueError("give the hands or a seed to deal them from, not both")
         masks = _validate_hands(hands)
         self.rules = rules
         self.dealer = dealer

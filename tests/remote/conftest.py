@@ -1,5 +1,5 @@
 """Real bot servers for the tests: `callbreak bot serve` in a child process, and
-misbehaving bots (slow, garbage, illegal, failing) on the standard library's HTTP server."""
+misbehaving bots (stalling, garbage, illegal, failing) on the standard library's HTTP server."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def served_random() -> Iterator[ServedBot]:
 
 
 class BadBotHandler(BaseHTTPRequestHandler):
-    """Answers according to ``server.mode``: slow, garbage, illegal, error or wrongtype."""
+    """Answers according to ``server.mode``: stall, garbage, illegal, error or wrongtype."""
 
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True
@@ -79,8 +79,13 @@ class BadBotHandler(BaseHTTPRequestHandler):
         mode: str = self.server.mode  # type: ignore[attr-defined]
         self.server.hits += 1  # type: ignore[attr-defined]
         bid = self.path.endswith("bid")
-        if mode == "slow":
-            time.sleep(self.server.delay)  # type: ignore[attr-defined]
+        if mode == "stall":
+            # at once, but for the round's second card: that one is answered only when the test
+            # ends, so it outlasts any budget however busy the machine
+            server: Any = self.server
+            server.cards = 0 if bid else server.cards + 1
+            if server.cards == 2:
+                server.released.wait(60)
             view = parse_request(self.path, body).view
             answer = 1 if bid else view.legal_cards[0].bhoos
             self._send(200, json.dumps({"value": answer}).encode())
@@ -115,12 +120,13 @@ class BadBotHandler(BaseHTTPRequestHandler):
 
 
 class BadBot:
-    def __init__(self, mode: str, delay: float = 0.0) -> None:
+    def __init__(self, mode: str) -> None:
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), BadBotHandler)
         self.httpd.daemon_threads = True
         self.httpd.mode = mode  # type: ignore[attr-defined]
-        self.httpd.delay = delay  # type: ignore[attr-defined]
         self.httpd.hits = 0  # type: ignore[attr-defined]
+        self.httpd.cards = 0  # type: ignore[attr-defined]  # (the round's cards asked for so far)
+        self.released = self.httpd.released = threading.Event()  # type: ignore[attr-defined]
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,), daemon=True)
         self.thread.start()
@@ -130,6 +136,7 @@ class BadBot:
         return int(self.httpd.hits)  # type: ignore[attr-defined]
 
     def close(self) -> None:
+        self.released.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -138,8 +145,8 @@ class BadBot:
 def bad_bot() -> Iterator[Any]:
     made: list[BadBot] = []
 
-    def make(mode: str, delay: float = 0.0) -> BadBot:
-        b = BadBot(mode, delay)
+    def make(mode: str) -> BadBot:
+        b = BadBot(mode)
         made.append(b)
         return b
 

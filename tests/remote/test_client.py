@@ -66,17 +66,20 @@ def test_http_errors_are_faults(bad_bot: Any) -> None:
     assert "HTTP 500" in res.records[0].faults[1][0]["detail"]
 
 
-def test_slow_bot_times_out_within_the_round_budget(bad_bot: Any) -> None:
-    slow = bad_bot("slow", delay=0.2)
-    res, s = _arena_with(slow.url, budget=0.5)
-    # Per round: two answers in time (0.4 s), the third is cut off at the budget, and with the
-    # budget spent the rest of the round is played by the fallback without asking.
+def test_a_stalled_bot_times_out_within_the_round_budget(bad_bot: Any) -> None:
+    stalled = bad_bot("stall")
+    res, s = _arena_with(stalled.url, budget=1.0)
+    # Per round: the call and the first card answered at once, the second card never in time (the
+    # bot holds it until the test ends): cut off at the budget, and with the budget spent the rest
+    # of the round is played by the fallback without asking.
     faults = res.records[0].faults[1]
     assert s.bots[1].faults == {"timeout": len(faults)}
     assert len(faults) == _decisions(res, 1) - 2 * res.records[0].rounds
     assert sum(1 for f in faults if "no answer within" in f["detail"]) == res.records[0].rounds
-    assert all(t < 0.5 + 0.1 for t in res.records[0].round_times[1])
-    assert slow.hits == 3 * res.records[0].rounds
+    # (the cut comes at the budget: its bound is loose, what it checks is that the round does not
+    # wait for the stalled answer, held for a minute)
+    assert all(t < 1.0 + 5.0 for t in res.records[0].round_times[1])
+    assert stalled.hits == 3 * res.records[0].rounds
 
 
 def test_bot_that_dies_mid_match() -> None:

@@ -11,18 +11,22 @@ from callbreak.server.table import TableState
 
 from ..seeds import seed_of_test
 from .conftest import Client, Server, play_until, two_players
+from .driven import DRIVEN, drive
 
 QUICK1 = {"preset": "quick", "rounds": 1}
 
 
-async def test_reconnect_gets_exactly_the_missed_events(server: Server) -> None:
-    made, joined, a, b, _ = await two_players(server, {**QUICK1, "call_seconds": 0.2, "card_seconds": 0.2})
-    await b.wait(lambda c: c.my_turn() or (a.my_turn() and c.state is not None))
+async def test_reconnect_gets_exactly_the_missed_events(make_server) -> None:  # type: ignore[no-untyped-def]
+    # the server's clock moves only when the test moves it: once b is back, nothing moves while
+    # its state is compared with a fresh client's (with real 0.2 s timers the table played on)
+    server: Server = make_server(DRIVEN)
+    made, joined, a, b, _ = await two_players(server, {**QUICK1, "call_seconds": 2, "card_seconds": 2})
+    await drive(server, (a, b), lambda: b.state is not None and b.state["phase"] != "lobby", seconds=0.5)
     # b leaves; a plays on (bots too) while b is away
     await b.close()
     seen_before = b.v
     # (b's own turns run out on their timer and are played for it)
-    await play_until([a], lambda: a.v > seen_before + 12, timeout=15)
+    await drive(server, (a,), lambda: a.v > seen_before + 12, players=(a,), seconds=0.5)
     missed_v = a.v
     b2 = Client(server, made["table"], joined["token"])
     b2.v = seen_before

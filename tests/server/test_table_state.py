@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 
 import orjson
+import pytest
 
-from callbreak import Ruleset
+from callbreak import Match, Ruleset
+from callbreak.analysis.practice import position_of
 from callbreak.server.render import StateRender
 from callbreak.server.table import TableMeta, TableState
 
@@ -65,3 +67,20 @@ def test_states_json_equals_each_seats_state_at_every_step() -> None:
         every = t.states_json([0, 1, 2, 3, -1])
         for s, text in every.items():
             assert text == _expected(t.state(s)), (seed, s)
+
+
+def test_a_table_that_cannot_start_keeps_its_lobby_as_it_was() -> None:
+    """Bad input changes nothing: a practice position whose actions do not replay (here a call
+    out of range) refuses the start, and the lobby's empty seats are not given to bots."""
+    m = Match(Ruleset.preset("quick", rounds=1), seed=3)
+    for a in (2, 3, 2, 3):
+        m.act(a)
+    broken = position_of(m, 0, 2).to_dict()
+    broken["actions"] = [2, 99]  # (no one calls 99)
+    t = TableState(TableMeta(id="t", invite="i", rules=Ruleset(rounds=1), bots="random", seed=1, created=0.0,
+                             practice=broken))
+    t.apply({"t": "seat", "seat": 1, "name": "A", "token": "k" * 22})
+    before = [(s.name, s.kind) for s in t.seats]
+    with pytest.raises(ValueError, match="99"):
+        t.apply({"t": "start"})
+    assert [(s.name, s.kind) for s in t.seats] == before and t.status == "lobby" and t.match is None

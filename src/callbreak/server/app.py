@@ -329,7 +329,10 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
             # read until the disconnect (the peer's close, an abort, or at once after a close of
             # ours); a closed connection's messages are not handled
             while True:
-                message = await websocket.receive()
+                try:
+                    message = await websocket.receive()
+                except (WebSocketDisconnect, RuntimeError):  # (Starlette's, reading a socket gone)
+                    break
                 if message["type"] == "websocket.disconnect":
                     break
                 if conn.closed:
@@ -337,9 +340,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
                 data = message.get("text")
                 if data is None:
                     data = message.get("bytes")
-                await the_hub.on_message(conn, data)
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+                await the_hub.on_message(conn, data)  # (a fault of its own is raised, and logged)
         finally:
             the_hub.gone(conn)
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):

@@ -33,7 +33,7 @@ callbreak.server.store.StoreConflict: table t1 already has entry 1
 
 from __future__ import annotations
 
-import contextlib
+import logging
 import sqlite3
 import threading
 import time
@@ -57,6 +57,8 @@ __all__ = [
     "is_postgres_url",
     "open_store",
 ]
+
+log = logging.getLogger("callbreak.server")
 
 #: one log entry to commit: the table's id, the entry's number, the entry, and its time stamp
 Row = tuple[str, int, dict[str, Any], float]
@@ -320,13 +322,22 @@ class SQLiteStore:
 
     def _checkpoint_loop(self, every: float) -> None:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
+        failed = 0  # in a row: the WAL grows until one succeeds (the next try is the remedy)
         try:
             while not self._stop.wait(every):
-                with contextlib.suppress(sqlite3.Error):
+                try:
                     db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.Error as e:
+                    failed += 1
+                    if failed in (1, 10) or failed % 100 == 0:  # (said, not once a second)
+                        log.warning("sqlite checkpoint failed %d time(s) in a row (the WAL grows): %s", failed, e)
+                else:
+                    if failed:
+                        log.warning("sqlite checkpoint works again after %d failure(s)", failed)
+                    failed = 0
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
-        except sqlite3.Error:
-            pass
+        except sqlite3.Error as e:
+            log.warning("sqlite checkpoint at close failed (the WAL is kept, and read at the next start): %s", e)
         finally:
             db.close()
 

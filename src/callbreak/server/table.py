@@ -320,16 +320,17 @@ class TableState:
         # name, nor at a practice table a name the match had at another seat)
         humans = [s.name if s.kind == "human" else None for s in self.seats]
         names = bot_names(humans, self.meta.seed, position.players if position is not None else ())
-        for i, s in enumerate(self.seats):
-            if s.kind == "empty":
-                self.seats[i] = Seat(names[i], "bot")
-        players = [s.name for s in self.seats]
+        seats = [Seat(names[i], "bot") if s.kind == "empty" else s for i, s in enumerate(self.seats)]
+        players = [s.name for s in seats]
+        # (the match first: one that cannot start leaves the lobby's seats as they were)
         if position is not None:
             from ..analysis.practice import start_position
 
-            self.match = start_position(position, self.meta.seed, players)
+            match = start_position(position, self.meta.seed, players)
         else:
-            self.match = Match(self.meta.rules, self.meta.seed, players=players)
+            match = Match(self.meta.rules, self.meta.seed, players=players)
+        self.seats[:] = seats
+        self.match = match
         self.status = PLAYING
         return [Started(v=0, seats=[self.seat_record(i) for i in range(4)]), self._deal_event()]
 

@@ -484,7 +484,26 @@ class OnlineGame(Game):
             raise IllegalAction(tr("tui.o_not_connected"))
         loop = asyncio.get_running_loop()
         task = loop.create_task(ws.send(msgspec.json.encode(msg).decode()))
-        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        """A message sent, or not: the connection fell as it went, so it is said (the turn is
+        still the player's once the client is back, and a choice is told again then).
+
+        >>> async def lost() -> None:
+        ...     raise ConnectionError("the socket closed")
+        >>> async def send() -> str:
+        ...     game = OnlineGame(parse_join_url("http://h/t/k3Xa9Q#s3cret"))
+        ...     task = asyncio.get_running_loop().create_task(lost())
+        ...     await asyncio.wait([task])
+        ...     game._sent(task)
+        ...     return game.error
+        >>> asyncio.run(send())
+        'not connected to the table: reconnecting…'
+        """
+        if not task.cancelled() and task.exception() is not None:
+            self.error = tr("tui.o_not_connected")
+            self._notify()
 
     def lift(self, choice: Card | int | None) -> None:
         """Tell the server the card or the call chosen on this turn (played if the turn runs out)."""

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from callbreak import Ruleset
+from callbreak.i18n import catalogue
 from callbreak.scorecalc import ScoreSheet
 from callbreak.scoring import places_of, score_tenths, tenths_to_points
 
@@ -243,6 +244,26 @@ def test_the_readers_own_digits_are_taken(static_url: str, browser: Any, lang: s
     rules = Ruleset.preset("standard")
     shown = page.evaluate("() => [0, 1, 2, 3].map(i => document.querySelector(`[data-testid=pts-0-${i}]`).textContent)")
     assert shown == [native(fmt(score_tenths(c, t, rules))) for c, t in zip(calls, tricks)], shown
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["ne", "bn"])
+def test_a_sudden_death_round_is_tagged_in_the_readers_language(static_url: str, browser: Any, lang: str) -> None:
+    # Found in a newcomer's try: the tag was "SD" in every language; now the catalogue's own word,
+    # under the round's number (it is wider than the narrow column of the rounds)
+    ctx = browser.new_context(locale=lang, viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    page.goto(static_url + "/calculator")
+    page.select_option("[data-testid=calc-preset]", "quick")
+    for tricks in ([3, 3, 3, 4], [3, 4, 3, 3], [3, 3, 4, 3]):  # a tie at the top after the three rounds
+        enter_round(page, [3, 3, 3, 3], tricks)
+    enter_round(page, [2, 5, 3, 3], [2, 4, 4, 3])
+    tag = page.locator("[data-testid=calc-row-3] th .tag")
+    assert tag.inner_text().strip() == catalogue(lang)["sheet.sd"] != "SD"
+    number, word = page.evaluate("""() => { const th = document.querySelector("[data-testid=calc-row-3] th");
+      const r = document.createRange(); r.setStart(th.firstChild, 0); r.setEnd(th.firstChild, 1);
+      return [r.getBoundingClientRect().bottom, th.querySelector(".tag").getBoundingClientRect().top]; }""")
+    assert word >= number - 1, (number, word)  # under the number
     ctx.close()
 
 

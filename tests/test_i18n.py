@@ -79,6 +79,21 @@ def test_translations_are_translated() -> None:
             if v == english[k] and isinstance(v, str) and re.search(r"[a-z]{3,}", re.sub(r"\{\w+\}", "", v))
         ]
         assert same == ["lobby.whatsapp", "preset.short.bhoos", "preset.short.pagat"], (lang, same)
+        # nor an English abbreviation (the score sheet's "SD" for sudden death was one), but names
+        latin = [
+            k
+            for k, v in catalogue(lang).items()
+            if v == english[k] and isinstance(v, str) and re.search(r"[A-Za-z]", re.sub(r"\{\w+\}", "", v))
+        ]
+        assert latin == ["lobby.sms", "lobby.whatsapp", "preset.short.bhoos", "preset.short.pagat", "replay.json"], latin
+
+
+def test_no_colon_doubled_by_a_visarga() -> None:
+    """A visarga (ः) is a word's last letter, not punctuation: one before a colon reads as "::"
+    (the Nepali rules page had "क्रमशः:")."""
+    for lang in LANGUAGES:
+        doubled = [k for k, v in catalogue(lang).items() if isinstance(v, str) and re.search(r"ः\s*:|::", v)]
+        assert doubled == [], (lang, doubled)
 
 
 def test_catalogue_files_are_sorted_json_objects() -> None:

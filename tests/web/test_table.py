@@ -78,6 +78,21 @@ def test_whole_match_against_bots(server: str, page: Any) -> None:
     assert any(u.endswith("/api/matches") for u in urls) and not [u for u in urls if "token" in u], urls
 
 
+def test_play_now_alone_against_bots_waits_for_the_player(server: str, page: Any) -> None:
+    """Found in a newcomer's try: a practice game's 30 s call timer made the call 1, then a card,
+    then gave the seat to a bot while the newcomer read the rules. Alone against bots there is
+    no timer: the table waits, and shows no countdown."""
+    page.goto(server + "/")
+    page.fill("[data-testid=my-name]", "Asha")
+    page.click("[data-testid=play-now]")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("[data-call]:not([disabled])", timeout=30_000)  # the seat's turn to call
+    table = page.url.rsplit("/", 1)[1]
+    info = httpx.get(f"{server}/api/tables/{table}").json()["table"]
+    assert (info["rules"]["card_seconds"], info["rules"]["call_seconds"], info["deadline"]) == (None, None, None)
+    assert page.locator(".secs").count() == 0
+
+
 def test_two_friends_through_an_invite_link(server: str, browser: Any) -> None:
     host_ctx = browser.new_context(viewport={"width": 1000, "height": 800})
     guest_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)

@@ -81,7 +81,10 @@ export function renderHome(root) {
   const playNow = h("button", { class: "btn primary big", type: "button", "data-testid": "play-now" }, t("home.play_now"));
   playNow.addEventListener("click", () => {
     setMyName(nameInput.value.trim());
-    createTable({ rules: { preset: presetNow.value }, bots: botsNow.value, name: name(false), play_now: true }, playNow);
+    // alone against bots, no turn timers: no one waits, and nothing is played that the player did
+    // not choose (a newcomer reading the rules lost the call, a card, then the seat to a bot)
+    const rules = { preset: presetNow.value, card_seconds: null, call_seconds: null };
+    createTable({ rules, bots: botsNow.value, name: name(false), play_now: true }, playNow);
   });
 
   // ---- play with friends ----

@@ -84,3 +84,18 @@ def test_a_table_that_cannot_start_keeps_its_lobby_as_it_was() -> None:
     with pytest.raises(ValueError, match="99"):
         t.apply({"t": "start"})
     assert [(s.name, s.kind) for s in t.seats] == before and t.status == "lobby" and t.match is None
+
+
+def test_a_practice_tables_bots_take_the_matchs_names_at_their_seats() -> None:
+    """The analysis names who played what: a position played again keeps each seat's name (before,
+    new names read as other players), but the practising player's own, which a bot does not repeat."""
+    m = Match(Ruleset.preset("quick", rounds=1), seed=3, players=["Ritu", "Hari", "Aarav", "Gita"])
+    for a in (2, 3, 2, 3):
+        m.act(a)
+    t = TableState(TableMeta(id="t", invite="i", rules=Ruleset(rounds=1), bots="random", seed=1, created=0.0,
+                             practice=position_of(m, 0, 2).to_dict()))
+    t.apply({"t": "seat", "seat": 2, "name": "Hari", "token": "k" * 22})  # Hari plays Aarav's seat again
+    t.apply({"t": "start"})
+    names = [s.name for s in t.seats]
+    assert names[0] == "Ritu" and names[2] == "Hari" and names[3] == "Gita", names
+    assert names[1] not in ("Ritu", "Hari", "Aarav", "Gita") and [s.kind for s in t.seats].count("bot") == 3, names

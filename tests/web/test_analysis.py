@@ -163,12 +163,18 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         )
         info = httpx.get(f"{base}/api/tables/{practice}", timeout=10).json()
         assert info["state"]["to_act"] == int(item_seat) and info["table"]["rules"]["rounds"] == 1
-        # the bots there are named afresh, never a name the match had at another seat (found in a
-        # newcomer's try: a bot of the match's name sat at another seat with another's call)
+        # alone with bots, no turn timer (the match had the friends' form's 15 s and 30 s)
+        assert (info["table"]["rules"]["card_seconds"], info["table"]["rules"]["call_seconds"]) == (None, None)
+        # the bots there take the names the match had at their seats, as the analysis names them
+        # (found in newcomers' tries: a bot of the match's name sat at another seat with another's
+        # call; then new names read as other players); one the player goes by is not repeated
         was = [s["name"] for s in httpx.get(f"{base}/api/tables/{table}", timeout=10).json()["table"]["seats"]]
         now = [s["name"] for s in info["table"]["seats"]]
         assert now[int(item_seat)] == "Asha"  # (this browser's name, whichever seat it takes)
-        assert not {n for i, n in enumerate(now) if i != int(item_seat)} & set(was), (was, now)
+        for i, name in enumerate(now):
+            if i != int(item_seat):
+                assert name == (was[i] if was[i] != "Asha" else name) and name != "Asha", (was, now)
+        assert len(set(now)) == 4, now
         page.goto(replay_url.split("?")[0])
         # the second look, after a restart, is instant: no button, no progress
         stop_server(proc)

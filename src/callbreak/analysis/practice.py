@@ -80,14 +80,15 @@ class Position:
 
 
 def practice_rules(rules: Ruleset) -> Ruleset:
-    """The rules of a practice round: the match's, one round, a tie at the top shared.
+    """The rules of a practice round: the match's, one round, a tie at the top shared, and no
+    turn timers (the player is alone with bots: the table waits, as Play now's does).
 
     >>> from callbreak import Ruleset
     >>> r = practice_rules(Ruleset.preset("quick"))
-    >>> r.rounds, r.tie_break, r.trump
-    (1, 'share', 'S')
+    >>> r.rounds, r.tie_break, r.trump, r.card_seconds, r.call_seconds
+    (1, 'share', 'S', None, None)
     """
-    return rules.replace(rounds=1, tie_break="share")
+    return rules.replace(rounds=1, tie_break="share", card_seconds=None, call_seconds=None)
 
 
 def position_of(match: Match, deal: int, step: int) -> Position:

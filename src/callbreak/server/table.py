@@ -317,9 +317,16 @@ class TableState:
 
             position = Position.from_dict(self.meta.practice)
         # empty seats get bots, named by the shared rule (from the table's seed, never a person's
-        # name, nor at a practice table a name the match had at another seat)
+        # name); at a practice table each takes the name the match had at that seat, as the
+        # analysis says it (found in a newcomer's try: new names there read as other players), but
+        # one the practising player goes by
         humans = [s.name if s.kind == "human" else None for s in self.seats]
         names = bot_names(humans, self.meta.seed, position.players if position is not None else ())
+        if position is not None and len(position.players) == 4:
+            mine = {n for n in humans if n is not None}
+            names = tuple(
+                p if humans[i] is None and p and p not in mine else names[i] for i, p in enumerate(position.players)
+            )
         seats = [Seat(names[i], "bot") if s.kind == "empty" else s for i, s in enumerate(self.seats)]
         players = [s.name for s in seats]
         # (the match first: one that cannot start leaves the lobby's seats as they were)

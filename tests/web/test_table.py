@@ -231,10 +231,14 @@ def test_timeouts_play_for_you_then_a_bot_until_you_are_back(server: str, browse
     ctx.close()
 
 
-def test_a_host_who_types_no_name_is_a_player_to_the_others_not_you(server: str, browser: Any) -> None:
-    """The home page's name field left empty: the table gets the server's default name for
-    the host, never the screen word "You", which a friend would read as the host's name."""
-    host_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+@pytest.mark.parametrize(("lang", "player_1"), [("en", "Player 1"), ("bn", "খেলোয়াড় ১")])
+def test_a_host_who_types_no_name_is_a_player_to_the_others_not_you(
+    server: str, browser: Any, lang: str, player_1: str
+) -> None:
+    """The home page's name field left empty: the host is "Player 1" in the host's language (it
+    was English in every language), never the screen word "You", which a friend would read as
+    the host's name."""
+    host_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale=lang)
     guest_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     host, guest = host_ctx.new_page(), guest_ctx.new_page()
     for pg in (host, guest):
@@ -245,11 +249,11 @@ def test_a_host_who_types_no_name_is_a_player_to_the_others_not_you(server: str,
     guest.tap("[data-testid=join-submit]")
     guest.wait_for_selector("[data-testid=lobby]")
     lobby = guest.inner_text("[data-testid=lobby]")
-    assert "Player 1" in lobby and "You" not in lobby.replace("Bimal (you)", ""), lobby
+    assert player_1 in lobby and "You" not in lobby.replace("Bimal (you)", ""), lobby
     host.tap("[data-testid=start-btn]")
     guest.wait_for_selector("[data-testid=hand] [data-card]")
     names = guest.locator("[data-testid=felt] .seat .name").all_inner_texts()
-    assert names.count("You") == 1 and "Player 1" in names, names
+    assert names.count("You") == 1 and player_1 in names, names
     host_ctx.close()
     guest_ctx.close()
 

@@ -68,9 +68,10 @@ export function renderHome(root) {
   const p = prefs();
   const nameInput = h("input", { id: "my-name", "data-testid": "my-name", maxlength: NAME_MAX, value: myName(), placeholder: t("home.your_name"), autocomplete: "nickname" });
   nameInput.addEventListener("change", () => setMyName(nameInput.value.trim()));
-  // no name typed: alone against bots, "You"; at a table for friends the server's own ("Player 1"),
-  // never the word "You", which the others would read as the host's name
-  const name = (friends) => nameInput.value.trim() || (friends ? null : t("seat.you"));
+  // no name typed: alone against bots, "You"; at a table for friends "Player 1" in the host's
+  // language (the server's default was English: "Player 1 (আপনি)" in a newcomer's try), never
+  // the word "You", which the others would read as the host's name
+  const name = (friends) => nameInput.value.trim() || (friends ? t("calc.player", { n: num(1) }) : t("seat.you"));
 
   // ---- play now ----
   const botsNow = select("now-bots", LEVELS, p.bots);

@@ -88,6 +88,14 @@ def test_translations_are_translated() -> None:
         assert latin == ["lobby.sms", "lobby.whatsapp", "preset.short.bhoos", "preset.short.pagat", "replay.json"], latin
 
 
+def test_the_turn_timer_says_seconds_as_the_home_page_does() -> None:
+    """An abbreviation cut from the word for seconds reads as another word ("29से": Hindi "from",
+    Bengali "সে": "he, she"); English keeps its "29s"."""
+    for lang in ("ne", "hi", "bn"):
+        c = catalogue(lang)
+        assert c["table.secs"].replace("{secs}", "{n}") == c["home.seconds"], (lang, c["table.secs"])
+
+
 def test_no_colon_doubled_by_a_visarga() -> None:
     """A visarga (ः) is a word's last letter, not punctuation: one before a colon reads as "::"
     (the Nepali rules page had "क्रमशः:")."""

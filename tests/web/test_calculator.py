@@ -267,6 +267,19 @@ def test_a_sudden_death_round_is_tagged_in_the_readers_language(static_url: str,
     ctx.close()
 
 
+def test_places_stand_alone_in_hindi(static_url: str, browser: Any) -> None:
+    # Found in a newcomer's try: the place row said "पहले" ("earlier"), the form a sentence takes
+    # ("आप तीसरे आए"); a place standing alone is "पहला"
+    ctx = browser.new_context(locale="hi", viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    page.goto(static_url + "/calculator")
+    enter_round(page, [3, 3, 3, 3], [4, 3, 3, 3])
+    hi = catalogue("hi")
+    assert [page.inner_text(f"[data-testid=place-{i}]") for i in range(4)] == [hi["place_label.1"]] + [hi["place_label.2"]] * 3
+    assert hi["place_label.1"] == "पहला" != hi["place.1"]
+    ctx.close()
+
+
 def test_changing_the_calls_keeps_them_and_a_changed_rule_says_custom(static_url: str, page: Any) -> None:
     """Found by a newcomer: "Change calls" emptied all four calls and left the tricks' error on
     screen, undo while entering tricks dropped the calls just saved, and a scoring rule changed

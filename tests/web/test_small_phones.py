@@ -7,6 +7,7 @@ import contextlib
 import time
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
@@ -31,13 +32,19 @@ def test_pages_fit_320_and_360_wide(static_url: str, browser: Any) -> None:
         ctx.close()
 
 
+def timed_table(page: Any, server: str) -> None:
+    """A table against random bots with the turn timers of a table for friends (the time shows
+    beside the calls; Play now has none), opened at its seat, the calls on screen."""
+    res = httpx.post(f"{server}/api/tables", json={"rules": {"preset": "standard"}, "bots": "random", "play_now": True})
+    res.raise_for_status()
+    page.goto(server + res.json()["seat_url"])
+    page.wait_for_selector("[data-call]")
+
+
 def test_trick_clears_the_top_seat_on_a_low_phone(server: str, browser: Any) -> None:
     ctx = browser.new_context(viewport={"width": 360, "height": 640})
     page = ctx.new_page()
-    page.goto(server + "/")
-    page.select_option("#now-bots", "random")
-    page.click("[data-testid=play-now]")
-    page.wait_for_selector("[data-call]")
+    timed_table(page, server)
     # While calling, the picker and the top of every card of the hand (one row) are on the screen.
     tops = page.eval_on_selector_all(
         "[data-testid=hand] [data-card]", "els => els.map(e => e.getBoundingClientRect().top)"
@@ -101,10 +108,7 @@ def test_phone_held_sideways_fits_one_screen(server: str, browser: Any, size: tu
     width, height = size
     ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=True, is_mobile=True)
     page = ctx.new_page()
-    page.goto(server + "/")
-    page.select_option("#now-bots", "random")
-    page.click("[data-testid=play-now]")
-    page.wait_for_selector("[data-call]")
+    timed_table(page, server)
     assert page.evaluate("document.documentElement.scrollHeight") <= height + 2
     # While calling: the picker between the side seats, below the top seat's name and call.
     picker = _box(page, "[data-testid=call-picker]")

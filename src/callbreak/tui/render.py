@@ -535,11 +535,14 @@ def summary_table(summary: RoundSummary, names: Sequence[str], seat: int) -> Tab
     return t
 
 
-def ordinal(place: int) -> str:
-    """>>> ordinal(2)
-    '2nd'
+def ordinal(place: int, label: bool = False) -> str:
+    """A place as a sentence says it ("You came 3rd"); ``label``: as a column names it (Hindi:
+    "तीसरा" standing alone, "तीसरे" in a sentence).
+
+    >>> ordinal(2), ordinal(5, label=True)
+    ('2nd', '5th')
     """
-    return tr(f"place.{place}" if 1 <= place <= 4 else "place.n", n=place)
+    return tr(f"{'place_label' if label else 'place'}.{place if 1 <= place <= 4 else 'n'}", n=place)
 
 
 def _and(names: Sequence[str]) -> str:
@@ -615,7 +618,7 @@ def places_table(model: TableModel) -> Table:
     for s in sorted(range(4), key=lambda s: (model.places[s], s)):  # type: ignore[index]
         p = model.places[s]
         t.add_row(
-            Text(ordinal(p), style="bold yellow" if p == 1 else ""),
+            Text(ordinal(p, label=True), style="bold yellow" if p == 1 else ""),
             Text(model.names[s], style="bold" if s == model.seat else ""),
             digits(current(), fmt_points(totals[s])),
         )

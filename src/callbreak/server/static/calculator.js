@@ -257,7 +257,7 @@ export function renderCalculator(root) {
         ...st.totals.map((x, i) => h("td", { class: "total", "data-testid": `total-${i}` }, num(fmt(x))))),
       h("tr", null, h("th", { scope: "row" }, t("calc.place")),
         // (no round yet: no places, rather than four players "1st")
-        ...st.places.map((p, i) => h("td", { class: `place place-${p}`, "data-testid": `place-${i}` }, sheet.rounds.length ? ordinal(p) : "–"))));
+        ...st.places.map((p, i) => h("td", { class: `place place-${p}`, "data-testid": `place-${i}` }, sheet.rounds.length ? ordinal(p, true) : "–"))));
     tableBox.append(h("table", { class: "sheet", "data-testid": "calc-sheet" },
       h("caption", { class: "sr-only" }, t("calc.caption")),
       h("thead", null, head), body, foot));

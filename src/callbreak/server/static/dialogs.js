@@ -157,7 +157,7 @@ function finalDialog(ctx) {
   const order = [0, 1, 2, 3].sort((a, b) => st.places[a] - st.places[b] || parseTenths(st.totals[b]) - parseTenths(st.totals[a]));
   const list = h("ol", { class: "places", "data-testid": "final-places" }, ...order.map((s) =>
     h("li", { class: `p${st.places[s]}${s === me() ? " me" : ""}`, dataset: { seat: s, place: st.places[s] } },
-      h("span", null, `${ordinal(st.places[s])} · ${shortName(s)}`), h("span", null, num(st.totals[s])))));
+      h("span", null, `${ordinal(st.places[s], true)} · ${shortName(s)}`), h("span", null, num(st.totals[s])))));
   const mine = me();
   const verdict = mine >= 0 ? (st.places[mine] === 1 ? tr("dialog.you_won") : tr("dialog.you_came", { place: ordinal(st.places[mine]) })) : "";
   const extra = [];

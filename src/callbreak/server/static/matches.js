@@ -27,7 +27,7 @@ export function renderMatches(root) {
       const status = m ? m.status : r.over ? "over" : "unknown";
       const players = m ? m.players.filter(Boolean).join(", ") : "";
       const seat = m ? m.seat : r.seat;
-      const result = m && m.places && seat !== null && seat !== undefined ? tr("matches.result", { place: ordinal(m.places[seat]), total: num(m.totals[seat]) }) : "";
+      const result = m && m.places && seat !== null && seat !== undefined ? tr("matches.result", { place: ordinal(m.places[seat], true), total: num(m.totals[seat]) }) : "";
       list.append(h("li", { "data-testid": "match-item", dataset: { table: r.table } },
         h("span", null, h("strong", null, new Date(m ? m.created : r.created).toLocaleString(lang)), h("br"),
           h("small", null, [players, m ? rulesName(m.rules) : "", status === "over" ? result : tr(`status.${status}`)].filter(Boolean).join(" · "))),
@@ -127,7 +127,7 @@ export function renderReplay(root, id) {
     // the analysis steps the replay to a deal's calls (trick null) or one of its tricks
     const jump = (di, trick) => { const first = steps.findIndex((st) => st.di === di); if (first >= 0) go(first + (trick || 0)); };
     panel = analysisPanel(id, { names, jump, auto: new URLSearchParams(location.search).get("analyse") === "1" });
-    const places = hist.places ? h("p", null, tr("replay.final"), " ", names.map((n, i) => tr("replay.final_one", { name: n, place: ordinal(hist.places[i]), total: num(hist.totals[i]) })).join(" · ")) : null;
+    const places = hist.places ? h("p", null, tr("replay.final"), " ", names.map((n, i) => tr("replay.final_one", { name: n, place: ordinal(hist.places[i], true), total: num(hist.totals[i]) })).join(" · ")) : null;
     fill(box, h("h1", null, tr("replay.title")), places, controls, panel.el, view,
       h("p", null, h("a", { href: `/api/tables/${encodeURIComponent(id)}/history?format=text`, download: `callbreak-${id}.txt` }, tr("replay.download_text")), " · ",
         h("a", { href: `/api/tables/${encodeURIComponent(id)}/history?format=json`, download: `callbreak-${id}.json` }, tr("replay.json"))));

@@ -45,9 +45,10 @@ export function placesOf(totals) {
   return totals.map((t) => 1 + totals.filter((o) => o > t).length);
 }
 
-/** 1 -> "1st", in the reader's language. */
-export function ordinal(n) {
-  return t(`place.${n >= 1 && n <= 4 ? n : "n"}`, { n });
+/** 1 -> "1st", in the reader's language, as a sentence says it ("You came 3rd"); `label`: as a
+ * list or a column names a place (Hindi: "तीसरा" standing alone, "तीसरे" in a sentence). */
+export function ordinal(n, label = false) {
+  return t(`${label ? "place_label" : "place"}.${n >= 1 && n <= 4 ? n : "n"}`, { n });
 }
 
 /**

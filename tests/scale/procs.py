@@ -42,7 +42,7 @@ class ScaledServer(Server):
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "callbreak", "serve", "--port", str(self.port), "--db", self.pg,
-                 "--redis", self.redis],
+                 "--redis", self.redis, "--log-level", "info"],
                 env=self.env,
                 stdout=out,
                 stderr=subprocess.STDOUT,

@@ -4,6 +4,7 @@ requests that land on the other process reach it, and a killed owner's tables mo
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable, Iterator
 
@@ -126,6 +127,9 @@ async def test_a_killed_owner_hands_its_table_on(make_scaled: Callable[..., list
     await play_until([p], lambda: p.info is not None and p.info["status"] == "over", timeout=90)
     metrics = httpx.get(b.base + "/metrics").text
     assert "callbreak_lease_moves_total 1.0" in metrics
+    # and said in b's log, with the time (found in an operator's try: only the metric told it)
+    took = rf"^\d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d,\d{{3}} INFO callbreak\.server: table {made['table']}: taken over"
+    assert re.search(took, b.output(), re.MULTILINE), b.output()[-3000:]
     await p.close()
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -75,9 +76,14 @@ def test_a_server_whose_redis_stops_answering_is_not_ready_and_answers_json(pg_u
             until(lambda: httpx.get(server.base + "/readyz", timeout=5).status_code != 200, 60, lambda: "still ready")
             r = httpx.get(server.base + "/readyz", timeout=5)
             assert r.status_code == 503 and r.json() == {"ready": False, "why": "not joined to the other processes"}
-            # a table's owner cannot be known: a JSON 503 to try again, not a 500 page
+            # a table's owner cannot be known: a JSON 503 to try again, not a 500 page, that says
+            # why (before: "the table is moving to another server")
             r = httpx.get(server.base + f"/api/tables/{table}", timeout=60)
             assert r.status_code == 503 and r.json()["error"] == "unavailable", r.text
+            assert "Redis does not answer" in r.json()["message"], r.text
+            # nor is a table made that no socket could open until Redis is back (before: 200)
+            r = httpx.post(server.base + "/api/tables", json={"bots": "random", "play_now": True}, timeout=60)
+            assert r.status_code == 503 and "Redis does not answer" in r.json()["message"], r.text
         finally:
             os.kill(own.proc.pid, signal.SIGCONT)
         until(lambda: httpx.get(server.base + "/readyz", timeout=5).status_code == 200, 60, lambda: "not ready again")
@@ -161,7 +167,9 @@ async def test_a_server_whose_database_stops_answers_at_once_and_plays_on_once_i
         assert "Traceback" not in server.output(), server.output()
         # the outage said once as it began, and once as it ended
         lines = server.output().splitlines()
-        assert len([ln for ln in lines if ln.startswith("the database does not answer (")]) == 1, lines
+        # (each line with its time and level: "2026-12-05 10:40:01,123 WARNING callbreak.server.store: …")
+        said = [ln for ln in lines if re.match(r"\d{4}-\d\d-\d\d [\d:,]+ WARNING callbreak[\w.]*: the database does not answer \(", ln)]
+        assert len(said) == 1, lines
         assert "the database answers again, after" in server.output()
     finally:
         server.stop()

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 import redis
 
 from ..server.conftest import Client, play_until
@@ -94,21 +95,24 @@ async def test_two_workers_on_one_port(pg_url: str, redis_server: str, ns: str, 
         until(lambda pid=pid: not os.path.exists(f"/proc/{pid}"), timeout=10)  # type: ignore[misc]
 
 
-def test_workers_on_one_sqlite_file_say_so(redis_server: str, ns: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [2, 1])
+def test_processes_on_a_sqlite_file_joined_on_redis_say_so(redis_server: str, ns: str, tmp_path: Path, workers: int) -> None:
     """`--workers 2` on a SQLite file works on one host, and says what it is (before: nothing,
-    though an operator's crowd wants PostgreSQL)."""
+    though an operator's crowd wants PostgreSQL); one process joined on Redis says the file is
+    what every process joined must use (an operator's other shell had lost `CALLBREAK_DB`, and
+    its process served from a file of its own, silently)."""
     out = tmp_path / "out.txt"
     env = {**os.environ, "CALLBREAK_NAMESPACE": ns}
     db = tmp_path / "t.db"
     proc = subprocess.Popen(
         [sys.executable, "-m", "callbreak", "serve", "--port", str(free_port()), "--db", str(db), "--redis", redis_server,
-         "--workers", "2"],
+         "--workers", str(workers)],
         env=env, stdout=out.open("wb"), stderr=subprocess.STDOUT,
     )  # fmt: skip
+    said_it = f"the 2 processes share the SQLite file {db}" if workers == 2 else f"must use this same SQLite file, {db}"
     try:
-        until(lambda: b"share the SQLite file" in out.read_bytes(), what=lambda: out.read_text())
-        said = out.read_text()
-        assert f"the 2 processes share the SQLite file {db}" in said and "--db postgresql://" in said
+        until(lambda: said_it.encode() in out.read_bytes(), what=lambda: out.read_text())
+        assert "--db postgresql://" in out.read_text()
     finally:
         proc.terminate()
         proc.wait(timeout=30)

@@ -375,3 +375,28 @@ async def test_a_turn_that_runs_out_plays_the_card_lifted_on_it(hub_clock: tuple
     clock.advance(15)
     assert mine(a, "play")[-1]["card"] == str(lowest) != str(other)
     assert len(live.state.auto_decisions()) == noted + 1  # the timer's own choice: not the player's
+
+
+async def test_a_table_reloaded_after_a_failed_commit_tells_its_sockets_to_reconnect(tmp_path: Path) -> None:
+    """Another writer took the table's next entry (a failover's race): the action is refused, the
+    table rebuilt from its log, and its sockets closed with 1012 (service restart), which a client
+    takes as "reconnect"; before, 1000 (normal closure), which a client may take as the end."""
+    from callbreak.server.store import SQLiteStore
+
+    hub, _ = await start_hub(tmp_path / "t.db")
+    try:
+        t, tokens = hub.create_table(Ruleset(), bots="random", play_now=True, seats=[(i, f"P{i}") for i in range(4)])
+        seat = t.state.to_act
+        assert seat is not None
+        me = Seat(hub, t.id, tokens[seat])
+        await me.hello()
+        other = SQLiteStore(str(tmp_path / "t.db"))
+        other.append(t.id, t.state.entries, {"t": "call", "seat": seat, "call": 13}, (), None)
+        other.close()
+        await me.send({"type": "call", "call": 2, "ref": "mine"})
+        assert me.conn.closed and me.conn.close_code == 1012, me.conn.close_code
+        fresh = hub.get(t.id)
+        assert fresh is not None and fresh is not t and fresh.state.match is not None
+        assert fresh.state.match.round.calls[seat] == 13  # the log's, not this process's
+    finally:
+        await hub.shutdown()

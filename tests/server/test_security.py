@@ -231,7 +231,9 @@ def test_table_creation_is_rate_limited_per_client(make_server) -> None:  # type
     server: Server = make_server({"CALLBREAK_CREATE_RATE": "0.01", "CALLBREAK_CREATE_BURST": "3"})
     codes = [server.post("/api/tables", {"name": "x"}).status_code for _ in range(5)]
     assert codes == [200, 200, 200, 429, 429]
-    assert server.post("/api/tables", {}).json()["error"] == "rate_limited"
+    refused = server.post("/api/tables", {})
+    # and when to ask again (found in an operator's try: a 429 with no Retry-After)
+    assert refused.json()["error"] == "rate_limited" and refused.headers["retry-after"] == "100"
 
 
 async def test_messages_are_rate_limited_per_connection(make_server) -> None:  # type: ignore[no-untyped-def]

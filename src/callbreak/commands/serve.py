@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import socket
 import sys
 from typing import Any
@@ -80,8 +81,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="this process's number, mixed into --seed so processes serving one store deal differently "
         "(--workers numbers its children from it: N, N+1, ...) (CALLBREAK_PROCESS)",
     )
-    p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
+    p.add_argument(
+        "--log-level",
+        default="warning",
+        help="the server's log level: debug, info (also each table taken over, each stop), warning "
+        "(default), error; lines on stderr, each with its time",
+    )
     p.set_defaults(func=run)
+
+
+def _log_lines(level: str) -> None:
+    """The server's own log lines (``callbreak.*``) on stderr, each with its time and level, from
+    ``level`` up (before, Python's fallback wrote the warnings alone, with no time: an operator
+    could not tell when a takeover or an outage was).
+
+    >>> logger = logging.getLogger("callbreak"); level, handlers = logger.level, list(logger.handlers)
+    >>> _log_lines("info"); _log_lines("info"); logger.level == logging.INFO
+    True
+    >>> len(logger.handlers) - len(handlers)   # (one, however often asked)
+    1
+    >>> logger.handlers[:] = handlers; logger.setLevel(level)
+    """
+    logger = logging.getLogger("callbreak")
+    name = level.upper()
+    logger.setLevel(logging.DEBUG if name == "TRACE" else getattr(logging, name, logging.WARNING))
+    if not any(getattr(h, "_callbreak", False) for h in logger.handlers):
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        handler._callbreak = True  # type: ignore[attr-defined]
+        logger.addHandler(handler)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -130,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:  # a bad option or CALLBREAK_* value: say which, start nothing
         raise SystemExit(f"callbreak serve: {setting_names(str(e), set(flagged))}") from None
     _raise_open_files_limit()
+    _log_lines(args.log_level)
     if args.workers > 1 and not cfg.redis:
         raise SystemExit("callbreak serve: --workers needs --redis (the processes share their tables through it)")
     if args.workers > 1 and args.status_port is not None and not 0 < args.status_port <= 65536 - args.workers:
@@ -210,6 +239,9 @@ def run(args: argparse.Namespace) -> int:
     if args.fd is None:
         for line in served_at(args.host, port, cfg.db):
             print(line, flush=True)
+        note = shared_file_note(1, cfg.db, redis=bool(cfg.redis))
+        if note:
+            print(note, flush=True)
     if status is not None and args.fd is None:
         print(f"  this process's /readyz and /metrics: http://{args.host}:{status.getsockname()[1]}/", flush=True)
     if cfg.bot_queue == "redis":
@@ -264,24 +296,35 @@ def seeded_warning(seed: int, process: int | None = None) -> str:
     )
 
 
-def shared_file_note(workers: int, db: str) -> str | None:
+def shared_file_note(workers: int, db: str, redis: bool = False) -> str | None:
     """What `callbreak serve --workers N` says when its processes share one SQLite file: it works
     on one host (each table is written by the process that owns it), each write waiting for the
-    file's lock; PostgreSQL is the store for a crowd and for more hosts.
+    file's lock; PostgreSQL is the store for a crowd and for more hosts. One process joined to
+    others on Redis (``redis``) says the same of the processes it joins: an operator who lost
+    the ``CALLBREAK_DB`` of another shell started one on a file of its own, and heard nothing.
 
     >>> print(shared_file_note(2, "callbreak.db"))
       the 2 processes share the SQLite file callbreak.db (each write waits for its lock): fine for a try on this host; for a crowd or more hosts, --db postgresql://... (docs/deploy.md)
+    >>> print(shared_file_note(1, "callbreak.db", redis=True))
+      every process joined on this Redis must use this same SQLite file, callbreak.db (one host; a process on another file serves tables the others cannot find): for more hosts, --db postgresql://... (docs/deploy.md)
     >>> shared_file_note(2, "postgresql://cb@db/cb") is None, shared_file_note(1, "callbreak.db") is None
     (True, True)
     """
     from ..server.store import is_postgres_url
 
-    if workers < 2 or is_postgres_url(db):
+    if is_postgres_url(db):
         return None
-    return (
-        f"  the {workers} processes share the SQLite file {db} (each write waits for its lock): fine for a try on"
-        " this host; for a crowd or more hosts, --db postgresql://... (docs/deploy.md)"
-    )
+    if workers >= 2:
+        return (
+            f"  the {workers} processes share the SQLite file {db} (each write waits for its lock): fine for a try on"
+            " this host; for a crowd or more hosts, --db postgresql://... (docs/deploy.md)"
+        )
+    if redis:
+        return (
+            f"  every process joined on this Redis must use this same SQLite file, {db} (one host; a process on"
+            " another file serves tables the others cannot find): for more hosts, --db postgresql://... (docs/deploy.md)"
+        )
+    return None
 
 
 def served_at(host: str, port: int, db: str) -> list[str]:

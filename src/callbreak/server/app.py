@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import time
 from collections.abc import AsyncIterator
@@ -89,6 +90,18 @@ _STATUS = {
 
 def _error(code: str, message: str, status: int | None = None) -> Response:
     return answer(HttpError(ErrorCode(code), message), status or _STATUS.get(code, 400))
+
+
+def _too_many(message: str, rate: float) -> Response:
+    """A 429 with the seconds until the address may ask again (one more of ``rate`` a second).
+
+    >>> r = _too_many("too many tables from here; wait a little", 0.2)
+    >>> r.status_code, r.headers["retry-after"]
+    (429, '5')
+    """
+    response = _error("rate_limited", message)
+    response.headers["Retry-After"] = str(max(1, math.ceil(1 / rate))) if rate > 0 else "60"
+    return response
 
 
 def _client_ip(request: Request | WebSocket) -> str:
@@ -182,7 +195,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
     @guard
     async def create_table(request: Request) -> Response:
         if not the_hub.allow_create(_client_ip(request)):
-            return _error("rate_limited", "too many tables from here; wait a little")
+            return _too_many("too many tables from here; wait a little", the_hub.config.create_rate)
         body = await read(request, CreateTable)
         try:
             rules = Ruleset.from_dict(body.rules or {})
@@ -227,7 +240,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
     @guard
     async def join(request: Request) -> Response:
         if not the_hub.allow_create(_client_ip(request)):
-            return _error("rate_limited", "too many joins from here; wait a little")
+            return _too_many("too many joins from here; wait a little", the_hub.config.create_rate)
         body = await read(request, JoinTable)
         t, seat, token = the_hub.join(request.path_params["code"], body.name, body.seat)
         return seat_answer(t, seat, token)
@@ -258,7 +271,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
     @guard
     async def practice(request: Request) -> Response:
         if not the_hub.allow_create(_client_ip(request)):
-            return _error("rate_limited", "too many tables from here; wait a little")
+            return _too_many("too many tables from here; wait a little", the_hub.config.create_rate)
         body = await read(request, Practice)
         t, seat, token = the_hub.practice(request.path_params["id"], body.deal, body.step, body.name)
         return seat_answer(t, seat, token)

@@ -177,6 +177,7 @@ class Cluster:
         self.broker = RedisBroker(redis_url, prefix=f"{namespace}:", on_lost=self._lost)
         #: tables whose lease this process holds
         self.owned: set[str] = set()
+        self._route_said = Said("cluster: redis, finding a table's process")
         #: owned tables found not loaded by the last renewal
         self._gone: set[str] = set()
         #: replies and frames awaited by requests and tunnels that started here
@@ -199,6 +200,24 @@ class Cluster:
         last renewed within its time to live (a Redis that stopped answering makes it not ready,
         as its leases run out: a load balancer's readiness check then sends players elsewhere)."""
         return self.ready and time.monotonic() - self._beaten < self.ttl
+
+    def cut_off(self) -> bool:
+        """Whether this process has lost Redis: joined once, and its liveness key not renewed for
+        twice its time to live (its leases surely lapsed; a loop late by less, on a busy host,
+        is not taken for it).
+
+        >>> from callbreak.server import create_app
+        >>> from callbreak.server.config import ServerConfig
+        >>> hub = create_app(ServerConfig(db=":memory:")).state.hub
+        >>> c = Cluster(hub, "redis://127.0.0.1:6379/0", lease_ttl=3.0)
+        >>> c.cut_off()   # (not joined yet: nothing to lose)
+        False
+        >>> c.ready, c._beaten = True, time.monotonic() - 7.0
+        >>> c.cut_off(), c.joined()
+        (True, False)
+        >>> hub.store.close(); hub.hints.close()
+        """
+        return self.ready and time.monotonic() - self._beaten > 2 * self.ttl
 
     def key(self, *parts: str) -> str:
         return ":".join((self.ns, *parts))
@@ -228,7 +247,9 @@ class Cluster:
             t.end()
         if self.hub.write_behind is not None:
             self.hub.write_behind.flush()  # on the loop: blocks until each entry is answered
-        with contextlib.suppress(RedisError, OSError):
+        if self.owned:
+            log.info("cluster: stopping: handing back the leases of %d table(s) to the other processes", len(self.owned))
+        with contextlib.suppress(RedisError, OSError):  # (unreachable: the leases expire in lease_ttl)
             for tid in list(self.owned):
                 await self._release(keys=[self.key("lease", tid)], args=[self.me])
             await self.redis.delete(self.key("alive", self.me))
@@ -365,6 +386,7 @@ class Cluster:
                     self.hub._unload(tid)
             self.owned.add(tid)
             if moved:
+                log.info("table %s: taken over (the process that ran it is gone or let it go)", tid)
                 self.moves += 1
                 if self.on_move is not None:
                     self.on_move()
@@ -513,10 +535,12 @@ class Cluster:
         """The owner of ``tid`` (taking the lease when it is free or its holder is dead), or None
         while Redis does not answer (whose table it is cannot be known: the caller asks again)."""
         try:
-            return await self.acquire(tid)
+            owner = await self.acquire(tid)
         except (RedisError, OSError) as e:
-            log.warning("cluster: redis: %s", e)
+            self._route_said.failed(e)  # (said once, again each minute: a request retries many times)
             return None
+        self._route_said.ok()
+        return owner
 
     async def forward_http(self, owner: str, tid: str, scope: Scope, body: bytes) -> dict[str, Any] | None:
         """Send the request to ``owner``; its response, or None if the owner died or no longer

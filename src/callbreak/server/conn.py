@@ -25,6 +25,8 @@ __all__ = ["NORMAL", "NO_HELLO", "TOO_SLOW", "TOO_SLOW_REASON", "Conn", "nbytes"
 
 #: close codes: a normal close, a client dropped for falling too far behind, one that never said hello
 NORMAL = 1000
+#: the table is rebuilt from the store (a commit that failed): reconnect, as after a restart
+RESTART = 1012
 TOO_SLOW = 4008
 NO_HELLO = 4408
 TOO_SLOW_REASON = "too far behind: reconnect to catch up"

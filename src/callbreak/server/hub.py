@@ -19,7 +19,7 @@ from .botpool import BotPool, Deciders
 from .broker import Broker, LocalBroker, channel
 from .clock import Clock, Handle, LoopClock
 from .config import ServerConfig
-from .conn import NO_HELLO, Conn, nbytes
+from .conn import NO_HELLO, RESTART, Conn, nbytes
 from .hinting import Hints
 from .history import history
 from .live import LiveTable
@@ -298,7 +298,7 @@ class Hub:
             if fresh is None:
                 return
         for c in conns:  # its players reconnect: to the fresh copy, or, once the database answers, to one then
-            c.close()
+            c.close(RESTART, "the table moves: reconnect")  # (closed already by the table's own close)
 
     def _require(self, table_id: str) -> LiveTable:
         t = self.get(table_id)

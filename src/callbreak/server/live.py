@@ -24,7 +24,7 @@ from .autopilot import Autopilot
 from .broker import channel
 from .clock import Clock, Handle
 from .config import ServerConfig
-from .conn import Conn
+from .conn import RESTART, Conn
 from .protocol import Event, SeatInfo, TableInfo, event_frame, snapshot_frame, synced_frame, table_frame
 from .recent import AUDIENCES, Recent
 from .store import EntryDropped, StoreUnavailable
@@ -524,6 +524,9 @@ class LiveTable:
             self.try_submit({"t": "autoplay", "seat": seat, "on": False})
 
     def close(self) -> None:
+        """This copy of the table stops (unloaded, rebuilt from its log, or the process stops): its
+        sockets are closed with 1012, service restart, so that every client reconnects and
+        catches up with the table wherever it runs next (1000, normal closure, read as "done")."""
         self._closed = True
         for w in self._settled:
             if not w.done():
@@ -540,4 +543,4 @@ class LiveTable:
         self.autopilot.close()
         for conns in self.conns.values():
             for c in list(conns):
-                c.close()
+                c.close(RESTART, "the table moves: reconnect")

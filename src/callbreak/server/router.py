@@ -71,6 +71,17 @@ class ClusterRouter:
             return
         path: str = scope["path"]
         tid = table_of(path)
+        if self.cluster.cut_off() and (tid is not None or path.startswith(_INVITE_PREFIX) or (
+            kind == "http" and creates_table(scope["method"], path)
+        )):
+            # Redis does not answer (its liveness key lapsed): whose a table is cannot be known, nor
+            # a new table run; said at once (before: a table's request waited 11 s to hear "moving",
+            # and a new table was made that no socket could open)
+            if kind == "websocket":
+                await send({"type": "websocket.close", "code": 1013, "reason": "try again later"})
+            else:
+                await _unavailable(send, _CUT_OFF)
+            return
         if tid is None and kind == "http" and path.startswith(_INVITE_PREFIX):
             code = path[len(_INVITE_PREFIX) :].split("/", 1)[0]
             try:
@@ -87,8 +98,10 @@ class ClusterRouter:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.cluster.ttl * 2 + 5
         body = b"" if kind == "websocket" else await _read_body(receive, self.max_body)
+        lost = False  # (whether Redis was the last answer's trouble)
         while True:
             owner = await self.cluster.route(tid)  # (None: Redis does not answer, ask again)
+            lost = owner is None
             if owner == self.cluster.me:
                 if kind == "http" and creates_table(scope["method"], path):
                     await self._claiming(scope, _replay(body), send)
@@ -120,7 +133,7 @@ class ClusterRouter:
                 if kind == "websocket":
                     await send({"type": "websocket.close", "code": 1013, "reason": "try again later"})
                 else:
-                    await _unavailable(send)
+                    await _unavailable(send, _CUT_OFF if lost else _MOVING)
                 return
             await asyncio.sleep(0.1)
 
@@ -177,7 +190,12 @@ def _replay(body: bytes) -> Receive:
     return receive
 
 
-async def _unavailable(send: Send, message: str = "the table is moving to another server; try again") -> None:
+#: the 503's words while a table's owner changes, and while this process cannot reach Redis
+_MOVING = "the table is moving to another server; try again"
+_CUT_OFF = "this server cannot reach the others (Redis does not answer): try again in a moment"
+
+
+async def _unavailable(send: Send, message: str = _MOVING) -> None:
     body = orjson.dumps({"error": "unavailable", "message": message})
     await send(
         {

@@ -297,8 +297,18 @@ def test_a_seat_link_pasted_with_a_bracket_after_it_still_takes_the_seat(server:
     page.wait_for_selector("[data-testid=hand] [data-card]")
     assert page.evaluate(f"localStorage.getItem('callbreak.seat.{data['table']}')") == data["token"]
     other = ctx.new_page()
+    # no such table (found in a newcomer's try: "you have no seat here; ask for an invite")
     other.goto(f"{server}/t/{data['table'][::-1]}#not%20a%20token%20at%20all")
-    other.wait_for_selector("text=" + catalogue("en")["table.no_seat"])
+    other.wait_for_selector("text=" + catalogue("en")["error.no_table"])
+    assert other.locator("text=" + catalogue("en")["table.no_seat"]).count() == 0
+    # a table that is, on a phone that has no seat there
+    stranger = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    seatless = stranger.new_page()
+    seatless.goto(f"{server}/t/{data['table']}#not%20a%20token%20at%20all")
+    seatless.wait_for_selector("[data-testid=no-seat] >> text=" + catalogue("en")["table.no_seat"])
+    seatless.wait_for_load_state("networkidle")  # (its table looked up: it is there, so the page stays)
+    assert seatless.locator("text=" + catalogue("en")["table.no_seat"]).count() == 1
+    stranger.close()
     # the seat link pasted into the home page's box, and an invite link opened with a ")" after it
     other.goto(server + "/")
     other.fill("[data-testid=join-code]", server + data["seat_url"] + ").")

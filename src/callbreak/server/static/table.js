@@ -1,5 +1,5 @@
 // The table: a seat's (or a spectator's) live view over one WebSocket.
-import { h, clear, fill, keepFocus, cardEl, cardName, toast, placeToast, errorText, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
+import { h, clear, fill, keepFocus, cardEl, cardName, toast, placeToast, errorText, api, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
 import { t as tr, num, lang } from "./i18n.js";
 import { tokenFor, seatRecord, rememberSeat, updateRecord } from "./seats.js";
 import { createHand } from "./hand.js";
@@ -139,10 +139,17 @@ export function renderTable(root, id) {
   // (a token that is not one cannot go in the handshake: the page has no seat, and says so)
   const token = SEAT_TOKEN.test(tokenFor(id) || "") ? tokenFor(id) : null;
   if (!token) {
-    fill(root, h("div", { class: "page" }, h("h1", null, tr("table.no_seat")),
+    const page = h("div", { class: "page", "data-testid": "no-seat" }, h("h1", null, tr("table.no_seat")),
       h("p", null, tr("table.no_seat_text")),
       h("p", null, h("a", { class: "btn", href: `/watch/${id}`, "data-link": true }, tr("table.watch")), " ",
-        h("a", { class: "btn", href: "/", "data-link": true }, tr("nav.home")))));
+        h("a", { class: "btn", href: "/", "data-link": true }, tr("nav.home"))));
+    fill(root, page);
+    // a link to no table at all (mistyped, or cut short) says so, not "ask for an invite"
+    api("GET", `/api/tables/${encodeURIComponent(id)}`).catch((e) => {
+      if (e.code !== "no_table" || !page.isConnected) return;
+      fill(page, h("h1", null, tr("error.no_table")),
+        h("p", null, h("a", { class: "btn", href: "/", "data-link": true }, tr("nav.home"))));
+    });
     return () => {};
   }
   return mountTable(root, id, token);

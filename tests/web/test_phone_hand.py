@@ -251,7 +251,18 @@ def test_tapping_an_illegal_card_plays_nothing(server: str, phone: Any) -> None:
             page.wait_for_selector("#toast.show:has-text('You cannot play')")
             assert page.evaluate(HAND) == hand
             assert page.locator("[data-testid=hand].my-turn").count() == 1
+            # a legal card lifted then: the refusal's toast goes, and "tap again to play" shows (found
+            # in a newcomer's try: the toast lay over it for its 3.5 s)
+            lifted = rng.choice(legal)
+            page.touchscreen.tap(*where(page, lifted)["face"])
+            page.wait_for_selector(f"[data-testid=hand] [data-card='{lifted}'][data-selected=true]")
+            assert page.locator("#toast.show").count() == 0
+            assert "again" in page.inner_text("[data-testid=turn-line]")
+            plays = len(my_plays(page))
+            page.touchscreen.tap(*where(page, lifted)["face"])  # and played
+            page.wait_for_function(f"() => window.__events.filter(e => e.kind === 'play' && e.seat === 0).length > {plays}")
             checked += 1
+            continue
         tap_to_play(page, rng.choice(legal), "face")
     assert checked >= 3, checked
 

@@ -1,5 +1,5 @@
 // The table: a seat's (or a spectator's) live view over one WebSocket.
-import { h, clear, fill, keepFocus, cardEl, cardName, toast, placeToast, errorText, api, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
+import { h, clear, fill, keepFocus, cardEl, cardName, toast, placeToast, errorText, api, hideToast, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
 import { t as tr, num, lang } from "./i18n.js";
 import { tokenFor, seatRecord, rememberSeat, updateRecord } from "./seats.js";
 import { createHand } from "./hand.js";
@@ -190,7 +190,10 @@ function mountTable(root, id, token) {
     announce: (text) => announce(text),
     onCue: () => { if (S.table) renderTurnLine(); },
     // (a lift not sent, the socket down: told on the next connection, even a lift put down)
-    onLift: (c) => { liftUntold = !conn.send({ type: "select", card: c, ref: LIFT }); },
+    onLift: (c) => {
+      liftUntold = !conn.send({ type: "select", card: c, ref: LIFT });
+      if (c) hideToast();  // ("tap again to play" shows: a refusal's toast lay over it)
+    },
   });
   document.addEventListener("keydown", onGlobalKey);
 

@@ -252,6 +252,15 @@ export function toast(message, ms = 3500) {
   toastTimer = setTimeout(() => el.classList.remove("show"), ms);
 }
 
+/** Take the toast away now (the player acts: what it said is behind them, and it may cover what
+ * the page says next, as "tap again to play" under the refusal of the card tapped before). */
+export function hideToast() {
+  const el = document.getElementById("toast");
+  if (!el) return;
+  clearTimeout(toastTimer);
+  el.classList.remove("show");
+}
+
 export async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);

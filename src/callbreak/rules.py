@@ -285,13 +285,16 @@ class Ruleset:
 
     @property
     def name(self) -> str:
-        """The preset name when this is exactly a preset, else ``custom``.
+        """The preset name when this is exactly a preset, else ``custom``; the turn timers are
+        the table's, not the game's rules (a game alone against bots has none, and is Standard).
 
         >>> Ruleset.preset("quick").name, Ruleset(max_call=9).name
         ('quick', 'custom')
+        >>> Ruleset(card_seconds=None, call_seconds=None).name
+        'standard'
         """
         pname, diff = self.describe()
-        return pname if not diff else "custom"
+        return pname if not set(diff) - {"card_seconds", "call_seconds"} else "custom"
 
     @property
     def trump_index(self) -> int:

@@ -92,6 +92,24 @@ def _limits(text: str) -> dict[str, str]:
     return {k: m.group(1) for k, m in found.items() if m is not None}
 
 
+def test_no_client_gets_past_the_servers_limits_with_an_address_it_made_up(make_server: Callable[..., Server]) -> None:
+    """The site passes the client's own address alone in X-Forwarded-For (found in a review: it
+    appended to the client's header, and a server trusting any proxy, as compose's do, took the
+    made-up address at its left): five tables asked for by one client under five made-up
+    addresses meet the limit of three."""
+    server = make_server({"CALLBREAK_CREATE_RATE": "0.01", "CALLBREAK_CREATE_BURST": "3", "FORWARDED_ALLOW_IPS": "*"})
+    nginx = Nginx([server.port])
+    try:
+        codes = [
+            httpx.post(nginx.base + "/api/tables", json={"bots": "random"}, headers={"X-Forwarded-For": f"10.9.8.{i}"},
+                       timeout=30).status_code
+            for i in range(5)
+        ]  # fmt: skip
+        assert codes == [200, 200, 200, 429, 429], codes
+    finally:
+        nginx.stop()
+
+
 def test_the_sites_websocket_limits_are_the_servers_own() -> None:
     """nginx's per-address WebSocket limits are the server's defaults (docs/protocol.md), a second
     copy of them held to the first here; the compose site is the same site."""

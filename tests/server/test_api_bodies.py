@@ -111,3 +111,14 @@ def test_every_answer_is_its_type_and_fits_the_schema(make_server: Callable[...,
     r = server.get(f"/api/matches?token={made.token},{joined.token}")  # (pages of before)
     assert sorted(m.seat for m in msgspec.json.decode(r.content, type=api.Matches).matches) == sorted([0, joined.seat])
     fits("GET /api/matches", "answer", r.json())
+
+
+def test_a_game_without_turn_timers_is_listed_by_its_preset(server: Server) -> None:
+    """Play now sends no timers: its matches were listed as "Custom" (found in a review); the
+    timers are the table's, not the game's rules."""
+    made = server.post(
+        "/api/tables",
+        {"rules": {"preset": "standard", "card_seconds": None, "call_seconds": None}, "bots": "random", "play_now": True},
+    ).json()
+    rows = msgspec.json.decode(server.post("/api/matches", {"tokens": [made["token"]]}).content, type=api.Matches).matches
+    assert [m.rules for m in rows] == ["standard"]

@@ -175,8 +175,9 @@ def test_the_analysis_tables_in_nepali() -> None:
     # the cards as the table shows them, the losses with their minus signs (a newcomer's try read
     # "TS", and "40%" as the chance left)
     assert "2♥" in text and "A♥" in text and "−१.२" in text and "−५०%" in text, text
-    # the summary's chance of finishing first lost, under its points lost (75 %)
-    assert NE["analysis.loss_win"].replace("{win}", "७५%") in text, text
+    # under the summary's points lost, the most chance of finishing first one decision gave away
+    # (50 %, the card's; the sum of the two, 75 %, is no chance)
+    assert NE["analysis.worst"].replace("{loss}", NE["analysis.loss_win"].replace("{win}", "५०%")) in text, text
     assert not ENGLISH.search(text) and not re.search(
         r"Accuracy|Mistake|Blunder|Grade|Hindsight|lost", text
     ), text

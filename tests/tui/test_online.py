@@ -510,6 +510,10 @@ async def test_a_call_or_card_typed_and_not_entered_is_what_a_timeout_plays(tmp_
             await pilot.pause()
             card = max(v.legal_cards, key=int)
             assert card != lowest_action(v)
+            # typed, then the arrows: the arrows choose, and what was typed goes (Enter would have
+            # played the typed card while the timer played the arrows')
+            await pilot.press(*str(card).lower(), "right")
+            assert app.typed == "" and app.selected != card
             await pilot.press(*str(card).lower())
             assert f"{str(card).lower()}_" in screen_text(app, "prompt")
             await told(pilot, game)

@@ -87,13 +87,18 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         assert len(stored.analysis.decisions) == (4 + 52) * len(deals)
         rows = page.locator("[data-testid=analysis-summary] tbody tr")
         assert rows.count() == 4
-        # under the points lost, the chance of finishing first lost, where it comes to 1 % (found in
-        # a newcomer's try: a mistake graded by that chance alone showed "0.0/0.0", as if nothing)
-        lost = {s.seat: math.floor(s.win_lost * 100 + 0.5) for s in stored.analysis.summaries}
-        assert any(lost.values()), lost  # (random bots give some away: the case is met)
-        for seat, pct in lost.items():
+        # under the points lost, the most chance of finishing first one of the seat's own decisions
+        # gave away, where it comes to 1 % (found in a newcomer's try: a mistake graded by that
+        # chance alone showed "0.0/0.0", as if nothing; then a review: the chances' sum passed 100 %)
+        worst = {
+            s: math.floor(max((d.loss_win for d in stored.analysis.decisions if d.seat == s and d.auto is None),
+                              default=0.0) * 100 + 0.5)
+            for s in range(4)
+        }  # fmt: skip
+        assert any(worst.values()) and max(worst.values()) <= 100, worst  # (random bots give some away)
+        for seat, pct in worst.items():
             cell = page.locator(f"[data-testid=analysis-summary] tbody tr[data-seat='{seat}'] [data-testid=win-lost]")
-            assert cell.all_inner_texts() == ([f"−{pct}% chance of 1st"] if pct else []), (seat, pct)
+            assert cell.all_inner_texts() == ([f"worst: −{pct}% chance of 1st"] if pct else []), (seat, pct)
         assert "Asha" in rows.first.inner_text() or "Asha" in page.inner_text(
             "[data-testid=analysis-summary]"
         )

@@ -49,15 +49,23 @@ def _action(lang: str, action: str) -> str:
     return digits(lang, action) if action.isdigit() else Card.parse(action).symbol
 
 
-def _win_lost(lang: str, x: float) -> str:
-    """The chance of finishing first given away, on a line under the points lost, where it comes
-    to 1 % or more (a mistake graded by that chance alone shows 0.0 points lost).
+def _worst(lang: str, analysis: Analysis, seat: int) -> str:
+    """The most chance of finishing first one of the seat's own decisions gave away, on a line
+    under the points lost, where it comes to 1 % or more (a mistake graded by that chance alone
+    shows 0.0 points lost; the chances' sum is no chance: it passed 100 %).
 
-    >>> _win_lost("en", 0.17).splitlines(), _win_lost("en", 0.004)
-    (['', '−17% chance of 1st'], '')
+    >>> from callbreak.analysis.records import Analysis
+    >>> empty = Analysis(seats=(0,), players=("A", "B", "C", "D"), budget=1, seed=0, decisions=(),
+    ...                  summaries=(), curve={}, thresholds={})
+    >>> _worst("en", empty, 0)
+    ''
     """
-    shown = _pct(lang, x)
-    return "" if shown == _pct(lang, 0.0) else "\n" + translator(lang)("analysis.loss_win", win=shown)
+    worst = max((d.loss_win for d in analysis.decisions if d.seat == seat and d.auto is None), default=0.0)
+    shown = _pct(lang, worst)
+    if shown == _pct(lang, 0.0):
+        return ""
+    tr = translator(lang)
+    return "\n" + tr("analysis.worst", loss=tr("analysis.loss_win", win=shown))
 
 
 def _lost(shown: str, zero: str) -> str:
@@ -121,7 +129,7 @@ def tables(analysis: Analysis, lang: str = "en") -> list[RenderableType]:
             digits(lang, s.grades["inaccuracy"]),
             digits(lang, s.grades["mistake"]),
             digits(lang, s.grades["blunder"]),
-            f"{_dec(lang, s.points_lost_calls)} / {_dec(lang, s.points_lost_cards)}" + _win_lost(lang, s.win_lost),
+            f"{_dec(lang, s.points_lost_calls)} / {_dec(lang, s.points_lost_cards)}" + _worst(lang, analysis, s.seat),
             digits(lang, f"{s.calls_made}/{s.calls_over}/{s.calls_missed}"),
         )
     out.append(t)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-__all__ = ["LEVEL_NAMES", "NAMES", "bot_names", "level_name"]
+__all__ = ["LEVEL_NAMES", "NAMES", "bot_names", "level_name", "same_person"]
 
 NAMES: tuple[str, ...] = (
     "Aarav",
@@ -66,6 +66,16 @@ def _keys(name: str) -> set[str]:
     folded = name.casefold().strip()
     words = folded.split()
     return {folded, words[0]} if words else set()
+
+
+def same_person(a: str, b: str) -> bool:
+    """Whether two names would be read as one person's: the same but for case, or the same
+    first word (the rule by which no bot takes a name like a person's at its table).
+
+    >>> same_person("Asha", "asha"), same_person("Asha K", "Asha"), same_person("Asha", "Ashan")
+    (True, True, False)
+    """
+    return bool(_keys(a) & _keys(b))
 
 
 def bot_names(seats: Sequence[str | None], seed: int, avoid: Sequence[str] = ()) -> tuple[str, ...]:

@@ -386,7 +386,7 @@ class Cluster:
                     self.hub._unload(tid)
             self.owned.add(tid)
             if moved:
-                log.info("table %s: taken over (the process that ran it is gone or let it go)", tid)
+                log.info("table %s: taken over (the process that ran it is gone)", tid)
                 self.moves += 1
                 if self.on_move is not None:
                     self.on_move()

@@ -440,7 +440,7 @@ class Hub:
             parent=st.id,
             seats=[(seat, clean_name(name, "Player 1"))],
             host=seat,
-            practice=pos.to_dict(),
+            practice={**pos.to_dict(), "names": "seats"},  # (the bots take the match's names: TableState._a_start)
         )
         return t, seat, tokens[seat]
 

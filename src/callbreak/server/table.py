@@ -33,7 +33,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from ..bots.names import bot_names
+from ..bots.names import bot_names, same_person
 from ..cards import Card
 from ..errors import IllegalAction
 from ..match import Match
@@ -317,15 +317,18 @@ class TableState:
 
             position = Position.from_dict(self.meta.practice)
         # empty seats get bots, named by the shared rule (from the table's seed, never a person's
-        # name); at a practice table each takes the name the match had at that seat, as the
-        # analysis says it (found in a newcomer's try: new names there read as other players), but
-        # one the practising player goes by
+        # name); at a practice table made since the rule below (its position says "names":
+        # "seats"), each takes the name the match had at that seat, as the analysis says it
+        # (found in a newcomer's try: new names there read as other players), but one read as the
+        # practising player's; a practice table made before keeps the names it was dealt
         humans = [s.name if s.kind == "human" else None for s in self.seats]
         names = bot_names(humans, self.meta.seed, position.players if position is not None else ())
-        if position is not None and len(position.players) == 4:
-            mine = {n for n in humans if n is not None}
+        practice = self.meta.practice or {}
+        if position is not None and practice.get("names") == "seats" and len(position.players) == 4:
+            mine = [n for n in humans if n is not None]
             names = tuple(
-                p if humans[i] is None and p and p not in mine else names[i] for i, p in enumerate(position.players)
+                p if humans[i] is None and p and not any(same_person(p, m) for m in mine) else names[i]
+                for i, p in enumerate(position.players)
             )
         seats = [Seat(names[i], "bot") if s.kind == "empty" else s for i, s in enumerate(self.seats)]
         players = [s.name for s in seats]

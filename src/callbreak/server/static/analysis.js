@@ -102,6 +102,13 @@ export function evaluationGraph(analysis, names, mistakes = [], pick = null) {
     h("figcaption", null, t("analysis.graph_caption")), legend);
 }
 
+/** The seat's costliest decision in chance of finishing first (its own, not one made for it), or null. */
+function worstLine(analysis, seat) {
+  const worst = Math.max(0, ...analysis.decisions.filter((d) => d.seat === seat && !d.auto).map((d) => d.loss_win));
+  return pct(worst) === pct(0) ? null
+    : h("span", { class: "win-lost", "data-testid": "win-lost" }, t("analysis.worst", { loss: t("analysis.loss_win", { win: pct(worst) }) }));
+}
+
 function summaryTable(analysis, names) {
   const head = ["player", "col_accuracy", "col_inaccuracies", "col_mistakes", "col_blunders", "col_points_lost", "col_calls"].map((k) => t(`analysis.${k}`));
   return h("table", { class: "scoreboard analysis-summary", "data-testid": "analysis-summary" },
@@ -113,10 +120,10 @@ function summaryTable(analysis, names) {
       h("td", null, num(s.grades.mistake)),
       h("td", null, num(s.grades.blunder)),
       // (figures joined without spaces: a narrow phone column wraps none of them mid-way)
-      // and under them the chance of finishing first given away, where it comes to 1 % or more (a
-      // mistake graded by that chance alone showed "0.0/0.0" here, as if nothing was lost)
-      h("td", null, `${dec(s.points_lost_calls)}/${dec(s.points_lost_cards)}`,
-        pct(s.win_lost) === pct(0) ? null : h("span", { class: "win-lost", "data-testid": "win-lost" }, t("analysis.loss_win", { win: pct(s.win_lost) }))),
+      // and under them the most chance of finishing first one decision gave away, where it comes to
+      // 1 % or more (a mistake graded by that chance alone showed "0.0/0.0" here, as if nothing was
+      // lost; the chances' sum is no chance: it passed 100 %)
+      h("td", null, `${dec(s.points_lost_calls)}/${dec(s.points_lost_cards)}`, worstLine(analysis, s.seat)),
       h("td", null, num(`${s.calls_made}/${s.calls_over}/${s.calls_missed}`))))));
 }
 

@@ -173,7 +173,7 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
     if (!view || !view.playing) { toast(t("error.not_your_turn")); return; }
     if (view.pending) return;
     if (!view.legal.includes(c)) {
-      toast(t("hand.cannot_play", { card: cardName(c), reason: reasonFor(view) }));
+      toast(t("hand.cannot_play", { card: cardName(c), reason: reasonFor(view) }), 3500, "refusal");
       announce(t("hand.not_playable", { card: cardName(c) }));
       return;
     }

@@ -180,7 +180,6 @@ function mountTable(root, id, token) {
   const page = h("div", { class: "table-page", "data-testid": spectator ? "spectator" : "table" },
     top, felt, turnLine, spectator ? null : handBox, dialogs, live, banner);
   fill(root, page);
-  let liftUntold = false;  // a lift (or putting one down) the socket was down for
   const hand = createHand(handBox, {
     send: (c) => {
       if (!send({ type: "play", card: c })) return false;
@@ -191,8 +190,8 @@ function mountTable(root, id, token) {
     onCue: () => { if (S.table) renderTurnLine(); },
     // (a lift not sent, the socket down: told on the next connection, even a lift put down)
     onLift: (c) => {
-      liftUntold = !conn.send({ type: "select", card: c, ref: LIFT });
-      if (c) hideToast();  // ("tap again to play" shows: a refusal's toast lay over it)
+      conn.send({ type: "select", card: c, ref: LIFT });  // (the socket down: told again on the next `synced`)
+      if (c) hideToast("refusal");  // ("tap again to play" shows: a refusal's toast lay over it)
     },
   });
   document.addEventListener("keydown", onGlobalKey);
@@ -259,7 +258,6 @@ function mountTable(root, id, token) {
         if (!spectator) hand.adopt(typeof msg.lifted === "string" ? msg.lifted : null);  // (a number: a call the terminal chose)
         render();
         if (!spectator && hand.selected() && hand.selected() !== msg.lifted) conn.send({ type: "select", card: hand.selected(), ref: LIFT });
-        liftUntold = false;  // (what the page shows lifted and what the server keeps are one now)
         break;
       case "event": {
         if (msg.v <= S.v) return;
@@ -274,9 +272,9 @@ function mountTable(root, id, token) {
       }
       case "synced":
         // the lift told again (as after a snapshot: a server that took the table over kept none);
-        // no lift is told only where putting one down went untold, since the same seat open in
+        // never "no lift": a page puts no lift down but by playing it, and the same seat open in
         // the terminal may have chosen a call or a card that "none" would clear
-        if (!spectator && (hand.selected() || liftUntold)) liftUntold = !conn.send({ type: "select", card: hand.selected(), ref: LIFT });
+        if (!spectator && hand.selected()) conn.send({ type: "select", card: hand.selected(), ref: LIFT });
       // falls through
       case "table":
         if (msg.table) { S.table = msg.table; S.state = behindSummary(S.table, S.state); render(); }

@@ -242,9 +242,10 @@ export function placeToast() {
   if (el && el.querySelector(".toast-text")) el.style.top = `${toastTop(el.offsetHeight, el.offsetWidth)}px`;
 }
 
-export function toast(message, ms = 3500) {
+export function toast(message, ms = 3500, kind = "") {
   const el = document.getElementById("toast");
   if (!el) return;
+  el.dataset.kind = kind;  // (what `hideToast` may take away)
   toastParts(el).textContent = message;
   placeToast();
   el.classList.add("show");
@@ -252,11 +253,12 @@ export function toast(message, ms = 3500) {
   toastTimer = setTimeout(() => el.classList.remove("show"), ms);
 }
 
-/** Take the toast away now (the player acts: what it said is behind them, and it may cover what
- * the page says next, as "tap again to play" under the refusal of the card tapped before). */
-export function hideToast() {
+/** Take the toast away now if it is of `kind` (a refusal the player has acted past: it may cover
+ * what the page says next, as "tap again to play" under the refusal of the card tapped before);
+ * a toast of another kind (a card played for the player, the connection) stays its time. */
+export function hideToast(kind) {
   const el = document.getElementById("toast");
-  if (!el) return;
+  if (!el || el.dataset.kind !== kind) return;
   clearTimeout(toastTimer);
   el.classList.remove("show");
 }

@@ -196,8 +196,6 @@ class HardBot(Bot):
     fall behind this one in the rounds still to come (`SIMPLE_DRIFT`, as measured),
     taken off its match total in the chance of finishing first (`ahead`); 0: every
     seat expected to score alike, as for the seats taken to play `medium`'s rules.
-    ``pw``: the weight, in thousandths, of the round's points beside the chance of
-    finishing first in both searches' values (4: a point is worth 0.4 % of that chance).
 
     >>> HardBot(seed=1, iterations=0)
     Traceback (most recent call last):
@@ -246,12 +244,8 @@ class HardBot(Bot):
         look: int = 2,
         look_room: float = LOOK_ROOM,
         drift: float = SIMPLE_DRIFT,
-        pw: int = 4,
     ) -> None:
         super().__init__(seed)
-        if isinstance(pw, bool) or not isinstance(pw, int) or pw < 0:
-            raise ValueError("pw must be a whole number of thousandths from 0")
-        self.pw = pw
         if not 0.0 <= drift < math.inf:
             raise ValueError("drift must be a number of points a round from 0")
         self.drift = float(drift)
@@ -505,7 +499,7 @@ class HardBot(Bot):
             (view.dealer + 1) & 3,
             np.array([-1 if c is None else c for c in view.calls], dtype=np.int64),
             np.array(cands, dtype=np.int64),
-            kernel.rules_array(view.rules, self.pw),
+            kernel.rules_array(view.rules),
             np.array(model.weights),
             np.array([call_position(s, view.dealer) for s in range(4)], dtype=np.int64),
             view.rules.min_call,
@@ -583,7 +577,6 @@ class HardBot(Bot):
                     self.sd_scale,
                     styles.tolist(),
                     ahead,
-                    self.pw,
                 )
             )
             if self.time_limit is not None and time.perf_counter() - t0 > self.time_limit:
@@ -594,7 +587,7 @@ class HardBot(Bot):
             # most look_room times the search's playouts (a count: the answer does not depend on the clock)
             room = -1 if self.time_limit is None else int(self.look_room * table.size)
             table = look_values(
-                view, k, deals, table, seed, self.look, self.eps, self.sd_scale, styles.tolist(), room, ahead, self.pw
+                view, k, deals, table, seed, self.look, self.eps, self.sd_scale, styles.tolist(), room, ahead
             )
         means = table.mean(axis=0)
         values = {c: float(v) for c, v in zip(legal, means)}

@@ -112,7 +112,7 @@ def match_stakes(
 
 
 def search_state(
-    view: SeatView, k: Knowledge, sd_scale: float = 1.0, ahead: Sequence[float] | None = None, points_milli: int = 4
+    view: SeatView, k: Knowledge, sd_scale: float = 1.0, ahead: Sequence[float] | None = None
 ) -> SearchState:
     """The position of a card decision for the kernel: the trick so far, the tricks
     won, the cards played, the calls, the match's stakes (``sd_scale`` scales the
@@ -150,7 +150,7 @@ def search_state(
         np.array(view.tricks_won, dtype=np.int64),
         len(view.tricks),
         k.played,
-        kernel.rules_array(view.rules, points_milli),
+        kernel.rules_array(view.rules),
         np.array([c or 0 for c in view.calls], dtype=np.int64),
         totals,
         sd,
@@ -171,7 +171,6 @@ def look_values(
     opp: Sequence[int] = (0, 0, 0, 0),
     max_work: int = -1,
     ahead: Sequence[float] | None = None,
-    points_milli: int = 4,
 ) -> npt.NDArray[np.float64]:
     """`search_values`' table ``base`` (one rollout a deal, medium's playouts, no exact
     endgames) with the seat's next card chosen by what it will know then (`kernel.look`:
@@ -204,7 +203,7 @@ def look_values(
     if least < 2:
         raise ValueError(f"least must be at least 2, not {least!r}")
     styles = styles_array(opp)
-    state = search_state(view, k, sd_scale, ahead, points_milli)
+    state = search_state(view, k, sd_scale, ahead)
     out: npt.NDArray[np.float64] = kernel.look(
         np.array(deals, dtype=np.int64),
         view.seat,
@@ -236,7 +235,6 @@ def search_values(
     sd_scale: float = 1.0,
     opp: int | Sequence[int] = 0,
     ahead: Sequence[float] | None = None,
-    points_milli: int = 4,
 ) -> np.ndarray:
     """Match value of each legal card (columns, in ``view.legal_cards`` order) on
     each deal and rollout (rows); ``medium_playouts``: every seat plays the
@@ -268,7 +266,7 @@ def search_values(
     from . import kernel
 
     styles = styles_array(opp)
-    state = search_state(view, k, sd_scale, ahead, points_milli)
+    state = search_state(view, k, sd_scale, ahead)
     values: npt.NDArray[np.float64] = kernel.search(
         np.array(deals, dtype=np.int64),
         view.seat,

@@ -59,12 +59,11 @@ _POP = np.array([bin(i).count("1") for i in range(1 << 16)], dtype=np.int64)
 _HIGH = np.array([max(i.bit_length() - 1, 0) for i in range(1 << 13)], dtype=np.int64)
 
 
-def rules_array(rules: Ruleset, points_milli: int = 4) -> np.ndarray:
-    """The rules as the kernel reads them, and (last) the weight of a round's points beside the
-    chance of finishing first in a search's value, in thousandths (`scoring._value`).
+def rules_array(rules: Ruleset) -> np.ndarray:
+    """The rules as the kernel reads them.
 
     >>> rules_array(Ruleset()).tolist()
-    [0, 1, 1, 0, 0, 1, -1, 0, -1, 13, 4]
+    [0, 1, 1, 0, 0, 1, -1, 0, -1, 13]
     >>> int(rules_array(Ruleset(must_head=False))[1])
     0
     """
@@ -80,7 +79,6 @@ def rules_array(rules: Ruleset, points_milli: int = 4) -> np.ndarray:
             ("call", "shortfall", "zero").index(rules.missed_penalty),
             -1 if rules.bonus_call is None else rules.bonus_call,
             rules.bonus_points,
-            points_milli,
         ],
         dtype=np.int64,
     )

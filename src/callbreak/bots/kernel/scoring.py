@@ -55,5 +55,4 @@ def _value(
         for s in range(4):
             if s != me:
                 v *= 0.5 * (1.0 + math.erf((mine - pts[s]) / (sd * 1.4142135623730951)))
-    w = P[10] / 1000.0  # (4: 0.004, the same double as before the weight was a setting)
-    return v + w * _score(calls[me], won[me], P) / 10.0
+    return v + 0.004 * _score(calls[me], won[me], P) / 10.0

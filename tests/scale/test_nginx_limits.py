@@ -106,6 +106,9 @@ def test_no_client_gets_past_the_servers_limits_with_an_address_it_made_up(make_
             for i in range(5)
         ]  # fmt: skip
         assert codes == [200, 200, 200, 429, 429], codes
+        # and another client (another source address) is itself to the servers: not limited
+        with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2")) as other:
+            assert other.post(nginx.base + "/api/tables", json={"bots": "random"}, timeout=30).status_code == 200
     finally:
         nginx.stop()
 

@@ -22,6 +22,8 @@ True
 
 from __future__ import annotations
 
+import math
+
 from rich.console import Console, RenderableType
 from rich.table import Table
 
@@ -33,7 +35,13 @@ __all__ = ["hindsight_text", "render", "tables"]
 
 
 def _pct(lang: str, x: float) -> str:
-    return digits(lang, f"{x * 100:.0f}%")
+    """A share as a whole percentage, a half rounded up, as the web page's `Math.round` does
+    (Python's format rounds a half to even: 12.5 % was 12 % here, 13 % there).
+
+    >>> _pct("en", 0.125), _pct("en", 0.005), _pct("ne", 0.5)
+    ('13%', '1%', '५०%')
+    """
+    return digits(lang, f"{math.floor(x * 100 + 0.5)}%")
 
 
 def _dec(lang: str, x: float) -> str:

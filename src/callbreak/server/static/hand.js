@@ -169,8 +169,8 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
   /** Play `c` if it may be played now; otherwise say why. */
   function play(c) {
     if (view && view.settling) return;  // the trick just won is a moment on the table: your lead comes after it
-    if (view && view.forced) { toast(t("turn.forced")); return; }  // the server plays it by itself
-    if (!view || !view.playing) { toast(t("error.not_your_turn")); return; }
+    if (view && view.forced) { toast(t("turn.forced"), 3500, "refusal"); return; }  // the server plays it by itself
+    if (!view || !view.playing) { toast(t("error.not_your_turn"), 3500, "refusal"); return; }
     if (view.pending) return;
     if (!view.legal.includes(c)) {
       toast(t("hand.cannot_play", { card: cardName(c), reason: reasonFor(view) }), 3500, "refusal");

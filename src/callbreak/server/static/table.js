@@ -188,7 +188,6 @@ function mountTable(root, id, token) {
     },
     announce: (text) => announce(text),
     onCue: () => { if (S.table) renderTurnLine(); },
-    // (a lift not sent, the socket down: told on the next connection, even a lift put down)
     onLift: (c) => {
       conn.send({ type: "select", card: c, ref: LIFT });  // (the socket down: told again on the next `synced`)
       if (c) hideToast("refusal");  // ("tap again to play" shows: a refusal's toast lay over it)

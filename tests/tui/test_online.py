@@ -385,6 +385,21 @@ async def turn_with_a_choice(pilot: Pilot[None], app: CallbreakApp, game: Online
         await settle(pilot, lambda b=before: game.v > b)
 
 
+@contextlib.asynccontextmanager
+async def at_a_timed_call(
+    tmp_path: Path, name: str
+) -> AsyncIterator[tuple[httpx.AsyncClient, OnlineGame, CallbreakApp, Pilot[int], SeatView]]:
+    """The terminal at `driven_table`'s table, the seat's turn to call: (the server's HTTP
+    client, the game, the app, its pilot, the view)."""
+    async with driven_table(tmp_path, name) as (http, seat_url, _):
+        game = OnlineGame(parse_join_url(seat_url))
+        app = CallbreakApp(game, hint=False)
+        async with app.run_test(size=(110, 34)) as pilot:
+            v = await turn_to(pilot, app, game, http, "calling")
+            await pilot.pause()
+            yield http, game, app, pilot, v
+
+
 async def told(pilot: Pilot[None], game: OnlineGame) -> None:
     """Until the server has what the client sent before: a socket's messages are handled in
     order, so once a bad one sent after them is refused, they have reached the server."""
@@ -454,34 +469,29 @@ async def test_what_the_terminal_shows_chosen_is_what_a_timeout_plays(tmp_path: 
     with no key pressed, the card drawn raised was not the one played. Now a call the player
     moves to is told the server, which calls it when the turn runs out; and where a timer runs,
     the cursor starts where the timer acts (the lowest legal call or card)."""
-    async with driven_table(tmp_path, "Timed") as (http, seat_url, _):
-        game = OnlineGame(parse_join_url(seat_url))
-        app = CallbreakApp(game, hint=False)
-        async with app.run_test(size=(110, 34)) as pilot:
-            v = await turn_to(pilot, app, game, http, "calling")
-            await pilot.pause()
-            assert app.call_choice == lowest_action(v)  # where the timer would call
-            await pilot.press("right", "right")
-            chosen = app.call_choice
-            assert chosen in v.legal_calls and chosen != lowest_action(v)
-            await told(pilot, game)
-            assert v.rules.call_seconds is not None and v.rules.card_seconds is not None
-            await advance(http, v.rules.call_seconds)  # the turn runs out: the call on screen is made
-            await settle(pilot, lambda: game.state is not None and game.state.calls[game.seat] is not None)
-            assert game.state is not None and game.state.calls[game.seat] == chosen
-            # said so: in the log, and under the hand until the player acts (before: "(auto)", as a
-            # bot's moves, and no word that one more hands the seat to a bot)
-            await pilot.pause()
-            assert "(time ran out)" in screen_text(app, "sidebar")
-            assert "your time ran out: once more and a bot takes your seat" in screen_text(app, "message")
-            v = await turn_with_a_choice(pilot, app, game, http)
-            await pilot.pause()
-            lowest = lowest_action(v)
-            assert app.selected == lowest and not app.picked  # raised: what the timer plays
-            tricks, trick = len(v.tricks), len(v.trick)
-            await advance(http, v.rules.card_seconds)
-            await settle(pilot, lambda: [c for s, c in _cards_of(app, tricks, trick) if s == game.seat] != [])
-            assert [c for s, c in _cards_of(app, tricks, trick) if s == game.seat] == [lowest]
+    async with at_a_timed_call(tmp_path, "Timed") as (http, game, app, pilot, v):
+        assert app.call_choice == lowest_action(v)  # where the timer would call
+        await pilot.press("right", "right")
+        chosen = app.call_choice
+        assert chosen in v.legal_calls and chosen != lowest_action(v)
+        await told(pilot, game)
+        assert v.rules.call_seconds is not None and v.rules.card_seconds is not None
+        await advance(http, v.rules.call_seconds)  # the turn runs out: the call on screen is made
+        await settle(pilot, lambda: game.state is not None and game.state.calls[game.seat] is not None)
+        assert game.state is not None and game.state.calls[game.seat] == chosen
+        # said so: in the log, and under the hand until the player acts (before: "(auto)", as a
+        # bot's moves, and no word that one more hands the seat to a bot)
+        await pilot.pause()
+        assert "(time ran out)" in screen_text(app, "sidebar")
+        assert "your time ran out: once more and a bot takes your seat" in screen_text(app, "message")
+        v = await turn_with_a_choice(pilot, app, game, http)
+        await pilot.pause()
+        lowest = lowest_action(v)
+        assert app.selected == lowest and not app.picked  # raised: what the timer plays
+        tricks, trick = len(v.tricks), len(v.trick)
+        await advance(http, v.rules.card_seconds)
+        await settle(pilot, lambda: [c for s, c in _cards_of(app, tricks, trick) if s == game.seat] != [])
+        assert [c for s, c in _cards_of(app, tricks, trick) if s == game.seat] == [lowest]
 
 
 async def test_a_call_or_card_typed_and_not_entered_is_what_a_timeout_plays(tmp_path: Path) -> None:
@@ -489,38 +499,33 @@ async def test_a_call_or_card_typed_and_not_entered_is_what_a_timeout_plays(tmp_
     when the turn ran out the server called or played what the cursor was on (the lowest), not what
     was typed. Now what is typed chooses, as the arrows do, and a turn that goes by takes it along
     (before, the digits stayed to spoil the card typed at the next turn)."""
-    async with driven_table(tmp_path, "Typed") as (http, seat_url, _):
-        game = OnlineGame(parse_join_url(seat_url))
-        app = CallbreakApp(game, hint=False)
-        async with app.run_test(size=(110, 34)) as pilot:
-            v = await turn_to(pilot, app, game, http, "calling")
-            await pilot.pause()
-            typed = max(c for c in v.legal_calls if c < 10)  # (one digit: no call on the way to it)
-            assert typed != lowest_action(v)
-            await pilot.press(str(typed))
-            assert f" {typed} " in screen_text(app, "prompt")  # shown in the call's box
-            await told(pilot, game)
-            assert v.rules.call_seconds is not None and v.rules.card_seconds is not None
-            await advance(http, v.rules.call_seconds)
-            await settle(pilot, lambda: game.state is not None and game.state.calls[game.seat] is not None)
-            assert game.state is not None and game.state.calls[game.seat] == typed
-            await pilot.pause()
-            assert app.typed == ""  # spent on the turn that went by (before, kept for the next)
-            v = await turn_with_a_choice(pilot, app, game, http)
-            await pilot.pause()
-            card = max(v.legal_cards, key=int)
-            assert card != lowest_action(v)
-            # typed, then the arrows: the arrows choose, and what was typed goes (Enter would have
-            # played the typed card while the timer played the arrows')
-            await pilot.press(*str(card).lower(), "right")
-            assert app.typed == "" and app.selected != card
-            await pilot.press(*str(card).lower())
-            assert f"{str(card).lower()}_" in screen_text(app, "prompt")
-            await told(pilot, game)
-            tricks, trick = len(v.tricks), len(v.trick)
-            await advance(http, v.rules.card_seconds)
-            await settle(pilot, lambda: [c for s, c in _cards_of(app, tricks, trick) if s == game.seat] != [])
-            assert [c for s, c in _cards_of(app, tricks, trick) if s == game.seat] == [card]
+    async with at_a_timed_call(tmp_path, "Typed") as (http, game, app, pilot, v):
+        typed = max(c for c in v.legal_calls if c < 10)  # (one digit: no call on the way to it)
+        assert typed != lowest_action(v)
+        await pilot.press(str(typed))
+        assert f" {typed} " in screen_text(app, "prompt")  # shown in the call's box
+        await told(pilot, game)
+        assert v.rules.call_seconds is not None and v.rules.card_seconds is not None
+        await advance(http, v.rules.call_seconds)
+        await settle(pilot, lambda: game.state is not None and game.state.calls[game.seat] is not None)
+        assert game.state is not None and game.state.calls[game.seat] == typed
+        await pilot.pause()
+        assert app.typed == ""  # spent on the turn that went by (before, kept for the next)
+        v = await turn_with_a_choice(pilot, app, game, http)
+        await pilot.pause()
+        card = max(v.legal_cards, key=int)
+        assert card != lowest_action(v)
+        # typed, then the arrows: the arrows choose, and what was typed goes (Enter would have
+        # played the typed card while the timer played the arrows')
+        await pilot.press(*str(card).lower(), "right")
+        assert app.typed == "" and app.selected != card
+        await pilot.press(*str(card).lower())
+        assert f"{str(card).lower()}_" in screen_text(app, "prompt")
+        await told(pilot, game)
+        tricks, trick = len(v.tricks), len(v.trick)
+        await advance(http, v.rules.card_seconds)
+        await settle(pilot, lambda: [c for s, c in _cards_of(app, tricks, trick) if s == game.seat] != [])
+        assert [c for s, c in _cards_of(app, tricks, trick) if s == game.seat] == [card]
 
 
 def _cards_of(app: CallbreakApp, tricks: int, trick: int) -> list[tuple[int, Card]]:

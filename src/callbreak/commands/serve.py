@@ -105,11 +105,16 @@ def _log_lines(level: str) -> None:
     logger = logging.getLogger("callbreak")
     name = level.upper()
     logger.setLevel(logging.DEBUG if name == "TRACE" else getattr(logging, name, logging.WARNING))
-    if not any(getattr(h, "_callbreak", False) for h in logger.handlers):
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-        handler._callbreak = True  # type: ignore[attr-defined]
-        logger.addHandler(handler)
+    if not any(isinstance(h, _Lines) for h in logger.handlers):
+        logger.addHandler(_Lines())
+
+
+class _Lines(logging.StreamHandler):  # type: ignore[type-arg]
+    """The server's own log lines on stderr, each with its time and level (`_log_lines`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
 
 
 def run(args: argparse.Namespace) -> int:

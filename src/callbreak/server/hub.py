@@ -19,7 +19,7 @@ from .botpool import BotPool, Deciders
 from .broker import Broker, LocalBroker, channel
 from .clock import Clock, Handle, LoopClock
 from .config import ServerConfig
-from .conn import NO_HELLO, RESTART, Conn, nbytes
+from .conn import NO_HELLO, Conn, nbytes
 from .hinting import Hints
 from .history import history
 from .live import LiveTable
@@ -285,20 +285,16 @@ class Hub:
         return t is self.tables.get(t.id) and not conn.closed
 
     def reload(self, table: LiveTable) -> None:
-        """Rebuild a table from the store after a failed commit (memory may be ahead)."""
-        conns = [c for cs in table.conns.values() for c in cs]
+        """Rebuild a table from the store after a failed commit (memory may be ahead); its
+        sockets are closed by the copy's own close (1012: its players reconnect, to the fresh
+        copy, or, once the database answers, to one made then)."""
         table.close()
         self.tables.pop(table.id, None)
         self.hints.forget(table.id)
         try:
-            fresh = self.get(table.id)
+            self.get(table.id)
         except StoreUnavailable:  # (the store's `Outage` says so in the log): loaded when asked again
-            fresh = None
-        else:
-            if fresh is None:
-                return
-        for c in conns:  # its players reconnect: to the fresh copy, or, once the database answers, to one then
-            c.close(RESTART, "the table moves: reconnect")  # (closed already by the table's own close)
+            return
 
     def _require(self, table_id: str) -> LiveTable:
         t = self.get(table_id)

@@ -98,10 +98,9 @@ class ClusterRouter:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.cluster.ttl * 2 + 5
         body = b"" if kind == "websocket" else await _read_body(receive, self.max_body)
-        lost = False  # (whether Redis was the last answer's trouble)
         while True:
             owner = await self.cluster.route(tid)  # (None: Redis does not answer, ask again)
-            lost = owner is None
+            lost = owner is None  # (what the last answer's trouble was, said if time runs out)
             if owner == self.cluster.me:
                 if kind == "http" and creates_table(scope["method"], path):
                     await self._claiming(scope, _replay(body), send)

@@ -321,20 +321,20 @@ class SQLiteStore:
             self._checkpointer.start()
 
     def _checkpoint_loop(self, every: float) -> None:
+        from .outage import Said  # (outage.py imports this module)
+
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
-        failed = 0  # in a row: the WAL grows until one succeeds (the next try is the remedy)
+        # failures said once as they begin, each minute while they last, and once as they end: the
+        # WAL grows until a checkpoint works (the next try is the remedy)
+        said = Said("sqlite checkpoint (the WAL grows meanwhile)")
         try:
             while not self._stop.wait(every):
                 try:
                     db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                 except sqlite3.Error as e:
-                    failed += 1
-                    if failed in (1, 10) or failed % 100 == 0:  # (said, not once a second)
-                        log.warning("sqlite checkpoint failed %d time(s) in a row (the WAL grows): %s", failed, e)
+                    said.failed(e)
                 else:
-                    if failed:
-                        log.warning("sqlite checkpoint works again after %d failure(s)", failed)
-                    failed = 0
+                    said.ok()
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
         except sqlite3.Error as e:
             log.warning("sqlite checkpoint at close failed (the WAL is kept, and read at the next start): %s", e)

@@ -992,9 +992,10 @@ class CallbreakApp(App[int]):
                 self._lifted()
         else:
             hand = sort_hand(v.hand, v.rules.trump)
-            pool = [c for c in hand if c in v.legal_cards] if (m.my_turn and v.phase == "playing") else hand
+            playing = m.my_turn and v.phase == "playing"
+            pool = [c for c in hand if c in v.legal_cards] if playing else hand
             if pool:
-                if m.my_turn and v.phase == "playing":
+                if playing:
                     self.typed = ""  # (the arrows choose now: Enter plays the card they show, as the timer)
                 i = pool.index(self.selected) if self.selected in pool else -1
                 self.selected = pool[(i + step) % len(pool)] if i >= 0 else pool[0]

@@ -11,7 +11,7 @@ import os
 import socket
 import struct
 
-__all__ = ["RawSocket", "frame", "rss_kib"]
+__all__ = ["RawSocket", "frame"]
 
 
 def frame(text: str) -> bytes:
@@ -80,11 +80,3 @@ class RawSocket:
     def close(self) -> None:
         self.sock.close()
 
-
-def rss_kib(pid: int) -> int:
-    """The resident memory of process ``pid`` (KiB, from /proc)."""
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise RuntimeError(f"no VmRSS for process {pid}")

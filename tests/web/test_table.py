@@ -9,7 +9,11 @@ import pytest
 
 from callbreak.i18n import catalogue
 
+from .driven import advance, driven
 from .helpers import act_once, create_table, play_to_end
+from .test_phone_hand import RECORDER
+
+__all__ = ["driven"]  # the fixture
 
 
 def final_places(page: Any) -> list[tuple[int, int, str]]:
@@ -197,21 +201,25 @@ def test_reload_mid_trick_restores_the_same_state(server: str, page: Any, browse
 
 
 @pytest.mark.parametrize("lang", ["en", "hi"])
-def test_timeouts_play_for_you_then_a_bot_until_you_are_back(server: str, browser: Any, lang: str) -> None:
-    rules = {"preset": "standard", "call_seconds": 0.6, "card_seconds": 0.6}
+def test_timeouts_play_for_you_then_a_bot_until_you_are_back(driven: str, browser: Any, lang: str) -> None:
+    """A player who does nothing: the timer plays for them (and says so), and after two expiries a
+    bot takes the seat until they tap "I'm back". The server's clock is the test's (nothing races a
+    real timer)."""
+    rules = {"preset": "standard", "call_seconds": 20, "card_seconds": 20}
     res = httpx.post(
-        f"{server}/api/tables", json={"rules": rules, "bots": "random", "name": "Asha", "play_now": True}
+        f"{driven}/api/tables", json={"rules": rules, "bots": "random", "name": "Asha", "play_now": True}
     )
     res.raise_for_status()
     data = res.json()
     # (Hindi on a 360 px phone: found in QA, the button's words wrapped and the line cut it)
     ctx = browser.new_context(locale=lang, **({} if lang == "en" else {"viewport": {"width": 360, "height": 740}}))
+    ctx.add_init_script(RECORDER)
     page = ctx.new_page()
     page.set_default_timeout(15_000)
     sockets: list[str] = []
     page.on("websocket", lambda ws: sockets.append(ws.url))
     # The seat link carries the token in its fragment; the page keeps it and drops it from the address bar.
-    page.goto(server + data["seat_url"])
+    page.goto(driven + data["seat_url"])
     page.wait_for_selector("[data-testid=hand] [data-card]")
     assert "#" not in page.url
     # nor is it in the socket's URL, which proxies log (found in an operator's try: nginx's access
@@ -219,6 +227,10 @@ def test_timeouts_play_for_you_then_a_bot_until_you_are_back(server: str, browse
     assert sockets and not [u for u in sockets if data["token"] in u or "token" in u], sockets
     assert page.evaluate(f"localStorage.getItem('callbreak.seat.{data['table']}')") == data["token"]
     # Doing nothing: the timer plays for us (and says so), and after two expiries a bot takes over.
+    for _ in range(40):
+        if page.locator("[data-testid=autoplay-note]").count():
+            break
+        advance(page, driven, 2.5)
     page.wait_for_selector("[data-testid=autoplay-note]")
     # the button is whole on the screen: inside its line, not cut by it
     button = page.locator("[data-testid=back-btn]").bounding_box()

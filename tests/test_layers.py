@@ -162,6 +162,8 @@ THIRD_PARTY: dict[str, set[str]] = {
     "analysis/hindsight": {"numpy"},  # the arrays of the compiled double-dummy search (bots/kernel)
     "arena": {"rich", "httpx", "matplotlib", "openskill"},
     "server": {"starlette", "uvicorn", "h11", "orjson", "msgspec"},
+    "server/bodies": {"msgspec"},  # the HTTP API's types, which the terminal (the tui extra) joins with
+    "server/protocol": {"msgspec"},  # the WebSocket's types, which the terminal plays with
     "server/store_pg": {"orjson", "psycopg", "psycopg_pool"},
     "server/broker_redis": {"redis"},
     "server/botqueue_redis": {"msgspec", "redis"},  # the table owner's end of the bot queue

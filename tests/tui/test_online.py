@@ -303,7 +303,23 @@ async def test_bad_seat_token_is_refused(server: Server) -> None:
     assert game.fatal and not game.connected
     bad = OnlineGame(parse_join_url(f"{server.base}/join/nosuchcode"), name="X")
     await asyncio.wait_for(bad.run(lambda: None), 10)
-    assert bad.fatal and "could not join" in bad.fatal
+    # the server's own words, read from its error body (`bodies.HttpError`)
+    assert bad.fatal == "could not join: this invite is not valid", bad.fatal
+
+
+def test_the_terminal_joins_with_the_apis_types_without_the_web_server_installed() -> None:
+    """The `tui` extra installs no Starlette: the terminal's join encodes and decodes with
+    `server.bodies` (the HTTP API's types, once), which needs none, not with dicts of its own."""
+    blocked = "import sys; sys.modules.update(starlette=None, uvicorn=None)"
+    ok = subprocess.run(
+        [sys.executable, "-c", f"{blocked}; import callbreak.tui.online as o, callbreak.server.bodies as b;"
+         " assert (o.JoinTable, o.SeatAnswer, o.HttpError) == (b.JoinTable, b.SeatAnswer, b.HttpError)"],
+        capture_output=True, text=True,
+    )
+    assert ok.returncode == 0, ok.stderr
+    # (the check can fail: the server's edge needs Starlette)
+    api = subprocess.run([sys.executable, "-c", f"{blocked}; import callbreak.server.api"], capture_output=True, text=True)
+    assert api.returncode == 1 and "starlette" in api.stderr, api.stderr
 
 
 async def test_timeouts_hand_the_seat_to_a_bot_and_enter_takes_it_back(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import msgspec
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .api import HttpError
+from .bodies import HttpError
 from .protocol import Error, ErrorCode, encode
 from .table import TableError
 from .transport import handshake

@@ -30,8 +30,8 @@ from ..i18n import DIR as I18N
 from ..i18n import LANGUAGES
 from ..rules import Ruleset
 from .admission import Admission
-from .api import (
-    B,
+from .api import B, answer, read_body
+from .bodies import (
     CreateTable,
     HttpError,
     JoinInfo,
@@ -43,8 +43,6 @@ from .api import (
     SeatAnswer,
     SeatToken,
     TableView,
-    answer,
-    read_body,
 )
 from .clock import ManualClock
 from .config import ServerConfig

@@ -35,6 +35,7 @@ from ..cards import Card
 from ..errors import IllegalAction
 from ..round import SeatView, Trick
 from ..rules import Ruleset
+from ..server.bodies import HttpError, JoinTable, SeatAnswer
 from ..server.protocol import (
     FATAL,
     Autoplay,
@@ -606,18 +607,22 @@ class OnlineGame(Game):
 
         code = self.target.code
         assert code is not None
+        body = msgspec.json.encode(JoinTable(name=self.name or None))
         async with httpx.AsyncClient(base_url=self.target.base, timeout=self.open_timeout) as client:
-            r = await client.post(f"/api/join/{quote(code, safe='')}", json={"name": self.name or None})
+            r = await client.post(
+                f"/api/join/{quote(code, safe='')}", content=body, headers={"content-type": "application/json"}
+            )
         if r.status_code != 200:
             try:
-                message = r.json().get("message") or r.text
-            except ValueError:
+                message = msgspec.json.decode(r.content, type=HttpError).message
+            except msgspec.DecodeError:  # not the API's answer (a proxy's page, say)
                 message = r.text
             raise IllegalAction(f"could not join: {message}")
-        data = r.json()
-        self.table_id = str(data["table"])
-        self.token = str(data["token"])
-        self.seat = int(data["seat"])
+        try:
+            seat = msgspec.json.decode(r.content, type=SeatAnswer)
+        except msgspec.DecodeError as e:
+            raise IllegalAction(f"could not join: the server's answer is not a seat ({e})") from None
+        self.table_id, self.token, self.seat = seat.table, seat.token, seat.seat
 
     async def run(self, notify: Callable[[], None]) -> None:
         import httpx
@@ -629,7 +634,7 @@ class OnlineGame(Game):
         if self.table_id is None:
             try:
                 await self._join()
-            except (IllegalAction, OSError, ValueError, KeyError) as e:
+            except (IllegalAction, OSError) as e:
                 self.fatal = str(e) if isinstance(e, IllegalAction) else f"could not join: {e}"
                 notify()
                 return

@@ -243,6 +243,8 @@ def test_a_request_listed_from_another_player_with_a_bad_history_names_its_own_i
         m.act(bot.act(m.view(m.to_act)))
     v = m.view(m.to_act)
     path, body = view_to_request(v, ["d", "c", "b", "a"], time_budget_ms=1500)
-    body["history"][1][2] = (body["history"][1][2] + 1) % 4
+    assert path == "/play" and "history" in body
+    lead, cards, winner = body["history"][1]
+    body["history"][1] = (lead, cards, (winner + 1) % 4)
     with pytest.raises(ValueError, match=rf"history\[1\]: the winner is seat {v.tricks[1].winner}, not"):
         parse_request(path, body, BHOOS)

@@ -29,7 +29,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ..cards import CARDS, FULL_DECK, Card, cards_of
 from ..round import Round, SeatView, trick_winner
@@ -37,7 +37,14 @@ from ..rules import Ruleset
 
 __all__ = [
     "DEFAULT_IDS",
+    "Answer",
+    "BidRequest",
+    "Context",
+    "ErrorAnswer",
     "ParsedRequest",
+    "PlayRequest",
+    "PlayerContext",
+    "Reply",
     "card_from_bhoos",
     "card_to_bhoos",
     "parse_request",
@@ -50,6 +57,88 @@ _RANKS = "23456789TJQK1"
 _RANK_INDEX = {ch: i for i, ch in enumerate(_RANKS)}
 _RANK_INDEX["A"] = 12
 _SUIT_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3}
+
+
+class PlayerContext(TypedDict):
+    """What a request tells of one player: ``bid`` 0 until it has called.
+
+    >>> PlayerContext(totalPoints=3.2, bid=3, won=1)
+    {'totalPoints': 3.2, 'bid': 3, 'won': 1}
+    """
+
+    totalPoints: int | float
+    bid: int
+    won: int
+
+
+class Context(TypedDict):
+    """A request's ``context``: the round (from 1) and each player by id.
+
+    >>> Context(round=1, players={"P0": PlayerContext(totalPoints=0, bid=0, won=0)})["players"]["P0"]["bid"]
+    0
+    """
+
+    round: int
+    players: dict[str, PlayerContext]
+
+
+class BidRequest(TypedDict):
+    """The body of ``/bid`` (`view_to_request` writes it; `parse_request` reads and checks one).
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=1)
+    >>> path, body = view_to_request(m.view(m.to_act))
+    >>> path, sorted(body)
+    ('/bid', ['cards', 'context', 'playerId', 'playerIds'])
+    """
+
+    playerId: str
+    playerIds: list[str]
+    cards: list[str]
+    context: Context
+    #: milliseconds left to the bot for the round
+    timeBudget: NotRequired[int]
+
+
+class PlayRequest(BidRequest):
+    """The body of ``/play``: a `BidRequest`'s fields, this trick's cards so far, and each finished
+    trick as ``[leader index, [four cards from the leader], winner index]``.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=1)
+    >>> for _ in range(4):
+    ...     _ = m.call(2)
+    >>> path, body = view_to_request(m.view(m.to_act))
+    >>> path, body["played"], body["history"]
+    ('/play', [], [])
+    """
+
+    played: list[str]
+    history: list[tuple[int, list[str], int]]
+
+
+class Answer(TypedDict):
+    """A bot's answer: a call (``/bid``) or a card in the tournament's form (``/play``).
+
+    >>> parse_response("/bid", Answer(value=3))
+    3
+    """
+
+    value: int | str
+
+
+class ErrorAnswer(TypedDict):
+    """What `callbreak bot serve` answers a request it cannot: the reason, in words.
+
+    >>> ErrorAnswer(error="warming up")
+    {'error': 'warming up'}
+    """
+
+    error: str
+
+
+#: what `callbreak bot serve` answers
+Reply = Answer | ErrorAnswer
 
 
 def card_to_bhoos(card: Card | int) -> str:
@@ -88,7 +177,7 @@ def view_to_request(
     view: SeatView,
     player_ids: Sequence[str] = DEFAULT_IDS,
     time_budget_ms: int | None = None,
-) -> tuple[str, dict[str, Any]]:
+) -> tuple[str, BidRequest | PlayRequest]:
     """The path (``/bid`` or ``/play``) and JSON body the tournament sends ``view.seat``.
 
     Built from the view alone: the only cards in it are the seat's own hand and
@@ -110,26 +199,25 @@ def view_to_request(
         raise ValueError(f"player_ids must be four distinct ids, not {player_ids!r}")
     totals = view.totals or (Decimal(0),) * 4
     players = {
-        ids[s]: {
-            "totalPoints": _points_json(totals[s]),
-            "bid": view.calls[s] or 0,
-            "won": view.tricks_won[s],
-        }
+        ids[s]: PlayerContext(totalPoints=_points_json(totals[s]), bid=view.calls[s] or 0, won=view.tricks_won[s])
         for s in range(4)
     }
-    body: dict[str, Any] = {
-        "playerId": ids[view.seat],
-        "playerIds": ids,
-        "cards": [c.bhoos for c in view.hand],
-        "context": {"round": view.round_number, "players": players},
-    }
+    body = BidRequest(
+        playerId=ids[view.seat],
+        playerIds=ids,
+        cards=[c.bhoos for c in view.hand],
+        context=Context(round=view.round_number, players=players),
+    )
     if time_budget_ms is not None:
         body["timeBudget"] = int(time_budget_ms)
     if view.phase == "calling":
         return "/bid", body
-    body["played"] = [c.bhoos for _, c in view.trick]
-    body["history"] = [[t.leader, [c.bhoos for c in t.cards], t.winner] for t in view.tricks]
-    return "/play", body
+    play = PlayRequest(
+        **body,
+        played=[c.bhoos for _, c in view.trick],
+        history=[(t.leader, [c.bhoos for c in t.cards], t.winner) for t in view.tricks],
+    )
+    return "/play", play
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,7 +392,7 @@ def parse_request(path: str, body: object, rules: Ruleset | None = None) -> Pars
             )
         history = []
         for i, t in enumerate(hist_raw):
-            if not isinstance(t, list) or len(t) != 3:
+            if not isinstance(t, (list, tuple)) or len(t) != 3:  # (a list from JSON)
                 raise ValueError(f"history[{i}] must be [leader index, [four cards], winner index]")
             lead = (_int(t[0], f"history[{i}] leader", 0, 3) - shift) % 4
             tcards = _cards(t[1], f"history[{i}] cards")

@@ -42,7 +42,7 @@ from ..cards import Card, to_card
 from ..match import Match
 from ..round import SeatView, lowest_action
 from ..rules import Ruleset
-from .codec import parse_request
+from .codec import Answer, ErrorAnswer, Reply, parse_request
 from .memory import MatchMemory
 
 log = logging.getLogger("callbreak.remote")
@@ -228,44 +228,44 @@ class BotService:
         h = hashlib.blake2b(raw, digest_size=8, key=str(self.seed).encode()[:64])
         return int.from_bytes(h.digest(), "big") >> 1
 
-    def handle(self, method: str, path: str, raw: bytes) -> tuple[int, dict[str, Any]]:
+    def handle(self, method: str, path: str, raw: bytes) -> tuple[int, Reply]:
         """Answer one request: (HTTP status, JSON object)."""
         status, obj, _ = self.handle_timed(method, path, raw)
         return status, obj
 
-    def handle_timed(self, method: str, path: str, raw: bytes) -> tuple[int, dict[str, Any], float]:
+    def handle_timed(self, method: str, path: str, raw: bytes) -> tuple[int, Reply, float]:
         """`handle`, plus the seconds the bot spent thinking (0 when it was not asked)."""
         think = [0.0]
         status, obj = self._handle(method, path, raw, think)
         return status, obj, think[0]
 
-    def _handle(self, method: str, path: str, raw: bytes, think: list[float]) -> tuple[int, dict[str, Any]]:
+    def _handle(self, method: str, path: str, raw: bytes, think: list[float]) -> tuple[int, Reply]:
         path = route_of(path)
         self.requests += 1
         if path == "/hi":
             if method not in ALLOWED["/hi"]:
-                return 405, {"error": f"{method} is not allowed on /hi"}
+                return 405, ErrorAnswer(error=f"{method} is not allowed on /hi")
             if not self.ready.is_set():
-                return 503, {"error": "warming up"}
-            return 200, {"value": "hello"}
+                return 503, ErrorAnswer(error="warming up")
+            return 200, Answer(value="hello")
         if path not in ALLOWED:
-            return 404, {"error": f"unknown path {path!r} (the bot answers /hi, /bid and /play)"}
+            return 404, ErrorAnswer(error=f"unknown path {path!r} (the bot answers /hi, /bid and /play)")
         if method not in ALLOWED[path]:
-            return 405, {"error": f"{path} takes POST, not {method}"}
+            return 405, ErrorAnswer(error=f"{path} takes POST, not {method}")
         try:
             body = json.loads(raw)
         except (ValueError, UnicodeDecodeError) as e:
             self.errors += 1
-            return 400, {"error": f"the body is not JSON: {e}"}
+            return 400, ErrorAnswer(error=f"the body is not JSON: {e}")
         try:
             parsed = parse_request(path, body, self.rules)
         except ValueError as e:
             self.errors += 1
-            return 400, {"error": str(e)}
+            return 400, ErrorAnswer(error=str(e))
         except Exception as e:  # pragma: no cover - the fuzz tests find none: a fault of ours, said so
             self.errors += 1
             log.exception("a request to %s could not be read", path)
-            return 500, {"error": f"the server could not read the request ({type(e).__name__}: {e})"}
+            return 500, ErrorAnswer(error=f"the server could not read the request ({type(e).__name__}: {e})")
         view = parsed.view
         earlier = self.memory.note(parsed.player_ids, view) if self.bot.recalls else ()
         # the same request gets the same answer, whatever the time left or the order of the JSON's
@@ -287,7 +287,7 @@ class BotService:
             except Exception as e:  # the bot failed: answer for it rather than crash (and say so)
                 self.errors += 1
                 log.exception("the bot %s failed", self.level)
-                return 500, {"error": f"the bot failed: {type(e).__name__}: {e}"}
+                return 500, ErrorAnswer(error=f"the bot failed: {type(e).__name__}: {e}")
             finally:
                 think[0] = self.clock() - t0
         if fast:
@@ -296,7 +296,7 @@ class BotService:
             self._recent.append(think[0])
         return self._answer(view, choice)
 
-    def _answer(self, view: SeatView, choice: object) -> tuple[int, dict[str, Any]]:
+    def _answer(self, view: SeatView, choice: object) -> tuple[int, Reply]:
         """The bot's own answer, as it gave it: an illegal one is sent (and logged), so that the
         caller (the arena, ``callbreak bot check``, the tournament) sees the bot's fault, unless
         ``legal_fallback`` sends the lowest legal action instead; one that is no call or card at
@@ -317,7 +317,7 @@ class BotService:
         if view.phase == "calling":
             if not isinstance(choice, int) or isinstance(choice, (bool, Card)):
                 self.errors += 1
-                return 500, {"error": f"the bot answered {choice!r} to a call: a call is a whole number"}
+                return 500, ErrorAnswer(error=f"the bot answered {choice!r} to a call: a call is a whole number")
             action, legal = choice, view.legal_calls
         else:
             try:  # (what the engine takes: a Card, its index, its text)
@@ -326,7 +326,7 @@ class BotService:
                 action = to_card(choice)
             except ValueError as e:
                 self.errors += 1
-                return 500, {"error": f"the bot answered {choice!r} to a card: {e}"}
+                return 500, ErrorAnswer(error=f"the bot answered {choice!r} to a card: {e}")
             legal = view.legal_cards
         if action not in legal:
             self.illegal += 1
@@ -334,7 +334,7 @@ class BotService:
                         action, len(legal), self.illegal, _FALLBACK if self.legal_fallback else "")  # fmt: skip
             if self.legal_fallback:
                 action = lowest_action(view)
-        return 200, {"value": action.bhoos if isinstance(action, Card) else int(action)}
+        return 200, Answer(value=action.bhoos if isinstance(action, Card) else int(action))
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -346,12 +346,13 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, method: str) -> None:
         raw = b""
         think = 0.0
+        obj: Reply
         try:
             n = int(self.headers.get("Content-Length") or 0)
         except ValueError:
             n = -1
         if n < 0 or n > MAX_BODY:
-            status, obj = 400, {"error": "bad or too large Content-Length"}
+            status, obj = 400, ErrorAnswer(error="bad or too large Content-Length")
             self.close_connection = True
         else:
             raw = self.rfile.read(n) if n else b""
@@ -359,7 +360,7 @@ class _Handler(BaseHTTPRequestHandler):
                 status, obj, think = self.service.handle_timed(method, self.path, raw)
             except Exception as e:  # pragma: no cover - a bug of ours: still answer (and say so)
                 log.exception("a request to %s failed", self.path)
-                status, obj = 500, {"error": f"internal error ({type(e).__name__}: {e})"}
+                status, obj = 500, ErrorAnswer(error=f"internal error ({type(e).__name__}: {e})")
         data = json.dumps(obj).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")

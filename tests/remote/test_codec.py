@@ -11,7 +11,16 @@ import pytest
 
 from callbreak import Card, Match, Ruleset
 from callbreak.bots import make_bot
-from callbreak.remote.codec import card_from_bhoos, parse_request, parse_response, view_to_request
+from callbreak.remote.codec import (
+    BidRequest,
+    Context,
+    PlayerContext,
+    PlayRequest,
+    card_from_bhoos,
+    parse_request,
+    parse_response,
+    view_to_request,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 BHOOS = Ruleset.preset("bhoos")
@@ -127,7 +136,7 @@ def test_round_trip_view_request_view(name: str) -> None:
 
 def test_requests_never_carry_hidden_cards() -> None:
     for v in positions(BHOOS, range(3)):
-        _, body = view_to_request(v)
+        _, body = view_to_request(v, time_budget_ms=1500)
         text = json.dumps(body)
         allowed = {c.bhoos for c in v.hand} | {c.bhoos for c in v.played}
         mentioned = {c.bhoos for c in map(Card, range(52)) if f'"{c.bhoos}"' in text}
@@ -335,3 +344,33 @@ def test_play_request_listed_from_another_player_reads_the_same_and_errors_name_
         with pytest.raises(ValueError) as e:
             parse_request("/play", mutate(body, fn), BHOOS)
         assert message in str(e.value)
+
+
+def test_the_wire_types_name_every_field_a_request_has_and_the_reader_needs() -> None:
+    """`BidRequest` and `PlayRequest` are the bodies' one definition: what `view_to_request` writes
+    has exactly their fields (a /bid's ``timeBudget`` only when given; a /play always has one, and
+    a playing view without a budget is refused), the tournament's documented examples have them
+    too, and a body without any required one is refused by `parse_request`, naming it."""
+    bid_example, play_example = load("bhoos_bid_example.json"), load("bhoos_play_example_repaired.json")
+    assert set(bid_example) == BidRequest.__required_keys__
+    assert BidRequest.__optional_keys__ == {"timeBudget"}
+    assert set(play_example) == PlayRequest.__required_keys__ and not PlayRequest.__optional_keys__
+    assert set(bid_example["context"]) == Context.__required_keys__
+    assert set(next(iter(bid_example["context"]["players"].values()))) == PlayerContext.__required_keys__
+    kinds = set()
+    for v in positions(BHOOS, range(2)):
+        for budget in (None, 900):
+            if v.phase == "playing" and budget is None:
+                with pytest.raises(ValueError, match="timeBudget"):
+                    view_to_request(v)
+                continue
+            path, body = view_to_request(v, time_budget_ms=budget)
+            kind = {"/bid": BidRequest, "/play": PlayRequest}[path]
+            kinds.add(path)
+            assert set(body) == kind.__required_keys__ | ({"timeBudget"} if budget else set()), (path, sorted(body))
+            assert parse_request(path, json.loads(json.dumps(body)), BHOOS).view.hand == v.hand  # read back whole
+            for key in kind.__required_keys__:
+                short = {k: x for k, x in body.items() if k != key}
+                with pytest.raises(ValueError, match=key):
+                    parse_request(path, short, BHOOS)
+    assert kinds == {"/bid", "/play"}

@@ -125,7 +125,7 @@ def test_remote_seat_plays_what_the_server_says(served_random: ServedBot) -> Non
     class Recorder(RemoteBot):
         def act(self, view: Any) -> int | Card:
             choice = super().act(view)
-            seen.append((view_to_request(view)[1], choice))
+            seen.append((view_to_request(view, time_budget_ms=999)[1], choice))
             return choice
 
     rec = Recorder(served_random.url)
@@ -135,7 +135,7 @@ def test_remote_seat_plays_what_the_server_says(served_random: ServedBot) -> Non
     with httpx.Client(base_url=served_random.url) as c:
         for body, choice in seen[:4]:
             path = "/bid" if "played" not in body else "/play"
-            v = c.post(path, json=dict(body, timeBudget=999)).json()["value"]
+            v = c.post(path, json=body).json()["value"]
             assert (v if path == "/bid" else card_from_bhoos(v)) == choice
     bot.close()
     rec.close()

@@ -29,7 +29,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any, NotRequired, TypedDict
+from typing import Any, TypedDict
 
 from ..cards import CARDS, FULL_DECK, Card, cards_of
 from ..round import Round, SeatView, trick_winner
@@ -82,8 +82,18 @@ class Context(TypedDict):
     players: dict[str, PlayerContext]
 
 
-class BidRequest(TypedDict):
-    """The body of ``/bid`` (`view_to_request` writes it; `parse_request` reads and checks one).
+class _Request(TypedDict):
+    playerId: str
+    #: in order of play
+    playerIds: list[str]
+    #: the seat's hand
+    cards: list[str]
+    context: Context
+
+
+class BidRequest(_Request, total=False):
+    """The body of ``/bid`` (`view_to_request` writes it; `parse_request` reads and checks one):
+    ``timeBudget``, milliseconds left to the bot for the round, is optional here.
 
     >>> from callbreak import Match
     >>> m = Match(seed=1)
@@ -92,27 +102,24 @@ class BidRequest(TypedDict):
     ('/bid', ['cards', 'context', 'playerId', 'playerIds'])
     """
 
-    playerId: str
-    playerIds: list[str]
-    cards: list[str]
-    context: Context
-    #: milliseconds left to the bot for the round
-    timeBudget: NotRequired[int]
+    timeBudget: int
 
 
-class PlayRequest(BidRequest):
-    """The body of ``/play``: a `BidRequest`'s fields, this trick's cards so far, and each finished
-    trick as ``[leader index, [four cards from the leader], winner index]``.
+class PlayRequest(_Request):
+    """The body of ``/play``: a `BidRequest`'s fields, this trick's cards so far, each finished
+    trick as ``[leader index, [four cards from the leader], winner index]``, and ``timeBudget``,
+    which the tournament always sends with it.
 
     >>> from callbreak import Match
     >>> m = Match(seed=1)
     >>> for _ in range(4):
     ...     _ = m.call(2)
-    >>> path, body = view_to_request(m.view(m.to_act))
-    >>> path, body["played"], body["history"]
-    ('/play', [], [])
+    >>> path, body = view_to_request(m.view(m.to_act), time_budget_ms=1400)
+    >>> path, body["played"], body["history"], body["timeBudget"]
+    ('/play', [], [], 1400)
     """
 
+    timeBudget: int
     played: list[str]
     history: list[tuple[int, list[str], int]]
 
@@ -182,7 +189,8 @@ def view_to_request(
 
     Built from the view alone: the only cards in it are the seat's own hand and
     cards already played.  ``timeBudget`` is sent with both kinds of request when
-    given (the tournament documents it for ``/play``).
+    given; ``/play`` must have one (the tournament always sends it, and `parse_request`
+    refuses a ``/play`` without): a playing view without ``time_budget_ms`` is a `ValueError`.
 
     >>> from callbreak import Match
     >>> m = Match(seed=1)
@@ -202,18 +210,21 @@ def view_to_request(
         ids[s]: PlayerContext(totalPoints=_points_json(totals[s]), bid=view.calls[s] or 0, won=view.tricks_won[s])
         for s in range(4)
     }
-    body = BidRequest(
-        playerId=ids[view.seat],
-        playerIds=ids,
-        cards=[c.bhoos for c in view.hand],
-        context=Context(round=view.round_number, players=players),
-    )
-    if time_budget_ms is not None:
-        body["timeBudget"] = int(time_budget_ms)
+    me, hand = ids[view.seat], [c.bhoos for c in view.hand]
+    context = Context(round=view.round_number, players=players)
     if view.phase == "calling":
-        return "/bid", body
+        bid = BidRequest(playerId=me, playerIds=ids, cards=hand, context=context)
+        if time_budget_ms is not None:
+            bid["timeBudget"] = int(time_budget_ms)
+        return "/bid", bid
+    if time_budget_ms is None:
+        raise ValueError("a /play request carries the bot's time left (timeBudget): give time_budget_ms")
     play = PlayRequest(
-        **body,
+        playerId=me,
+        playerIds=ids,
+        cards=hand,
+        context=context,
+        timeBudget=int(time_budget_ms),
         played=[c.bhoos for _, c in view.trick],
         history=[(t.leader, [c.bhoos for c in t.cards], t.winner) for t in view.tricks],
     )

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from callbreak import Match, Ruleset, notation
+from pathlib import Path
+
+import pytest
+
+from callbreak import Card, Match, Ruleset, notation
 from callbreak.bots.names import NAMES
 from callbreak.server.protocol import Dealt, MatchOver, TieBreak
-from callbreak.server.table import TableMeta, TableState
+from callbreak.server.table import TableError, TableMeta, TableState
 
 from .conftest import Client, Server, play_until, two_players
 
@@ -151,3 +155,37 @@ async def test_a_player_leaves_the_lobby_and_the_seat_is_free_again(server: Serv
     other = server.post(f"/api/join/{made['invite']}", {"name": "C"}).json()
     assert other["seat"] == 1
     await a.close()
+
+
+async def test_a_rematch_whose_pointer_cannot_be_stored_leaves_no_table_behind(tmp_path: Path) -> None:
+    """Another writer took the finished table's next entry (a failover's race), so the rematch's
+    pointer is not stored: the asker hears "try again", and the new table, which nobody could
+    reach, is closed in the store, not left for the bots to play out. Asked again, the rematch
+    is made and stored."""
+    from callbreak.round import lowest_action
+    from callbreak.server.store import SQLiteStore
+
+    from .inprocess import start_hub
+
+    hub, _ = await start_hub(tmp_path / "t.db")
+    try:
+        t, tokens = hub.create_table(Ruleset.preset("quick", rounds=1), bots="random", play_now=True, name="Asha")
+        while (seat := t.state.to_act) is not None:
+            assert t.state.match is not None
+            act = lowest_action(t.state.match.view(seat))
+            t.submit({"t": "play", "seat": seat, "card": str(act)} if isinstance(act, Card) else {"t": "call", "seat": seat, "call": act})
+        assert t.state.status == "over"
+        other = SQLiteStore(str(tmp_path / "t.db"))
+        other.append(t.id, t.state.entries, {"t": "autoplay", "seat": 0, "on": True, "reason": "timeout"}, (), None)
+        with pytest.raises(TableError, match="try again"):
+            hub.rematch(t.id, tokens[0])
+        assert [tid for tid in hub.tables if tid != t.id] == [], "the unreachable table is still loaded"
+        orphans = other.db.execute("SELECT id, status FROM tables WHERE id != ?", (t.id,)).fetchall()
+        assert [status for _, status in orphans] == ["abandoned"], orphans
+        new, seat, token = hub.rematch(t.id, tokens[0])
+        again = hub.get(t.id)
+        assert again is not None and again.state.rematch == new.id and new.state.status == "playing"
+        assert seat == 0 and new.state.seats[0].token == token
+        other.close()
+    finally:
+        await hub.shutdown()

@@ -412,7 +412,15 @@ class Hub:
         new, tokens = self.create_table(
             st.meta.rules, st.meta.bots, play_now=len(humans) == 1, parent=st.id, seats=humans, host=seat
         )
-        old.submit({"t": "rematch", "table": new.id})
+        try:
+            old.submit({"t": "rematch", "table": new.id})
+        except TableError:
+            # the finished table does not point at the new one (its commit failed): nobody could
+            # reach the new table, so it is closed now rather than left for the bots to play out
+            # (the store down too: the sweep closes it, since no one comes to it)
+            new.try_submit({"t": "expire" if new.state.status == LOBBY else "abandon"})
+            self._unload(new.id)
+            raise
         old.send_after([(channel(old.id, s), encode(Rematch(new.id, tok, s))) for s, tok in tokens.items()])
         return new, seat, tokens[seat]
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from . import __version__
 from .extras import MissingExtra
 
-COMMANDS = ("play", "serve", "score", "replay", "analyse", "arena", "bot", "bot_worker", "warmup")
+COMMANDS = ("play", "serve", "score", "replay", "analyse", "arena", "bot", "bot_worker", "warmup", "prune")
 
 
 def build_parser() -> argparse.ArgumentParser:

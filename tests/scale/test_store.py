@@ -152,3 +152,60 @@ def test_postgres_applies_its_migrations_once(pg_url: str) -> None:
         PostgresStore(pg_url)
     a.close()
     b.close()
+
+
+def test_callbreak_prune_deletes_only_tables_closed_before_the_cutoff(db: str) -> None:
+    """``callbreak prune --older-than 30`` on a real database: the tables that closed (over,
+    expired, abandoned) 40 days ago go with their logs, tokens and analyses, in batches; one
+    closed 5 days ago and one still being played after 40 days stay. Bad input changes nothing."""
+    import subprocess
+    import sys
+    import time
+
+    day = 86400.0
+    at = [time.time() - 40 * day]
+    s = open_store(db, now=lambda: at[0])
+    try:
+        for tid, status in (("old-over", "over"), ("old-expired", "expired"), ("old-gone", "abandoned"),
+                            ("old-playing", "playing")):  # fmt: skip
+            s.create(meta(tid, created=at[0]), [seat(0, f"tok-{tid}")], [(f"tok-{tid}", 0)], "lobby")
+            s.append(tid, 1, {"t": "start"}, (), status)
+        s.save_analysis("old-over", "v1", b"{}")
+        at[0] = time.time() - 5 * day
+        s.create(meta("new-over", created=at[0]), [seat(0, "tok-new")], [("tok-new", 0)], "over")
+    finally:
+        s.close()
+
+    def prune(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "callbreak", "prune", "--db", db, *args],
+                              capture_output=True, text=True, timeout=120)  # fmt: skip
+
+    refused = prune("--older-than", "0.5")
+    assert refused.returncode == 2 and "at least 1 day" in refused.stderr, refused.stderr
+    done = prune("--older-than", "30", "--batch", "2")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("3 tables that closed more than 30 days ago deleted from "), done.stdout
+    s = open_store(db)
+    try:
+        gone = ("old-over", "old-expired", "old-gone")
+        assert [tid for tid in gone if s.load(tid) is not None or s.find_token(f"tok-{tid}")] == []
+        assert s.load_analysis("old-over", "v1") is None
+        assert s.status("old-playing") == "playing" and s.status("new-over") == "over"
+        assert s.find_token("tok-new") == ("new-over", 0)
+        # nothing of a pruned table's log is left behind: a table made again under its id has its own alone
+        s.create(meta("old-over"), [seat(0, "tok-again")], [("tok-again", 0)], "lobby")
+        assert s.load("old-over") == (meta("old-over"), [seat(0, "tok-again")])
+    finally:
+        s.close()
+    assert prune("--older-than", "30").stdout.startswith("0 tables")
+
+
+def test_callbreak_prune_makes_no_database_where_there_is_none(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    missing = tmp_path / "typo.db"
+    r = subprocess.run([sys.executable, "-m", "callbreak", "prune", "--older-than", "30", "--db", str(missing)],
+                       capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert r.returncode == 1 and "there is no database file" in r.stderr, r.stderr
+    assert not missing.exists()

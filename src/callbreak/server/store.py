@@ -43,7 +43,7 @@ from typing import Any, Protocol, runtime_checkable
 import orjson
 
 from .config import redacted
-from .table import TableMeta
+from .table import ABANDONED, BETWEEN, EXPIRED, FINISHED, LOBBY, PLAYING, TableMeta
 
 __all__ = [
     "BatchChannel",
@@ -154,6 +154,11 @@ class Store(Protocol):
         """Up to ``limit`` ids of tables in the lobby created before ``lobby_before``, and of
         tables being played whose last entry is older than ``idle_before`` (oldest first)."""
 
+    def prune(self, before: float, limit: int) -> list[str]:
+        """Delete up to ``limit`` tables that closed (over, expired or abandoned) before
+        ``before`` (epoch seconds), each with its log, seat tokens and analyses, in one
+        transaction; their ids (fewer than ``limit``: none is left).  `callbreak prune`."""
+
     def save_analysis(self, table_id: str, key: str, body: bytes) -> None:
         """Keep the post-match analysis of a table (``key``: the settings it was made
         with; `callbreak.server.analysis`), replacing one kept under the same key."""
@@ -227,7 +232,9 @@ CREATE TABLE IF NOT EXISTS analyses (
 ) WITHOUT ROWID;
 """
 
-_UNFINISHED = ("lobby", "playing", "between_rounds")
+_UNFINISHED = (LOBBY, PLAYING, BETWEEN)
+#: the statuses of a table nobody plays any more (`Store.prune`)
+CLOSED = (FINISHED, EXPIRED, ABANDONED)
 
 
 class BatchChannel(Protocol):
@@ -292,6 +299,10 @@ class SQLiteStore:
     (['k3Xa9Q'], ['k3Xa9Q'])
     >>> s.save_analysis("k3Xa9Q", "v2", b"{}"); s.load_analysis("k3Xa9Q", "v2"), s.load_analysis("k3Xa9Q", "v1")
     (b'{}', None)
+    >>> s.prune(before=200.0, limit=10)   # a lobby is not closed: kept
+    []
+    >>> s.append("k3Xa9Q", 0, {"t": "expire"}, (), "expired"); s.prune(before=200.0, limit=10), s.load("k3Xa9Q")
+    (['k3Xa9Q'], None)
     >>> s.close()
     """
 
@@ -434,6 +445,24 @@ class SQLiteStore:
             (lobby_before, idle_before, limit),
         ).fetchall()
         return [str(r[0]) for r in rows]
+
+    def prune(self, before: float, limit: int) -> list[str]:
+        marks = ",".join("?" * len(CLOSED))
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            ids = [str(r[0]) for r in db.execute(
+                f"SELECT id FROM tables WHERE status IN ({marks}) AND updated < ? ORDER BY updated LIMIT ?",
+                (*CLOSED, before, limit),
+            ).fetchall()]  # fmt: skip
+            for sql in ("DELETE FROM log WHERE table_id=?", "DELETE FROM tokens WHERE table_id=?",
+                        "DELETE FROM analyses WHERE table_id=?", "DELETE FROM tables WHERE id=?"):  # fmt: skip
+                db.executemany(sql, [(i,) for i in ids])
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        return ids
 
     def save_analysis(self, table_id: str, key: str, body: bytes) -> None:
         self.db.execute(

@@ -29,7 +29,7 @@ from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
 from .config import redacted
 from .outage import Outage
-from .store import _UNFINISHED, EntryDropped, Row, StoreConflict, StoreUnavailable, is_postgres_url
+from .store import _UNFINISHED, CLOSED, EntryDropped, Row, StoreConflict, StoreUnavailable, is_postgres_url
 from .table import TableMeta
 
 __all__ = ["APPEND_CONNECTION", "MIGRATIONS", "PostgresStore", "first_connection", "is_postgres_url"]
@@ -491,6 +491,19 @@ class PostgresStore:
             (lobby_before, idle_before, limit),
         )
         return [str(r[0]) for r in rows]
+
+    def prune(self, before: float, limit: int) -> list[str]:
+        with self._pooled() as conn, conn.transaction():
+            # (SKIP LOCKED: two prunes at once share the work instead of waiting on each other)
+            ids = [str(r[0]) for r in conn.execute(
+                "SELECT id FROM tables WHERE status = ANY(%s) AND updated < %s ORDER BY updated LIMIT %s "
+                "FOR UPDATE SKIP LOCKED",
+                (list(CLOSED), before, limit),
+            ).fetchall()]  # fmt: skip
+            for sql in ("DELETE FROM log WHERE table_id = ANY(%s)", "DELETE FROM tokens WHERE table_id = ANY(%s)",
+                        "DELETE FROM analyses WHERE table_id = ANY(%s)", "DELETE FROM tables WHERE id = ANY(%s)"):  # fmt: skip
+                conn.execute(sql, (ids,))
+        return ids
 
     def save_analysis(self, table_id: str, key: str, body: bytes) -> None:
         with self._pooled() as conn:

@@ -155,3 +155,30 @@ def test_a_state_resampled_during_the_deal_has_the_deals_history() -> None:
     assert len(other.history()) == 30 and other.move_number() == state.move_number()
     assert other.information_state_string(1) == state.information_state_string(1)
     assert other.history() != state.history() and len(other.clone().history()) == 30
+
+
+@pytest.mark.parametrize("preset", ["standard", "quick", "pagat", "bhoos"])
+def test_the_utility_bounds_are_the_least_and_most_a_deal_can_score(preset: str) -> None:
+    """Methods that rescale values by ``min_utility``/``max_utility`` get the game's real range:
+    the bonus was counted against every preset (pagat said ±26, bhoos ±13), and each bound is a
+    score some call and number of tricks reach."""
+    rules = Ruleset.preset(preset)
+    game = pyspiel.load_game("python_callbreak", {"preset": preset})
+    reached = {float(score(c, t, rules)) for c in range(rules.min_call, rules.max_call + 1) for t in range(14)}
+    assert (game.min_utility(), game.max_utility()) == (min(reached), max(reached))
+    assert {"pagat": (-12.0, 13.0), "bhoos": (-8.0, 8.5)}.get(preset, (-13.0, 13.0)) == (min(reached), max(reached))
+    for seed in range(3):
+        assert all(min(reached) <= r <= max(reached) for r in random_playout(game, seed).returns())
+
+
+def test_a_pickled_game_makes_states_as_the_game_did() -> None:
+    """A game handed to another process (multiprocessing, Ray) by pickle: the same parameters,
+    rules and dealer, and its states play as the original's (it lost its rules before)."""
+    import pickle
+
+    game = pyspiel.load_game("python_callbreak", {"preset": "bhoos", "dealer": 1})
+    again = pickle.loads(pickle.dumps(game))
+    assert again.get_parameters() == game.get_parameters() == {"preset": "bhoos", "dealer": 1}
+    assert (again.rules, again.dealer) == (game.rules, game.dealer)
+    assert random_playout(again, 4).returns() == random_playout(game, 4).returns()
+    assert random_playout(again, 4).history() == random_playout(game, 4).history()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -173,3 +174,32 @@ def test_render_shows_the_table_and_only_the_hand_of_the_agent_to_act() -> None:
     for other in range(4):
         if other != seat:
             assert " ".join(str(c) for c in m.round.hands[other][:3]) not in text
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copied_env_is_the_same_position_and_plays_on_alone(how: str) -> None:
+    """A search copies the env and plays on: the copy has the same seat to act, hands and
+    observations, ends as the original does when both are given the same actions, and playing it
+    changes nothing of the original (a copy was a new env from the constructor: another deal)."""
+    import copy
+    import pickle
+
+    def first_legal(e: Any) -> int:
+        return int(e.observe(e.agent_selection)["action_mask"].nonzero()[0][0])
+
+    e = callbreak_v0.env(ruleset="quick")
+    e.reset(seed=1)
+    for _ in range(10):
+        e.step(first_legal(e))
+    twin = copy.deepcopy(e) if how == "deepcopy" else pickle.loads(pickle.dumps(e))
+    assert twin.agent_selection == e.agent_selection
+    assert twin.unwrapped.match.round.hands == e.unwrapped.match.round.hands
+    assert (twin.observe(twin.agent_selection)["observation"] == e.observe(e.agent_selection)["observation"]).all()
+    before = (e.agent_selection, list(e.unwrapped.match.round.calls), len(e.unwrapped.match.round.tricks))
+    while twin.agents:
+        twin.step(None if twin.terminations[twin.agent_selection] else first_legal(twin))
+    assert (e.agent_selection, list(e.unwrapped.match.round.calls), len(e.unwrapped.match.round.tricks)) == before
+    while e.agents:
+        e.step(None if e.terminations[e.agent_selection] else first_legal(e))
+    assert twin.unwrapped.match.totals == e.unwrapped.match.totals
+    assert twin._cumulative_rewards == e._cumulative_rewards

@@ -170,6 +170,26 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's naming
         self.match = Match(self.rules, seed=self._seeds.randrange(2**63))
         self._begin()
 
+    # --- copies ---------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        """The whole env, the match in progress and the stream of seeds included: `copy.deepcopy`
+        and `pickle` give the same position, not a new env made from the constructor's arguments
+        (`EzPickle`'s way, which deals another match), so a search can copy and play on.
+
+        >>> import copy
+        >>> e = raw_env(ruleset="quick", seed=2)
+        >>> e.step(int(e.observe(e.agent_selection)["action_mask"].nonzero()[0][0]))
+        >>> twin = copy.deepcopy(e)
+        >>> twin.agent_selection == e.agent_selection, twin.match.round.calls == e.match.round.calls
+        (True, True)
+        >>> twin.match is e.match
+        False
+        """
+        return dict(self.__dict__)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
     # --- spaces ---------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]

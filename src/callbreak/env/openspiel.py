@@ -44,9 +44,10 @@ from ..bots.knowledge import Knowledge
 from ..cards import CARDS, Card, cards_of
 from ..round import CALLING, OVER, CallAction, Round, SeatView
 from ..rules import Ruleset
+from ..scoring import score
 from . import observation as ob
 
-__all__ = ["GAME_TYPE", "CallbreakGame", "CallbreakState", "info_state_size"]
+__all__ = ["GAME_TYPE", "CallbreakGame", "CallbreakState", "info_state_size", "utility_bounds"]
 
 _DEFAULTS = {"preset": "standard", "dealer": 3}
 
@@ -82,6 +83,17 @@ def info_state_size() -> int:
     return sum(n for _, n in _INFO_BLOCKS)
 
 
+def utility_bounds(rules: Ruleset) -> tuple[float, float]:
+    """The least and the most a seat can score in a deal under ``rules``: every legal call
+    against every number of tricks, scored by the engine (`callbreak.scoring.score`).
+
+    >>> utility_bounds(Ruleset.preset("standard")), utility_bounds(Ruleset.preset("bhoos"))
+    ((-13.0, 13.0), (-8.0, 8.5))
+    """
+    scores = [score(c, t, rules) for c in range(rules.min_call, rules.max_call + 1) for t in range(14)]
+    return float(min(scores)), float(max(scores))
+
+
 class CallbreakGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no types
     """One deal of Callbreak for OpenSpiel.
 
@@ -102,18 +114,21 @@ class CallbreakGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no types
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
             raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
         self.dealer = dealer
-        r = self.rules
-        worst = 13 + (abs(r.bonus_points) if r.bonus_call is not None else 0)
+        low, high = utility_bounds(self.rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=ob.N_ACTIONS,
             max_chance_outcomes=52,
             num_players=4,
-            min_utility=-float(worst),
-            max_utility=float(worst),
+            min_utility=low,
+            max_utility=high,
             utility_sum=None,
             max_game_length=4 + 52,
         )
         super().__init__(GAME_TYPE, info, params)
+
+    def __reduce__(self) -> tuple[type[CallbreakGame], tuple[dict[str, Any]]]:
+        # (pybind11 pickles a game by its parameters alone, not this class's own attributes)
+        return (CallbreakGame, (self.get_parameters(),))
 
     def new_initial_state(self) -> CallbreakState:
         return CallbreakState(self)

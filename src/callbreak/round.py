@@ -168,6 +168,36 @@ class SeatView:
         """
         return self.to_act == self.seat
 
+    def why_illegal(self, action: int | Card) -> str | None:
+        """Why this seat may not make ``action`` now (a call, or a `Card`), in the words the
+        engine refuses it with; None when it may.  From the view alone: what a bot's checker
+        tells the bot.
+
+        >>> rnd = Round(Ruleset(), Round.deal_hands(seed=1), dealer=3)
+        >>> for n in (1, 1, 1, 1): _ = rnd.call(n)
+        >>> _ = rnd.play(Card.parse("2C"))
+        >>> v = rnd.view(rnd.to_act)
+        >>> v.why_illegal(v.legal_cards[0]) is None, v.why_illegal(0)
+        (True, "no call now: the round is in phase 'playing'")
+        >>> [v.why_illegal(c) for c in v.hand if c.suit != "C"][:1]
+        ['you must follow clubs']
+        """
+        if isinstance(action, Card):
+            if self.phase != PLAYING or not self.my_turn:
+                return f"no card now: {f'the round is in phase {self.phase!r}' if self.phase != PLAYING else 'not your turn'}"
+            if action not in self.hand:
+                return f"seat {self.seat} does not hold {action}"
+            if action in self.legal_cards:
+                return None
+            hand = sum(1 << int(c) for c in self.hand)
+            legal = sum(1 << int(c) for c in self.legal_cards)
+            return _why_illegal(int(action), [int(c) for _, c in self.trick], hand, legal, self.rules)
+        if self.phase != CALLING or not self.my_turn:
+            return f"no call now: {f'the round is in phase {self.phase!r}' if self.phase != CALLING else 'not your turn'}"
+        if action in self.legal_calls:
+            return None
+        return f"calls are {self.rules.min_call} to {self.rules.max_call}"
+
     @property
     def played(self) -> list[Card]:
         """Every card played this round, trick by trick, current trick last.
@@ -328,6 +358,29 @@ def _four(items: Iterable[_T]) -> tuple[_T, _T, _T, _T]:
 
 def _suit_word(suit: int) -> str:
     return SUIT_NAMES[suit]
+
+
+def _why_illegal(c: int, trick: Sequence[int], hand: int, legal: int, rules: Ruleset) -> str:
+    """Why card ``c`` may not be played now by a seat holding ``hand`` (a mask) whose legal
+    cards are ``legal`` (a mask), ``trick`` being the cards on the table from the lead: the
+    words `Round.play` refuses it with, and `SeatView.why_illegal`'s."""
+    trump = rules.trump_index
+    if not trick:
+        if rules.trump_lead == "not_first_trick":
+            return f"{_suit_word(trump)} may not be led to the first trick"
+        return f"{_suit_word(trump)} may not be led until one has been played"
+    ls = trick[0] // 13
+    if legal & SUIT_MASKS[ls]:
+        if c // 13 != ls:
+            return f"you must follow {_suit_word(ls)}"
+        return f"you must head the trick with a higher {_suit_word(ls)[:-1]}"
+    if SUIT_MASKS[trump] & hand:
+        if any(x // 13 == trump for x in trick) and legal & ~SUIT_MASKS[trump] == 0:
+            if c // 13 == trump:
+                return f"you must overtrump with a higher {_suit_word(trump)[:-1]}"
+            return f"you must play a {_suit_word(trump)[:-1]}"
+        return f"you are void in {_suit_word(ls)} and must play a {_suit_word(trump)[:-1]}"
+    return "not a legal card now"
 
 
 class Round:
@@ -790,24 +843,8 @@ class Round:
         return act
 
     def _why_illegal(self, c: int) -> str:
-        trick = self._trick
-        legal = self.legal_mask()
-        if not trick:
-            if self.rules.trump_lead == "not_first_trick":
-                return f"{_suit_word(self._trump)} may not be led to the first trick"
-            return f"{_suit_word(self._trump)} may not be led until one has been played"
-        ls = trick[0] // 13
-        if legal & SUIT_MASKS[ls]:
-            if c // 13 != ls:
-                return f"you must follow {_suit_word(ls)}"
-            return f"you must head the trick with a higher {_suit_word(ls)[:-1]}"
-        if self._trump_mask & self._hands[self._to_act]:  # type: ignore[index]
-            if any(x // 13 == self._trump for x in trick) and legal & ~self._trump_mask == 0:
-                if c // 13 == self._trump:
-                    return f"you must overtrump with a higher {_suit_word(self._trump)[:-1]}"
-                return f"you must play a {_suit_word(self._trump)[:-1]}"
-            return f"you are void in {_suit_word(ls)} and must play a {_suit_word(self._trump)[:-1]}"
-        return "not a legal card now"
+        seat: int = self._to_act  # type: ignore[assignment]
+        return _why_illegal(c, self._trick, self._hands[seat], self.legal_mask(), self.rules)
 
     def _do_play(self, seat: int, c: int) -> int | None:
         """Play without checks: the search fast path.  Returns the trick winner or None."""

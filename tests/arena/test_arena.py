@@ -127,18 +127,36 @@ def test_local_faults_are_counted_and_the_match_finishes() -> None:
 
 def test_the_arena_says_which_bot_faulted_and_where(tmp_path: Path, capsys: Any) -> None:
     """A bot file that raises is named with its first error's place (before: only a count in
-    the table's last column, the run otherwise looking sound)."""
+    the table's last column, the run otherwise looking sound), its name as written (``:Boom:``
+    was an emoji), and the run exits 1: it never played (a script or CI learns it; it exited 0)."""
     f = tmp_path / "bad.py"
     f.write_text(
-        "from callbreak.bots import Bot\n\n\nclass Raises(Bot):\n    name = 'raises'\n\n"
+        "from callbreak.bots import Bot\n\n\nclass Boom(Bot):\n    name = 'boom'\n\n"
         "    def act(self, view):\n        raise RuntimeError('boom')\n",
         encoding="utf-8",
     )
-    assert main(["arena", f"{f}:Raises", "random", "random", "random", "-n", "1", "--rules", "quick", "-q"]) == 0
+    assert main(["arena", f"{f}:Boom", "random", "random", "random", "-n", "1", "--rules", "quick", "-q"]) == 1
     err = capsys.readouterr().err
     (line,) = [x for x in err.splitlines() if x.startswith("warning:")]
+    assert line.startswith(f"warning: {f}:Boom: ") and "\N{COLLISION SYMBOL}" not in err, line
     assert "of its decisions faulted (error " in line, line
     assert line.endswith("the first: error in round 1: RuntimeError (at bad.py:8, in act): boom"), line
+    assert f"error: {f}:Boom faulted on every decision: it never played" in err, err
+
+
+def test_a_bot_that_faults_now_and_then_fails_the_run_only_when_strict(tmp_path: Path, capsys: Any) -> None:
+    f = tmp_path / "calls.py"
+    f.write_text(
+        "from callbreak.bots import Bot\n\n\nclass NoCalls(Bot):\n    name = 'nocalls'\n\n"
+        "    def act(self, view):\n        if view.phase == 'calling':\n            raise RuntimeError('no call')\n"
+        "        return view.legal_cards[0]\n",
+        encoding="utf-8",
+    )
+    run = ["arena", f"{f}:NoCalls", "random", "random", "random", "-n", "1", "--rules", "quick", "-q"]
+    assert main(run) == 0
+    assert "warning:" in capsys.readouterr().err
+    assert main([*run, "--strict"]) == 1
+    assert f"error: {f}:NoCalls faulted (above)" in capsys.readouterr().err
 
 
 def test_bad_arguments() -> None:

@@ -277,3 +277,33 @@ def test_play_returns_records() -> None:
         a = rnd.play(rnd.legal_cards()[0])
     assert a.winner == rnd.tricks[0].winner
     assert rnd.actions[-1] == a
+
+
+@pytest.mark.parametrize("rules", [Ruleset(), Ruleset.preset("bhoos"), Ruleset(trump_lead="not_first_trick"),
+                                   Ruleset(must_undertrump=True, min_call=2, max_call=12)])  # fmt: skip
+def test_a_seats_view_says_why_an_action_is_refused_as_the_engine_does(rules: Ruleset) -> None:
+    """`SeatView.why_illegal`, from the view alone (what a bot checker has), gives the reason
+    `Round.play` and `Round.call` refuse with, for every card and call of random rounds; None
+    for a legal one."""
+    rng = random.Random(7)
+    for n in range(6):
+        rnd = Round(rules, Round.deal_hands(seed=n), dealer=n % 4)
+        while rnd.phase != "over":
+            seat = rnd.to_act
+            assert seat is not None
+            view = rnd.view(seat)
+            options: list[int | Card] = list(range(0, 15)) if rnd.phase == "calling" else list(rnd.hands[seat])
+            for a in options:
+                reason = view.why_illegal(a)
+                before = rnd.state_key()
+                try:
+                    rnd.play(a) if isinstance(a, Card) else rnd.call(a)
+                except IllegalAction as e:
+                    assert reason is not None and str(e).endswith(reason), (str(e), reason)
+                    assert rnd.state_key() == before
+                else:
+                    assert reason is None, (a, reason)
+                    rnd.pop()
+            legal = rnd.legal_calls() if rnd.phase == "calling" else rnd.legal_cards()
+            rnd.act(rng.choice(legal))
+        assert rnd.view(0).why_illegal(Card.parse("AS")) == "no card now: the round is in phase 'over'"

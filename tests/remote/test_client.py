@@ -3,6 +3,7 @@ the match always finishes, the fallback plays for them, and every fault is count
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from callbreak import Card, Match, Ruleset, SeatView
@@ -132,6 +133,11 @@ def test_bot_check_fails_a_cheating_bot(bad_bot: Any, capsys: Any) -> None:
     rep = check_bot(url, positions=10)
     assert not rep.ok and rep.results[0].ok  # /hi is fine, the answers are not
     assert all("illegal answer" in r.detail for r in rep.failures)
+    # each says why, in the engine's words, and what was legal (it said only "illegal answer '2S'")
+    calls = [r.detail for r in rep.failures if r.name.startswith("/bid")]
+    cards = [r.detail for r in rep.failures if r.name.startswith("/play")]
+    assert calls and all(d.startswith("illegal answer '0': calls are 1 to 8 (legal: 1 2 3 4 5 6 7 8)") for d in calls), calls
+    assert cards and all(re.fullmatch(r"illegal answer '(\w\w)': seat \d does not hold \1 \(legal: [\w ]+\)", d) for d in cards), cards
     assert main(["bot", "check", url, "--positions", "6"]) == 1
     out = capsys.readouterr().out
     assert "FAIL" in out and "illegal answer" in out

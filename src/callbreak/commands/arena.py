@@ -78,6 +78,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="write each match's hand history to DIR/match-NNNN.json (callbreak analyse or replay reads it)",
     )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 if any bot faulted at all (without it: only if a bot faulted on every decision)",
+    )
     p.set_defaults(func=run)
 
 
@@ -105,8 +110,9 @@ def run(args: argparse.Namespace) -> int:
     from ..extras import need
     from ..rules import Ruleset
 
-    console = Console() if sys.stdout.isatty() else Console(width=150)
-    err = Console(stderr=True, soft_wrap=True)  # (an error names a file: a path is never folded)
+    # (no emoji: a bot named bad.py:Boom is not "bad.py💥")
+    console = Console(emoji=False) if sys.stdout.isatty() else Console(width=150, emoji=False)
+    err = Console(stderr=True, soft_wrap=True, emoji=False)  # (an error names a file: a path is never folded)
     try:
         rules = Ruleset.preset(args.rules)
         if args.rounds is not None:
@@ -232,4 +238,10 @@ def run(args: argparse.Namespace) -> int:
                 highlight=False,
                 soft_wrap=True,
             )
+    broken = [b for b in summary.bots if b.fault_count and (args.strict or b.fault_count >= b.decisions)]
+    if broken:  # (a script or CI running the arena learns that an entry did not really play)
+        names = ", ".join(b.label for b in broken)
+        why = "faulted" if args.strict else "faulted on every decision: it never played"
+        err.print(f"[red]error:[/red] {escape(names)} {why} (above)", highlight=False, soft_wrap=True)
+        return 1
     return 0

@@ -78,6 +78,14 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         shown = page.evaluate("window.__progress")
         assert shown and not any("undefined" in line for line in shown), shown
         assert summary_fits(page)
+        # a 360 px phone too (found in an accessibility review: its last column was cut off there)
+        page.set_viewport_size({"width": 360, "height": 740})
+        assert summary_fits(page)
+        page.set_viewport_size(PHONE["viewport"])
+        # a screen reader hears that it is ready, once, not each progress line and the whole result
+        # (the section was a live region)
+        assert page.get_attribute("[data-testid=analysis]", "aria-live") is None
+        assert page.inner_text("[data-testid=analysis-said]") == "The analysis is ready."
         stored = msgspec.json.decode(httpx.get(api, timeout=10).content, type=AnalysisStatus)
         assert stored.state == "ready" and stored.analysis is not None
         assert stored.analysis.seats == (0, 1, 2, 3)
@@ -222,7 +230,8 @@ def in_nepali(browser: Any, url: str) -> None:
         assert summary_fits(page)
         numbers = "".join(page.locator("[data-testid=analysis-summary] td").all_inner_texts())
         assert "%" in numbers and not re.search("[0-9]", numbers) and re.search("[०-९]", numbers)
-        assert page.get_attribute("[data-testid=analysis-graph]", "aria-label") == ne["analysis.graph_label"]
+        label = page.get_attribute("[data-testid=analysis-graph]", "aria-label")
+        assert label == ne["analysis.graph_aria"].replace("{label}", ne["analysis.graph_label"]), label
         item = page.locator("[data-testid=mistake-item]").first
         grades = (ne["analysis.grade.mistake"], ne["analysis.grade.blunder"])
         assert item.inner_text().startswith(grades)

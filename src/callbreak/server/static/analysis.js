@@ -91,11 +91,13 @@ export function evaluationGraph(analysis, names, mistakes = [], pick = null) {
     title.textContent = `${gradeWord(d.grade)} · ${names[d.seat]}`;
     dot.appendChild(title);
     // a finger's reach around the dot (a few pixels on a phone): an unseen circle takes the tap
-    const reach = svg("circle", { cx: xOf.get(key).toFixed(1), cy: y.toFixed(1), r: 10, fill: "transparent" });
+    const reach = svg("circle", { cx: xOf.get(key).toFixed(1), cy: y.toFixed(1), r: 14, fill: "transparent", class: "graph-reach" });
     if (pick) for (const el of [reach, dot]) el.addEventListener("click", () => pick(d));
     parts.push(reach, dot);
   }
-  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("analysis.graph_label"), class: "analysis-graph", "data-testid": "analysis-graph" }, ...parts);
+  // (a picture to the screen reader, said to be one: the mistakes it marks are the list below it,
+  // whose buttons the keyboard reaches)
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("analysis.graph_aria", { label: t("analysis.graph_label") }), class: "analysis-graph", "data-testid": "analysis-graph" }, ...parts);
   const legend = h("p", { class: "analysis-legend" }, ...analysis.seats.map((s) =>
     h("span", { class: "analysis-key" }, h("span", { class: "swatch", style: { background: COLOURS[s] } }), names[s])));
   return h("figure", { class: "analysis-figure" }, chart,
@@ -178,7 +180,10 @@ function betterBox(id, d, names) {
  */
 export function analysisPanel(id, opts) {
   const names = opts.names;
-  const box = h("section", { class: "panel analysis", "data-testid": "analysis", "aria-live": "polite" });
+  // (not a live region as a whole: its progress was read out every poll, and the whole result at
+  // the end; a status line of its own says that the analysis is ready)
+  const said = h("p", { class: "sr-only", role: "status", "data-testid": "analysis-said" });
+  const box = h("section", { class: "panel analysis", "data-testid": "analysis" });
   const path = `/api/tables/${encodeURIComponent(id)}/analysis`;
   let alive = true;
   let timer = null;
@@ -213,6 +218,7 @@ export function analysisPanel(id, opts) {
         grade: gradeWord(d.grade), name: names[d.seat], round: d.round, trick: d.trick,
         taken: actionText(d.taken), best: actionText(d.best), loss: lossText(d),
       })))));
+    said.textContent = t("analysis.ready");
     fill(box, h("h2", null, t("analysis.title")),
       h("p", { class: "hint" }, t("analysis.method")),
       h("div", { class: "analysis-scroll" }, summaryTable(a, names)), evaluationGraph(a, names, mistakes, pick),
@@ -229,7 +235,7 @@ export function analysisPanel(id, opts) {
 
   function show(st) {
     if (st.state === "ready") ready(st.analysis);
-    else if (st.state === "failed") idle(t("analysis.failed"));  // (st.message: English, for the logs)
+    else if (st.state === "failed") { idle(t("analysis.failed")); said.textContent = t("analysis.failed"); }  // (st.message: English, for the logs)
     else { progress(st); timer = setTimeout(poll, POLL_MS); }
   }
 
@@ -240,7 +246,7 @@ export function analysisPanel(id, opts) {
 
   // Asked for (auto): POST at once, which answers a stored analysis too (no 404 first); else a GET
   // learns whether there is one, without starting the work.
-  const handle = { el: box, stop: () => { alive = false; if (timer) clearTimeout(timer); } };
+  const handle = { el: h("div", null, box, said), stop: () => { alive = false; if (timer) clearTimeout(timer); } };
   if (opts.auto) { start(); return handle; }
   (async () => {
     let st = null;

@@ -55,9 +55,13 @@ function reloadOnce(path) {
   return true;
 }
 
+// the page drawn (path and query): a move to an anchor within it draws nothing again
+let routed = "";
+
 async function route() {
   const root = document.getElementById("app");
   const path = location.pathname;
+  routed = path + location.search;
   const my = ++seq;
   if (stale) { location.assign(location.href); return; }
   if (cleanup) { try { cleanup(); } catch { /* ignore */ } cleanup = null; }
@@ -102,7 +106,18 @@ document.addEventListener("click", (e) => {
   window.scrollTo(0, 0);
 });
 
-window.addEventListener("popstate", route);
+// (an anchor of the same page, "#section" of the rules, fires popstate too: it is a scroll, not a
+// new page; drawing the page again threw a table away and opened its socket anew)
+// (a seat's link pasted over the table's address, "/t/ID#TOKEN", is a new seat: drawn again)
+window.addEventListener("popstate", () => {
+  const seatLink = location.pathname.startsWith("/t/") && location.hash.length > 10;
+  if (location.pathname + location.search !== routed || seatLink) route();
+});
+// "Skip to content" moves the focus to the page's content, without a "#app" in the address
+document.querySelector("a.skip")?.addEventListener("click", (e) => {
+  e.preventDefault();
+  document.getElementById("app").focus();
+});
 translatePage();
 initSettings();
 route();

@@ -151,7 +151,7 @@ export function renderCalculator(root) {
   }
   const persist = () => save(KEY, sheet);
   const status = h("p", { class: "status", "aria-live": "polite", "data-testid": "calc-status" });
-  const error = h("p", { class: "error", role: "alert", "aria-live": "assertive", "data-testid": "calc-error" });
+  const error = h("p", { class: "error", role: "alert", "aria-live": "assertive", "data-testid": "calc-error", id: "calc-error" });
   const namesBox = h("div", { class: "names-grid" });
   const rulesBox = h("div");
   const tableBox = h("div", { class: "sheet-wrap" });
@@ -263,14 +263,18 @@ export function renderCalculator(root) {
       h("thead", null, head), body, foot));
     const n = sheet.rounds.length;
     const p = planned(sheet);
+    let said;
     if (st.over) {
       const winners = sheet.names.filter((_, i) => st.places[i] === 1);
-      status.textContent = `${t("calc.over_after", { count: n })} ${t(winners.length > 1 ? "calc.shared_first" : "calc.winner", { names: winners.join(", ") })}`;
+      said = `${t("calc.over_after", { count: n })} ${t(winners.length > 1 ? "calc.shared_first" : "calc.winner", { names: winners.join(", ") })}`;
     } else if (st.suddenDeath) {
-      status.textContent = t("calc.tied", { round: n + 1 });
+      said = t("calc.tied", { round: n + 1 });
     } else {
-      status.textContent = p !== null ? t("calc.round_of", { round: n + 1, rounds: p }) : t("calc.round", { round: n + 1 });
+      said = p !== null ? t("calc.round_of", { round: n + 1, rounds: p }) : t("calc.round", { round: n + 1 });
     }
+    // (a live region: written only when it says something new; each keystroke in a name wrote it
+    // again, and a screen reader read "Round 1 of 5." at every letter)
+    if (status.textContent !== said) status.textContent = said;
     return st;
   }
 
@@ -333,7 +337,10 @@ export function renderCalculator(root) {
     // a call of 0 was refused with no word of whose)
     const lo = calling ? sheet.rules.min_call : 0, hi = calling ? sheet.rules.max_call : 13;
     const wrong = vals.map((v) => !isInt(v, lo, hi));
-    inputs.forEach((inp, i) => { if (bad && wrong[i]) inp.setAttribute("aria-invalid", "true"); else inp.removeAttribute("aria-invalid"); });
+    inputs.forEach((inp, i) => {
+      if (bad && wrong[i]) { inp.setAttribute("aria-invalid", "true"); inp.setAttribute("aria-describedby", "calc-error"); }
+      else { inp.removeAttribute("aria-invalid"); inp.removeAttribute("aria-describedby"); }
+    });
     if (bad) {
       const k = wrong.indexOf(true);
       const text = k >= 0 ? `${sheet.names[k]}: ${bad}` : bad.charAt(0).toUpperCase() + bad.slice(1);
@@ -373,6 +380,7 @@ export function renderCalculator(root) {
     fail("");
     drawAll();
     inputs.forEach((inp, i) => { inp.value = String(last.tricks[i]); });
+    inputs[0]?.focus();   // (the Undo button is gone with the round: the focus fell to the page's start)
   }
 
   function drawAll() {

@@ -252,7 +252,7 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
       el.tabIndex = -1;
       el.style.left = `${pad + x0 + i * step}px`;
       el.setAttribute("aria-label", v.playing && !isLegal ? t("hand.card_not_playable", { card: cardName(c) }) : cardName(c));
-      if (!isLegal) el.setAttribute("aria-disabled", "true");
+      if (v.playing && !isLegal) el.setAttribute("aria-disabled", "true");   // (while calling, the cards are to be read, not "unavailable")
       box.append(el);
     });
     const cards = [...box.querySelectorAll(".card")];

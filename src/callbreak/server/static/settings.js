@@ -52,8 +52,17 @@ function languageRow() {
     try { sessionStorage.setItem(REOPEN_KEY, "1"); } catch { /* storage disabled: they stay closed */ }
     setLanguage(code);
   };
-  const select = h("select", { id: "set-lang", "data-testid": "setting-lang", onchange: (e) => choose(e.target.value) },
-    ...LANGUAGES.map(([code, name]) => h("option", { value: code, selected: code === lang, lang: code }, name)));
+  // With a finger or a mouse the menu's choice is made at once. With the keyboard an arrow already
+  // changes the value (and reloaded the page, in the first language passed on the way): the choice
+  // is made with Enter, or on leaving the menu.
+  let byKey = false;
+  const commit = () => { byKey = false; if (select.value !== lang) choose(select.value); };
+  const select = h("select", {
+    id: "set-lang", "data-testid": "setting-lang",
+    onkeydown: (e) => { if (e.key === "Enter") { e.preventDefault(); commit(); } else if (e.key !== "Tab") byKey = true; },
+    onchange: () => { if (!byKey) commit(); },
+    onblur: () => { if (byKey) commit(); },
+  }, ...LANGUAGES.map(([code, name]) => h("option", { value: code, selected: code === lang, lang: code }, name)));
   return h("label", { class: "field", for: "set-lang" }, h("span", null, t("settings.language")), select);
 }
 

@@ -169,11 +169,14 @@ function mountTable(root, id, token) {
   const record = spectator ? null : seatRecord(id);
 
   // ---- static skeleton ----
-  const live = h("p", { class: "sr-only", "aria-live": "polite", "data-testid": "announce" });
+  // A log: each announcement a line of its own, read in turn ("Arjun played the ace of diamonds."
+  // then "Your turn: play a card.", in one task; replacing one text with the next, a screen reader
+  // read only the last), the oldest dropped (removals are not read).
+  const live = h("div", { class: "sr-only", role: "log", "aria-live": "polite", "aria-relevant": "additions", "data-testid": "announce" });
   const banner = h("div", { class: "banner", role: "status", "data-testid": "disconnected", hidden: true }, tr("table.disconnected"));
   const top = h("div", { class: "table-top" });
   const felt = h("div", { class: "felt", "data-testid": "felt" });
-  const turnLine = h("p", { class: "turn-line", "data-testid": "turn-line" });
+  const turnLine = h("p", { class: "turn-line", "data-testid": "turn-line", tabindex: "-1" });
   const picker = h("div", { class: "picker-slot" });   // laid over the felt (renderFelt puts it there)
   const handBox = h("div", { class: "hand", "data-testid": "hand", role: "group", "aria-label": tr("table.your_hand") });
   const dialogs = h("div");
@@ -194,6 +197,12 @@ function mountTable(root, id, token) {
     },
   });
   document.addEventListener("keydown", onGlobalKey);
+  // the control that last had the keyboard's focus inside the table: when a redraw takes it away
+  // (removed or disabled), render puts the focus back near; not when the player moved it away
+  let lastFocused = null;
+  page.addEventListener("focusin", (e) => { lastFocused = e.target; });
+  // (a button disabled while it has the focus keeps it in Chromium a moment: nowhere to go on from)
+  const nowhere = () => !document.activeElement || document.activeElement === document.body || document.activeElement.disabled;
 
   // the seat's token goes in the handshake (Sec-WebSocket-Protocol), never in the URL, which proxies log
   const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${encodeURIComponent(id)}`;
@@ -222,7 +231,8 @@ function mountTable(root, id, token) {
   const seatName = (s) => {
     const seat = S.table && S.table.seats[s];
     const n = seat && seat.name ? seat.name : tr("seat.n", { n: s + 1 });
-    return s === me() ? tr("seat.name_you", { name: n }) : n;
+    // (alone against bots with no name typed, the name is "You" itself: not "You (you)")
+    return s === me() && n !== tr("seat.you") ? tr("seat.name_you", { name: n }) : n;
   };
   const shortName = (s) => (s === me() ? tr("seat.you") : (S.table && S.table.seats[s] && S.table.seats[s].name) || tr("seat.n", { n: s + 1 }));
   const serverNow = () => Date.now() + S.offset;
@@ -235,7 +245,8 @@ function mountTable(root, id, token) {
   function announce(text) {
     if (!text || text === S.lastAnnounced) return;
     S.lastAnnounced = text;
-    live.textContent = text;
+    live.append(h("p", null, text));
+    while (live.childElementCount > 6) live.firstElementChild.remove();
   }
   const send = (obj) => {
     if (!conn.send(obj)) { toast(tr("table.not_connected")); return false; }
@@ -262,10 +273,10 @@ function mountTable(root, id, token) {
         if (msg.v <= S.v) return;
         if (msg.v > S.v + 1) { conn.resync(); return; }
         S.v = msg.v;
-        const prevState = S.state;
+        const prevState = S.state, prevTable = S.table;
         S.table = msg.table; S.state = behindSummary(msg.table, msg.state);
         if (msg.event && msg.event.kind === "round_over") S.sheet = addRound(S.sheet, msg.event);
-        onEvent(msg.event || {}, prevState);
+        onEvent(msg.event || {}, prevState, prevTable);
         render();
         break;
       }
@@ -303,7 +314,7 @@ function mountTable(root, id, token) {
     }
   }
 
-  function onEvent(ev, prevState) {
+  function onEvent(ev, prevState, prevTable) {
     const mine = me();
     tableFeedback(ev, prevState, S.state, S.table);
     switch (ev.kind) {
@@ -361,6 +372,12 @@ function mountTable(root, id, token) {
         announce(tr("table.match_over"));
         if (!spectator) updateRecord(id, { over: true, places: ev.places, totals: ev.totals });
         break;
+      case "seated":  // (the lobby: a screen reader heard nothing of a friend sitting down)
+        if (ev.seat !== mine) announce(tr("announce.seated", { name: ev.name }));
+        break;
+      case "left":
+        if (ev.seat !== mine) announce(tr("announce.left", { name: (prevTable && prevTable.seats[ev.seat] && prevTable.seats[ev.seat].name) || tr("seat.n", { n: ev.seat + 1 }) }));
+        break;
       case "rematch":
         break;
       default:
@@ -392,6 +409,12 @@ function mountTable(root, id, token) {
     renderDialogs();
     placeToast();
     maybeAskHint();
+    if (lastFocused && nowhere() && (!lastFocused.isConnected || lastFocused.disabled)) {
+      // what the keyboard was on went away with a redraw (the call picker after a call, the round's
+      // dialog after "Next round"): the hand takes it, else the turn line, not the page's start
+      const card = handBox.querySelector(".card[tabindex='0']");
+      (card || turnLine).focus({ preventScroll: true });
+    }
   }
 
   function renderTop() {
@@ -417,7 +440,7 @@ function mountTable(root, id, token) {
     }
     // The bar is drawn afresh on every change: a button that had the focus gets it back.
     keepFocus(top, () => fill(top,
-      h("span", { class: "top-info" }, info, " ", h("span", { title: tr("table.trump_title"), "aria-label": tr("table.trump_label", { suit: SUIT_NAME[trump] }) }, tr("table.trump", { symbol: SUIT_SYMBOL[trump] })),
+      h("span", { class: "top-info" }, info, " ", h("span", { title: tr("table.trump_title"), "data-testid": "trump" }, h("span", { "aria-hidden": "true" }, tr("table.trump", { symbol: SUIT_SYMBOL[trump] })), h("span", { class: "sr-only" }, tr("table.trump_label", { suit: SUIT_NAME[trump] }))),
         spectator ? h("span", { class: "badge" }, " · ", tr("table.watching")) : null),
       buttons));
   }
@@ -451,6 +474,12 @@ function mountTable(root, id, token) {
     const frac = Math.max(0, Math.min(1, left / total));
     bar.setAttribute("stroke-dashoffset", String(100.53 * (1 - frac)));
     bar.classList.toggle("low", left < 5000);
+    // the seat's own turn running out is said once, at 5 s (the ring and the seconds are not read)
+    if (left < 5000 && left > 0 && S.warned !== t.deadline && S.state && S.state.to_act === me() && !spectator
+        && !(t.seats[me()] && t.seats[me()].autoplay)) {
+      S.warned = t.deadline;
+      announce(tr("announce.time_left", { n: Math.ceil(left / 1000) }));
+    }
     const secs = tr("table.secs", { secs: Math.max(0, Math.ceil(left / 1000)) });
     const label = felt.querySelector(".seat.acting .secs");
     if (label) label.textContent = ` · ${secs}`;
@@ -502,9 +531,11 @@ function mountTable(root, id, token) {
     const meta = call === null || call === undefined ? (st.phase === "calling" ? (acting ? tr("seat.calling") : "—") : "—")
       : tr("seat.meta", { call, won, sep: pos === "left" || pos === "right" ? "\n" : ", " });
     const avatar = avatarOf(seat, s, acting && t.deadline ? ring(s) : null,
-      st.dealer === s ? h("span", { class: "dealer", title: tr("seat.dealer"), "aria-label": tr("seat.dealer") }, tr("seat.dealer_chip")) : null);
+      st.dealer === s ? h("span", { class: "dealer", title: tr("seat.dealer"), "aria-hidden": "true" }, tr("seat.dealer_chip")) : null);
     const badges = seatBadges(seat, s, t.bots);
-    const who = seat.kind === "bot" ? tr("seat.with_bot", { name: seatName(s), bot: botLabel(seat, t.bots) }) : seatName(s);
+    let who = seat.kind === "bot" ? tr("seat.with_bot", { name: seatName(s), bot: botLabel(seat, t.bots) }) : seatName(s);
+    // the dealer is said in the seat's label (a label on the chip, a plain span, was not read: "D")
+    if (st.dealer === s) who = `${who}, ${tr("seat.dealer")}`;
     const said = call === null || call === undefined ? tr("seat.no_call") : tr("seat.called_won", { call, won });
     const label = tr(acting ? "seat.label_acting" : "seat.label", { who, said });
     return h("div", { class: `seat seat-${pos}${acting ? " acting" : ""}`, "data-testid": `seat-${pos}`, "data-toast-avoid": true, dataset: { seat: s }, "aria-label": label, role: "group" },
@@ -672,9 +703,10 @@ function mountTable(root, id, token) {
       // Drawn once while it lasts: a bot plays for this seat, so messages come fast, and a button
       // drawn afresh on each of them could lose the tap meant for it.
       if (!turnLine.querySelector("[data-testid=back-btn]")) {
-        fill(turnLine, h("span", { "data-testid": "autoplay-note" },
-          tr("table.autoplay_note"), " "),
-          h("button", { class: "btn", type: "button", "data-testid": "back-btn", onclick: () => send({ type: "back" }) }, tr("table.im_back")));
+        const back = h("button", { class: "btn", type: "button", "data-testid": "back-btn", onclick: () => send({ type: "back" }) }, tr("table.im_back"));
+        fill(turnLine, h("span", { "data-testid": "autoplay-note" }, tr("table.autoplay_note"), " "), back);
+        announce(`${tr("table.autoplay_note")} ${tr("table.im_back")}`);   // (a screen reader heard nothing of it)
+        if (nowhere()) back.focus({ preventScroll: true });
       }
       turnLine.classList.add("mine");
       return;

@@ -1,0 +1,270 @@
+"""What a screen-reader or keyboard user meets at the table and around it, on a phone.
+
+Found in an accessibility review: the card led just before the player's turn was never heard (two
+texts written to one live region in one task: only the last is read), a bot taking the seat and
+the turn's time running out were not said, the keyboard's focus fell to the page's start after a
+call, "Skip to content" threw the table away and opened its socket again, the language menu
+reloaded the page on the first arrow key, and the cards read as "unavailable" while calling.
+
+What a screen reader would read is taken from the page as it stands after each task (a
+MutationObserver's callback): a line added and replaced within the same task was never read.
+The server's clock moves only when the test moves it (``driven``); the page's own clock, where a
+test needs it, is Playwright's (``page.clock``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+
+from callbreak.i18n import catalogue
+
+from .driven import CARD_SECONDS, MINE, advance, driven, phone_at_table, wait_for
+from .helpers import create_table, play_card
+from .test_phone_hand import PHONE, RECORDER
+
+__all__ = ["driven"]  # the fixture
+
+EN = catalogue("en")
+
+#: each line the live region holds after a task, in order (what a screen reader is given to read)
+RECORD_SAID = """(() => {
+  window.__said = [];
+  const watch = () => {
+    const live = document.querySelector("[data-testid=announce]");
+    if (!live) { setTimeout(watch, 20); return; }
+    new MutationObserver((records) => {
+      for (const r of records) for (const n of r.addedNodes) {
+        if (n.isConnected && live.contains(n) && n.textContent) window.__said.push(n.textContent);
+      }
+    }).observe(live, { childList: true, subtree: true, characterData: true });
+  };
+  document.addEventListener("DOMContentLoaded", watch);
+})();"""
+
+
+def said(page: Any) -> list[str]:
+    return list(page.evaluate("window.__said"))
+
+
+def test_the_card_led_before_your_turn_is_heard_before_the_turn(driven: str, browser: Any) -> None:
+    ctx, page = phone_at_table(browser, driven)
+    page.evaluate(RECORD_SAID.replace('document.addEventListener("DOMContentLoaded", watch);', "watch();"))
+    wait_for(page, driven, "[data-call]:not([disabled])")
+    page.locator("[data-call]:not([disabled])").first.tap()
+    for _ in range(13):  # to a turn of this seat with a card already on the trick
+        wait_for(page, driven, MINE)
+        if page.locator("[data-testid=trick] [data-card]").count():
+            break
+        play_card(page, page.locator(MINE).first.get_attribute("data-card"), tap=True)
+        page.wait_for_function("() => !document.querySelector('[data-testid=hand].my-turn')")
+    lines = said(page)
+    turn = EN["turn.your_play"]
+    assert turn in lines, lines
+    i = len(lines) - 1 - lines[::-1].index(turn)
+    last = page.evaluate("() => { const e = window.__events.filter(e => e.kind === 'play'); return e[e.length - 1]; }")
+    assert last["seat"] != 0
+    # the card played just before the turn, read before it (it was replaced, unheard, in the same task)
+    assert lines[i - 1].endswith(" played the " + card_words(last["card"]) + "."), lines[i - 3 : i + 1]
+    ctx.close()
+
+
+def card_words(card: str) -> str:
+    rank = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}.get(card[0], card[0])
+    suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[card[1]]
+    return f"{rank} of {suit}"
+
+
+def seat_page(browser: Any, base: str, rules: dict[str, Any], clock: bool = False) -> tuple[Any, Any]:
+    """A phone at a new table against random bots, recording what is said (and, with ``clock``,
+    on Playwright's clock): (the context, the page), the hand shown."""
+    ctx = browser.new_context(**PHONE)
+    ctx.add_init_script(RECORDER)
+    ctx.add_init_script(RECORD_SAID)
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    if clock:
+        page.clock.install()
+    res = httpx.post(f"{base}/api/tables", json={"rules": rules, "bots": "random", "name": "Asha", "play_now": True})
+    res.raise_for_status()
+    page.goto(base + res.json()["seat_url"])
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    return ctx, page
+
+
+def test_a_bot_taking_the_seat_is_said_and_the_way_back_has_the_focus(driven: str, browser: Any) -> None:
+    ctx, page = seat_page(browser, driven, {"preset": "standard", "call_seconds": 20, "card_seconds": 20})
+    for _ in range(40):  # two turns run out: a bot takes the seat
+        if page.locator("[data-testid=back-btn]").count():
+            break
+        advance(page, driven, 2.5)
+    page.wait_for_selector("[data-testid=back-btn]")
+    assert f"{EN['table.autoplay_note']} {EN['table.im_back']}" in said(page), said(page)
+    assert page.evaluate("document.activeElement.dataset.testid") == "back-btn"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=back-btn]", state="detached")
+    ctx.close()
+
+
+def test_the_turns_time_running_out_is_said_once(driven: str, browser: Any) -> None:
+    """The ring and the seconds are pictures to a screen reader: at 5 s left the turn says so.
+    The server's clock and the page's (Playwright's) are moved on together by the test: nothing
+    runs out meanwhile, and the page's count agrees with the server's."""
+    rules = {"preset": "standard", "rounds": 1, "card_seconds": CARD_SECONDS, "call_seconds": 30}
+    ctx, page = seat_page(browser, driven, rules, clock=True)
+    wait_for(page, driven, "[data-call]:not([disabled])")
+
+    def both(seconds: float) -> None:  # the page first: the server's timer never runs out before it
+        page.clock.run_for(int(seconds * 1000))  # (no waiting on the page: its polls run on this clock)
+        httpx.post(f"{driven}/test/clock", json={"advance": seconds}, timeout=30).raise_for_status()
+
+    def warned() -> list[str]:
+        return [x for x in said(page) if x.endswith("seconds left.")]
+
+    shown = []
+    while not warned():
+        both(1)
+        shown.append(int(re.sub(r"\D", "", page.inner_text(".call-picker .secs"))))
+        assert len(shown) < 40, shown
+    assert 4 <= shown[-1] <= 5 and shown[0] > 5, shown  # said as the count passed 5 s, not before
+    both(2)
+    assert warned() == ["5 seconds left."], said(page)  # once
+    assert page.locator("[data-call]:not([disabled])").count()  # still the seat's turn
+    ctx.close()
+
+
+def test_the_focus_stays_at_the_table_after_a_call(driven: str, browser: Any) -> None:
+    ctx, page = phone_at_table(browser, driven)
+    wait_for(page, driven, "[data-call]:not([disabled])")
+    page.locator("[data-call]:not([disabled])").first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !document.querySelector('[data-call]:not([disabled])')")
+    where = page.evaluate("() => [document.activeElement.tagName, document.activeElement.closest('[data-testid=hand], [data-testid=turn-line]') !== null]")
+    assert where[1], where  # in the hand (or the turn line), not the page's start
+    ctx.close()
+
+
+def test_skip_to_content_keeps_the_table_and_its_socket(driven: str, browser: Any) -> None:
+    ctx, page = phone_at_table(browser, driven)
+    opened = page.evaluate("window.__opened")
+    page.evaluate("document.querySelector('[data-testid=felt]').dataset.mark = 'kept'")
+    url = page.url
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "app"
+    assert page.url == url  # no "#app" in the address
+    page.wait_for_timeout(300)  # (a route run again would have thrown the felt away meanwhile)
+    assert page.evaluate("document.querySelector('[data-testid=felt]').dataset.mark") == "kept"
+    assert page.evaluate("window.__opened") == opened
+    ctx.close()
+
+
+def test_the_rules_contents_scroll_without_drawing_the_page_again(driven: str, browser: Any) -> None:
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    page.goto(driven + "/rules")
+    page.wait_for_selector("main article h1")
+    page.evaluate("document.querySelector('main article').dataset.mark = 'kept'")
+    page.locator("main a[href='#scoring']").click()
+    page.wait_for_timeout(300)  # (a route run again would have drawn the article anew meanwhile)
+    assert page.url.endswith("/rules#scoring")
+    assert page.evaluate("document.querySelector('main article').dataset.mark") == "kept"
+    ctx.close()
+
+
+def test_the_language_menu_waits_for_enter_with_the_keyboard(driven: str, browser: Any) -> None:
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    page.goto(driven + "/")
+    page.click("[data-testid=settings-btn]")
+    menu = page.locator("[data-testid=setting-lang]")
+    menu.focus()
+    page.evaluate("window.__same = true")  # (a reload loses it)
+    page.keyboard.press("ArrowDown")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__same === true"), "an arrow key reloaded the page"
+    assert page.evaluate("document.documentElement.lang") == "en"
+    chosen = menu.input_value()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.wait_for_function("(l) => document.documentElement.lang === l", arg=chosen)  # (set as the page starts)
+    assert page.evaluate("window.__same") is None  # reloaded, in the language chosen
+    ctx.close()
+
+
+def test_while_calling_the_hand_reads_as_cards_not_unavailable(driven: str, browser: Any) -> None:
+    ctx, page = phone_at_table(browser, driven)
+    wait_for(page, driven, "[data-call]:not([disabled])")
+    assert page.locator("[data-testid=hand] .card[aria-disabled]").count() == 0
+    names = page.locator("[data-testid=hand] .card").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    assert names and all(" of " in n and "not" not in n for n in names), names
+    # the dealer is in the seat's label; the chip's "D" is not read
+    labels = page.locator(".seat[data-testid^=seat-]").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    assert sum(1 for x in labels if f", {EN['seat.dealer']}:" in x) == 1, labels
+    assert page.locator(".seat .dealer:not([aria-hidden=true])").count() == 0
+    ctx.close()
+
+
+def test_small_targets_and_cut_labels_on_a_360_px_phone(driven: str, browser: Any) -> None:
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.goto(driven + "/")
+    page.locator("details.rules-fields summary").first.click()  # "More rules": the forced-card label
+    brand = page.locator(".topbar .brand").bounding_box()
+    assert brand is not None and brand["width"] >= 24 and brand["height"] >= 24, brand
+    cut = page.evaluate("() => [...document.querySelectorAll('.field > span')].filter(e => e.offsetParent && e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)")
+    assert cut == [], cut
+    ctx.close()
+
+
+
+def test_the_host_hears_a_friend_sit_down(driven: str, browser: Any) -> None:
+    ctx = browser.new_context(**PHONE)
+    ctx.add_init_script(RECORD_SAID)
+    page = ctx.new_page()
+    create_table(page, driven, preset="quick", rounds="1", bots="random", name="Asha")
+    page.wait_for_selector("[data-testid=lobby]")
+    code = page.input_value("[data-testid=invite-link]").rstrip("/").rsplit("/", 1)[1]
+    joined = httpx.post(f"{driven}/api/join/{code}", json={"name": "Bimal"}, timeout=30)
+    joined.raise_for_status()
+    page.wait_for_function("() => window.__said.includes('Bimal sat down.')")
+    page.wait_for_selector("[data-testid=lobby] >> text=Bimal")
+    ctx.close()
+
+
+def test_the_calculator_says_each_thing_once_and_keeps_the_focus(driven: str, browser: Any) -> None:
+    """A name typed does not make the status line say "Round 1 of 5." at each letter; a box out of
+    range points at the error; Undo leaves the focus on the round's first box, not the page's start;
+    the "Load JSON…" label shows its focus."""
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    page.goto(driven + "/calculator")
+    page.wait_for_selector("[data-testid=calc-status]")
+    page.evaluate("""() => {
+      window.__status = 0;
+      new MutationObserver(() => window.__status++).observe(document.querySelector("[data-testid=calc-status]"),
+                                                           { childList: true, characterData: true, subtree: true });
+    }""")
+    page.locator("[data-testid=calc-name-0]").press_sequentially("Ramesh")
+    assert page.evaluate("window.__status") == 0
+    for i in range(4):
+        page.fill(f"[data-testid=calc-call-{i}]", "0" if i == 2 else "3")
+    page.click("[data-testid=calc-save-calls]")
+    assert page.get_attribute("[data-testid=calc-call-2]", "aria-describedby") == "calc-error"
+    assert page.inner_text("#calc-error")
+    page.fill("[data-testid=calc-call-2]", "3")
+    page.click("[data-testid=calc-save-calls]")
+    assert page.get_attribute("[data-testid=calc-tricks-2]", "aria-describedby") is None
+    for i, n in enumerate((4, 3, 3, 3)):
+        page.fill(f"[data-testid=calc-tricks-{i}]", str(n))
+    page.click("[data-testid=calc-save-tricks]")
+    page.locator("[data-testid=calc-undo]").focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.testid") == "calc-tricks-0"
+    page.locator("[data-testid=calc-import]").focus()
+    outline = page.evaluate("getComputedStyle(document.querySelector('label[for=calc-import]')).outlineStyle")
+    assert outline == "solid", outline
+    ctx.close()

@@ -38,11 +38,14 @@ def test_rules_page_examples_match_the_engine(static_url: str, page: Any) -> Non
     text = page.inner_text("#variants")
     for field in Ruleset().to_dict():
         assert field in text, field
-    # each under its name in the player's language (the field's JSON name beside it, in code)
-    names = page.locator("#variants dt strong").all_inner_texts()
+    # each under its name in the player's language, alone (the setting's name for the command line
+    # and the API comes last, apart: beside the name it read as part of it, "Lowest call min_call")
+    names = page.locator("#variants dt").all_inner_texts()
     english = catalogue("en")
     assert len(names) == 20 and names[0] == english["rule.min_call"] and english["rule.timers"] in names, names
     assert all(n and n in english.values() for n in names), names  # (a missing key would show as itself)
+    settings = page.locator("#variants dd .field-name").all_inner_texts()
+    assert settings[0] == "For the command line and the API: min_call" and len(settings) == 20, settings
 
 
 def no_horizontal_scroll(page: Any) -> None:

@@ -114,8 +114,11 @@ export function renderRules(root) {
     h("section", { id: "variants" }, h("h2", null, t("rules.p59")),
       h("p", null, t("rules.p60")),
       h("dl", { class: "variants" }, ...FIELDS.flatMap(([f, k, name]) => [
-        h("dt", null, h("strong", null, t(name)), " ", h("code", { class: "field-name" }, f)),
-        h("dd", null, t(`rules.f.${k}.what`), h("br"), h("small", null, t("rules.ours", { ours: t(`rules.f.${k}.ours`), choices: t(`rules.f.${k}.choices`) })))]))),
+        // (the rule's own words first; its setting's name, for the command line and the API, last and
+        // apart: beside the name it read as part of it to a newcomer, "Lowest call min_call")
+        h("dt", null, h("strong", null, t(name))),
+        h("dd", null, t(`rules.f.${k}.what`), h("br"), h("small", null, t("rules.ours", { ours: t(`rules.f.${k}.ours`), choices: t(`rules.f.${k}.choices`) })),
+          h("br"), h("small", { class: "field-name" }, t("rules.setting", { name: f })))]))),
 
     h("section", { id: "presets" }, h("h2", null, t("rules.p61")),
       h("dl", null,

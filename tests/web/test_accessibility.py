@@ -77,7 +77,7 @@ def card_words(card: str) -> str:
     return f"{rank} of {suit}"
 
 
-def seat_page(browser: Any, base: str, rules: dict[str, Any], clock: bool = False) -> tuple[Any, Any]:
+def seat_page(browser: Any, base: str, rules: dict[str, Any], clock: bool = False, name: str = "Asha") -> tuple[Any, Any]:
     """A phone at a new table against random bots, recording what is said (and, with ``clock``,
     on Playwright's clock): (the context, the page), the hand shown."""
     ctx = browser.new_context(**PHONE)
@@ -87,7 +87,7 @@ def seat_page(browser: Any, base: str, rules: dict[str, Any], clock: bool = Fals
     page.set_default_timeout(15_000)
     if clock:
         page.clock.install()
-    res = httpx.post(f"{base}/api/tables", json={"rules": rules, "bots": "random", "name": "Asha", "play_now": True})
+    res = httpx.post(f"{base}/api/tables", json={"rules": rules, "bots": "random", "name": name, "play_now": True})
     res.raise_for_status()
     page.goto(base + res.json()["seat_url"])
     page.wait_for_selector("[data-testid=hand] [data-card]")
@@ -267,4 +267,12 @@ def test_the_calculator_says_each_thing_once_and_keeps_the_focus(driven: str, br
     page.locator("[data-testid=calc-import]").focus()
     outline = page.evaluate("getComputedStyle(document.querySelector('label[for=calc-import]')).outlineStyle")
     assert outline == "solid", outline
+    ctx.close()
+
+
+def test_a_player_who_gave_no_name_is_you_once(driven: str, browser: Any) -> None:
+    """Play now with no name typed sends "You" as the name: the seat reads "You", not "You (you)"."""
+    ctx, page = seat_page(browser, driven, {"preset": "quick", "rounds": 1}, name=EN["seat.you"])
+    label = page.get_attribute("[data-testid=seat-bottom]", "aria-label")
+    assert label is not None and label.startswith("You") and "You (you)" not in label, label
     ctx.close()

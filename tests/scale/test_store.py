@@ -157,7 +157,8 @@ def test_postgres_applies_its_migrations_once(pg_url: str) -> None:
 def test_callbreak_prune_deletes_only_tables_closed_before_the_cutoff(db: str) -> None:
     """``callbreak prune --older-than 30`` on a real database: the tables that closed (over,
     expired, abandoned) 40 days ago go with their logs, tokens and analyses, in batches; one
-    closed 5 days ago and one still being played after 40 days stay. Bad input changes nothing."""
+    closed 5 days ago, one still being played after 40 days, and two closed 40 days ago but
+    touched 5 days ago (an analysis saved, a rematch asked) stay. Bad input changes nothing."""
     import subprocess
     import sys
     import time
@@ -171,8 +172,13 @@ def test_callbreak_prune_deletes_only_tables_closed_before_the_cutoff(db: str) -
             s.create(meta(tid, created=at[0]), [seat(0, f"tok-{tid}")], [(f"tok-{tid}", 0)], "lobby")
             s.append(tid, 1, {"t": "start"}, (), status)
         s.save_analysis("old-over", "v1", b"{}")
+        for tid in ("old-looked", "old-rematched"):
+            s.create(meta(tid, created=at[0]), [seat(0, f"tok-{tid}")], [(f"tok-{tid}", 0)], "over")
         at[0] = time.time() - 5 * day
         s.create(meta("new-over", created=at[0]), [seat(0, "tok-new")], [("tok-new", 0)], "over")
+        # touched since it closed: its analysis asked for, a rematch asked of it (an entry, no status)
+        s.save_analysis("old-looked", "v1", b"{}")
+        s.append("old-rematched", 1, {"t": "rematch", "table": "new-over"}, (), None)
     finally:
         s.close()
 
@@ -191,6 +197,7 @@ def test_callbreak_prune_deletes_only_tables_closed_before_the_cutoff(db: str) -
         assert [tid for tid in gone if s.load(tid) is not None or s.find_token(f"tok-{tid}")] == []
         assert s.load_analysis("old-over", "v1") is None
         assert s.status("old-playing") == "playing" and s.status("new-over") == "over"
+        assert s.status("old-looked") == s.status("old-rematched") == "over"
         assert s.find_token("tok-new") == ("new-over", 0)
         # nothing of a pruned table's log is left behind: a table made again under its id has its own alone
         s.create(meta("old-over"), [seat(0, "tok-again")], [("tok-again", 0)], "lobby")

@@ -1,4 +1,4 @@
-"""The HTTP API's bodies are types (`callbreak.server.api`): a real server refuses a bad body
+"""The HTTP API's bodies are types (`callbreak.server.bodies`): a real server refuses a bad body
 with its code and changes nothing, and every answer is its type and fits the committed schema."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import httpx
 import jsonschema
 import msgspec
 
-from callbreak.server import api
+from callbreak.server import bodies
 
 from .conftest import Server
 from .driven import DRIVEN
@@ -75,7 +75,7 @@ def test_bad_bodies_get_their_code_and_change_nothing(make_server: Callable[...,
     for route, path, body, status, code in cases:
         r = raw_post(path, body)
         assert (r.status_code, r.json()["error"]) == (status, code), (path, body, r.text)
-        assert msgspec.json.decode(r.content, type=api.HttpError).error == code
+        assert msgspec.json.decode(r.content, type=bodies.HttpError).error == code
         fits(route, "error", r.json())
         assert world() == before, (path, body)
     # an over-long body: 413, nothing made
@@ -87,29 +87,29 @@ def test_bad_bodies_get_their_code_and_change_nothing(make_server: Callable[...,
 def test_every_answer_is_its_type_and_fits_the_schema(make_server: Callable[..., Server]) -> None:
     server = make_server(DRIVEN)
     r = server.post("/api/tables", {"rules": {"preset": "quick", "rounds": 1}, "bots": "random", "name": "Host"})
-    made = msgspec.json.decode(r.content, type=api.SeatAnswer)
+    made = msgspec.json.decode(r.content, type=bodies.SeatAnswer)
     fits("POST /api/tables", "answer", r.json())
     assert made.seat == 0 and made.seat_url == f"/t/{made.table}#{made.token}"
     r = server.post(f"/api/join/{made.invite}", {"name": "Guest"})
-    joined = msgspec.json.decode(r.content, type=api.SeatAnswer)
+    joined = msgspec.json.decode(r.content, type=bodies.SeatAnswer)
     fits("POST /api/join/CODE", "answer", r.json())
     r = server.get(f"/api/join/{made.invite}")
-    assert [s.name for s in msgspec.json.decode(r.content, type=api.JoinInfo).seats][: joined.seat + 1][-1] == "Guest"
+    assert [s.name for s in msgspec.json.decode(r.content, type=bodies.JoinInfo).seats][: joined.seat + 1][-1] == "Guest"
     fits("GET /api/join/CODE", "answer", r.json())
     r = server.post(f"/api/tables/{made.table}/start", {"token": made.token})
-    assert msgspec.json.decode(r.content, type=api.Ok).ok
+    assert msgspec.json.decode(r.content, type=bodies.Ok).ok
     fits("POST /api/tables/ID/start", "answer", r.json())
     r = server.get(f"/api/tables/{made.table}")
-    view = msgspec.json.decode(r.content, type=api.TableView)
+    view = msgspec.json.decode(r.content, type=bodies.TableView)
     assert view.table.status == "playing" and view.state is not None and view.state.hand == []
     fits("GET /api/tables/ID", "answer", r.json())
     r = server.post("/api/matches", {"tokens": [made.token, joined.token]})
-    rows = msgspec.json.decode(r.content, type=api.Matches).matches
+    rows = msgspec.json.decode(r.content, type=bodies.Matches).matches
     assert sorted(m.seat for m in rows) == sorted([0, joined.seat])
     fits("POST /api/matches", "request", {"tokens": [made.token, joined.token]})
     fits("POST /api/matches", "answer", r.json())
     r = server.get(f"/api/matches?token={made.token},{joined.token}")  # (pages of before)
-    assert sorted(m.seat for m in msgspec.json.decode(r.content, type=api.Matches).matches) == sorted([0, joined.seat])
+    assert sorted(m.seat for m in msgspec.json.decode(r.content, type=bodies.Matches).matches) == sorted([0, joined.seat])
     fits("GET /api/matches", "answer", r.json())
 
 
@@ -120,5 +120,5 @@ def test_a_game_without_turn_timers_is_listed_by_its_preset(server: Server) -> N
         "/api/tables",
         {"rules": {"preset": "standard", "card_seconds": None, "call_seconds": None}, "bots": "random", "play_now": True},
     ).json()
-    rows = msgspec.json.decode(server.post("/api/matches", {"tokens": [made["token"]]}).content, type=api.Matches).matches
+    rows = msgspec.json.decode(server.post("/api/matches", {"tokens": [made["token"]]}).content, type=bodies.Matches).matches
     assert [m.rules for m in rows] == ["standard"]

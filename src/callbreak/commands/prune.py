@@ -20,6 +20,8 @@ __all__ = ["MIN_DAYS", "register", "run"]
 #: the youngest a closed table may be to go (days): a finished table stays loaded in a server a
 #: few minutes after its last player leaves (a rematch may still be asked of it then)
 MIN_DAYS = 1.0
+#: seconds between two batches: a SQLite file has one writer, and the servers' commits wait for it
+PAUSE = 0.05
 
 
 def _days(text: str) -> float:
@@ -50,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     >>> register(parser.add_subparsers())
     >>> args = parser.parse_args(["prune", "--older-than", "90", "--db", "tables.db"])
     >>> args.func is run, args.older_than, args.db, args.batch
-    (True, 90.0, 'tables.db', 500)
+    (True, 90.0, 'tables.db', 200)
     """
     p = subparsers.add_parser(
         "prune",
@@ -63,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help=f"closed more than this many days ago (at least {MIN_DAYS:g})")  # fmt: skip
     p.add_argument("--db", default=None,
                    help="SQLite database file (default callbreak.db), or a postgresql:// URL (CALLBREAK_DB)")  # fmt: skip
-    p.add_argument("--batch", type=int, default=500, help="tables a transaction (default 500)")
+    p.add_argument("--batch", type=int, default=200, help="tables a transaction (default 200)")
     p.set_defaults(func=run)
 
 
@@ -75,10 +77,13 @@ def run(args: argparse.Namespace) -> int:
     >>> from callbreak.server.store import open_store
     >>> path = os.path.join(tempfile.mkdtemp(), "callbreak.db")
     >>> open_store(path).close()
-    >>> run(argparse.Namespace(older_than=90.0, db=path, batch=500))
+    >>> run(argparse.Namespace(older_than=90.0, db=path, batch=200))
     0 tables that closed more than 90 days ago deleted from .../callbreak.db
     0
     """
+    from ..extras import need
+
+    need("callbreak prune", "server")
     from ..server.config import ServerConfig, redacted
     from ..server.store import StoreUnavailable, is_postgres_url, open_store
 
@@ -86,7 +91,9 @@ def run(args: argparse.Namespace) -> int:
         print("callbreak prune: --batch must be at least 1", file=sys.stderr)
         return 2
     db = ServerConfig.from_env(db=args.db).db
-    if not is_postgres_url(db) and not os.path.isfile(db):  # (opening it would make an empty one)
+    if is_postgres_url(db):
+        need("callbreak prune on PostgreSQL", "scale")
+    elif not os.path.isfile(db):  # (opening it would make an empty one)
         print(f"callbreak prune: there is no database file {db} here (--db, CALLBREAK_DB)", file=sys.stderr)
         return 1
     before = time.time() - args.older_than * 86400
@@ -102,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
             total += len(gone)
             if len(gone) < args.batch:
                 break
+            time.sleep(PAUSE)  # (the servers' commits go first between two batches)
     except StoreUnavailable as e:
         print(f"callbreak prune: {e} ({total} tables deleted before it)", file=sys.stderr)
         return 1

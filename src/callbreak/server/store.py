@@ -156,8 +156,9 @@ class Store(Protocol):
 
     def prune(self, before: float, limit: int) -> list[str]:
         """Delete up to ``limit`` tables that closed (over, expired or abandoned) before
-        ``before`` (epoch seconds), each with its log, seat tokens and analyses, in one
-        transaction; their ids (fewer than ``limit``: none is left).  `callbreak prune`."""
+        ``before`` (epoch seconds) and were not touched since (no entry, no analysis saved),
+        each with its log, seat tokens and analyses, in one transaction; their ids (fewer than
+        ``limit``: none is left).  `callbreak prune`."""
 
     def save_analysis(self, table_id: str, key: str, body: bytes) -> None:
         """Keep the post-match analysis of a table (``key``: the settings it was made
@@ -224,6 +225,8 @@ CREATE TABLE IF NOT EXISTS tokens (
     table_id TEXT NOT NULL,
     seat INTEGER NOT NULL
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS tokens_table ON tokens(table_id);
+CREATE INDEX IF NOT EXISTS tables_closed ON tables(status, updated);
 CREATE TABLE IF NOT EXISTS analyses (
     table_id TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -235,6 +238,13 @@ CREATE TABLE IF NOT EXISTS analyses (
 _UNFINISHED = (LOBBY, PLAYING, BETWEEN)
 #: the statuses of a table nobody plays any more (`Store.prune`)
 CLOSED = (FINISHED, EXPIRED, ABANDONED)
+#: up to a number of tables closed before a time and idle since (their status changed, their
+#: analysis was saved, and their last entry, a rematch asked of a finished table say, all before it)
+#: (``closed``: the test of the status, ``p``: a parameter, in each database's own forms)
+_PRUNABLE = (
+    "SELECT id FROM tables t WHERE {closed} AND updated < {p} AND "
+    "COALESCE((SELECT ts FROM log WHERE table_id=t.id ORDER BY seq DESC LIMIT 1), 0) < {p} ORDER BY updated LIMIT {p}"
+)
 
 
 class BatchChannel(Protocol):
@@ -448,12 +458,16 @@ class SQLiteStore:
 
     def prune(self, before: float, limit: int) -> list[str]:
         marks = ",".join("?" * len(CLOSED))
+        # chosen before the write lock (the servers' commits wait on it), checked again under it
+        chosen = self.db.execute(_PRUNABLE.format(closed=f"status IN ({marks})", p="?"), (*CLOSED, before, before, limit)).fetchall()
+        if not chosen:
+            return []
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
             ids = [str(r[0]) for r in db.execute(
-                f"SELECT id FROM tables WHERE status IN ({marks}) AND updated < ? ORDER BY updated LIMIT ?",
-                (*CLOSED, before, limit),
+                f"SELECT id FROM tables WHERE id IN ({','.join('?' * len(chosen))}) AND status IN ({marks}) AND updated < ?",
+                (*(r[0] for r in chosen), *CLOSED, before),
             ).fetchall()]  # fmt: skip
             for sql in ("DELETE FROM log WHERE table_id=?", "DELETE FROM tokens WHERE table_id=?",
                         "DELETE FROM analyses WHERE table_id=?", "DELETE FROM tables WHERE id=?"):  # fmt: skip
@@ -465,9 +479,15 @@ class SQLiteStore:
         return ids
 
     def save_analysis(self, table_id: str, key: str, body: bytes) -> None:
-        self.db.execute(
-            "INSERT OR REPLACE INTO analyses (table_id, key, body) VALUES (?,?,?)", (table_id, key, body)
-        )
+        db = self.db
+        db.execute("BEGIN")
+        try:
+            db.execute("INSERT OR REPLACE INTO analyses (table_id, key, body) VALUES (?,?,?)", (table_id, key, body))
+            db.execute("UPDATE tables SET updated=? WHERE id=?", (self.now(), table_id))  # (looked at: not pruned soon)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
 
     def load_analysis(self, table_id: str, key: str) -> bytes | None:
         row = self.db.execute("SELECT body FROM analyses WHERE table_id=? AND key=?", (table_id, key)).fetchone()

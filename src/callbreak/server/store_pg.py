@@ -29,7 +29,16 @@ from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
 from .config import redacted
 from .outage import Outage
-from .store import _UNFINISHED, CLOSED, EntryDropped, Row, StoreConflict, StoreUnavailable, is_postgres_url
+from .store import (
+    _PRUNABLE,
+    _UNFINISHED,
+    CLOSED,
+    EntryDropped,
+    Row,
+    StoreConflict,
+    StoreUnavailable,
+    is_postgres_url,
+)
 from .table import TableMeta
 
 __all__ = ["APPEND_CONNECTION", "MIGRATIONS", "PostgresStore", "first_connection", "is_postgres_url"]
@@ -67,6 +76,11 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (table_id, key)
     );
     """,
+    # `callbreak prune`: a table's tokens found without a scan, the closed tables by age
+    """
+    CREATE INDEX tokens_table ON tokens(table_id);
+    CREATE INDEX tables_closed ON tables(status, updated);
+    """,
 )
 
 #: the ``application_name`` of each process's append connection (as PostgreSQL's
@@ -103,7 +117,7 @@ def migrate(conn: psycopg.Connection[Any]) -> int:
     """Apply the migrations ``conn``'s database lacks; return the schema version now.
 
     >>> len(MIGRATIONS)   # what migrate returns once a database has them all
-    2
+    3
     >>> [line.split()[2] for sql in MIGRATIONS for line in sql.splitlines() if "CREATE TABLE" in line]
     ['tables', 'log', 'tokens', 'analyses']
     >>> migrate(psycopg.connect("postgresql://localhost/callbreak"))   # doctest: +SKIP
@@ -496,9 +510,8 @@ class PostgresStore:
         with self._pooled() as conn, conn.transaction():
             # (SKIP LOCKED: two prunes at once share the work instead of waiting on each other)
             ids = [str(r[0]) for r in conn.execute(
-                "SELECT id FROM tables WHERE status = ANY(%s) AND updated < %s ORDER BY updated LIMIT %s "
-                "FOR UPDATE SKIP LOCKED",
-                (list(CLOSED), before, limit),
+                _PRUNABLE.format(closed="status = ANY(%s)", p="%s") + " FOR UPDATE SKIP LOCKED",
+                (list(CLOSED), before, before, limit),
             ).fetchall()]  # fmt: skip
             for sql in ("DELETE FROM log WHERE table_id = ANY(%s)", "DELETE FROM tokens WHERE table_id = ANY(%s)",
                         "DELETE FROM analyses WHERE table_id = ANY(%s)", "DELETE FROM tables WHERE id = ANY(%s)"):  # fmt: skip
@@ -506,12 +519,13 @@ class PostgresStore:
         return ids
 
     def save_analysis(self, table_id: str, key: str, body: bytes) -> None:
-        with self._pooled() as conn:
+        with self._pooled() as conn, conn.transaction():
             conn.execute(
                 "INSERT INTO analyses (table_id, key, body) VALUES (%s,%s,%s) "
                 "ON CONFLICT (table_id, key) DO UPDATE SET body = EXCLUDED.body",
                 (table_id, key, body),
             )
+            conn.execute("UPDATE tables SET updated=%s WHERE id=%s", (self.now(), table_id))  # (looked at: not pruned soon)
 
     def open_channel(self) -> PgChannel:
         """`BatchStore.open_channel`: a new `PgChannel` (its own connection).

@@ -194,6 +194,8 @@ class SeatView:
             return _why_illegal(int(action), [int(c) for _, c in self.trick], hand, legal, self.rules)
         if self.phase != CALLING or not self.my_turn:
             return f"no call now: {f'the round is in phase {self.phase!r}' if self.phase != CALLING else 'not your turn'}"
+        if isinstance(action, bool) or not isinstance(action, int):  # (as `Round.call` refuses it)
+            return f"a call is a whole number, not {action!r}"
         if action in self.legal_calls:
             return None
         return f"calls are {self.rules.min_call} to {self.rules.max_call}"

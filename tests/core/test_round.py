@@ -307,3 +307,5 @@ def test_a_seats_view_says_why_an_action_is_refused_as_the_engine_does(rules: Ru
             legal = rnd.legal_calls() if rnd.phase == "calling" else rnd.legal_cards()
             rnd.act(rng.choice(legal))
         assert rnd.view(0).why_illegal(Card.parse("AS")) == "no card now: the round is in phase 'over'"
+    calling = Round(rules, Round.deal_hands(seed=9), dealer=3).view(0)
+    assert calling.why_illegal(True) == "a call is a whole number, not True"  # (a bool is an int to Python)

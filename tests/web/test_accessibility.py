@@ -176,22 +176,44 @@ def test_the_rules_contents_scroll_without_drawing_the_page_again(driven: str, b
 
 
 def test_the_language_menu_waits_for_enter_with_the_keyboard(driven: str, browser: Any) -> None:
+    """An arrow moves through the languages without reloading the page; Escape leaves the language
+    as it was; Enter, or the dialog's Done, reloads the page in the one chosen."""
     ctx = browser.new_context(**PHONE)
     page = ctx.new_page()
     page.goto(driven + "/")
-    page.click("[data-testid=settings-btn]")
-    menu = page.locator("[data-testid=setting-lang]")
-    menu.focus()
-    page.evaluate("window.__same = true")  # (a reload loses it)
-    page.keyboard.press("ArrowDown")
+
+    def arrow_down() -> str:
+        page.click("[data-testid=settings-btn]")
+        menu = page.locator("[data-testid=setting-lang]")
+        menu.focus()
+        page.evaluate("window.__same = true")  # (a reload loses it)
+        page.keyboard.press("ArrowDown")
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.__same === true"), "an arrow key reloaded the page"
+        assert page.evaluate("document.documentElement.lang") == "en"
+        return str(menu.input_value())
+
+    chosen = arrow_down()
+    page.keyboard.press("Escape")  # the dialog closes: nothing chosen
+    page.wait_for_selector("[data-testid=settings]", state="detached")
     page.wait_for_timeout(300)
-    assert page.evaluate("window.__same === true"), "an arrow key reloaded the page"
-    assert page.evaluate("document.documentElement.lang") == "en"
-    chosen = menu.input_value()
+    assert page.evaluate("window.__same === true") and page.evaluate("document.documentElement.lang") == "en"
+    assert arrow_down() == chosen
     with page.expect_navigation():
         page.keyboard.press("Enter")
     page.wait_for_function("(l) => document.documentElement.lang === l", arg=chosen)  # (set as the page starts)
     assert page.evaluate("window.__same") is None  # reloaded, in the language chosen
+    # with the arrows and Done
+    page.click("[data-testid=settings-close]")
+    page.wait_for_selector("[data-testid=settings]", state="detached")
+    page.click("[data-testid=settings-btn]")
+    page.locator("[data-testid=setting-lang]").focus()
+    page.keyboard.press("ArrowUp")
+    back = page.locator("[data-testid=setting-lang]").input_value()
+    assert back != chosen
+    with page.expect_navigation():
+        page.click("[data-testid=settings-close]")
+    page.wait_for_function("(l) => document.documentElement.lang === l", arg=back)
     ctx.close()
 
 

@@ -205,7 +205,9 @@ def check_bot(
             legal: tuple[object, ...] = view.legal_calls if view.phase == "calling" else view.legal_cards
             shown = choice.bhoos if isinstance(choice, Card) else str(choice)
             if choice not in legal:
-                why = view.why_illegal(choice)
+                why = str(view.why_illegal(choice))
+                if isinstance(choice, Card):  # (the reason in the bot's own notation: "1S", not "AS")
+                    why = why.replace(str(choice), choice.bhoos)
                 allowed = " ".join(c.bhoos if isinstance(c, Card) else str(c) for c in legal)
                 rep.results.append(CheckResult(name, False, f"illegal answer {shown!r}: {why} (legal: {allowed})", ms))
             elif ms > time_budget * 1000:

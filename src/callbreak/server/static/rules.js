@@ -118,7 +118,7 @@ export function renderRules(root) {
         // apart: beside the name it read as part of it to a newcomer, "Lowest call min_call")
         h("dt", null, h("strong", null, t(name))),
         h("dd", null, t(`rules.f.${k}.what`), h("br"), h("small", null, t("rules.ours", { ours: t(`rules.f.${k}.ours`), choices: t(`rules.f.${k}.choices`) })),
-          h("br"), h("small", { class: "field-name" }, t("rules.setting", { name: f })))]))),
+          h("br"), h("small", { class: "field-name" }, t("rules.setting"), " ", h("code", null, f)))]))),
 
     h("section", { id: "presets" }, h("h2", null, t("rules.p61")),
       h("dl", null,

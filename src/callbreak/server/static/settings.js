@@ -46,24 +46,29 @@ const ROWS = ["oneTap", "sound", "vibrate"].map((name) => ({
 const REOPEN_KEY = "callbreak.settings-open";
 
 /** The language menu: each language named in itself; a choice reloads the page in it, with the
- *  settings open again (found in a newcomer's try: they vanished, mid-way through them). */
+ *  settings open again (found in a newcomer's try: they vanished, mid-way through them).
+ *  With a finger or a mouse the menu's choice is made at once. With the keyboard an arrow already
+ *  changes the value (and reloaded the page, in the first language passed on the way): the choice
+ *  is made with Enter, or with the dialog's Done; Escape leaves the language as it was.
+ *  Returns the row and what the menu holds that is not the page's language (null: nothing). */
 function languageRow() {
   const choose = (code) => {
     try { sessionStorage.setItem(REOPEN_KEY, "1"); } catch { /* storage disabled: they stay closed */ }
     setLanguage(code);
   };
-  // With a finger or a mouse the menu's choice is made at once. With the keyboard an arrow already
-  // changes the value (and reloaded the page, in the first language passed on the way): the choice
-  // is made with Enter, or on leaving the menu.
+  // keys that change a closed menu's value where they are pressed (type-ahead letters too)
+  const MOVES = new Set(["ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
   let byKey = false;
-  const commit = () => { byKey = false; if (select.value !== lang) choose(select.value); };
   const select = h("select", {
     id: "set-lang", "data-testid": "setting-lang",
-    onkeydown: (e) => { if (e.key === "Enter") { e.preventDefault(); commit(); } else if (e.key !== "Tab") byKey = true; },
-    onchange: () => { if (!byKey) commit(); },
-    onblur: () => { if (byKey) commit(); },
+    onkeydown: (e) => {
+      if (e.key === "Enter") { e.preventDefault(); byKey = false; if (select.value !== lang) choose(select.value); }
+      else if (MOVES.has(e.key) || e.key.length === 1) byKey = true;
+    },
+    onchange: () => { if (!byKey && select.value !== lang) choose(select.value); },
   }, ...LANGUAGES.map(([code, name]) => h("option", { value: code, selected: code === lang, lang: code }, name)));
-  return h("label", { class: "field", for: "set-lang" }, h("span", null, t("settings.language")), select);
+  const row = h("label", { class: "field", for: "set-lang" }, h("span", null, t("settings.language")), select);
+  return { row, pending: () => (select.value !== lang ? select.value : null) };
 }
 
 let dialog = null;
@@ -86,11 +91,14 @@ export function openSettings(opener) {
       input,
       h("label", { for: `set-${r.name}` }, h("span", null, r.label), h("small", null, unavailable ? r.off : r.help)));
   });
-  const done = h("button", { class: "btn primary", type: "button", "data-testid": "settings-close", onclick: () => dialog.close() }, t("settings.done"));
+  const language = languageRow();
+  // (Done takes a language chosen with the keyboard and not yet entered)
+  const done = h("button", { class: "btn primary", type: "button", "data-testid": "settings-close",
+    onclick: () => { const code = language.pending(); if (code) setLanguage(code); else dialog.close(); } }, t("settings.done"));
   dialog = h("dialog", { class: "dialog settings-dialog", "aria-labelledby": "settings-title", "data-testid": "settings" },
     h("h2", { id: "settings-title" }, t("settings.title")),
     h("p", { class: "hint" }, t("settings.kept")),
-    languageRow(),
+    language.row,
     ...rows,
     h("div", { class: "row" }, done));
   const box = dialog;

@@ -201,6 +201,11 @@ function mountTable(root, id, token) {
   // (removed or disabled), render puts the focus back near; not when the player moved it away
   let lastFocused = null;
   page.addEventListener("focusin", (e) => { lastFocused = e.target; });
+  // the player moved it away themselves (a tap on the bare felt: the control is still there and
+  // usable): nothing is put back (a redraw's removal fires no focusout)
+  page.addEventListener("focusout", (e) => {
+    if (e.target === lastFocused && e.target.isConnected && !e.target.disabled) lastFocused = null;
+  });
   // (a button disabled while it has the focus keeps it in Chromium a moment: nowhere to go on from)
   const nowhere = () => !document.activeElement || document.activeElement === document.body || document.activeElement.disabled;
 
@@ -475,7 +480,7 @@ function mountTable(root, id, token) {
     bar.setAttribute("stroke-dashoffset", String(100.53 * (1 - frac)));
     bar.classList.toggle("low", left < 5000);
     // the seat's own turn running out is said once, at 5 s (the ring and the seconds are not read)
-    if (left < 5000 && left > 0 && S.warned !== t.deadline && S.state && S.state.to_act === me() && !spectator
+    if (left < 5000 && left > 0 && S.warned !== t.deadline && S.state && S.state.to_act === me() && !spectator && !S.pending
         && !(t.seats[me()] && t.seats[me()].autoplay)) {
       S.warned = t.deadline;
       announce(tr("announce.time_left", { n: Math.ceil(left / 1000) }));

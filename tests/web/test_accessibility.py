@@ -298,3 +298,17 @@ def test_a_player_who_gave_no_name_is_you_once(driven: str, browser: Any) -> Non
     label = page.get_attribute("[data-testid=seat-bottom]", "aria-label")
     assert label is not None and label.startswith("You") and "You (you)" not in label, label
     ctx.close()
+
+
+def test_the_focus_the_player_moved_away_is_not_pulled_back(driven: str, browser: Any) -> None:
+    """A call button focused, then a tap on the bare felt (the focus to nothing): when the picker
+    goes (the timer calls), the focus is not put into the hand (a screen reader's cursor jumped)."""
+    ctx, page = phone_at_table(browser, driven)
+    wait_for(page, driven, "[data-call]:not([disabled])")
+    page.locator("[data-call]:not([disabled])").first.focus()
+    page.evaluate("document.activeElement.blur()")  # (as a tap on the bare felt does)
+    assert page.evaluate("document.activeElement === document.body")
+    advance(page, driven, 30)  # the call's timer runs out: the picker goes
+    page.wait_for_selector("[data-testid=call-picker]", state="detached")
+    assert page.evaluate("document.activeElement === document.body"), page.evaluate("document.activeElement.outerHTML")
+    ctx.close()

@@ -49,6 +49,16 @@ def said(page: Any) -> list[str]:
     return list(page.evaluate("window.__said"))
 
 
+def settle(page: Any, module: str) -> None:
+    """Wait until a page drawn again by the router would be drawn: the route's own wait (the
+    page's module, already loaded) and a task after it have passed."""
+    page.evaluate(f"async () => {{ await import('/static/{module}'); await new Promise((r) => setTimeout(r, 0)); }}")
+
+
+#: set in the page when it starts to unload (a reload begins): read at once after a key, no waiting
+LEAVING = "window.addEventListener('beforeunload', () => { window.__leaving = true; })"
+
+
 def test_the_card_led_before_your_turn_is_heard_before_the_turn(driven: str, browser: Any) -> None:
     ctx, page = phone_at_table(browser, driven)
     page.evaluate(RECORD_SAID.replace('document.addEventListener("DOMContentLoaded", watch);', "watch();"))
@@ -156,7 +166,7 @@ def test_skip_to_content_keeps_the_table_and_its_socket(driven: str, browser: An
     page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.id") == "app"
     assert page.url == url  # no "#app" in the address
-    page.wait_for_timeout(300)  # (a route run again would have thrown the felt away meanwhile)
+    settle(page, "table.js")  # (a route run again would have thrown the felt away by then)
     assert page.evaluate("document.querySelector('[data-testid=felt]').dataset.mark") == "kept"
     assert page.evaluate("window.__opened") == opened
     ctx.close()
@@ -169,7 +179,8 @@ def test_the_rules_contents_scroll_without_drawing_the_page_again(driven: str, b
     page.wait_for_selector("main article h1")
     page.evaluate("document.querySelector('main article').dataset.mark = 'kept'")
     page.locator("main a[href='#scoring']").click()
-    page.wait_for_timeout(300)  # (a route run again would have drawn the article anew meanwhile)
+    page.wait_for_function("() => location.hash === '#scoring'")
+    settle(page, "rules.js")  # (a route run again would have drawn the article anew by then)
     assert page.url.endswith("/rules#scoring")
     assert page.evaluate("document.querySelector('main article').dataset.mark") == "kept"
     ctx.close()
@@ -187,17 +198,17 @@ def test_the_language_menu_waits_for_enter_with_the_keyboard(driven: str, browse
         menu = page.locator("[data-testid=setting-lang]")
         menu.focus()
         page.evaluate("window.__same = true")  # (a reload loses it)
-        page.keyboard.press("ArrowDown")
-        page.wait_for_timeout(300)
-        assert page.evaluate("window.__same === true"), "an arrow key reloaded the page"
+        page.evaluate(LEAVING)
+        page.keyboard.press("ArrowDown")  # (the menu's change, and a reload it asks for, come within the key's task)
+        assert page.evaluate("!window.__leaving && window.__same === true"), "an arrow key reloaded the page"
         assert page.evaluate("document.documentElement.lang") == "en"
         return str(menu.input_value())
 
     chosen = arrow_down()
     page.keyboard.press("Escape")  # the dialog closes: nothing chosen
     page.wait_for_selector("[data-testid=settings]", state="detached")
-    page.wait_for_timeout(300)
-    assert page.evaluate("window.__same === true") and page.evaluate("document.documentElement.lang") == "en"
+    assert page.evaluate("!window.__leaving && window.__same === true"), "Escape applied the language"
+    assert page.evaluate("document.documentElement.lang") == "en"
     assert arrow_down() == chosen
     with page.expect_navigation():
         page.keyboard.press("Enter")

@@ -254,7 +254,13 @@ def test_small_targets_and_cut_labels_on_a_360_px_phone(driven: str, browser: An
 
 
 
-def test_the_host_hears_a_friend_sit_down(driven: str, browser: Any) -> None:
+def test_the_host_hears_a_friend_sit_down_and_leave(driven: str, browser: Any) -> None:
+    """A friend joins by the invite, then leaves the lobby from another client (the terminal's
+    "leave", over its own socket): the host's screen reader hears both."""
+    import json
+
+    from websockets.sync.client import connect
+
     ctx = browser.new_context(**PHONE)
     ctx.add_init_script(RECORD_SAID)
     page = ctx.new_page()
@@ -265,6 +271,12 @@ def test_the_host_hears_a_friend_sit_down(driven: str, browser: Any) -> None:
     joined.raise_for_status()
     page.wait_for_function("() => window.__said.includes('Bimal sat down.')")
     page.wait_for_selector("[data-testid=lobby] >> text=Bimal")
+    seat = joined.json()
+    ws_url = driven.replace("http://", "ws://") + f"/ws/{seat['table']}"
+    with connect(ws_url, subprotocols=["callbreak", f"token.{seat['token']}"]) as ws:  # type: ignore[list-item]
+        ws.send(json.dumps({"type": "hello", "since": 0}))
+        ws.send(json.dumps({"type": "leave"}))
+        page.wait_for_function("() => window.__said.includes('Bimal left the table.')")
     ctx.close()
 
 

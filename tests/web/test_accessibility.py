@@ -238,6 +238,9 @@ def test_while_calling_the_hand_reads_as_cards_not_unavailable(driven: str, brow
     labels = page.locator(".seat[data-testid^=seat-]").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
     assert sum(1 for x in labels if f", {EN['seat.dealer']}:" in x) == 1, labels
     assert page.locator(".seat .dealer:not([aria-hidden=true])").count() == 0
+    # the trump in words ("Trump ♠" read the symbol; its label was on a plain span, not read)
+    assert page.inner_text("[data-testid=trump] .sr-only") == EN["table.trump_label"].replace("{suit}", "spades")
+    assert page.get_attribute("[data-testid=trump] > span:first-child", "aria-hidden") == "true"
     ctx.close()
 
 

@@ -189,9 +189,8 @@ class SeatView:
                 return f"seat {self.seat} does not hold {action}"
             if action in self.legal_cards:
                 return None
-            hand = sum(1 << int(c) for c in self.hand)
-            legal = sum(1 << int(c) for c in self.legal_cards)
-            return _why_illegal(int(action), [int(c) for _, c in self.trick], hand, legal, self.rules)
+            trick = [int(c) for _, c in self.trick]
+            return _why_illegal(int(action), trick, mask_of(self.hand), mask_of(self.legal_cards), self.rules)
         if self.phase != CALLING or not self.my_turn:
             return f"no call now: {f'the round is in phase {self.phase!r}' if self.phase != CALLING else 'not your turn'}"
         if isinstance(action, bool) or not isinstance(action, int):  # (as `Round.call` refuses it)

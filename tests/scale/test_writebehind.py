@@ -16,8 +16,6 @@ import psycopg
 import pytest
 
 from callbreak import Ruleset
-from callbreak.cards import Card
-from callbreak.round import lowest_action
 from callbreak.server.broker import channel
 from callbreak.server.config import ServerConfig
 from callbreak.server.hub import Hub
@@ -27,7 +25,7 @@ from callbreak.server.store_pg import BEHIND_CONNECTION, PgChannel, PostgresStor
 from callbreak.server.table import TableError, TableMeta
 from callbreak.server.writebehind import WriteBehind
 
-from ..server.inprocess import until
+from ..server.inprocess import next_action, until
 
 
 def meta(tid: str) -> TableMeta:
@@ -148,16 +146,6 @@ class Stalled:
     def release(self) -> None:
         self.conn.rollback()
         self.conn.close()
-
-
-def next_action(t: LiveTable) -> dict[str, Any]:
-    st = t.state
-    assert st.match is not None and st.to_act is not None
-    seat = st.to_act
-    action = lowest_action(st.match.view(seat))
-    if isinstance(action, Card):
-        return {"t": "play", "seat": seat, "card": str(action)}
-    return {"t": "call", "seat": seat, "call": action}
 
 
 async def until_settled(t: LiveTable) -> None:

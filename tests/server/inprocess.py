@@ -14,9 +14,12 @@ from typing import Any
 import orjson
 import pytest
 
+from callbreak.cards import Card
+from callbreak.round import lowest_action
 from callbreak.server.clock import ManualClock
 from callbreak.server.config import ServerConfig
 from callbreak.server.hub import Hub
+from callbreak.server.live import LiveTable
 
 #: the production delays (seconds): with a manual clock there is no need to shorten them
 CONFIG = {
@@ -120,3 +123,14 @@ async def until(done: Callable[[], bool], real_limit: float = 60.0) -> None:
     while not done():
         assert loop.time() < end, "not done in time"
         await asyncio.sleep(0.01)
+
+
+def next_action(t: LiveTable) -> dict[str, Any]:
+    """The log entry of the lowest legal call or card of the seat to act at ``t``."""
+    st = t.state
+    assert st.match is not None and st.to_act is not None
+    seat = st.to_act
+    action = lowest_action(st.match.view(seat))
+    if isinstance(action, Card):
+        return {"t": "play", "seat": seat, "card": str(action)}
+    return {"t": "call", "seat": seat, "call": action}

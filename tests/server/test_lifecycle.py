@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from callbreak import Card, Match, Ruleset, notation
+from callbreak import Match, Ruleset, notation
 from callbreak.bots.names import NAMES
 from callbreak.server.protocol import Dealt, MatchOver, TieBreak
 from callbreak.server.table import TableError, TableMeta, TableState
@@ -162,21 +162,16 @@ async def test_a_rematch_whose_pointer_cannot_be_stored_leaves_no_table_behind(t
     pointer is not stored: the asker hears "try again", and the new table, which nobody could
     reach, is closed in the store, not left for the bots to play out. Asked again, the rematch
     is made and stored."""
-    from callbreak.round import lowest_action
     from callbreak.server.store import SQLiteStore
 
-    from .inprocess import start_hub
+    from .inprocess import next_action, start_hub
 
     hub, _ = await start_hub(tmp_path / "t.db")
     try:
         t, tokens = hub.create_table(Ruleset.preset("quick", rounds=1), bots="random", play_now=True, name="Asha")
         while t.state.status != "over":
-            if (seat := t.state.to_act) is None:  # between rounds (a tie after the last: sudden death)
-                t.submit({"t": "next"})
-                continue
-            assert t.state.match is not None
-            act = lowest_action(t.state.match.view(seat))
-            t.submit({"t": "play", "seat": seat, "card": str(act)} if isinstance(act, Card) else {"t": "call", "seat": seat, "call": act})
+            # (between rounds, a tie after the last: a sudden-death round)
+            t.submit({"t": "next"} if t.state.to_act is None else next_action(t))
         other = SQLiteStore(str(tmp_path / "t.db"))
         other.append(t.id, t.state.entries, {"t": "autoplay", "seat": 0, "on": True, "reason": "timeout"}, (), None)
         with pytest.raises(TableError, match="try again"):

@@ -54,21 +54,28 @@ def phone_at_table(browser: Any, base: str) -> tuple[Any, Any]:
     return ctx, page
 
 
-def phone_at_seat(browser: Any, base: str) -> tuple[Any, Any, str, str]:
-    """`phone_at_table`, with the table's id and the seat's token: (context, page, table, token)."""
-    res = httpx.post(
-        f"{base}/api/tables",
-        json={
-            "rules": {"preset": "standard", "rounds": 1, "card_seconds": CARD_SECONDS, "call_seconds": 30,
-                      "autoplay_forced": False},
-            "bots": "random", "name": "Asha", "play_now": True,
-        },
-    )
+def phone_at_seat(
+    browser: Any,
+    base: str,
+    rules: dict[str, Any] | None = None,
+    name: str = "Asha",
+    scripts: tuple[str, ...] = (),
+    clock: bool = False,
+) -> tuple[Any, Any, str, str]:
+    """`phone_at_table`, with the table's id and the seat's token: (context, page, table, token).
+    ``rules``: the table's (else `phone_at_table`'s); ``scripts``: more to run as each page starts;
+    ``clock``: the page on Playwright's clock, which the test moves."""
+    rules = rules or {"preset": "standard", "rounds": 1, "card_seconds": CARD_SECONDS, "call_seconds": 30,
+                      "autoplay_forced": False}  # fmt: skip
+    res = httpx.post(f"{base}/api/tables", json={"rules": rules, "bots": "random", "name": name, "play_now": True})
     res.raise_for_status()
     ctx = browser.new_context(**PHONE)
-    ctx.add_init_script(RECORDER)
+    for script in (RECORDER, *scripts):
+        ctx.add_init_script(script)
     page = ctx.new_page()
     page.set_default_timeout(15_000)
+    if clock:
+        page.clock.install()
     page.goto(base + res.json()["seat_url"])
     page.wait_for_selector("[data-testid=hand] [data-card]")
     made = res.json()

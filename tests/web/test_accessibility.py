@@ -21,9 +21,9 @@ import httpx
 
 from callbreak.i18n import catalogue
 
-from .driven import CARD_SECONDS, MINE, advance, driven, phone_at_table, wait_for
+from .driven import CARD_SECONDS, MINE, advance, driven, phone_at_seat, phone_at_table, wait_for
 from .helpers import create_table, play_card
-from .test_phone_hand import PHONE, RECORDER
+from .test_phone_hand import PHONE
 
 __all__ = ["driven"]  # the fixture
 
@@ -60,8 +60,7 @@ LEAVING = "window.addEventListener('beforeunload', () => { window.__leaving = tr
 
 
 def test_the_card_led_before_your_turn_is_heard_before_the_turn(driven: str, browser: Any) -> None:
-    ctx, page = phone_at_table(browser, driven)
-    page.evaluate(RECORD_SAID.replace('document.addEventListener("DOMContentLoaded", watch);', "watch();"))
+    ctx, page = seat_page(browser, driven)
     wait_for(page, driven, "[data-call]:not([disabled])")
     page.locator("[data-call]:not([disabled])").first.tap()
     for _ in range(13):  # to a turn of this seat with a card already on the trick
@@ -87,20 +86,10 @@ def card_words(card: str) -> str:
     return f"{rank} of {suit}"
 
 
-def seat_page(browser: Any, base: str, rules: dict[str, Any], clock: bool = False, name: str = "Asha") -> tuple[Any, Any]:
-    """A phone at a new table against random bots, recording what is said (and, with ``clock``,
-    on Playwright's clock): (the context, the page), the hand shown."""
-    ctx = browser.new_context(**PHONE)
-    ctx.add_init_script(RECORDER)
-    ctx.add_init_script(RECORD_SAID)
-    page = ctx.new_page()
-    page.set_default_timeout(15_000)
-    if clock:
-        page.clock.install()
-    res = httpx.post(f"{base}/api/tables", json={"rules": rules, "bots": "random", "name": name, "play_now": True})
-    res.raise_for_status()
-    page.goto(base + res.json()["seat_url"])
-    page.wait_for_selector("[data-testid=hand] [data-card]")
+def seat_page(browser: Any, base: str, rules: dict[str, Any] | None = None, **options: Any) -> tuple[Any, Any]:
+    """A phone at a new table against random bots (`phone_at_seat`) recording what is said:
+    (the context, the page), the hand shown."""
+    ctx, page, _, _ = phone_at_seat(browser, base, rules, scripts=(RECORD_SAID,), **options)
     return ctx, page
 
 

@@ -175,6 +175,26 @@ def test_the_rules_contents_scroll_without_drawing_the_page_again(driven: str, b
     ctx.close()
 
 
+def test_the_gear_is_unavailable_until_it_works(driven: str, browser: Any) -> None:
+    """The top bar is in the page before its script runs, and the script waits for the words: a tap
+    on the gear before them did nothing and said nothing (a slow phone's first seconds; and a flaky
+    CI run). The gear says it is unavailable until it opens the settings."""
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    held: list[Any] = []
+    page.route("**/static/i18n/en.json", lambda route: held.append(route))  # the words held back
+    with page.expect_request("**/static/i18n/en.json"):
+        page.goto(driven + "/")
+    while not held:  # (the route's handler runs as this thread waits on the page)
+        page.wait_for_timeout(20)
+    gear = page.locator("[data-testid=settings-btn]")
+    assert gear.is_disabled()
+    held[0].continue_()
+    gear.tap()  # (waits until it is enabled)
+    page.locator("[data-testid=setting-lang]").wait_for()
+    ctx.close()
+
+
 def test_the_language_menu_waits_for_enter_with_the_keyboard(driven: str, browser: Any) -> None:
     """An arrow moves through the languages without reloading the page; Escape leaves the language
     as it was; Enter, or the dialog's Done, reloads the page in the one chosen."""

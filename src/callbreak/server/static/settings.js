@@ -122,10 +122,11 @@ async function preview(name) {
   cue("turn", { [name]: true });
 }
 
-/** Wire the top bar's gear button. */
+/** Wire the top bar's gear button.  It comes disabled in the page, until this runs (the words
+ *  are in): a tap before then did nothing, and said nothing. */
 export function initSettings() {
   const btn = document.querySelector("[data-testid=settings-btn]");
-  if (btn) btn.addEventListener("click", () => openSettings(btn));
+  if (btn) { btn.addEventListener("click", () => openSettings(btn)); btn.disabled = false; }
   let reopen = false;
   try { reopen = sessionStorage.getItem(REOPEN_KEY) === "1"; sessionStorage.removeItem(REOPEN_KEY); } catch { /* storage disabled */ }
   if (reopen && btn) openSettings(btn);

@@ -85,3 +85,29 @@ def test_the_walk_finds_the_names() -> None:
     assert names["callbreak.server.protocol:parse"] is True
     assert "callbreak.server:create_app" in names
     assert not any(n.split(":")[1].startswith("_") for n in names)
+
+
+def test_each_readme_example_runs_on_its_own() -> None:
+    """pytest runs README.md as one doctest, so an example may lean on an import made by an earlier
+    one; a reader who copies one example alone gets a NameError (found in a newcomer's try: the
+    score sheet's example used `Ruleset` unimported). Each ``python`` block of the README, and of
+    the docs, runs here in a namespace of its own."""
+    import doctest
+    import re
+
+    root = SRC.parents[1]
+    ran = 0
+    for path in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        for m in re.finditer(r"```python\n(.*?)```", text, re.S):
+            if ">>>" not in m.group(1):
+                continue
+            line = text[: m.start()].count("\n") + 1
+            name = f"{path.name}:{line}"
+            test = doctest.DocTestParser().get_doctest(m.group(1), {}, name, str(path), line)
+            runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+            failed: list[str] = []
+            runner.run(test, out=failed.append)
+            assert not failed, "".join(failed)
+            ran += 1
+    assert ran >= 4

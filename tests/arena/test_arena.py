@@ -125,6 +125,16 @@ def test_local_faults_are_counted_and_the_match_finishes() -> None:
     assert rec.faults[2] == [] and rec.faults[3] == []
 
 
+@pytest.mark.parametrize("bots", [["easy"] * 3, ["easy"] * 5])
+def test_the_arena_says_four_bots_are_needed(bots: list[str], capsys: Any) -> None:
+    """Three bots were "the following arguments are required: BOT", five "unrecognized arguments"."""
+    with pytest.raises(SystemExit) as e:
+        main(["arena", *bots, "-n", "1"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert f"four bots are needed, one a seat, in seat order: {len(bots)} given" in err, err
+
+
 def test_the_arena_says_which_bot_faulted_and_where(tmp_path: Path, capsys: Any) -> None:
     """A bot file that raises is named with its first error's place (before: only a count in
     the table's last column, the run otherwise looking sound), its name as written (``:Boom:``

@@ -244,3 +244,27 @@ def test_score_interactive_stopped_says_so_and_saves_nothing(
     monkeypatch.setattr("builtins.input", interrupt)
     code, _, err = run(["score", "--players", "A,B,C,D", "--rules", "quick", "--save", str(path)], capsys)
     assert code == 130 and "interrupted: nothing saved" in err and not path.exists()
+
+
+def test_score_interactive_interrupted_keeps_the_rounds_entered(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Ctrl-C two rounds into a festival's game lost both (a newcomer's try): with --save, the rounds
+    entered are saved, and --load goes on from them."""
+    path = tmp_path / "s.json"
+    answers = iter(["3 4 2 3", "4 3 2 4", "2 2 3 4", "2 3 4 4", "1 1"])  # the third round's calls half typed
+
+    def typed() -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    monkeypatch.setattr("builtins.input", typed)
+    code, _, err = run(["score", "--players", "A,B,C,D", "--rules", "quick", "--save", str(path)], capsys)
+    assert code == 130, err
+    assert f"interrupted: 2 rounds entered, saved to {path}" in err, err
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["rounds"] == [{"calls": [3, 4, 2, 3], "tricks": [4, 3, 2, 4]}, {"calls": [2, 2, 3, 4], "tricks": [2, 3, 4, 4]}]
+    code, out, err = run(["score", "--load", str(path), "--rounds", "1 1 1 1 / 4 3 3 3", "--json"], capsys)
+    assert code == 0 and len(json.loads(out)["rounds"]) == 3, err

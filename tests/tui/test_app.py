@@ -276,6 +276,33 @@ async def test_help_screen_opens_and_closes() -> None:
         await pilot.press("escape")
 
 
+async def test_a_refused_call_leaves_the_picker_where_it_was() -> None:
+    """"14" typed: its "1" moved the picker to 1, and the refusal left it there, so the next Enter
+    called 1, a call the player never chose (found in a newcomer's try; "99" left it on 9)."""
+    app = make_app(seed=4)
+    async with app.run_test(size=(100, 32)) as pilot:
+        game = app.game
+        assert isinstance(game, LocalGame)
+        await settle(pilot, app, lambda: waiting_for_human(app))
+        await pilot.press("right")  # the player's own choice: one up from where the picker starts
+        before = app.call_choice
+        assert before is not None and before != 1
+        for typo in ("14", "99"):
+            await pilot.press(*typo)
+            await pilot.pause()
+            assert app.call_choice == before, typo  # what is typed chooses nothing: the picker as it was
+            await pilot.press("enter")
+            await pilot.pause()
+            assert "cannot call" in app.message
+            assert app.call_choice == before and game.match.round.calls[0] is None
+        await pilot.press("1", "backspace")  # typed and erased: as it was too
+        await pilot.pause()
+        assert app.call_choice == before
+        await pilot.press("enter")
+        await settle(pilot, app, lambda: game.match.round.calls[0] is not None)
+        assert game.match.round.calls[0] == before
+
+
 async def test_start_screen_starts_a_match() -> None:
     from callbreak.tui.app import LocalOptions
 
@@ -289,6 +316,23 @@ async def test_start_screen_starts_a_match() -> None:
         assert isinstance(game, LocalGame)
         assert game.match.seed == 9 and game.rules.rounds == 3
         assert game.levels == ["random"] * 3
+
+
+@pytest.mark.parametrize("typed", ["-5", "x"])
+async def test_the_start_screen_refuses_a_seed_the_command_line_refuses(typed: str) -> None:
+    from textual.widgets import Input, Label
+
+    from callbreak.i18n import catalogue
+    from callbreak.tui.app import LocalOptions
+
+    app = CallbreakApp(options=LocalOptions(bots="random", preset="quick", delay=0, trick_pause=0), setup=True, hint=False)
+    async with app.run_test(size=(100, 36)) as pilot:
+        app.screen.query_one("#setup-seed", Input).value = typed
+        await pilot.click("#setup-play")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen) and app.game is None  # nothing started
+        error = app.screen.query_one("#setup-error", Label).render()
+        assert str(error) == catalogue("en")["tui.seed_error"]
 
 
 async def test_hint_shown_in_call_picker() -> None:

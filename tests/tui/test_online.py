@@ -544,6 +544,23 @@ async def test_a_call_or_card_typed_and_not_entered_is_what_a_timeout_plays(tmp_
         assert [c for s, c in _cards_of(app, tricks, trick) if s == game.seat] == [card]
 
 
+async def test_a_call_typed_that_chooses_nothing_is_not_what_a_timeout_plays(tmp_path: Path) -> None:
+    """"99" typed: its first "9" chose 9 and told the server; the second chose nothing, and the
+    picker went back to where it was (the timer's lowest). The server must not call the 9 then."""
+    async with at_a_timed_call(tmp_path, "Typo") as (http, game, app, pilot, v):
+        lowest = lowest_action(v)
+        assert 9 in v.legal_calls and lowest != 9
+        await pilot.press("9")
+        await told(pilot, game)  # (the 9 told)
+        await pilot.press("9")
+        assert app.call_choice == lowest and not app.call_picked
+        await told(pilot, game)
+        assert v.rules.call_seconds is not None
+        await advance(http, v.rules.call_seconds)
+        await settle(pilot, lambda: game.state is not None and game.state.calls[game.seat] is not None)
+        assert game.state is not None and game.state.calls[game.seat] == lowest
+
+
 def _cards_of(app: CallbreakApp, tricks: int, trick: int) -> list[tuple[int, Card]]:
     """The cards played from the trick the turn was in, on: (seat, card)."""
     m = app.model

@@ -16,6 +16,16 @@ from typing import Any
 from .options import history_folder, output_file, positive_float, positive_int, seed_option
 
 
+class _FourBots(argparse.Action):
+    """The four bots, one a seat: argparse's own messages for another count named no number
+    ("the following arguments are required: BOT" for three, "unrecognized arguments" for five)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option: str | None = None) -> None:
+        if len(values) != 4:
+            parser.error(f"four bots are needed, one a seat, in seat order: {len(values)} given")
+        setattr(namespace, self.dest, list(values))
+
+
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``callbreak arena`` to the command line's subcommands.
 
@@ -38,7 +48,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         ),
     )
     p.add_argument(
-        "bots", nargs=4, metavar="BOT", help="level name, http(s):// URL, policy:FILE.npz or FILE.py:CLASS, in seat order"
+        "bots",
+        nargs="+",
+        action=_FourBots,
+        metavar="BOT",
+        help="four bots, in seat order: a level name, http(s):// URL, policy:FILE.npz or FILE.py:CLASS",
     )
     p.add_argument("--matches", "-n", type=positive_int, default=20, help="matches to play (default 20)")
     p.add_argument("--rules", default="bhoos", help="ruleset preset (default bhoos)")

@@ -52,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     p.add_argument("--load", metavar="FILE.json", help="start from a saved sheet")
     p.add_argument(
-        "--save", metavar="FILE.json", help="save the sheet when done (only if every round is valid)"
+        "--save", metavar="FILE.json", help="save the sheet when done, or the rounds entered when interrupted (only valid rounds)"
     )
     p.add_argument("--json", action="store_true", help="print the sheet as JSON instead of a table")
     p.set_defaults(func=run)
@@ -201,7 +201,20 @@ def run(args: argparse.Namespace) -> int:
         try:
             shown = _ask_rounds(out, sheet)
         except KeyboardInterrupt:
-            err.print("\ninterrupted: nothing saved" if args.save else "\ninterrupted")
+            # (the rounds entered are kept: the sheet holds whole, checked rounds only)
+            if not args.save:
+                err.print("\ninterrupted")
+            elif not sheet.rounds:
+                err.print("\ninterrupted: nothing saved")
+            else:
+                try:
+                    Path(args.save).write_text(sheet.to_json() + "\n", encoding="utf-8")
+                except OSError as e:
+                    err.print(f"\ninterrupted: [red]error:[/] cannot write {args.save}: {e.strerror}")
+                    return 130
+                n = len(sheet.rounds)
+                err.print(f"\ninterrupted: {n} round{'s' if n != 1 else ''} entered, saved to {args.save} "
+                          f"(--load {args.save} goes on from them)")
             return 130
 
     if args.json:

@@ -380,6 +380,8 @@ class SetupScreen(Screen[LocalOptions]):
         seed_text = self.query_one("#setup-seed", Input).value.strip()
         try:
             seed = int(seed_text) if seed_text else None
+            if seed is not None and seed < 0:
+                raise ValueError(seed)  # (as `callbreak play --seed` refuses it)
         except ValueError:
             self.query_one("#setup-error", Label).update(Text(tr("tui.seed_error"), style="red"))
             return
@@ -494,8 +496,7 @@ class TableScreen(Screen[None]):
         self.cb.card_hint()
 
     def action_erase(self) -> None:
-        self.cb.typed = self.cb.typed[:-1]
-        self.cb.typed_changed()
+        self.cb.erase()
         self.cb.render_all()
 
     def action_clear(self) -> None:
@@ -594,7 +595,9 @@ class CallbreakApp(App[int]):
         self.setup = setup and game is None
         self.hint_fn: HintFn | None = load_hint() if hint is True else (hint or None)
         self.model: TableModel | None = None
-        self.typed = ""
+        #: the choice before the player began to type (what typed text that chooses nothing leaves)
+        self._untyped: tuple[int | None, bool, Card | None, bool] | None = None
+        self._typed = ""
         self.message = ""
         self.message_style = "red"
         self.selected: Card | None = None
@@ -605,7 +608,7 @@ class CallbreakApp(App[int]):
         self.call_picked = False
         #: which call this is: the round, the summaries seen, the hand (a deal thrown in is dealt again)
         self._call_key: tuple[int, int, tuple[Card, ...]] | None = None
-        self._call_sent: tuple[tuple[int, int, tuple[Card, ...]], int] | None = None  # the last call told the server
+        self._call_sent: tuple[tuple[int, int, tuple[Card, ...]], int | None] | None = None  # the last call told the server
         #: the seat's turn now (round, rounds seen, phase, tricks, cards in the trick), else None
         self._my_turn: tuple[int, int, str, int, int] | None = None
         self._behind_told: tuple[int, int, int, str] | None = None  # the turn said behind a screen
@@ -1003,19 +1006,42 @@ class CallbreakApp(App[int]):
                 self._lifted()
         self.render_all()
 
+    @property
+    def typed(self) -> str:
+        """What the player has typed for this turn, not yet entered ("14", "qs")."""
+        return self._typed
+
+    @typed.setter
+    def typed(self, text: str) -> None:
+        if not text:  # (entered, or the arrows choose now: the next typing starts from their choice)
+            self._untyped = None
+        self._typed = text
+
+    def erase(self) -> None:
+        """The last character typed taken back: the choice is what the rest of it chooses, or the
+        one before the typing."""
+        self._typed = self._typed[:-1]
+        self.typed_changed()
+        if not self._typed:
+            self._untyped = None
+
     def typed_changed(self) -> None:
         """What is typed on the seat's turn chooses the call or card it names, as the arrows do
-        (`typed_choice`): the timer then makes the call shown, or plays the card typed."""
+        (`typed_choice`): the timer then makes the call shown, or plays the card typed. Typed text
+        that chooses nothing ("14", a call too high, whose "1" chose 1) leaves the choice as it was
+        before the typing: the picker never rests on a call the player did not mean."""
         m = self.model
         if m is None or not m.my_turn:
             return
+        if self._untyped is None:
+            self._untyped = (self.call_choice, self.call_picked, self.selected, self.picked)
         choice = typed_choice(self.typed, m.view)
         if isinstance(choice, Card):
             self.selected, self.picked = choice, True
         elif choice is not None:
             self.call_choice, self.call_picked = choice, True
         else:
-            return
+            self.call_choice, self.call_picked, self.selected, self.picked = self._untyped
         self._lifted()
 
     def _lifted(self) -> None:
@@ -1031,11 +1057,16 @@ class CallbreakApp(App[int]):
             self._lift_sent = self._call_sent = None
         v = m.view
         if v.phase == "calling":
-            if self.call_picked and self._call_key is not None and self.call_choice in v.legal_calls:
-                sent = (self._call_key, self.call_choice)
-                if sent != self._call_sent:
-                    self._call_sent = sent
-                    self.game.lift(self.call_choice)
+            if self._call_key is None:
+                return
+            chosen = self.call_choice if self.call_picked and self.call_choice in v.legal_calls else None
+            sent = (self._call_key, chosen)
+            # (none chosen: said only to take back a call told this turn, as typed text that chose
+            # nothing in the end does)
+            told = self._call_sent is not None and self._call_sent[0] == self._call_key
+            if sent != self._call_sent and (chosen is not None or told):
+                self._call_sent = sent
+                self.game.lift(chosen)
             return
         if v.phase != "playing":
             return

@@ -347,3 +347,32 @@ def test_the_focus_the_player_moved_away_is_not_pulled_back(driven: str, browser
     page.wait_for_selector("[data-testid=call-picker]", state="detached")
     assert page.evaluate("document.activeElement === document.body"), page.evaluate("document.activeElement.outerHTML")
     ctx.close()
+
+
+#: whether "the only card that fits" was ever on screen over a round's sheet (after each task)
+OVERLAP = """(() => {
+  window.__overlap = [];
+  new MutationObserver(() => {
+    const toast = document.querySelector("#toast.show");
+    const sheet = document.querySelector("[data-testid=final-places], [data-testid=ready-btn]");
+    if (toast && sheet && toast.checkVisibility({ opacityProperty: false })) window.__overlap.push(toast.textContent);
+  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["class"] });
+})();"""
+
+
+def test_the_only_card_that_fits_is_not_said_over_the_rounds_sheet(driven: str, browser: Any) -> None:
+    """A round's last card is the only one a seat holds, and the server plays it: its toast lay
+    over the names of the final sheet that showed under it (found in a newcomer's try)."""
+    rules = {"preset": "standard", "rounds": 1, "card_seconds": CARD_SECONDS, "call_seconds": 30, "autoplay_forced": True}
+    ctx, page, _, _ = phone_at_seat(browser, driven, rules, scripts=(OVERLAP,))
+    wait_for(page, driven, "[data-call]:not([disabled])")
+    page.locator("[data-call]:not([disabled])").first.tap()
+    while not page.locator("[data-testid=final-places]").count():
+        if page.locator(MINE).count() and page.locator("[data-testid=hand] [data-card]").count() > 1:  # (the last: the server's)
+            play_card(page, page.locator(MINE).first.get_attribute("data-card"), tap=True)
+            page.wait_for_function("() => !document.querySelector('[data-testid=hand].my-turn')")
+        advance(page, driven, 0.25)
+    only = EN["table.only_legal"].split("{")[0]
+    assert [x for x in page.evaluate("window.__overlap") if x.startswith(only)] == []
+    ctx.close()
+

@@ -167,6 +167,12 @@ def test_a_whole_match_in_each_language(server: str, browser: Any, lang: str) ->
         page.goto(server + path)
         page.wait_for_selector(f"main h1:has-text('{own[title]}')")
         check_screen(page, lang, patterns, path)
+    # the match in the list of this device's matches: its date in the language's digits too (found
+    # in a newcomer's try: "2026-12-05 15:13:19" above a Nepali line of Devanagari digits)
+    page.goto(server + "/matches")
+    date = page.locator("[data-testid=match-item] strong").first.inner_text()
+    assert re.search(r"\d", date) and date == digits(lang, date), date
+    check_screen(page, lang, patterns, "/matches")
     ctx.close()
 
 

@@ -146,3 +146,31 @@ def test_phone_held_sideways_fits_one_screen(server: str, browser: Any, size: tu
         )
     assert covered == {"top": [], "bottom": [], "left": [], "right": []}, covered
     ctx.close()
+
+
+def test_a_side_seats_time_stays_on_the_table_at_360_px(server: str, browser: Any) -> None:
+    """A friend calling on a side seat: "কল করছে... · ৩০ সেকেন্ড" on one line ran over the table's
+    edge on a 360 px phone in Bengali (found in a newcomer's try). The time goes under the words there."""
+    from .helpers import create_table
+
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True, locale="bn-BD")
+    page = ctx.new_page()
+    create_table(page, server, preset="quick", rounds="1", bots="random", name="Asha")
+    page.wait_for_selector("[data-testid=lobby]")
+    code = page.input_value("[data-testid=invite-link]").rstrip("/").rsplit("/", 1)[1]
+    httpx.post(f"{server}/api/join/{code}", json={"name": "সীতা"}, timeout=30).raise_for_status()
+    page.wait_for_selector("[data-testid=lobby] >> text=সীতা")
+    page.tap("[data-testid=start-btn]")
+    side = ".seat-left.acting .meta .secs:not(:empty), .seat-right.acting .meta .secs:not(:empty)"
+    for _ in range(200):  # to the friend's turn to call (the host calls on its own turn)
+        if page.locator(side).count():
+            break
+        with contextlib.suppress(PlaywrightError):
+            page.locator("[data-call]:not([disabled])").first.tap(timeout=100)
+    else:
+        raise AssertionError("the friend's turn to call did not come")
+    meta = page.locator(".seat.acting .meta").bounding_box()
+    felt = page.locator(".felt").bounding_box()
+    assert meta is not None and felt is not None
+    assert felt["x"] <= meta["x"] and meta["x"] + meta["width"] <= felt["x"] + felt["width"], (meta, felt)
+    ctx.close()

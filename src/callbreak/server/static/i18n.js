@@ -55,6 +55,12 @@ export function num(value) {
   return String(value).replace(/[0-9]/g, (d) => DIGITS[Number(d)]);
 }
 
+/** A moment (a Date's value: ms, or an ISO text) as this language writes it, in its digits: a
+ *  browser writes a Nepali date in Western digits ("2026-12-05 15:13:19" on a Nepali page). */
+export function when(value) {
+  return num(new Date(value).toLocaleString(lang));
+}
+
 /** Text typed with Devanagari or Bengali digits (or Western ones), with Western digits: "৪" → "4". */
 export function westernDigits(text) {
   return String(text).replace(/[\u0966-\u096F\u09E6-\u09EF]/g, (d) => {

@@ -4,7 +4,7 @@ import { h, clear, fill, api, cardEl, sortHand } from "./util.js";
 import { allRecords } from "./seats.js";
 import { ordinal } from "./scoring.js";
 import { analysisPanel } from "./analysis.js";
-import { t as tr, has, lang, num } from "./i18n.js";
+import { t as tr, has, num, when } from "./i18n.js";
 
 // The server names a past match's rules by their preset ("quick"); the page says it in words.
 const rulesName = (name) => (has(`preset.short.${name}`) ? tr(`preset.short.${name}`) : String(name || ""));
@@ -29,7 +29,7 @@ export function renderMatches(root) {
       const seat = m ? m.seat : r.seat;
       const result = m && m.places && seat !== null && seat !== undefined ? tr("matches.result", { place: ordinal(m.places[seat], true), total: num(m.totals[seat]) }) : "";
       list.append(h("li", { "data-testid": "match-item", dataset: { table: r.table } },
-        h("span", null, h("strong", null, new Date(m ? m.created : r.created).toLocaleString(lang)), h("br"),
+        h("span", null, h("strong", null, when(m ? m.created : r.created)), h("br"),
           h("small", null, [players, m ? rulesName(m.rules) : "", status === "over" ? result : tr(`status.${status}`)].filter(Boolean).join(" · "))),
         h("span", { class: "row", style: { marginTop: 0 } },
           status === "over"

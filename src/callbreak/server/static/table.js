@@ -345,7 +345,7 @@ function mountTable(root, id, token) {
           toast(tr(ev.reason === "timeout" ? "table.timeout_played" : "table.played_for_you", { card: cardName(ev.card) }));
         } else if (ev.seat === mine && !ev.auto && onlyCard(prevState) === ev.card) {
           // (told to everyone as a card played: the server plays the only legal card by itself)
-          toast(tr("table.only_legal", { card: cardName(ev.card) }), 1800);
+          toast(tr("table.only_legal", { card: cardName(ev.card) }), 1800, "only");
         }
         announce(tr("announce.played", { name: shortName(ev.seat), card: cardName(ev.card) }));
         break;
@@ -487,7 +487,8 @@ function mountTable(root, id, token) {
     }
     const secs = tr("table.secs", { secs: Math.max(0, Math.ceil(left / 1000)) });
     const label = felt.querySelector(".seat.acting .secs");
-    if (label) label.textContent = ` · ${secs}`;
+    // (beside a side seat's words there is no room: under them, as its call is under its name)
+    if (label) label.textContent = label.closest(".seat-left, .seat-right") ? `\n${secs}` : ` · ${secs}`;
     // While the call picker covers your seat, its heading shows your time.
     const yours = felt.querySelector(".call-picker .secs");
     if (yours) { yours.textContent = secs; yours.classList.toggle("low", left < 5000); }

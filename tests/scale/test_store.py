@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -148,10 +150,18 @@ def test_postgres_applies_its_migrations_once(pg_url: str) -> None:
     with psycopg.connect(pg_url) as conn:
         assert conn.execute("SELECT version FROM schema_version").fetchall() == [(len(MIGRATIONS),)]
         conn.execute("UPDATE schema_version SET version = version + 1")
-    with pytest.raises(RuntimeError, match="newer than this release"):
+    with pytest.raises(StoreUnavailable, match="newer than this release"):
         PostgresStore(pg_url)
     a.close()
     b.close()
+    # the server says so in one line (it was a traceback: `callbreak serve` said only a store it could not open)
+    got = subprocess.run([sys.executable, "-m", "callbreak", "serve", "--db", pg_url, "--port", "1"],
+                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert got.returncode == 1 and "Traceback" not in got.stderr, got.stderr
+    assert got.stderr.strip().splitlines() == [
+        f"callbreak serve: the database's schema is version {len(MIGRATIONS) + 1}, newer than this release's "
+        f"{len(MIGRATIONS)}: a newer release wrote it; run that release (or one as new) on it"
+    ], got.stderr
 
 
 def test_callbreak_prune_deletes_only_tables_closed_before_the_cutoff(db: str) -> None:

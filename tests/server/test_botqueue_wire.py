@@ -68,3 +68,35 @@ def test_a_request_carries_the_earlier_rounds_only_as_played_in_the_open() -> No
             checked += 1
         m.act(rng.choice(view.legal_calls if view.phase == "calling" else view.legal_cards))
     assert checked == 8
+
+
+async def test_a_bot_queue_out_of_reach_is_said_once_not_at_every_decision(caplog: pytest.LogCaptureFixture) -> None:
+    """Found by an operator's try: with Redis gone, every bot decision of every table logged a
+    warning (20 lines in 15 s for one table). Said once as it goes; each decision still falls back
+    to the lowest legal action and is counted."""
+    import logging
+
+    from callbreak.server.botqueue_redis import RedisBotQueue
+    from callbreak.server.clock import ManualClock
+    from callbreak.server.config import ServerConfig
+    from callbreak.server.meter import Meter
+
+    from .conftest import free_port
+
+    class Counting(Meter):
+        def __init__(self) -> None:
+            self.outcomes: list[str] = []
+
+        def bot_queue(self, outcome: str) -> None:
+            self.outcomes.append(outcome)
+
+    meter = Counting()
+    q = RedisBotQueue(ServerConfig(redis=f"redis://127.0.0.1:{free_port()}/0", namespace="cb"), ManualClock(), lambda: meter)
+    m = Match(seed=3)
+    with caplog.at_level(logging.WARNING, logger="callbreak"):
+        for v in range(5):
+            assert await q.decide(BotAsk("t1", v, m.to_act, "medium", v, m.view(m.to_act))) is None
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and said[0].startswith("bot queue: asking the bot workers"), said
+    assert meter.outcomes == ["failed"] * 5
+    await q.redis.aclose()

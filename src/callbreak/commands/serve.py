@@ -100,13 +100,33 @@ def _log_lines(level: str) -> None:
     True
     >>> len(logger.handlers) - len(handlers)   # (one, however often asked)
     1
-    >>> logger.handlers[:] = handlers; logger.setLevel(level)
+    >>> driver = logging.getLogger("psycopg"); [type(h).__name__ for h in driver.handlers]   # (the database driver's too)
+    ['_Lines']
+    >>> logger.handlers[:] = handlers; logger.setLevel(level); driver.handlers.clear(); driver.setLevel(logging.NOTSET)
     """
     logger = logging.getLogger("callbreak")
     name = level.upper()
     logger.setLevel(logging.DEBUG if name == "TRACE" else getattr(logging, name, logging.WARNING))
-    if not any(isinstance(h, _Lines) for h in logger.handlers):
-        logger.addHandler(_Lines())
+    # the database driver's own warnings too (its pool's tries while PostgreSQL is down), the same way
+    driver = logging.getLogger("psycopg")
+    driver.setLevel(max(logger.level, logging.WARNING))
+    for each in (logger, driver):
+        if not any(isinstance(h, _Lines) for h in each.handlers):
+            each.addHandler(_Lines())
+
+
+class _OneLine(logging.Formatter):
+    """A log line's message on one line ("connection failed: ...\\n\\tIs the server running ..."
+    from libpq: its second line had no time); a traceback still follows on lines of its own.
+
+    >>> record = logging.LogRecord("psycopg.pool", logging.WARNING, "", 0, "failed:\\n\\tIs it running?", None, None)
+    >>> _OneLine("%(levelname)s %(name)s: %(message)s").format(record)
+    'WARNING psycopg.pool: failed: Is it running?'
+    """
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        record.message = " ".join(record.message.split())
+        return super().formatMessage(record)
 
 
 class _Lines(logging.StreamHandler):  # type: ignore[type-arg]
@@ -114,7 +134,7 @@ class _Lines(logging.StreamHandler):  # type: ignore[type-arg]
 
     def __init__(self) -> None:
         super().__init__()
-        self.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        self.setFormatter(_OneLine("%(asctime)s %(levelname)s %(name)s: %(message)s"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -400,8 +400,9 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         routes.append(seed_route(the_hub.seeds))
     # ExposeAbort outermost: it sees the ASGI server's own `send` (see `transport`)
     async def unavailable(request: Request, exc: Exception) -> Response:
-        # the database does not answer (the store's `Outage` logs it once): nothing changed
-        response = _error("unavailable", str(exc))
+        # the database does not answer (the store's `Outage` logs it once, with the driver's words):
+        # nothing changed. The client is not told the database's address or its driver's error.
+        response = _error("unavailable", "the database does not answer: nothing was changed; try again in a moment")
         response.headers["Retry-After"] = "2"
         return response
 

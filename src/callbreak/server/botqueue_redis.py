@@ -87,6 +87,8 @@ class RedisBotQueue:
         self._ids = itertools.count(1)
         self._waiting: dict[str, asyncio.Future[int | Card | None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        # (said once as Redis goes, each minute while away, once back: not at every bot's decision)
+        self._asking = Said("bot queue: asking the bot workers (the seats play their lowest legal action meanwhile)")
 
     @property
     def waiting(self) -> int:
@@ -109,9 +111,10 @@ class RedisBotQueue:
             try:
                 await self.redis.xadd(self.stream, {"r": encode_request(req)}, maxlen=self.maxlen, approximate=True)
             except (RedisError, OSError) as e:
-                log.warning("table %s: the bot queue is out of reach (%s); the seat plays the lowest legal action", ask.table, e)
+                self._asking.failed(e)
                 self.meter().bot_queue("failed")
                 return None
+            self._asking.ok()
             return await fut
         finally:
             timer.cancel()

@@ -39,6 +39,7 @@ from .botqueue import (
     view_of,
 )
 from .config import ServerConfig
+from .outage import Said
 
 __all__ = ["BotWorker", "new_enough"]
 
@@ -107,6 +108,7 @@ class BotWorker:
             self.say(f"bot worker {self.name}: Redis {version} is too old: the bot queue needs 6.2 or later (XAUTOCLAIM)")
             return 2
         self.say(f"bot worker {self.name}: ready (stream {self.stream}, group {GROUP})")
+        said = Said(f"bot worker {self.name}: redis")  # (once as it goes, each minute, once back: not every try)
         while not self.stopping:
             try:
                 self.step()
@@ -118,8 +120,10 @@ class BotWorker:
                         continue
                     except (RedisError, OSError) as again:
                         e = again
-                log.warning("bot worker %s: redis: %s", self.name, e)
+                said.failed(e)
                 time.sleep(0.5)
+            else:
+                said.ok()
         self.say(
             f"bot worker {self.name}: stopped after {self.decided} decisions "
             f"({self.claimed} taken over, {self.skipped} past their deadline)"

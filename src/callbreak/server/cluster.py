@@ -278,6 +278,7 @@ class Cluster:
                     next_sweep = loop.time() + self.hub.config.sweep_every
                     await self._sweep_stored()
                 said.ok()
+                self._route_said.ok()  # (Redis answers: an outage the requests met is over too, asked or not)
             except (RedisError, OSError) as e:
                 said.failed(e)
             except StoreUnavailable:  # (the store's `Outage` says so in the log): the next round comes

@@ -98,9 +98,22 @@ class ClusterRouter:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.cluster.ttl * 2 + 5
         body = b"" if kind == "websocket" else await _read_body(receive, self.max_body)
+        lost_since: float | None = None  # (when Redis began to fail this request, in a row)
         while True:
             owner = await self.cluster.route(tid)  # (None: Redis does not answer, ask again)
             lost = owner is None  # (what the last answer's trouble was, said if time runs out)
+            if not lost:
+                lost_since = None
+            elif lost_since is None:
+                lost_since = loop.time()
+            elif loop.time() - lost_since > _REDIS_GRACE or self.cluster.cut_off():
+                # Redis does not answer, beyond a blip: said now (before: a request in an outage's first
+                # seconds, before the process took itself for cut off, waited out the deadline, 11 s)
+                if kind == "websocket":
+                    await send({"type": "websocket.close", "code": 1013, "reason": "try again later"})
+                else:
+                    await _unavailable(send, _CUT_OFF)
+                return
             if owner == self.cluster.me:
                 if kind == "http" and creates_table(scope["method"], path):
                     await self._claiming(scope, _replay(body), send)
@@ -190,6 +203,9 @@ def _replay(body: bytes) -> Receive:
 
 
 #: the 503's words while a table's owner changes, and while this process cannot reach Redis
+#: seconds of Redis failing a request's every try, in a row, before it is answered "try again"
+#: (a blip, a Redis failing over, is waited out; an outage is said at once after)
+_REDIS_GRACE = 1.0
 _MOVING = "the table is moving to another server; try again"
 _CUT_OFF = "this server cannot reach the others (Redis does not answer): try again in a moment"
 

@@ -128,7 +128,10 @@ def migrate(conn: psycopg.Connection[Any]) -> int:
         row = conn.execute("SELECT version FROM schema_version").fetchone()
         have = 0 if row is None else int(row[0])
         if have > len(MIGRATIONS):
-            raise RuntimeError(f"the database's schema is version {have}, newer than this release's {len(MIGRATIONS)}")
+            raise StoreUnavailable(
+                f"the database's schema is version {have}, newer than this release's {len(MIGRATIONS)}: "
+                "a newer release wrote it; run that release (or one as new) on it"
+            )
         for sql in MIGRATIONS[have:]:
             conn.execute(sql)
         if row is None:

@@ -88,6 +88,14 @@ def test_translations_are_translated() -> None:
         assert latin == ["lobby.sms", "lobby.whatsapp", "preset.short.bhoos", "preset.short.pagat", "replay.json"], latin
 
 
+def test_the_calculators_buttons_name_the_sheet_not_a_file_format() -> None:
+    """"JSON डाउनलोड", "JSON कपी" on a Nepali score keeper's screen (a newcomer's try): a file
+    format's name is jargon to most players, in every language."""
+    for lang in ("en", "ne", "hi", "bn"):
+        words = catalogue(lang)
+        assert [k for k in ("calc.download", "calc.copy", "calc.load") if "JSON" in str(words[k])] == [], lang
+
+
 def test_the_turn_timer_says_seconds_as_the_home_page_does() -> None:
     """An abbreviation cut from the word for seconds reads as another word ("29से": Hindi "from",
     Bengali "সে": "he, she"); English keeps its "29s"."""

@@ -295,7 +295,7 @@ def test_the_host_hears_a_friend_sit_down_and_leave(driven: str, browser: Any) -
 def test_the_calculator_says_each_thing_once_and_keeps_the_focus(driven: str, browser: Any) -> None:
     """A name typed does not make the status line say "Round 1 of 5." at each letter; a box out of
     range points at the error; Undo leaves the focus on the round's first box, not the page's start;
-    the "Load JSON…" label shows its focus."""
+    the "Open a sheet file…" label shows its focus."""
     ctx = browser.new_context(**PHONE)
     page = ctx.new_page()
     page.goto(driven + "/calculator")

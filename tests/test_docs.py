@@ -105,7 +105,7 @@ def test_each_readme_example_runs_on_its_own() -> None:
             line = text[: m.start()].count("\n") + 1
             name = f"{path.name}:{line}"
             test = doctest.DocTestParser().get_doctest(m.group(1), {}, name, str(path), line)
-            runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+            runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)  # (as pyproject.toml)
             failed: list[str] = []
             runner.run(test, out=failed.append)
             assert not failed, "".join(failed)

@@ -145,17 +145,21 @@ class Postgres:
 
 class Redis:
     def __init__(self) -> None:
-        exe = shutil.which("redis-server") or "/usr/bin/redis-server"
-        if not os.path.exists(exe):
+        self.exe = shutil.which("redis-server") or "/usr/bin/redis-server"
+        if not os.path.exists(self.exe):
             unavailable("redis-server is not installed (apt-get install redis-server)")
         self.port = free_port()
+        self.start()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        """Start it (again, after `stop`: on the same port, empty)."""
         self.proc = subprocess.Popen(
-            [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            [self.exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
         )
         wait_port(self.port, self.proc, "redis-server")
-        self.url = f"redis://127.0.0.1:{self.port}/0"
 
     def stop(self) -> None:
         self.proc.terminate()

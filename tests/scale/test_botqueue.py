@@ -229,6 +229,9 @@ async def test_with_no_worker_the_seat_plays_its_lowest_legal_action_at_the_dead
         assert action == lowest_action(view)
     counts = queue_counts(server)
     assert counts.get("expired") == len(decisions) and counts.get("answered", 0) == 0, counts
+    # said once, not at each of the decisions (an operator's log: 20 lines in 15 s for one table)
+    lost = [ln for ln in server.output().splitlines() if "no bot worker answered" in ln]
+    assert len(lost) == 1 and "bot queue: the bot workers' answers: lost (" in lost[0], lost
 
 
 def test_a_worker_answers_a_request_skips_one_past_its_deadline_and_drops_one_that_is_not_one(
@@ -322,3 +325,25 @@ async def test_the_owner_joins_its_answers_channel_again_after_losing_it(procs: 
     # (its seat played the lowest legal action at the deadline)
     assert counts.get("answered", 0) >= at_kill + 10, (at_kill, counts)
     assert counts.get("expired", 0) <= 1 and counts.get("answered", 0) + counts.get("expired", 0) == len(decisions), counts
+
+
+def test_a_worker_that_loses_redis_says_so_once_and_once_back(ns: str) -> None:
+    """An operator's try: the worker wrote a line at each try (every half second) while Redis was away."""
+    from .procs import until
+    from .services import Redis
+
+    own = Redis()
+    worker = Worker(own.url, ns)
+    try:
+        worker.wait_ready()
+        own.stop()
+        until(lambda: f"bot worker {worker.name}: redis: lost (" in worker.output(), 60, worker.output)
+        own.start()
+        until(lambda: f"bot worker {worker.name}: redis: back after" in worker.output(), 60, worker.output)
+        tries = int(re.search(r"redis: back after [\d.]+ s \((\d+) failed tries\)", worker.output()).group(1))  # type: ignore[union-attr]
+        lines = [ln for ln in worker.output().splitlines() if f"bot worker {worker.name}: redis" in ln]
+        assert tries >= 1 and len(lines) == 2, (tries, lines)  # however many tries failed, two lines said it
+        assert worker.proc.poll() is None
+    finally:
+        worker.stop()
+        own.stop()

@@ -17,6 +17,8 @@ from callbreak.server.store import SQLiteStore, Store, StoreConflict, StoreUnava
 from callbreak.server.store_pg import APPEND_CONNECTION, MIGRATIONS, PostgresStore
 from callbreak.server.table import TableMeta
 
+from .services import free_port
+
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
@@ -155,7 +157,7 @@ def test_postgres_applies_its_migrations_once(pg_url: str) -> None:
     a.close()
     b.close()
     # the server says so in one line (it was a traceback: `callbreak serve` said only a store it could not open)
-    got = subprocess.run([sys.executable, "-m", "callbreak", "serve", "--db", pg_url, "--port", "1"],
+    got = subprocess.run([sys.executable, "-m", "callbreak", "serve", "--db", pg_url, "--port", str(free_port())],
                          capture_output=True, text=True, timeout=120)  # fmt: skip
     assert got.returncode == 1 and "Traceback" not in got.stderr, got.stderr
     assert got.stderr.strip().splitlines() == [

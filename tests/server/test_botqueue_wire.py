@@ -93,10 +93,12 @@ async def test_a_bot_queue_out_of_reach_is_said_once_not_at_every_decision(caplo
     meter = Counting()
     q = RedisBotQueue(ServerConfig(redis=f"redis://127.0.0.1:{free_port()}/0", namespace="cb"), ManualClock(), lambda: meter)
     m = Match(seed=3)
-    with caplog.at_level(logging.WARNING, logger="callbreak"):
-        for v in range(5):
-            assert await q.decide(BotAsk("t1", v, m.to_act, "medium", v, m.view(m.to_act))) is None
+    try:
+        with caplog.at_level(logging.WARNING, logger="callbreak"):
+            for v in range(5):
+                assert await q.decide(BotAsk("t1", v, m.to_act, "medium", v, m.view(m.to_act))) is None
+    finally:
+        await q.redis.aclose()
     said = [r.getMessage() for r in caplog.records]
     assert len(said) == 1 and said[0].startswith("bot queue: asking the bot workers"), said
     assert meter.outcomes == ["failed"] * 5
-    await q.redis.aclose()

@@ -298,6 +298,9 @@ async def test_a_refused_call_leaves_the_picker_where_it_was() -> None:
         await pilot.press("1", "backspace")  # typed and erased: as it was too
         await pilot.pause()
         assert app.call_choice == before
+        await pilot.press("1", "escape")  # typed and cleared whole (Esc): the same
+        await pilot.pause()
+        assert app.call_choice == before and app.typed == ""
         await pilot.press("enter")
         await settle(pilot, app, lambda: game.match.round.calls[0] is not None)
         assert game.match.round.calls[0] == before

@@ -173,4 +173,9 @@ def test_a_side_seats_time_stays_on_the_table_at_360_px(server: str, browser: An
     felt = page.locator(".felt").bounding_box()
     assert meta is not None and felt is not None
     assert felt["x"] <= meta["x"] and meta["x"] + meta["width"] <= felt["x"] + felt["width"], (meta, felt)
+    before = "(s) => getComputedStyle(document.querySelector(s), '::before').content"
+    assert page.evaluate(before, side) == '"\\a "'  # (a line break)
+    # a phone turned sideways puts a side seat's words on one line: the time after " · " there
+    page.set_viewport_size({"width": 740, "height": 360})
+    assert page.evaluate(before, side) == '" · "'
     ctx.close()

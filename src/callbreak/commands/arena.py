@@ -38,6 +38,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """
     p = subparsers.add_parser(
         "arena",
+        usage="%(prog)s BOT BOT BOT BOT [options]",
         help="play matches between four bots (levels or HTTP URLs) and report statistics",
         description=(
             "Play matches between four bots and report points, win share, calls and timing per bot. "

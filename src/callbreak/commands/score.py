@@ -52,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     p.add_argument("--load", metavar="FILE.json", help="start from a saved sheet")
     p.add_argument(
-        "--save", metavar="FILE.json", help="save the sheet when done, or the rounds entered when interrupted (only valid rounds)"
+        "--save", metavar="FILE.json", help="save the sheet when done (only if every round is valid); asked round by round, also the rounds entered when interrupted"
     )
     p.add_argument("--json", action="store_true", help="print the sheet as JSON instead of a table")
     p.set_defaults(func=run)
@@ -147,6 +147,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     interactive = args.rounds is None and args.load is None
+
+    def save(sheet: ScoreSheet) -> str:
+        """Write ``sheet`` to ``--save``: why it could not be, or nothing."""
+        try:
+            Path(args.save).write_text(sheet.to_json() + "\n", encoding="utf-8")
+        except OSError as e:
+            return f"cannot write {args.save}: {e.strerror}"
+        return ""
+
     try:
         changes = dict(parse_setting(s) for s in args.set)
     except ValueError as e:
@@ -207,10 +216,9 @@ def run(args: argparse.Namespace) -> int:
             elif not sheet.rounds:
                 err.print("\ninterrupted: nothing saved")
             else:
-                try:
-                    Path(args.save).write_text(sheet.to_json() + "\n", encoding="utf-8")
-                except OSError as e:
-                    err.print(f"\ninterrupted: [red]error:[/] cannot write {args.save}: {e.strerror}")
+                why = save(sheet)
+                if why:
+                    err.print(f"\ninterrupted: [red]error:[/] {why}")
                     return 130
                 n = len(sheet.rounds)
                 err.print(f"\ninterrupted: {n} round{'s' if n != 1 else ''} entered, saved to {args.save} "
@@ -223,10 +231,9 @@ def run(args: argparse.Namespace) -> int:
         out.print(sheet_table(sheet))
         out.print(_status(sheet))
     if args.save:
-        try:
-            Path(args.save).write_text(sheet.to_json() + "\n", encoding="utf-8")
-        except OSError as e:
-            return fail(f"cannot write {args.save}: {e.strerror}")
+        why = save(sheet)
+        if why:
+            return fail(why)
         err.print(f"sheet saved to {args.save}")
     return 0
 

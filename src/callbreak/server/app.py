@@ -49,6 +49,7 @@ from .config import ServerConfig
 from .headers import SecurityHeaders
 from .hub import Hub
 from .live import LiveTable
+from .outage import UNAVAILABLE
 from .protocol import Error, ErrorCode, State, encode
 from .pwa import SW_HEADERS, service_worker
 from .store import StoreUnavailable
@@ -402,7 +403,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
     async def unavailable(request: Request, exc: Exception) -> Response:
         # the database does not answer (the store's `Outage` logs it once, with the driver's words):
         # nothing changed. The client is not told the database's address or its driver's error.
-        response = _error("unavailable", "the database does not answer: nothing was changed; try again in a moment")
+        response = _error("unavailable", UNAVAILABLE)
         response.headers["Retry-After"] = "2"
         return response
 

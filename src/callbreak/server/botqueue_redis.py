@@ -89,6 +89,7 @@ class RedisBotQueue:
         self._tasks: list[asyncio.Task[None]] = []
         # (said once as Redis goes, each minute while away, once back: not at every bot's decision)
         self._asking = Said("bot queue: asking the bot workers (the seats play their lowest legal action meanwhile)")
+        self._answered = Said("bot queue: the bot workers' answers")
 
     @property
     def waiting(self) -> int:
@@ -123,10 +124,12 @@ class RedisBotQueue:
     def _expire(self, rid: str, ask: BotAsk) -> None:
         fut = self._waiting.pop(rid, None)
         if fut is not None and not fut.done():
-            log.warning(
-                "table %s: no bot worker answered seat %d at version %d in %g s; the seat plays the lowest legal action",
-                ask.table, ask.seat, ask.v, self.deadline,
-            )
+            # (said once as the workers stop answering, each minute, once they answer again: with no
+            # worker running, every bot decision of every table expires)
+            self._answered.failed(TimeoutError(
+                f"no bot worker answered seat {ask.seat} of table {ask.table} at version {ask.v} in "
+                f"{self.deadline:g} s; the seats play their lowest legal action at the deadline"
+            ))  # fmt: skip
             self.meter().bot_queue("expired")
             fut.set_result(None)
 
@@ -141,6 +144,7 @@ class RedisBotQueue:
             self.meter().bot_queue("ignored")
             return
         self.meter().bot_queue("answered")
+        self._answered.ok()
         if rep.claimed:
             self.meter().bot_queue("reclaimed")
         fut.set_result(action_of(rep))

@@ -36,7 +36,11 @@ from collections.abc import Callable
 
 from .store import StoreUnavailable
 
-__all__ = ["RETRY_EVERY", "Outage", "Said"]
+__all__ = ["RETRY_EVERY", "UNAVAILABLE", "Outage", "Said"]
+
+#: what a client is told while the database does not answer (its address and its driver's words stay
+#: in the log)
+UNAVAILABLE = "the database does not answer: nothing was changed; try again in a moment"
 
 log = logging.getLogger("callbreak.server")
 

@@ -11,6 +11,7 @@ import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .cluster import Cluster, creates_table
+from .outage import UNAVAILABLE
 from .store import StoreUnavailable
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ class ClusterRouter:
             try:
                 tid = self.cluster.hub.store.find_invite(code) if 0 < len(code) <= 32 else None
             except StoreUnavailable:  # (the store's `Outage` says so in the log)
-                await _unavailable(send, "the database does not answer: try again in a moment")
+                await _unavailable(send, UNAVAILABLE)
                 return
         if kind == "http" and creates_table(scope["method"], path) and tid is None:
             await self._claiming(scope, receive, send)
@@ -106,9 +107,12 @@ class ClusterRouter:
                 lost_since = None
             elif lost_since is None:
                 lost_since = loop.time()
-            elif loop.time() - lost_since > _REDIS_GRACE or self.cluster.cut_off():
-                # Redis does not answer, beyond a blip: said now (before: a request in an outage's first
-                # seconds, before the process took itself for cut off, waited out the deadline, 11 s)
+            if lost_since is not None and (
+                self.cluster.cut_off() or loop.time() - lost_since > min(self.cluster.ttl, _REDIS_GRACE)
+            ):
+                # Redis does not answer, for longer than a blip or a lease's time: said now (before: a
+                # request in an outage's first seconds, before the process took itself for cut off,
+                # waited out the whole deadline, 11 s)
                 if kind == "websocket":
                     await send({"type": "websocket.close", "code": 1013, "reason": "try again later"})
                 else:
@@ -202,10 +206,10 @@ def _replay(body: bytes) -> Receive:
     return receive
 
 
+#: the most seconds Redis may fail a request's every try, in a row, before it is answered "try
+#: again" (at most the lease's time: a blip or a quick restart is waited out, an outage said soon)
+_REDIS_GRACE = 5.0
 #: the 503's words while a table's owner changes, and while this process cannot reach Redis
-#: seconds of Redis failing a request's every try, in a row, before it is answered "try again"
-#: (a blip, a Redis failing over, is waited out; an outage is said at once after)
-_REDIS_GRACE = 1.0
 _MOVING = "the table is moving to another server; try again"
 _CUT_OFF = "this server cannot reach the others (Redis does not answer): try again in a moment"
 

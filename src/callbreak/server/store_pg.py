@@ -114,7 +114,8 @@ _MIGRATION_LOCK = 0x43424B31
 
 
 def migrate(conn: psycopg.Connection[Any]) -> int:
-    """Apply the migrations ``conn``'s database lacks; return the schema version now.
+    """Apply the migrations ``conn``'s database lacks; return the schema version now. A schema newer
+    than this release's (a newer release wrote it) is refused (`StoreUnavailable`): nothing is changed.
 
     >>> len(MIGRATIONS)   # what migrate returns once a database has them all
     3

@@ -500,7 +500,7 @@ class TableScreen(Screen[None]):
         self.cb.render_all()
 
     def action_clear(self) -> None:
-        self.cb.typed = ""
+        self.cb.clear_typed()
         self.cb.message = ""
         self.cb.render_all()
 
@@ -1020,10 +1020,17 @@ class CallbreakApp(App[int]):
     def erase(self) -> None:
         """The last character typed taken back: the choice is what the rest of it chooses, or the
         one before the typing."""
+        if len(self._typed) <= 1:
+            self.clear_typed()
+            return
         self._typed = self._typed[:-1]
         self.typed_changed()
-        if not self._typed:
-            self._untyped = None
+
+    def clear_typed(self) -> None:
+        """What is typed taken back whole (Esc): the choice is the one before the typing."""
+        self._typed = ""
+        self.typed_changed()
+        self._untyped = None
 
     def typed_changed(self) -> None:
         """What is typed on the seat's turn chooses the call or card it names, as the arrows do

@@ -1,7 +1,7 @@
 // The table's dialogs: round summary, final places (with the whole score sheet), scores, last trick.
 // They draw from the table page's context `ctx`:
 //   { S, id, token, spectator, me(), shortName(s), send(msg), closeDialog(openerTestid) }
-import { h, clear, cardEl, toast, hideToast, api, navigate } from "./util.js";
+import { h, clear, cardEl, toast, api, navigate } from "./util.js";
 import { parseTenths, ordinal } from "./scoring.js";
 import { rememberSeat } from "./seats.js";
 import { t as tr, num } from "./i18n.js";
@@ -76,16 +76,11 @@ export function drawDialogs(box, ctx) {
   }
   // The round's last trick stays on the table (then flies to its winner) before a summary covers it.
   if (S.held) return;
-  // (a round's end: "the only card that fits", said of its last card, would lie over the sheet)
   if (t.status === "over" && st.places && S.showFinal) {
     box.append(finalDialog(ctx));
-    hideToast("only");
     return;
   }
-  if (t.status === "between_rounds" && st.last_round) {
-    box.append(roundDialog(ctx));
-    hideToast("only");
-  }
+  if (t.status === "between_rounds" && st.last_round) box.append(roundDialog(ctx));
 }
 
 function lastTrickDialog(ctx) {

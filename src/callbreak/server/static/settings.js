@@ -122,11 +122,15 @@ async function preview(name) {
   cue("turn", { [name]: true });
 }
 
-/** Wire the top bar's gear button.  It comes disabled in the page, until this runs (the words
- *  are in): a tap before then did nothing, and said nothing. */
+/** Wire the top bar's gear button; a tap on it before this ran (the words were not in yet) is
+ *  kept by early.js, and opens the settings now. */
 export function initSettings() {
   const btn = document.querySelector("[data-testid=settings-btn]");
-  if (btn) { btn.addEventListener("click", () => openSettings(btn)); btn.disabled = false; }
+  if (btn) {
+    btn.addEventListener("click", () => openSettings(btn));
+    btn.dataset.ready = "1";
+    if (btn.dataset.early) { delete btn.dataset.early; openSettings(btn); }
+  }
   let reopen = false;
   try { reopen = sessionStorage.getItem(REOPEN_KEY) === "1"; sessionStorage.removeItem(REOPEN_KEY); } catch { /* storage disabled */ }
   if (reopen && btn) openSettings(btn);

@@ -343,9 +343,10 @@ function mountTable(root, id, token) {
         }
         if (ev.seat === mine && ev.auto && ev.reason !== "autoplay") {
           toast(tr(ev.reason === "timeout" ? "table.timeout_played" : "table.played_for_you", { card: cardName(ev.card) }));
-        } else if (ev.seat === mine && !ev.auto && onlyCard(prevState) === ev.card) {
-          // (told to everyone as a card played: the server plays the only legal card by itself)
-          toast(tr("table.only_legal", { card: cardName(ev.card) }), 1800, "only");
+        } else if (ev.seat === mine && !ev.auto && onlyCard(prevState) === ev.card && prevState.hand && prevState.hand.length > 1) {
+          // (told to everyone as a card played: the server plays the only legal card by itself; not
+          // said of a hand's last card, which has no choice: it lay over the round's sheet)
+          toast(tr("table.only_legal", { card: cardName(ev.card) }), 1800);
         }
         announce(tr("announce.played", { name: shortName(ev.seat), card: cardName(ev.card) }));
         break;
@@ -487,8 +488,7 @@ function mountTable(root, id, token) {
     }
     const secs = tr("table.secs", { secs: Math.max(0, Math.ceil(left / 1000)) });
     const label = felt.querySelector(".seat.acting .secs");
-    // (beside a side seat's words there is no room: under them, as its call is under its name)
-    if (label) label.textContent = label.closest(".seat-left, .seat-right") ? `\n${secs}` : ` · ${secs}`;
+    if (label) label.textContent = secs;  // (after " · ", or under a side seat's words: style.css)
     // While the call picker covers your seat, its heading shows your time.
     const yours = felt.querySelector(".call-picker .secs");
     if (yours) { yours.textContent = secs; yours.classList.toggle("low", left < 5000); }

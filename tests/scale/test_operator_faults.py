@@ -109,6 +109,9 @@ def test_a_table_asked_for_in_a_redis_outages_first_seconds_is_answered_at_once(
         assert r.status_code == 503 and "Redis does not answer" in r.json()["message"], r.text
         assert httpx.get(server.base + "/readyz", timeout=10).status_code == 200  # (not yet cut off)
         assert "cluster: redis, finding a table's process: lost" in server.output()
+        # nor is a new table made that no one could open until Redis is back (before: 200)
+        r = httpx.post(server.base + "/api/tables", json={"bots": "random", "play_now": True}, timeout=30)
+        assert r.status_code == 503 and "Redis does not answer" in r.json()["message"], r.text
         # the outage the request met is said to be over once Redis answers, whether a table is asked
         # for again or not (before: only at the next lookup, so one "outage" spanned several)
         own.start()

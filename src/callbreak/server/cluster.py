@@ -532,6 +532,24 @@ class Cluster:
             self.hub._unload(tid)
 
     # --- the forwarding end ------------------------------------------------------------
+    async def reachable(self) -> bool:
+        """Whether Redis answers now (a new table is made only then: its first request needs a lease).
+
+        >>> import asyncio
+        >>> from callbreak.server import create_app
+        >>> from callbreak.server.config import ServerConfig
+        >>> hub = create_app(ServerConfig(db=":memory:")).state.hub
+        >>> asyncio.run(Cluster(hub, "redis://127.0.0.1:1/0").reachable())   # (nothing listens there)
+        False
+        >>> hub.store.close(); hub.hints.close()
+        """
+        try:
+            await self.redis.ping()
+        except (RedisError, OSError) as e:
+            self._route_said.failed(e)
+            return False
+        return True
+
     async def route(self, tid: str) -> str | None:
         """The owner of ``tid`` (taking the lease when it is free or its holder is dead), or None
         while Redis does not answer (whose table it is cannot be known: the caller asks again)."""

@@ -91,6 +91,11 @@ class ClusterRouter:
                 await _unavailable(send, UNAVAILABLE)
                 return
         if kind == "http" and creates_table(scope["method"], path) and tid is None:
+            if not await self.cluster.reachable():
+                # (before the process takes itself for cut off: a table made now no one could open
+                # until Redis is back)
+                await _unavailable(send, _CUT_OFF)
+                return
             await self._claiming(scope, receive, send)
             return
         if tid is None or (kind == "websocket") != path.startswith("/ws/"):

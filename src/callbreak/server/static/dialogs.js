@@ -178,8 +178,10 @@ function finalDialog(ctx) {
       }, tr("dialog.rematch")));
     }
   }
-  extra.push(h("a", { class: "btn", href: `/api/tables/${encodeURIComponent(id)}/history?format=text`, download: `callbreak-${id}.txt`, "data-testid": "download-history" }, tr("dialog.hand_history")));
-  extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(id)}`, "data-link": true }, tr("replay.title")));
+  // (the match's hand history is the replay, in the player's language; its file, in the notation
+  // of the machines and in English, is downloaded from there: a Nepali player's "hand history"
+  // button gave that file, unreadable to them)
+  extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(id)}`, "data-link": true, "data-testid": "replay-btn" }, tr("replay.title")));
   extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(id)}?analyse=1`, "data-link": true, "data-testid": "analyse-btn" }, tr("analysis.analyse")));
   extra.push(h("a", { class: "btn", href: "/", "data-link": true }, tr("nav.home")));
   return modal(tr("dialog.final_places"), "final", [h("p", null, h("strong", null, verdict)), list,

@@ -129,7 +129,7 @@ export function renderReplay(root, id) {
     panel = analysisPanel(id, { names, jump, auto: new URLSearchParams(location.search).get("analyse") === "1" });
     const places = hist.places ? h("p", null, tr("replay.final"), " ", names.map((n, i) => tr("replay.final_one", { name: n, place: ordinal(hist.places[i], true), total: num(hist.totals[i]) })).join(" · ")) : null;
     fill(box, h("h1", null, tr("replay.title")), places, controls, panel.el, view,
-      h("p", null, h("a", { href: `/api/tables/${encodeURIComponent(id)}/history?format=text`, download: `callbreak-${id}.txt` }, tr("replay.download_text")), " · ",
+      h("p", null, h("a", { href: `/api/tables/${encodeURIComponent(id)}/history?format=text`, download: `callbreak-${id}.txt`, "data-testid": "download-history" }, tr("replay.download_text")), " · ",
         h("a", { href: `/api/tables/${encodeURIComponent(id)}/history?format=json`, download: `callbreak-${id}.json` }, tr("replay.json"))));
     onKey = (e) => {
       const tag = (e.target && e.target.tagName) || "";

@@ -283,9 +283,14 @@ def test_the_host_hears_a_friend_sit_down_and_leave(driven: str, browser: Any) -
     page.wait_for_function("() => window.__said.includes('Bimal sat down.')")
     page.wait_for_selector("[data-testid=lobby] >> text=Bimal")
     seat = joined.json()
+    # seated, but with no page open (as a friend a rematch seats): the host sees they are not here
+    # yet (a newcomer's try: they looked ready, and a game started ran their turns out on the timer)
+    line = page.locator("[data-testid=lobby] li", has_text="Bimal")
+    assert line.inner_text() == f"Bimal · {EN['lobby.not_here']}"
     ws_url = driven.replace("http://", "ws://") + f"/ws/{seat['table']}"
     with connect(ws_url, subprotocols=["callbreak", f"token.{seat['token']}"]) as ws:  # type: ignore[list-item]
         ws.send(json.dumps({"type": "hello", "since": 0}))
+        page.wait_for_function("() => [...document.querySelectorAll('[data-testid=lobby] li')].some((li) => li.textContent === 'Bimal')")
         ws.send(json.dumps({"type": "leave"}))
         page.wait_for_function("() => window.__said.includes('Bimal left the table.')")
     ctx.close()

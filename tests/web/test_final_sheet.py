@@ -199,3 +199,35 @@ def test_the_final_dialogs_buttons_stay_in_view_while_the_sheet_scrolls(
         assert page.evaluate("document.querySelector('[data-testid=final]').scrollTop") == scrolled
     finally:
         page.set_viewport_size(PHONE["viewport"])
+
+
+def test_a_spectator_follows_the_players_to_their_rematch(server: str, browser: Any) -> None:
+    """A newcomer's try: the rematch's table reached the spectator's page, but its final dialog
+    offered no way there; and at 360 px its "· watching" fell on a line of its own, below the bar."""
+    res = httpx.post(f"{server}/api/tables", json={"rules": {"preset": "quick", "rounds": 1}, "bots": "random",
+                                                   "name": "Asha", "play_now": True})  # fmt: skip
+    res.raise_for_status()
+    made = res.json()
+    player = browser.new_context(**PHONE)
+    watcher = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True, locale="ne-NP")
+    try:
+        page = player.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(server + made["seat_url"])
+        page.wait_for_selector("[data-testid=hand] [data-card]")
+        watch = watcher.new_page()
+        watch.goto(f"{server}/watch/{made['table']}")
+        watch.wait_for_selector("[data-testid=watching]")
+        bar = watch.locator(".table-top").bounding_box()
+        said = watch.locator("[data-testid=watching]").bounding_box()
+        assert bar is not None and said is not None and said["y"] + said["height"] <= bar["y"] + bar["height"], (said, bar)
+        play_to_end([page], limit_s=240)
+        watch.wait_for_selector("[data-testid=final]")
+        again = httpx.post(f"{server}/api/tables/{made['table']}/rematch", json={"token": made["token"]}, timeout=30)
+        again.raise_for_status()
+        watch.click("[data-testid=watch-rematch]")
+        watch.wait_for_url(f"**/watch/{again.json()['table']}")
+        watch.wait_for_selector("[data-testid=watching]")
+    finally:
+        player.close()
+        watcher.close()

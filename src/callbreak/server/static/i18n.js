@@ -55,10 +55,11 @@ export function num(value) {
   return String(value).replace(/[0-9]/g, (d) => DIGITS[Number(d)]);
 }
 
-/** A moment (a Date's value: ms, or an ISO text) as this language writes it, in its digits: a
- *  browser writes a Nepali date in Western digits ("2026-12-05 15:13:19" on a Nepali page). */
+/** A moment (a Date's value: ms, or an ISO text) as this language writes it, in its digits (a
+ *  browser writes a Nepali date in Western digits: "2026-12-05 15:13:19" on a Nepali page), on a
+ *  24-hour clock (Bengali's is "৩:৫০ PM", in Latin letters). */
 export function when(value) {
-  return num(new Date(value).toLocaleString(lang));
+  return num(new Date(value).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short", hourCycle: "h23" }));
 }
 
 /** Text typed with Devanagari or Bengali digits (or Western ones), with Western digits: "৪" → "4". */

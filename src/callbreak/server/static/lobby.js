@@ -67,7 +67,10 @@ function inviteBox(link) {
 function seatLine(s, i, t) {
   if (s && s.name) {
     const who = s.kind === "bot" ? tr("seat.with_bot", { name: s.name, bot: tr("bot.level", { level: levelName(s.level || t.bots) }) }) : s.name;
-    return i === t.you ? tr("seat.name_you", { name: who }) : who;
+    if (i === t.you) return tr("seat.name_you", { name: who });
+    // (a friend seated by a rematch, or by a link opened and closed, whose page is not open: a
+    // game started now runs their turns out on the timer)
+    return s.kind === "human" && !s.connected ? `${who} · ${tr("lobby.not_here")}` : who;
   }
   return tr("lobby.empty_seat", { level: levelName(t.bots) });
 }

@@ -446,8 +446,10 @@ function mountTable(root, id, token) {
     }
     // The bar is drawn afresh on every change: a button that had the focus gets it back.
     keepFocus(top, () => fill(top,
-      h("span", { class: "top-info" }, info, " ", h("span", { title: tr("table.trump_title"), "data-testid": "trump" }, h("span", { "aria-hidden": "true" }, tr("table.trump", { symbol: SUIT_SYMBOL[trump] })), h("span", { class: "sr-only" }, tr("table.trump_label", { suit: SUIT_NAME[trump] }))),
-        spectator ? h("span", { class: "badge" }, " · ", tr("table.watching")) : null),
+      // (a spectator's "watching" on the trump's line: on a line of its own it fell below the bar)
+      h("span", { class: "top-info" }, info, " ", h("span", null,
+        h("span", { title: tr("table.trump_title"), "data-testid": "trump" }, h("span", { "aria-hidden": "true" }, tr("table.trump", { symbol: SUIT_SYMBOL[trump] })), h("span", { class: "sr-only" }, tr("table.trump_label", { suit: SUIT_NAME[trump] }))),
+        spectator ? h("span", { "data-testid": "watching" }, " · ", tr("table.watching")) : null)),
       buttons));
   }
 

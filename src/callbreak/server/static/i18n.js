@@ -59,7 +59,13 @@ export function num(value) {
  *  browser writes a Nepali date in Western digits: "2026-12-05 15:13:19" on a Nepali page), on a
  *  24-hour clock (Bengali's is "৩:৫০ PM", in Latin letters). */
 export function when(value) {
-  return num(new Date(value).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short", hourCycle: "h23" }));
+  const d = new Date(value);
+  const fmt = new Intl.DateTimeFormat(lang, { year: "numeric", month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  if (fmt.resolvedOptions().locale.split("-")[0] === lang) return num(fmt.format(d));
+  // a browser without the language's dates (Chromium's Nepali: American "12/5/2026", or "M12"
+  // for a month's name): year, month and day in that order, which reads one way only
+  const two = (n) => String(n).padStart(2, "0");
+  return num(`${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`);
 }
 
 /** Text typed with Devanagari or Bengali digits (or Western ones), with Western digits: "৪" → "4". */

@@ -158,6 +158,26 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         assert taken != best
         pos = page.inner_text("[data-testid=replay-pos]")
         assert (f"trick {trick}" in pos) if trick else ("the calls" in pos)
+        # the replay shows the moment of the decision (a newcomer's try: it showed the step after it,
+        # the trick done and the card already gone from the hand)
+        calls, cards = items.and_(page.locator("[data-trick='']")), items.and_(page.locator(":not([data-trick=''])"))
+        assert calls.count() and cards.count()  # (random bots miss both kinds)
+        # a call: its own and those after it not made yet
+        calls.first.tap()
+        seat = int(calls.first.get_attribute("data-seat") or "")
+        row = page.locator("[data-testid=replay-view] tbody tr").nth(seat)
+        assert row.locator("td").first.inner_text() == "—"
+        # a card: still in the seat's hand, and on the trick only the cards played before it
+        cards.first.tap()
+        page.wait_for_function("() => !/^\\d+$/.test(document.querySelector('[data-testid=analysis-better]').dataset.taken)")
+        seat = int(cards.first.get_attribute("data-seat") or "")
+        card = page.get_attribute("[data-testid=analysis-better]", "data-taken")
+        hand = page.locator(".replay-hands > div").nth(seat)
+        assert hand.locator(f"[data-card='{card}']").count() == 1, hand.inner_html()
+        assert page.locator(f"[data-testid=replay-trick] [data-card='{card}']").count() == 0
+        assert "wins" not in page.inner_text("[data-testid=replay-view] .panel")
+        item.tap()  # (the first mistake again, for what follows)
+        page.locator(f"[data-testid=analysis-better][data-taken='{taken}'][data-best='{best}']").wait_for()
         if not best.isdigit():  # a card: shown as a card, marked the better one
             assert better.locator(f".better [data-card='{best}']").count() == 1
         # nothing sticks out sideways on the phone

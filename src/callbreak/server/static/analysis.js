@@ -176,7 +176,7 @@ function betterBox(id, d, names) {
 
 /**
  * The analysis panel for a finished table.  ``opts.names``: the players; ``opts.jump(deal,
- * trick)``: step the replay to that deal's trick (null: its calls); ``opts.auto``: start at once.
+ * trick, seat)``: show the replay at that seat's decision in that deal's trick (null: its calls); ``opts.auto``: start at once.
  */
 export function analysisPanel(id, opts) {
   const names = opts.names;
@@ -205,7 +205,7 @@ export function analysisPanel(id, opts) {
     // (a call or card made for the seat, by its timer or a bot, is not the player's mistake)
     const mistakes = a.decisions.filter((d) => (d.grade === "mistake" || d.grade === "blunder") && !d.auto);
     const pick = (d) => {
-      if (opts.jump) opts.jump(d.deal, d.trick);
+      if (opts.jump) opts.jump(d.deal, d.trick, d.seat);
       fill(detail, betterBox(id, d, names));
       detail.scrollIntoView({ block: "start" });  // the better card, with the replayed trick just below
     };

@@ -68,6 +68,22 @@ export function replaySteps(hist) {
   return steps;
 }
 
+/** The moment of a decision of ``seat`` in a deal: for a card of trick ``trick`` (1..13), `before`
+ *  (the step after the trick before it) with the trick's cards played before the seat's; for a call
+ *  (``trick`` null), the calls step with only the calls made before the seat's (the seat after the
+ *  dealer calls first). */
+export function momentOf(before, deal, trick, seat) {
+  if (!trick) {
+    const called = [];
+    for (let s = (deal.dealer + 1) % 4; s !== seat; s = (s + 1) % 4) called.push(s);
+    return { ...before, called };
+  }
+  const t = deal.tricks[trick - 1];
+  const cards = t.cards.slice(0, (seat - t.leader + 4) % 4);  // (on the table: out of their hands)
+  const hands = before.hands.map((x) => x.filter((c) => !cards.includes(c)));
+  return { ...before, hands, trick: { leader: t.leader, cards, winner: null }, label: tr("replay.trick", { round: deal.round, trick }) };
+}
+
 export function renderReplay(root, id) {
   const box = h("div", { class: "page replay" }, h("h1", null, tr("replay.title")), h("p", { class: "loading" }, tr("replay.loading")));
   fill(root, box);
@@ -103,8 +119,10 @@ export function renderReplay(root, id) {
       h("button", { class: "btn primary", type: "button", "data-testid": "replay-next", onclick: () => go(k + 1), "aria-label": tr("replay.next_trick") }, "▶"),
       h("button", { class: "btn", type: "button", onclick: () => nextDeal(1), "aria-label": tr("replay.next_round") }, "»"),
       pos);
+    let moment = null;  // (a decision's moment, shown in place of step k until the replay moves)
     function draw() {
-      const s = steps[k], d = hist.deals[s.di];
+      const s = moment || steps[k], d = hist.deals[s.di];
+      moment = null;
       pos.textContent = tr("replay.pos", { label: s.label, k: k + 1, n: steps.length });
       const t = s.trick;
       const done = t && d.tricks[d.tricks.length - 1] === t && d.points;
@@ -119,13 +137,20 @@ export function renderReplay(root, id) {
           h("table", { class: "scoreboard" },
             h("thead", null, h("tr", null, ...["", tr("sheet.call"), tr("sheet.won"), ...(done ? [tr("sheet.points"), tr("sheet.total")] : [])].map((x) => h("th", { scope: "col" }, x)))),
             h("tbody", null, ...names.map((n, i) => h("tr", null, h("th", { scope: "row" }, d.dealer === i ? tr("replay.dealer", { name: n }) : n),
-              h("td", null, d.calls[i] === null ? "—" : num(d.calls[i])), h("td", null, num(s.won[i])),
+              h("td", null, d.calls[i] === null || (s.called && !s.called.includes(i)) ? "—" : num(d.calls[i])), h("td", null, num(s.won[i])),
               ...(done ? [h("td", null, num(d.points[i])), h("td", null, num(d.totals[i]))] : [])))))),
         h("div", { class: "panel replay-hands" }, h("h2", null, tr("replay.hands")),
           ...names.map((n, i) => h("div", null, h("strong", null, n), h("div", { class: "cards-inline" }, ...sortHand(s.hands[i], trump).map((c) => cardEl(c)))))));
     }
-    // the analysis steps the replay to a deal's calls (trick null) or one of its tricks
-    const jump = (di, trick) => { const first = steps.findIndex((st) => st.di === di); if (first >= 0) go(first + (trick || 0)); };
+    // the analysis shows the moment of a decision: the hands before it, the calls or the trick's
+    // cards made before it (it showed the step after it: the trick done, the card gone from the hand)
+    const jump = (di, trick, seat) => {
+      const first = steps.findIndex((st) => st.di === di);
+      if (first < 0) return;
+      k = first + (trick ? trick - 1 : 0);
+      moment = momentOf(steps[k], hist.deals[di], trick, seat);
+      draw();
+    };
     panel = analysisPanel(id, { names, jump, auto: new URLSearchParams(location.search).get("analyse") === "1" });
     const places = hist.places ? h("p", null, tr("replay.final"), " ", names.map((n, i) => tr("replay.final_one", { name: n, place: ordinal(hist.places[i], true), total: num(hist.totals[i]) })).join(" · ")) : null;
     fill(box, h("h1", null, tr("replay.title")), places, controls, panel.el, view,

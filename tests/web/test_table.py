@@ -76,6 +76,13 @@ def test_whole_match_against_bots(server: str, page: Any) -> None:
         page.click("[data-testid=replay-next]")
     assert "trick 3" in page.inner_text("[data-testid=replay-pos]")
     assert page.locator("[data-testid=replay-trick] .card").count() == 4
+    # each player's name on its own line above their cards (found in a newcomer's try: beside
+    # them, with no room between, the first card touched or covered a Bengali name's last letter)
+    beside = page.evaluate("""() => [...document.querySelectorAll(".replay-hands > div")].filter((row) => {
+      const name = row.querySelector("strong").getBoundingClientRect(), card = row.querySelector(".card").getBoundingClientRect();
+      return name.bottom > card.top;
+    }).map((row) => row.querySelector("strong").textContent)""")
+    assert beside == [], beside
     urls: list[str] = []
     page.on("request", lambda r: urls.append(r.url))
     page.goto(f"{server}/matches")

@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from callbreak.bots.names import NAMES
+from callbreak.i18n import catalogue
 
 from .helpers import create_table, play_to_end
 
@@ -225,6 +226,9 @@ def test_a_spectator_follows_the_players_to_their_rematch(server: str, browser: 
         watch.wait_for_selector("[data-testid=final]")
         again = httpx.post(f"{server}/api/tables/{made['table']}/rematch", json={"token": made["token"]}, timeout=30)
         again.raise_for_status()
+        # (the player whose rematch another asked for is told so, not only by the button's words)
+        page.wait_for_selector("[data-testid=final] [data-testid=join-rematch]")
+        assert page.inner_text("[data-testid=rematch-waiting]") == catalogue("en")["dialog.rematch_waiting"]
         watch.click("[data-testid=watch-rematch]")
         watch.wait_for_url(f"**/watch/{again.json()['table']}")
         watch.wait_for_selector("[data-testid=watching]")

@@ -187,7 +187,9 @@ function finalDialog(ctx) {
   extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(id)}`, "data-link": true, "data-testid": "replay-btn" }, tr("replay.title")));
   extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(id)}?analyse=1`, "data-link": true, "data-testid": "analyse-btn" }, tr("analysis.analyse")));
   extra.push(h("a", { class: "btn", href: "/", "data-link": true }, tr("nav.home")));
-  return modal(tr("dialog.final_places"), "final", [h("p", null, h("strong", null, verdict)), list,
+  // (another player asked for the rematch: said, not only the button's words changed)
+  const waiting = !spectator && S.rematch ? h("p", { "data-testid": "rematch-waiting" }, tr("dialog.rematch_waiting")) : null;
+  return modal(tr("dialog.final_places"), "final", [h("p", null, h("strong", null, verdict)), waiting, list,
     h("h3", null, tr("sheet.title")), scoreSheet(ctx, "final-sheet")],
   () => { S.showFinal = false; ctx.closeDialog("results-btn"); }, extra);
 }

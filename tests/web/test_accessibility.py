@@ -287,6 +287,7 @@ def test_the_host_hears_a_friend_sit_down_and_leave(driven: str, browser: Any) -
     # yet (a newcomer's try: they looked ready, and a game started ran their turns out on the timer)
     line = page.locator("[data-testid=lobby] li", has_text="Bimal")
     assert line.inner_text() == f"Bimal · {EN['lobby.not_here']}"
+    assert EN["lobby.not_here"] not in page.inner_text("[data-testid=lobby-seat-0]")  # (the host: here)
     ws_url = driven.replace("http://", "ws://") + f"/ws/{seat['table']}"
     with connect(ws_url, subprotocols=["callbreak", f"token.{seat['token']}"]) as ws:  # type: ignore[list-item]
         ws.send(json.dumps({"type": "hello", "since": 0}))

@@ -82,6 +82,16 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         page.set_viewport_size({"width": 360, "height": 740})
         assert summary_fits(page)
         page.set_viewport_size(PHONE["viewport"])
+        # and in Hindi and Bengali at 360 px, English at 430 (above the phones' smaller headings)
+        for locale, width in (("hi-IN", 360), ("bn-BD", 360), ("en-US", 430)):
+            other = browser.new_context(locale=locale, viewport={"width": width, "height": 740}, is_mobile=True, has_touch=True)
+            try:
+                look = other.new_page()
+                look.goto(page.url)
+                look.wait_for_selector("[data-testid=analysis-summary]")
+                assert summary_fits(look), (locale, width)
+            finally:
+                other.close()
         # a screen reader hears that it is ready, once, not each progress line and the whole result
         # (the section was a live region)
         assert page.get_attribute("[data-testid=analysis]", "aria-live") is None
@@ -160,22 +170,35 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         assert (f"trick {trick}" in pos) if trick else ("the calls" in pos)
         # the replay shows the moment of the decision (a newcomer's try: it showed the step after it,
         # the trick done and the card already gone from the hand)
+        deals = httpx.get(f"{base}/api/tables/{table}/history?format=json", timeout=10).json()["deals"]
         calls, cards = items.and_(page.locator("[data-trick='']")), items.and_(page.locator(":not([data-trick=''])"))
         assert calls.count() and cards.count()  # (random bots miss both kinds)
-        # a call: its own and those after it not made yet
-        calls.first.tap()
-        seat = int(calls.first.get_attribute("data-seat") or "")
-        row = page.locator("[data-testid=replay-view] tbody tr").nth(seat)
-        assert row.locator("td").first.inner_text() == "—"
+        # a call: the calls made before it shown (the seat after the dealer calls first), its own and
+        # those after it not made yet
+        call = calls.nth(calls.count() - 1)  # (not the first mistake: that one is on screen already)
+        call.tap()
+        seat, deal = int(call.get_attribute("data-seat") or ""), deals[int(call.get_attribute("data-deal") or "")]
+        before = [(deal["dealer"] + 1 + n) % 4 for n in range((seat - deal["dealer"] - 1) % 4)]
+        want = [str(deal["calls"][i]) if i in before else "—" for i in range(4)]
+        page.wait_for_function(
+            "(want) => JSON.stringify([...document.querySelectorAll('[data-testid=replay-view] tbody tr')].map((r) => r.querySelector('td').textContent)) === JSON.stringify(want)",
+            arg=want,
+        )
+        page.click("[data-testid=replay-next]")  # (from the moment: the calls all made, not the first trick)
+        assert "the calls" in page.inner_text("[data-testid=replay-pos]")
         # a card: still in the seat's hand, and on the trick only the cards played before it
         cards.first.tap()
         page.wait_for_function("() => !/^\\d+$/.test(document.querySelector('[data-testid=analysis-better]').dataset.taken)")
-        seat = int(cards.first.get_attribute("data-seat") or "")
+        seat, n = int(cards.first.get_attribute("data-seat") or ""), int(cards.first.get_attribute("data-trick") or "")
+        played = deals[int(cards.first.get_attribute("data-deal") or "")]["tricks"][n - 1]
         card = page.get_attribute("[data-testid=analysis-better]", "data-taken")
         hand = page.locator(".replay-hands > div").nth(seat)
         assert hand.locator(f"[data-card='{card}']").count() == 1, hand.inner_html()
-        assert page.locator(f"[data-testid=replay-trick] [data-card='{card}']").count() == 0
+        on_trick = page.locator("[data-testid=replay-trick] [data-card]").evaluate_all("els => els.map((e) => e.dataset.card)")
+        assert on_trick == played["cards"][: (seat - played["leader"]) % 4], (on_trick, played, seat)
         assert "wins" not in page.inner_text("[data-testid=replay-view] .panel")
+        page.click("[data-testid=replay-prev]")  # (from the moment: the trick before, not two back)
+        assert (f"trick {n - 1} " in page.inner_text("[data-testid=replay-pos]")) if n > 1 else ("the calls" in page.inner_text("[data-testid=replay-pos]"))
         item.tap()  # (the first mistake again, for what follows)
         page.locator(f"[data-testid=analysis-better][data-taken='{taken}'][data-best='{best}']").wait_for()
         if not best.isdigit():  # a card: shown as a card, marked the better one

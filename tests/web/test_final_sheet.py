@@ -232,6 +232,7 @@ def test_a_spectator_follows_the_players_to_their_rematch(server: str, browser: 
         watch.click("[data-testid=watch-rematch]")
         watch.wait_for_url(f"**/watch/{again.json()['table']}")
         watch.wait_for_selector("[data-testid=watching]")
+        assert watch.locator("[data-testid=hand] [data-card]").count() == 0  # (a spectator there too)
     finally:
         player.close()
         watcher.close()

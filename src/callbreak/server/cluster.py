@@ -539,16 +539,22 @@ class Cluster:
         >>> from callbreak.server import create_app
         >>> from callbreak.server.config import ServerConfig
         >>> hub = create_app(ServerConfig(db=":memory:")).state.hub
-        >>> asyncio.run(Cluster(hub, "redis://127.0.0.1:1/0").reachable())   # (nothing listens there)
+        >>> asyncio.run(Cluster(hub, "redis://127.0.0.1:1/0", lease_ttl=0.3).reachable())   # (nothing listens there)
         False
         >>> hub.store.close(); hub.hints.close()
         """
-        try:
-            await self.redis.ping()
-        except (RedisError, OSError) as e:
-            self._route_said.failed(e)
-            return False
-        return True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + min(self.ttl, 5.0)  # (a blip waited out, as a table's request waits it)
+        while True:
+            try:
+                await asyncio.wait_for(self.redis.ping(), 1.0)  # (a Redis that hangs: not the socket's own wait)
+            except (RedisError, OSError) as e:  # (TimeoutError is an OSError)
+                self._route_said.failed(e)
+                if loop.time() >= deadline:
+                    return False
+                await asyncio.sleep(0.1)
+                continue
+            return True
 
     async def route(self, tid: str) -> str | None:
         """The owner of ``tid`` (taking the lease when it is free or its holder is dead), or None

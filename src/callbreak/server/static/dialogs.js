@@ -162,7 +162,7 @@ function finalDialog(ctx) {
   const verdict = mine >= 0 ? (st.places[mine] === 1 ? tr("dialog.you_won") : tr("dialog.you_came", { place: ordinal(st.places[mine]) })) : "";
   const extra = [];
   if (spectator && S.table.rematch) {  // (a spectator follows the players to their rematch: the table says where)
-    extra.push(h("a", { class: "btn primary", href: `/watch/${S.table.rematch}`, "data-link": true, "data-testid": "watch-rematch" }, tr("dialog.watch_rematch")));
+    extra.push(h("a", { class: "btn primary", href: `/watch/${encodeURIComponent(S.table.rematch)}`, "data-link": true, "data-testid": "watch-rematch" }, tr("dialog.watch_rematch")));
   }
   if (!spectator) {
     if (S.rematch) {

@@ -60,7 +60,10 @@ export function num(value) {
  *  24-hour clock (Bengali's is "৩:৫০ PM", in Latin letters). */
 export function when(value) {
   const d = new Date(value);
-  const fmt = new Intl.DateTimeFormat(lang, { year: "numeric", month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  if (Number.isNaN(d.getTime())) return "";
+  // the reader's own tags of this language first ("en-IN" writes 5/12/2026, "en" the American 12/5)
+  const tags = [...(navigator.languages || []).filter((tag) => String(tag).toLowerCase().split("-")[0] === lang), lang];
+  const fmt = new Intl.DateTimeFormat(tags, { year: "numeric", month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
   if (fmt.resolvedOptions().locale.split("-")[0] === lang) return num(fmt.format(d));
   // a browser without the language's dates (Chromium's Nepali: American "12/5/2026", or "M12"
   // for a month's name): year, month and day in that order, which reads one way only

@@ -75,7 +75,7 @@ export function replaySteps(hist) {
 export function momentOf(before, deal, trick, seat) {
   if (!trick) {
     const called = [];
-    for (let s = (deal.dealer + 1) % 4; s !== seat; s = (s + 1) % 4) called.push(s);
+    for (let s = (deal.dealer + 1) % 4, n = 0; s !== seat && n < 4; s = (s + 1) % 4, n++) called.push(s);
     return { ...before, called };
   }
   const t = deal.tricks[trick - 1];
@@ -108,6 +108,11 @@ export function renderReplay(root, id) {
     const view = h("div", { "data-testid": "replay-view" });
     const pos = h("span", { "data-testid": "replay-pos", "aria-live": "polite" });
     const go = (n) => { k = Math.max(0, Math.min(steps.length - 1, n)); draw(); };
+    // from a decision's moment (shown between step k and the next): a card's lies after step k,
+    // so ◀ goes to step k itself; a call's lies before its calls step k, so ▶ goes to k itself
+    let shown = null;  // the kind of moment on screen: "card", "call", or null (step k)
+    const prev = () => go(shown === "card" ? k : k - 1);
+    const next = () => go(shown === "call" ? k : k + 1);
     const nextDeal = (dir) => {
       const di = steps[k].di + dir;
       const j = steps.findIndex((s) => s.di === di);
@@ -115,13 +120,14 @@ export function renderReplay(root, id) {
     };
     const controls = h("div", { class: "replay-controls" },
       h("button", { class: "btn", type: "button", onclick: () => nextDeal(-1), "aria-label": tr("replay.prev_round") }, "«"),
-      h("button", { class: "btn", type: "button", "data-testid": "replay-prev", onclick: () => go(k - 1), "aria-label": tr("replay.prev_trick") }, "◀"),
-      h("button", { class: "btn primary", type: "button", "data-testid": "replay-next", onclick: () => go(k + 1), "aria-label": tr("replay.next_trick") }, "▶"),
+      h("button", { class: "btn", type: "button", "data-testid": "replay-prev", onclick: () => prev(), "aria-label": tr("replay.prev_trick") }, "◀"),
+      h("button", { class: "btn primary", type: "button", "data-testid": "replay-next", onclick: () => next(), "aria-label": tr("replay.next_trick") }, "▶"),
       h("button", { class: "btn", type: "button", onclick: () => nextDeal(1), "aria-label": tr("replay.next_round") }, "»"),
       pos);
     let moment = null;  // (a decision's moment, shown in place of step k until the replay moves)
     function draw() {
       const s = moment || steps[k], d = hist.deals[s.di];
+      shown = moment ? (moment.called ? "call" : "card") : null;
       moment = null;
       pos.textContent = tr("replay.pos", { label: s.label, k: k + 1, n: steps.length });
       const t = s.trick;
@@ -159,8 +165,8 @@ export function renderReplay(root, id) {
     onKey = (e) => {
       const tag = (e.target && e.target.tagName) || "";
       if (tag === "INPUT" || tag === "SELECT") return;
-      if (e.key === "ArrowRight") go(k + 1);
-      else if (e.key === "ArrowLeft") go(k - 1);
+      if (e.key === "ArrowRight") next();
+      else if (e.key === "ArrowLeft") prev();
     };
     document.addEventListener("keydown", onKey);
     draw();

@@ -185,10 +185,11 @@ def test_a_tap_on_the_gear_before_the_words_are_in_opens_the_settings(driven: st
     page.route("**/static/i18n/en.json", lambda route: held.append(route))  # the words held back
     with page.expect_request("**/static/i18n/en.json"):
         page.goto(driven + "/")
-    while not held:  # (the route's handler runs as this thread waits on the page)
-        page.wait_for_timeout(20)
     page.locator("[data-testid=settings-btn]").tap()
     assert page.locator("[data-testid=settings]").count() == 0  # (not yet: the app has not run)
+    # (the route's handler has run by now: Playwright hands it the request, in order, before
+    # answering the calls made after the request was seen)
+    assert len(held) == 1
     held[0].continue_()
     page.locator("[data-testid=setting-lang]").wait_for()
     ctx.close()

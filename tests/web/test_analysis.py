@@ -173,12 +173,15 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         deals = httpx.get(f"{base}/api/tables/{table}/history?format=json", timeout=10).json()["deals"]
         calls, cards = items.and_(page.locator("[data-trick='']")), items.and_(page.locator(":not([data-trick=''])"))
         assert calls.count() and cards.count()  # (random bots miss both kinds)
-        # a call: the calls made before it shown (the seat after the dealer calls first), its own and
-        # those after it not made yet
+        # a call: the calls made before it shown, its own and those after it not made yet (which
+        # came before: the analysis's own order of the deal's calls, from the engine)
         call = calls.nth(calls.count() - 1)  # (not the first mistake: that one is on screen already)
         call.tap()
-        seat, deal = int(call.get_attribute("data-seat") or ""), deals[int(call.get_attribute("data-deal") or "")]
-        before = [(deal["dealer"] + 1 + n) % 4 for n in range((seat - deal["dealer"] - 1) % 4)]
+        seat, di = int(call.get_attribute("data-seat") or ""), int(call.get_attribute("data-deal") or "")
+        deal = deals[di]
+        in_deal = {d.seat: d.step for d in stored.analysis.decisions if d.deal == di and d.kind == "call"}
+        assert sorted(in_deal) == [0, 1, 2, 3]
+        before = [s for s, step in in_deal.items() if step < in_deal[seat]]
         want = [str(deal["calls"][i]) if i in before else "—" for i in range(4)]
         page.wait_for_function(
             "(want) => JSON.stringify([...document.querySelectorAll('[data-testid=replay-view] tbody tr')].map((r) => r.querySelector('td').textContent)) === JSON.stringify(want)",

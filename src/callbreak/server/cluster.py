@@ -48,7 +48,11 @@ from .transport import handshake, offered_subprotocols
 if TYPE_CHECKING:
     from .hub import Hub
 
-__all__ = ["Cluster", "creates_table", "reach_redis"]
+__all__ = ["REDIS_GRACE", "Cluster", "creates_table", "reach_redis"]
+
+#: the most seconds Redis may fail a request's every try, in a row, before the request is answered
+#: "try again" (`Cluster.grace`: the lease's time, at most this)
+REDIS_GRACE = 5.0
 
 log = logging.getLogger("callbreak.server")
 
@@ -532,6 +536,21 @@ class Cluster:
             self.hub._unload(tid)
 
     # --- the forwarding end ------------------------------------------------------------
+    @property
+    def grace(self) -> float:
+        """The seconds Redis may fail a request's every try, in a row, before the request is
+        answered "try again" (a blip or a quick restart is waited out, an outage said soon):
+        the lease's time, at most ``REDIS_GRACE``.
+
+        >>> from callbreak.server import create_app
+        >>> from callbreak.server.config import ServerConfig
+        >>> hub = create_app(ServerConfig(db=":memory:")).state.hub
+        >>> Cluster(hub, "redis://127.0.0.1:1/0", lease_ttl=3.0).grace, Cluster(hub, "redis://127.0.0.1:1/0", lease_ttl=30.0).grace
+        (3.0, 5.0)
+        >>> hub.store.close(); hub.hints.close()
+        """
+        return min(self.ttl, REDIS_GRACE)
+
     async def reachable(self) -> bool:
         """Whether Redis answers now (a new table is made only then: its first request needs a lease).
 
@@ -544,7 +563,7 @@ class Cluster:
         >>> hub.store.close(); hub.hints.close()
         """
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + min(self.ttl, 5.0)  # (a blip waited out, as a table's request waits it)
+        deadline = loop.time() + self.grace
         while True:
             try:
                 await asyncio.wait_for(self.redis.ping(), 1.0)  # (a Redis that hangs: not the socket's own wait)

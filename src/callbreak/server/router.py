@@ -78,10 +78,7 @@ class ClusterRouter:
             # Redis does not answer (its liveness key lapsed): whose a table is cannot be known, nor
             # a new table run; said at once (before: a table's request waited 11 s to hear "moving",
             # and a new table was made that no socket could open)
-            if kind == "websocket":
-                await send({"type": "websocket.close", "code": 1013, "reason": "try again later"})
-            else:
-                await _unavailable(send, _CUT_OFF)
+            await _try_later(kind, send, _CUT_OFF)
             return
         if tid is None and kind == "http" and path.startswith(_INVITE_PREFIX):
             code = path[len(_INVITE_PREFIX) :].split("/", 1)[0]
@@ -112,16 +109,11 @@ class ClusterRouter:
                 lost_since = None
             elif lost_since is None:
                 lost_since = loop.time()
-            if lost_since is not None and (
-                self.cluster.cut_off() or loop.time() - lost_since > min(self.cluster.ttl, _REDIS_GRACE)
-            ):
-                # Redis does not answer, for longer than a blip or a lease's time: said now (before: a
-                # request in an outage's first seconds, before the process took itself for cut off,
-                # waited out the whole deadline, 11 s)
-                if kind == "websocket":
-                    await send({"type": "websocket.close", "code": 1013, "reason": "try again later"})
-                else:
-                    await _unavailable(send, _CUT_OFF)
+            if lost_since is not None and (self.cluster.cut_off() or loop.time() - lost_since > self.cluster.grace):
+                # Redis does not answer, for longer than a blip: said now (before: a request in an
+                # outage's first seconds, before the process took itself for cut off, waited out the
+                # whole deadline, 11 s)
+                await _try_later(kind, send, _CUT_OFF)
                 return
             if owner == self.cluster.me:
                 if kind == "http" and creates_table(scope["method"], path):
@@ -151,10 +143,7 @@ class ClusterRouter:
                     await _unavailable(send)
                     return
             if loop.time() > deadline:
-                if kind == "websocket":
-                    await send({"type": "websocket.close", "code": 1013, "reason": "try again later"})
-                else:
-                    await _unavailable(send, _CUT_OFF if lost else _MOVING)
+                await _try_later(kind, send, _CUT_OFF if lost else _MOVING)
                 return
             await asyncio.sleep(0.1)
 
@@ -211,12 +200,17 @@ def _replay(body: bytes) -> Receive:
     return receive
 
 
-#: the most seconds Redis may fail a request's every try, in a row, before it is answered "try
-#: again" (at most the lease's time: a blip or a quick restart is waited out, an outage said soon)
-_REDIS_GRACE = 5.0
 #: the 503's words while a table's owner changes, and while this process cannot reach Redis
 _MOVING = "the table is moving to another server; try again"
 _CUT_OFF = "this server cannot reach the others (Redis does not answer): try again in a moment"
+
+
+async def _try_later(kind: str, send: Send, message: str) -> None:
+    """Ask the client to try again later: a socket closed with 1013, a request answered 503 with ``message``."""
+    if kind == "websocket":
+        await send({"type": "websocket.close", "code": 1013, "reason": "try again later"})
+    else:
+        await _unavailable(send, message)
 
 
 async def _unavailable(send: Send, message: str = _MOVING) -> None:

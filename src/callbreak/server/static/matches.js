@@ -107,12 +107,12 @@ export function renderReplay(root, id) {
     let k = 0;
     const view = h("div", { "data-testid": "replay-view" });
     const pos = h("span", { "data-testid": "replay-pos", "aria-live": "polite" });
-    const go = (n) => { k = Math.max(0, Math.min(steps.length - 1, n)); draw(); };
-    // from a decision's moment (shown between step k and the next): a card's lies after step k,
-    // so ◀ goes to step k itself; a call's lies before its calls step k, so ▶ goes to k itself
-    let shown = null;  // the kind of moment on screen: "card", "call", or null (step k)
-    const prev = () => go(shown === "card" ? k : k - 1);
-    const next = () => go(shown === "call" ? k : k + 1);
+    let moment = null;  // (a decision's moment on screen in place of step k, until the replay moves)
+    const go = (n) => { k = Math.max(0, Math.min(steps.length - 1, n)); moment = null; draw(); };
+    // from a decision's moment: a card's lies after step k, so ◀ goes to step k itself; a call's
+    // lies before its calls step k, so ▶ goes to k itself
+    const prev = () => go(moment && !moment.called ? k : k - 1);
+    const next = () => go(moment && moment.called ? k : k + 1);
     const nextDeal = (dir) => {
       const di = steps[k].di + dir;
       const j = steps.findIndex((s) => s.di === di);
@@ -124,11 +124,8 @@ export function renderReplay(root, id) {
       h("button", { class: "btn primary", type: "button", "data-testid": "replay-next", onclick: () => next(), "aria-label": tr("replay.next_trick") }, "▶"),
       h("button", { class: "btn", type: "button", onclick: () => nextDeal(1), "aria-label": tr("replay.next_round") }, "»"),
       pos);
-    let moment = null;  // (a decision's moment, shown in place of step k until the replay moves)
     function draw() {
       const s = moment || steps[k], d = hist.deals[s.di];
-      shown = moment ? (moment.called ? "call" : "card") : null;
-      moment = null;
       pos.textContent = tr("replay.pos", { label: s.label, k: k + 1, n: steps.length });
       const t = s.trick;
       const done = t && d.tricks[d.tricks.length - 1] === t && d.points;

@@ -384,3 +384,40 @@ def test_the_only_card_that_fits_is_not_said_of_a_hands_last_card(driven: str, b
     told = [x for x in page.evaluate("window.__toasts") if card_words(mine[-1]) in x]
     assert told == [], told
     ctx.close()
+
+
+#: every tap target the table shows on a phone, with the area a tap reaches (its own box, or more:
+#: a `::after` reaching past it), tapped around its edges
+TAP_AREAS = """(sel) => [...document.querySelectorAll(sel)].filter((el) => el.offsetParent).map((el) => {
+  const r = el.getBoundingClientRect(), cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+  const hits = (x, y) => { const at = document.elementFromPoint(x, y); return !!at && (at === el || el.contains(at)); };
+  let up = 0, down = 0, left = 0, right = 0;
+  while (up < 30 && hits(cx, r.top - up - 1)) up++;
+  while (down < 30 && hits(cx, r.bottom + down)) down++;
+  while (left < 30 && hits(r.left - left - 1, cy)) left++;
+  while (right < 30 && hits(r.right + right, cy)) right++;
+  return { name: el.dataset.testid || el.className, height: Math.round(r.height + up + down), width: Math.round(r.width + left + right) };
+})"""
+
+
+def test_the_table_s_small_buttons_take_a_44_px_tap(driven: str, browser: Any) -> None:
+    """The table's top buttons are 36 px high and the toast's ✕ 32 px square, to keep the table's
+    one-line header: a tap within 44 px of each (WCAG's target size) reaches it all the same."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    res = httpx.post(f"{driven}/api/tables", json={"rules": {"preset": "standard", "rounds": 1}, "bots": "random", "name": "Asha", "play_now": True})
+    page.goto(driven + res.json()["seat_url"])
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    top = page.evaluate(TAP_AREAS, ".table-top .btn, .table-top button")
+    assert len(top) >= 2, top
+    assert [t for t in top if t["height"] < 44] == [], top
+    # a toast: a card typed that is not in the hand
+    page.evaluate("""() => {
+      const hand = new Set([...document.querySelectorAll("[data-testid=hand] [data-card]")].map((e) => e.dataset.card));
+      const card = ["2S", "2H", "2D", "2C", "3S", "3H", "3D", "3C"].find((c) => !hand.has(c));
+      for (const k of [card[0], card[1].toLowerCase()]) document.dispatchEvent(new KeyboardEvent("keydown", { key: k }));
+    }""")
+    page.wait_for_selector("#toast.show .toast-close")
+    (close,) = page.evaluate(TAP_AREAS, "#toast .toast-close")
+    assert close["height"] >= 44 and close["width"] >= 44, close
+    ctx.close()

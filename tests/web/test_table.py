@@ -90,6 +90,11 @@ def test_whole_match_against_bots(server: str, page: Any) -> None:
     # body, never in a URL (proxies log URLs: found in an operator's try)
     page.wait_for_selector(f"[data-testid=match-item][data-table='{table}'] [data-testid=analyse-link]")
     assert any(u.endswith("/api/matches") for u in urls) and not [u for u in urls if "token" in u], urls
+    # the match's rules in the lobby's words (found in a newcomer's try: a quick table of one round,
+    # "Standard rules · 1 round" in its lobby, was "custom" here)
+    en = catalogue("en")
+    words = page.inner_text(f"[data-testid=match-item][data-table='{table}'] small").split(" · ")
+    assert words[1:3] == [en["summary.standard"], en["summary.rounds"]["one"].replace("{count}", "1")], words
 
 
 def test_play_now_alone_against_bots_waits_for_the_player(server: str, page: Any) -> None:

@@ -301,8 +301,9 @@ class Autopilot:
         self._bot_done(v, seat, choice)
 
     def _bot_done(self, v: int, seat: int, choice: int | Card | None, view: SeatView | None = None) -> None:
-        """Play ``choice`` (the lowest legal action instead when it is not legal); ``view``: the
-        seat's view at version ``v``, when the caller has it."""
+        """Play ``choice`` (the lowest legal action instead when it is not legal, or ``None``: no
+        bot answered by the deadline, marked ``timeout``, not the bot's own); ``view``: the seat's
+        view at version ``v``, when the caller has it."""
         st = self.table.state
         if st.v != v or st.to_act != seat or st.match is None:
             return
@@ -312,6 +313,8 @@ class Autopilot:
         legal = view.legal_calls if view.phase == "calling" else view.legal_cards
         if choice is None or choice not in legal or isinstance(choice, Card) != (view.phase == "playing"):
             choice = lowest_action(view)
+            # (the analysis and the table count a bot's card as its own unless marked)
+            auto = auto or "timeout"
         self.table.try_submit(_entry(seat, choice, auto))
 
     def human_acts(self, seat: int) -> None:

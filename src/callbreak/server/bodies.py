@@ -203,7 +203,8 @@ class Ok(msgspec.Struct):
 
 
 class MatchRow(msgspec.Struct):
-    """One table of ``GET /api/matches``: ``created`` in epoch ms, ``rules`` a preset name or ``custom``.
+    """One table of ``GET /api/matches``: ``created`` in epoch ms, ``rules`` a preset name or ``custom``,
+    ``ruleset`` every field of the rules (a quick table of one round is ``custom`` by name).
 
     >>> from callbreak.rules import Ruleset
     >>> from callbreak.server.config import ServerConfig
@@ -213,6 +214,8 @@ class MatchRow(msgspec.Struct):
     >>> row = msgspec.convert(hub.matches([tokens[0]])[0], MatchRow)
     >>> row.seat, row.status, row.players[0], row.rules, row.totals, row.places
     (0, 'playing', 'Asha', 'standard', ['0.0', '0.0', '0.0', '0.0'], None)
+    >>> row.ruleset["rounds"], row.ruleset["overtrick_points"]
+    (5, '0.1')
     >>> hub.store.close(); hub.hints.close()
     """
 
@@ -222,6 +225,7 @@ class MatchRow(msgspec.Struct):
     created: int
     players: list[str | None]
     rules: str
+    ruleset: dict[str, Any]
     totals: list[str] | None
     places: list[int] | None
 
@@ -231,7 +235,7 @@ class Matches(msgspec.Struct):
     these seat tokens (at most 50).
 
     >>> m = Matches([MatchRow("k3Xa9Q", 0, "over", 1_700_000_000_000, ["Asha", "Ritu", "Maya", "Rahul"],
-    ...                       "standard", ["9.2", "-3.0", "12.1", "4.0"], [2, 4, 1, 3])])
+    ...                       "standard", {"rounds": 5}, ["9.2", "-3.0", "12.1", "4.0"], [2, 4, 1, 3])])
     >>> msgspec.json.decode(msgspec.json.encode(m), type=Matches) == m
     True
     >>> msgspec.json.encode(Matches([]))   # no token matched

@@ -487,6 +487,7 @@ class Hub:
                     "created": int(st.meta.created * 1000),
                     "players": [s.name for s in st.seats],
                     "rules": st.meta.rules.name,
+                    "ruleset": st.meta.rules.to_dict(),
                     "totals": None if m is None else [str(p) for p in m.totals],
                     "places": m.places if m is not None and m.is_over else None,
                 }

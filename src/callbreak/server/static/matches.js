@@ -1,13 +1,10 @@
 // Past matches (the tables this browser sat at) and the replay viewer, which steps
 // trick by trick through a finished match's hand history (JSON form).
-import { h, clear, fill, api, cardEl, sortHand } from "./util.js";
+import { h, clear, fill, api, cardEl, sortHand, rulesSummary } from "./util.js";
 import { allRecords } from "./seats.js";
 import { ordinal } from "./scoring.js";
 import { analysisPanel } from "./analysis.js";
-import { t as tr, has, num, when } from "./i18n.js";
-
-// The server names a past match's rules by their preset ("quick"); the page says it in words.
-const rulesName = (name) => (has(`preset.short.${name}`) ? tr(`preset.short.${name}`) : String(name || ""));
+import { t as tr, num, when } from "./i18n.js";
 
 export function renderMatches(root) {
   const list = h("ul", { class: "match-list", "data-testid": "match-list" });
@@ -30,7 +27,7 @@ export function renderMatches(root) {
       const result = m && m.places && seat !== null && seat !== undefined ? tr("matches.result", { place: ordinal(m.places[seat], true), total: num(m.totals[seat]) }) : "";
       list.append(h("li", { "data-testid": "match-item", dataset: { table: r.table } },
         h("span", null, h("strong", null, when(m ? m.created : r.created)), h("br"),
-          h("small", null, [players, m ? rulesName(m.rules) : "", status === "over" ? result : tr(`status.${status}`)].filter(Boolean).join(" · "))),
+          h("small", null, [players, m ? rulesSummary(m.ruleset, { timers: false }) : "", status === "over" ? result : tr(`status.${status}`)].filter(Boolean).join(" · "))),
         h("span", { class: "row", style: { marginTop: 0 } },
           status === "over"
             ? [h("a", { class: "btn", href: `/replay/${r.table}`, "data-link": true }, tr("replay.title")), " ",

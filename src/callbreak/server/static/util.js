@@ -322,8 +322,9 @@ export function presetName(rules, fields = Object.keys(DEFAULT_RULES)) {
   return "custom";
 }
 
-/** A table's rules in one line for the people about to sit down: "Pagat rules · no fixed end · 15 s a card". */
-export function rulesSummary(r) {
+/** A table's rules in one line for the people about to sit down: "Pagat rules · no fixed end · 15 s a card"
+ *  (without the turn's time where ``timers`` is false: a past match in the list of matches). */
+export function rulesSummary(r, { timers: withTimers = true } = {}) {
   // The preset these rules are, rounds included (quick = standard in 3 rounds), else the one they
   // are with another number of rounds; the timers are said apart.
   const timers = new Set(["card_seconds", "call_seconds"]);
@@ -331,7 +332,7 @@ export function rulesSummary(r) {
   const name = exact !== "custom" ? exact : presetName(r, Object.keys(DEFAULT_RULES).filter((f) => !timers.has(f) && f !== "rounds"));
   const parts = [t(`summary.${name}`)];
   parts.push(r.rounds === null || r.rounds === undefined ? t("summary.no_end") : t("summary.rounds", { count: r.rounds }));
-  parts.push(r.card_seconds === null || r.card_seconds === undefined ? t("summary.no_timer") : t("summary.card_seconds", { count: r.card_seconds }));
+  if (withTimers) parts.push(r.card_seconds === null || r.card_seconds === undefined ? t("summary.no_timer") : t("summary.card_seconds", { count: r.card_seconds }));
   if (r.trump && r.trump !== "S") parts.push(t("summary.trump", { suit: SUIT_NAME[r.trump] }));
   return parts.join(" · ");
 }

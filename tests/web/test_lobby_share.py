@@ -78,6 +78,14 @@ def test_a_link_to_this_machine_says_how_to_serve_on_the_network(server: str, ph
     text = warning.inner_text()
     assert "127.0.0.1" in text and "cannot open it" in text
     assert "callbreak serve --host 0.0.0.0" in text and "network address" in text
+    # a friend who sat down by the link is not told the host's part (a newcomer's try)
+    guest = phone.browser.new_context(**PHONE).new_page()
+    guest.goto(page.input_value("[data-testid=invite-link]"))
+    guest.fill("[data-testid=join-name]", "Bimal")
+    guest.click("[data-testid=join-submit]")
+    guest.wait_for_selector("[data-testid=lobby] [data-testid=invite-link]")
+    assert guest.locator("[data-testid=invite-local-warning]").count() == 0
+    guest.context.close()
     # the rule itself, on the module the lobby uses: only links to this machine are warned about
     verdicts = page.evaluate(
         """async () => {

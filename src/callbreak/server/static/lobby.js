@@ -37,10 +37,11 @@ export function shareLinks(link) {
   };
 }
 
-function inviteBox(link) {
+function inviteBox(link, isHost) {
   const input = h("input", { value: link, readonly: true, "data-testid": "invite-link", "aria-label": tr("lobby.invite_link"), onfocus: (e) => e.target.select() });
   const box = h("div", { class: "invite", "data-testid": "invite" });
-  const warn = localLinkWarning(link);
+  // (how to serve on the network is the host's to do: a friend on the same machine is told nothing)
+  const warn = isHost ? localLinkWarning(link) : null;
   if (warn) {
     box.append(h("div", { class: "local-warning", role: "note", "data-testid": "invite-local-warning" },
       h("p", null, h("strong", null, warn.text)),
@@ -89,7 +90,7 @@ export function renderLobby(ctx) {
   // The host's Start comes before the invite, so that it is on the first screen of a phone.
   if (isHost) box.append(h("button", { class: "btn primary", type: "button", "data-testid": "start-btn", onclick: () => send({ type: "start" }) }, tr("lobby.start", { level: levelName(t.bots) })));
   else box.append(h("p", null, tr("lobby.waiting_host")));
-  if (link) box.append(inviteBox(link));
+  if (link) box.append(inviteBox(link, isHost));
   box.append(h("p", { class: "hint", style: { color: "inherit" } }, tr("lobby.watch_link"), " ", h("a", { href: `/watch/${id}`, "data-link": true, style: { color: "#ffd27a" } }, `${location.origin}/watch/${id}`)));
   return box;
 }

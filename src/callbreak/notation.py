@@ -540,6 +540,8 @@ def _replay(d: dict[str, Any], ln: _Lines, holder: list[Match]) -> Iterator[Step
     deals = d.get("deals", [])
     if not isinstance(deals, list):
         raise HistoryError("deals is a list")
+    if not deals:  # (a match is dealt as it starts: every history has its first deal)
+        raise HistoryError("the history has no deal: a match's history lists at least its first deal")
     dealt: list[list[list[Card]]] = []
     for i, entry in enumerate(deals):
         if not isinstance(entry, dict):
@@ -783,6 +785,10 @@ def from_json(text: str) -> Match:
     Traceback (most recent call last):
     ...
     callbreak.errors.HistoryError: history version 99: this program reads version 1
+    >>> from_json('{"format": "callbreak-history", "version": 1}')
+    Traceback (most recent call last):
+    ...
+    callbreak.errors.HistoryError: the history has no deal: a match's history lists at least its first deal
     """
     try:
         data = json.loads(text)

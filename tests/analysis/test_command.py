@@ -68,6 +68,13 @@ def test_an_unreadable_history_is_refused(tmp_path: Path, capsys: pytest.Capture
     results.write_text('{"matches": 4, "bots": []}', encoding="utf-8")
     assert main(["analyse", str(results)]) == 2
     assert "not a callbreak history" in capsys.readouterr().err
+    # a history of no deal is refused by both readers (found in a bot builder's try: the analysis
+    # showed four players of 100 % accuracy, the replay a deal of seed 0)
+    empty = tmp_path / "empty.json"
+    empty.write_text('{"format": "callbreak-history", "version": 1}', encoding="utf-8")
+    for command in ("analyse", "replay"):
+        assert main([command, str(empty)]) == 2
+        assert "the history has no deal" in capsys.readouterr().err
 
 
 def test_a_server_log_is_analysed_like_its_history(

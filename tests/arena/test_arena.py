@@ -235,6 +235,10 @@ def test_each_matchs_hand_history_is_kept_for_analysis(tmp_path: Path, capsys: A
         assert m.is_over and [float(m.totals[s]) for s in rec["seats"]] == rec["totals"]
         # each bot by its label in the arena's table: two of a kind told apart
         assert [m.players[s] for s in rec["seats"]] == ["medium", "easy", "random #1", "random #2"]
+        # the fields the docs name, by bot (found in a bot builder's try: no "made", no "round_points")
+        for i, s in enumerate(rec["seats"]):
+            assert rec["made"][i] == [r.tricks_won[s] >= (r.calls[s] or 0) for r in m.rounds]
+            assert rec["round_points"][i] == [float(points[s]) for points in m.round_points]
     # one process writes the same histories; the analysis reads them
     assert main([*argv, "--histories", str(again)]) == 0
     assert all((games / p.name).read_text() == p.read_text() for p in again.iterdir())

@@ -85,3 +85,14 @@ def test_your_own_bot_is_served_over_http(tmp_path: Path, capsys: Any) -> None:
     ):
         assert main(["bot", "serve", "--port", "0", *argv]) == 2
         assert said in capsys.readouterr().err
+
+
+def test_the_docs_bot_is_clean_under_mypy_strict(tmp_path: Path) -> None:
+    """A bot builder types their bot: the docs' example passes ``mypy --strict`` as written (found in
+    a try: ``m.to_act`` is ``int | None``, and the example indexed with it)."""
+    greedy = greedy_file(tmp_path)
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), str(greedy)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0 and "Success" in run.stdout, run.stdout + run.stderr

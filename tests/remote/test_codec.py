@@ -374,3 +374,42 @@ def test_the_wire_types_name_every_field_a_request_has_and_the_reader_needs() ->
                 with pytest.raises(ValueError, match=key):
                     parse_request(path, short, BHOOS)
     assert kinds == {"/bid", "/play"}
+
+
+def _players(won: dict[str, int]) -> dict[str, Any]:
+    return {"round": 1, "players": {p: {"totalPoints": 0, "bid": 2, "won": won.get(p, 0)} for p in ("P0", "P1", "P2", "P3")}}
+
+
+#: P1 led the 2H and the three others trumped it: the nine hearts P1 has not seen have no hand
+NO_DEAL = {
+    "playerId": "P1", "playerIds": ["P0", "P1", "P2", "P3"],
+    "cards": ["KH", "JH", "4H", "JC", "9C", "7C", "6C", "5C", "8D", "3D", "TS", "2C"],
+    "played": ["6D"], "history": [[1, ["2H", "3S", "4S", "5S"], 0]], "timeBudget": 1500,
+    "context": _players({"P0": 1}),
+}  # fmt: skip
+#: P2 trumped the heart lead (it has no heart), then led a heart
+SHOWN_VOID = {
+    "playerId": "P1", "playerIds": ["P0", "P1", "P2", "P3"],
+    "cards": ["KH", "JH", "4D", "JC", "9C", "7C", "6C", "5C", "8D", "3D", "TS"],
+    "played": [], "history": [[1, ["2H", "3S", "4H", "5H"], 2], [2, ["6H", "7H", "8H", "9H"], 1]], "timeBudget": 1500,
+    "context": _players({"P1": 1, "P2": 1}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (NO_DEAL, "the cards cannot be dealt: the suits the others have shown they lack leave no hand for some unseen cards"),
+        (SHOWN_VOID, "history[1]: P2 could not have played 6H: its earlier cards showed it holds none such"),
+    ],
+)
+def test_the_others_cards_must_be_ones_they_could_hold(body: dict[str, Any], message: str) -> None:
+    """Found in a bot builder's try: both were read, and the first made the served ``hard`` bot
+    fail with HTTP 500 (no deal to think on) where the docs promise a 400 naming the problem."""
+    with pytest.raises(ValueError) as e:
+        parse_request("/play", body, BHOOS)
+    assert str(e.value) == message
+    from callbreak.remote.server import BotService
+
+    status, answer = BotService("hard", BHOOS, seed=0).handle("POST", "/play", json.dumps(body).encode())
+    assert (status, answer) == (400, {"error": message}), answer

@@ -65,6 +65,7 @@ def test_malformed_requests_get_400_and_the_server_lives(served_random: ServedBo
         ("POST", "/bid", b"{}", 400, "missing field 'playerIds'"),
         ("POST", "/bid", b"[1, 2]", 400, "JSON object"),
         ("POST", "/play", b"", 400, "not JSON"),
+        ("POST", "/play", b'{"a": "\xff\xfe"}', 400, "the body is not UTF-8 text (byte 7)"),
         ("GET", "/bid", None, 405, "takes POST"),
         ("PUT", "/play", json.dumps(play).encode(), 405, "takes POST, not PUT"),
         ("DELETE", "/bid", None, 405, "takes POST, not DELETE"),
@@ -86,6 +87,24 @@ def test_malformed_requests_get_400_and_the_server_lives(served_random: ServedBo
         assert b" 400 " in s.recv(4096)
     with socket.create_connection((host, int(port))) as s:
         s.sendall(b'POST /bid HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n{"pla')
+    assert httpx.get(url + "/hi").status_code == 200
+    # A body in chunks (some clients stream one) is read whole, and the connection goes on with the
+    # next request (found in a bot builder's try: "not JSON", then the chunks read as a request)
+    bid = json.dumps(fixture("bhoos_bid_example.json")).encode()
+    chunks = b"".join(b"%x\r\n%s\r\n" % (len(bid[i : i + 100]), bid[i : i + 100]) for i in range(0, len(bid), 100))
+    with socket.create_connection((host, int(port))) as s:
+        s.sendall(b"POST /bid HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" + chunks + b"0\r\n\r\n"
+                  + b"GET /hi HTTP/1.1\r\nHost: x\r\n\r\n")  # fmt: skip
+        got = b""
+        while got.count(b"HTTP/1.1 ") < 2 or not got.endswith(b'"hello"}'):
+            more = s.recv(4096)
+            assert more, got
+            got += more
+    first, second = got.split(b"HTTP/1.1 ")[1:]
+    assert first.startswith(b"200 ") and b'{"value": ' in first and second.startswith(b"200 "), got
+    with socket.create_connection((host, int(port))) as s:  # a chunk of no size: refused
+        s.sendall(b"POST /bid HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
+        assert b" 400 " in s.recv(4096)
     assert httpx.get(url + "/hi").status_code == 200
 
 
@@ -322,3 +341,50 @@ def test_a_served_answer_that_is_no_call_or_card_is_an_error_naming_it() -> None
     status, obj = svc.handle("POST", path, json.dumps(body).encode())
     assert status == 500 and obj["error"].startswith("the bot answered 'a good card' to a card: "), obj
     assert svc.errors == 2
+
+
+def test_with_no_clock_the_answer_is_the_seed_s_and_the_request_s_alone() -> None:
+    """`callbreak bot serve --no-clock` (found in a bot builder's try: a served ``hard`` seated in
+    the arena gave other matches on each run, its thinking cut by the clock at each request's
+    ``timeBudget`` share): a budget of 1 ms gets the same answers as one of 100 s, and a bot too
+    slow for its budget is never handed to the fast level."""
+    from callbreak.bots import register_level
+
+    m = Match(BHOOS, seed=8)
+    bots = [make_bot("medium", i) for i in range(4)]
+    tight, loose = BotService("hard", BHOOS, seed=1, no_clock=True), BotService("hard", BHOOS, seed=1, no_clock=True)
+    asked = 0
+    while asked < 6:
+        v = m.view(m.to_act)  # type: ignore[arg-type]
+        if v.phase == "calling" or len(v.legal_cards) > 2:
+            answers = []
+            for svc, ms in ((tight, 1), (loose, 100_000)):
+                path, body = view_to_request(v, time_budget_ms=ms)
+                status, obj = svc.handle("POST", path, json.dumps(body).encode())
+                assert status == 200, obj
+                answers.append(obj["value"])
+            assert answers[0] == answers[1], (asked, answers)
+            asked += 1
+        m.act(bots[m.to_act].act(v))  # type: ignore[index]
+    now = [0.0]
+
+    class Sleepy(make_bot("random", 0).__class__):  # type: ignore[misc]
+        name = "sleepy-no-clock"
+
+        def act(self, view: Any) -> int | Card:
+            now[0] += 0.02
+            return super().act(view)  # type: ignore[no-any-return]
+
+    register_level("sleepy-no-clock", Sleepy)
+    svc = BotService("sleepy-no-clock", BHOOS, seed=1, clock=lambda: now[0], no_clock=True)
+    m = Match(BHOOS, seed=8)
+    done = 0
+    while done < 12:
+        v = m.view(m.to_act)  # type: ignore[arg-type]
+        if v.phase == "playing" and len(v.legal_cards) > 1:
+            path, body = view_to_request(v, time_budget_ms=30)
+            status, _, think = svc.handle_timed("POST", path, json.dumps(body).encode())
+            assert status == 200 and think == pytest.approx(0.02), (done, think)
+            done += 1
+        m.act(bots[m.to_act].act(v))  # type: ignore[index]
+    assert svc.fast_answers == 0

@@ -207,8 +207,10 @@ class MatchRecord:
             "rounds": self.rounds,
             "places": self.places,
             "win_share": self.win_share,
+            "round_points": [list(bot) for bot in zip(*self.round_points)],  # by bot, as the others
             "calls": self.calls,
             "tricks": self.tricks,
+            "made": self.made,
             "faults": self.faults,
         }
 

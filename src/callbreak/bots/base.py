@@ -81,14 +81,27 @@ class Bot:
         raise NotImplementedError
 
     def call(self, view: SeatView) -> int:
-        """The call for ``view`` (calls `act`)."""
+        """The call for ``view`` (calls `act`); a `ValueError` outside the calling phase."""
+        if view.phase != "calling":
+            raise ValueError(f"call asks for a call, and the seat is {view.phase}: use play (or act, for either)")
         choice = self.act(view)
         if isinstance(choice, Card) or not isinstance(choice, int):
             raise TypeError(f"{self.name} returned {choice!r} for a call")
         return choice
 
     def play(self, view: SeatView) -> Card:
-        """The card for ``view`` (calls `act`)."""
+        """The card for ``view`` (calls `act`); a `ValueError` outside the playing phase.
+
+        >>> from callbreak import Match
+        >>> from callbreak.bots import make_bot
+        >>> m = Match(seed=1)
+        >>> make_bot("easy").play(m.view(m.to_act))
+        Traceback (most recent call last):
+        ...
+        ValueError: play asks for a card, and the seat is calling: use call (or act, for either)
+        """
+        if view.phase != "playing":
+            raise ValueError(f"play asks for a card, and the seat is {view.phase}: use call (or act, for either)")
         choice = self.act(view)
         if not isinstance(choice, Card):
             raise TypeError(f"{self.name} returned {choice!r} for a card")

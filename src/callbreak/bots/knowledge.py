@@ -68,7 +68,10 @@ class Knowledge:
 
     ``cannot[s]`` is the mask of cards seat ``s`` is known not to hold (for
     the seat itself: everything outside its hand); ``unseen`` the cards
-    neither in the seat's hand nor played; ``sizes`` the cards left per seat.
+    neither in the seat's hand nor played; ``sizes`` the cards left per seat;
+    ``impossible``: the first card played that its seat had shown it cannot hold
+    (trick number, seat, card), None in every real round (a view read from
+    outside, `callbreak.remote.codec`, is refused for one).
 
     >>> from callbreak import Match
     >>> m = Match(seed=3)
@@ -82,6 +85,7 @@ class Knowledge:
         "calls",
         "cannot",
         "hand",
+        "impossible",
         "played",
         "played_by",
         "rules",
@@ -115,6 +119,7 @@ class Knowledge:
         head_after_cut = rules.head_after_cut
         undertrump = rules.must_undertrump
         broken = False
+        impossible: tuple[int, int, int] | None = None
         for number, (leader, cards) in enumerate(tricks):
             if not cards:
                 continue
@@ -132,6 +137,8 @@ class Knowledge:
             for i, c in enumerate(cards):
                 s = (leader + i) & 3
                 bit = 1 << c
+                if impossible is None and cannot[s] & bit:
+                    impossible = (number, s, c)
                 played |= bit
                 played_by[s] |= bit
                 if i == 0:
@@ -157,6 +164,7 @@ class Knowledge:
                 else:
                     cannot[s] |= tmask if undertrump else above(top_trump)
         self.broken = broken
+        self.impossible = impossible
         self.played = played
         self.played_by = tuple(played_by)
         self.unseen = FULL_DECK & ~hand & ~played

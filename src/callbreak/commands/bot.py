@@ -48,7 +48,20 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)"
     )
     s.add_argument("--rules", default="bhoos", help="ruleset preset the bot plays by (default bhoos)")
-    s.add_argument("--seed", type=seed_option, default=0, help="seed: the same request always gets the same answer")
+    s.add_argument(
+        "--seed",
+        type=seed_option,
+        default=0,
+        help="seed: the same request gets the same answer (unless the clock cuts a searching bot's thinking: "
+        "see --no-clock)",
+    )
+    s.add_argument(
+        "--no-clock",
+        action="store_true",
+        help="never cut the bot's thinking by the clock nor answer with the fast medium level when the "
+        "request's timeBudget runs short: the same request gets the same answer under any load (for the "
+        "arena and tests; a tournament's time budget is then not kept)",
+    )
     s.add_argument(
         "--think",
         type=positive_float,
@@ -118,7 +131,7 @@ def run_serve(args: argparse.Namespace) -> int:
             bot = seat_bot(args.bot, seed=args.seed)
         server = BotServer(
             bot, rules, seed=args.seed, host=args.host, port=args.port, think=args.think, opp=args.opp,
-            legal_fallback=args.legal_fallback,
+            legal_fallback=args.legal_fallback, no_clock=args.no_clock,
         )  # fmt: skip
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)

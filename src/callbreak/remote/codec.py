@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any, TypedDict
 
+from ..bots.knowledge import Knowledge
 from ..cards import CARDS, FULL_DECK, Card, cards_of
 from ..round import Round, SeatView, trick_winner
 from ..rules import Ruleset
@@ -487,6 +488,19 @@ def parse_request(path: str, body: object, rules: Ruleset | None = None) -> Pars
     if rnd.to_act != seat:  # pragma: no cover - guarded above
         raise ValueError(f"it is not {me}'s turn")
     view = rnd.view(seat)
+    # the others' cards: none that its seat had shown it cannot hold, and a deal of the unseen cards
+    # that their shown voids leave room for (else a searching bot finds no deal to think on)
+    known = Knowledge.from_view(view)
+    if known.impossible is not None:
+        number, who, card_no = known.impossible
+        where = f"history[{number}]" if number < len(history) else "played"
+        raise ValueError(
+            f"{where}: {ids[wire(who)]} could not have played {Card(card_no).bhoos}: its earlier cards showed it holds none such"
+        )
+    if not known.has_deal():
+        raise ValueError(
+            "the cards cannot be dealt: the suits the others have shown they lack leave no hand for some unseen cards"
+        )
     sudden = rules.rounds is not None and round_number > rules.rounds
     view = replace(
         view,

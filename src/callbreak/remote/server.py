@@ -102,9 +102,15 @@ class BotService:
     request from ``seed`` and the request itself, and told the seat's earlier
     rounds of the match that this service remembers (`memory.MatchMemory`, for a
     bot that learns from the whole match: ``hard``), so the same requests of a
-    match, in the same order, get the same answers.  ``clock``: the seconds the
-    bot's thinking is measured by (the pace that decides when a request's time
-    budget is too short for the bot; a test drives its own).
+    match, in the same order, get the same answers, as long as the clock does not
+    cut a searching bot's thinking: a request's ``timeBudget`` caps each decision
+    by the clock, and a budget the bot's pace cannot pay for is answered by the
+    fast ``medium`` level, so that under load an answer can change.  With
+    ``no_clock`` neither happens (and ``think`` is playouts alone): the answer
+    depends on the seed and the request only, under any load (for the arena and
+    tests; a tournament's time budget is then not kept).  ``clock``: the seconds
+    the bot's thinking is measured by (the pace that decides when a request's
+    time budget is too short for the bot; a test drives its own).
 
     >>> import json
     >>> from callbreak import Match, Ruleset
@@ -128,6 +134,7 @@ class BotService:
         opp: int | None = None,
         clock: Callable[[], float] = time.perf_counter,
         legal_fallback: bool = False,
+        no_clock: bool = False,
     ) -> None:
         if think is not None and not think > 0:
             raise ValueError("think must be a positive number of seconds")
@@ -136,6 +143,8 @@ class BotService:
             raise ValueError(f"opp is a setting of the hard bot, not of {level!r}")
         self.think = think
         self.opp = opp
+        #: the bot's work never cut by the clock nor handed to the fast level (answers replay under any load)
+        self.no_clock = no_clock
         #: answer the lowest legal action in place of the bot's illegal one (`_answer`)
         self.legal_fallback = legal_fallback
         self.seed = seed
@@ -154,7 +163,7 @@ class BotService:
         # When the time left cannot pay for the rest of the round at the bot's usual pace,
         # a searching bot answers with the fast `medium` level instead of running late.
         self.fast_level: str | None = None
-        if isinstance(level, str) and level not in ("random", "easy", "medium"):
+        if isinstance(level, str) and level not in ("random", "easy", "medium") and not no_clock:
             try:
                 make_bot("medium", seed)
                 self.fast_level = "medium"
@@ -210,7 +219,7 @@ class BotService:
             bot = type(bot)(self.seed, opp=self.opp)  # type: ignore[call-arg]  # (a HardBot: checked above)
         think_for = getattr(bot, "think_for", None)
         if self.think is not None and think_for is not None:
-            think_for(self.think, clock=True)
+            think_for(self.think, clock=not self.no_clock)
         return bot
 
     def _too_late(self, budget_ms: int | None, decisions_left: int) -> bool:
@@ -253,8 +262,11 @@ class BotService:
         if method not in ALLOWED[path]:
             return 405, ErrorAnswer(error=f"{path} takes POST, not {method}")
         try:
-            body = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as e:
+            body = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError as e:  # (json.loads would guess another encoding, and name it)
+            self.errors += 1
+            return 400, ErrorAnswer(error=f"the body is not UTF-8 text (byte {e.start})")
+        except ValueError as e:
             self.errors += 1
             return 400, ErrorAnswer(error=f"the body is not JSON: {e}")
         try:
@@ -277,7 +289,7 @@ class BotService:
         with self._lock if self._shared and not fast else _NO_LOCK:
             t0 = self.clock()
             try:
-                if parsed.time_budget_ms is not None and not fast:
+                if parsed.time_budget_ms is not None and not fast and not self.no_clock:
                     share = max(0.001, parsed.time_budget_ms / 1000.0 * 0.8 / left)
                     limit = share if self._default_limit is None else min(self._default_limit, share)
                     set_time_limit(bot, limit)
@@ -343,19 +355,48 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "callbreak-bot"
     service: BotService  # set on the subclass made by BotServer
 
-    def _answer(self, method: str) -> None:
+    def _chunked(self) -> bytes | None:
+        """A body sent in chunks (``Transfer-Encoding: chunked``, as some clients send a stream),
+        read to its last chunk and trailers; None when it is malformed or over `MAX_BODY`."""
         raw = b""
+        while True:
+            line = self.rfile.readline(66)
+            try:
+                size = int(line.split(b";", 1)[0].strip(), 16)
+            except ValueError:
+                return None
+            if size < 0 or len(raw) + size > MAX_BODY:
+                return None
+            if size == 0:
+                break
+            raw += self.rfile.read(size)
+            if self.rfile.read(2) != b"\r\n":
+                return None
+        for _ in range(64):  # the trailers, up to the empty line
+            if self.rfile.readline(8192) in (b"\r\n", b"\n", b""):
+                return raw
+        return None
+
+    def _answer(self, method: str) -> None:
+        raw: bytes | None = b""
         think = 0.0
         obj: Reply
+        chunked = "chunked" in (self.headers.get("Transfer-Encoding") or "").lower()
         try:
-            n = int(self.headers.get("Content-Length") or 0)
+            n = 0 if chunked else int(self.headers.get("Content-Length") or 0)
         except ValueError:
             n = -1
-        if n < 0 or n > MAX_BODY:
+        if chunked:
+            raw = self._chunked()
+        if raw is None:
+            status, obj = 400, ErrorAnswer(error="a malformed or too large chunked body")
+            self.close_connection = True
+        elif n < 0 or n > MAX_BODY:
             status, obj = 400, ErrorAnswer(error="bad or too large Content-Length")
             self.close_connection = True
         else:
-            raw = self.rfile.read(n) if n else b""
+            if n:
+                raw = self.rfile.read(n)
             try:
                 status, obj, think = self.service.handle_timed(method, self.path, raw)
             except Exception as e:  # pragma: no cover - a bug of ours: still answer (and say so)
@@ -425,8 +466,9 @@ class BotServer:
         think: float | None = None,
         opp: int | None = None,
         legal_fallback: bool = False,
+        no_clock: bool = False,
     ) -> None:
-        self.service = BotService(level, rules, seed, think, opp, legal_fallback=legal_fallback)
+        self.service = BotService(level, rules, seed, think, opp, legal_fallback=legal_fallback, no_clock=no_clock)
         handler = type("Handler", (_Handler,), {"service": self.service})
         self.httpd = _Server((host, port), handler)
         self.host, self.port = self.httpd.server_address[0], int(self.httpd.server_address[1])

@@ -82,9 +82,11 @@ async def test_a_turn_expires_exactly_on_time_with_the_lowest_call_then_card_the
     await run_until(clock, lambda: a.my_turn())
     clock.advance(0.7)
     assert len(mine(a, "play")) == n + 2 and mine(a, "play")[-1]["reason"] == "autoplay"
-    # acting again gives the seat back
-    await a.send({"type": "back"})
+    # acting again gives the seat back, and says what the bot did (the one card; the two timeouts
+    # before it were told as they came)
+    back = await a.send({"type": "back"})
     assert [e["on"] for e in mine(a, "autoplay")] == [True, False] and not a.info["seats"][0]["autoplay"]
+    assert [m for m in back if m["type"] == "while_away"] == [{"type": "while_away", "call": None, "cards": 1}], back
 
 
 def lowest_action_of(hand: list[Card]) -> Card:
@@ -170,6 +172,13 @@ async def test_a_disconnected_player_is_replaced_after_the_grace_and_gets_the_se
     await b2.hello()
     assert [e["on"] for e in mine(a, "autoplay", 1)] == [True, False]
     assert b2.info is not None and not b2.info["seats"][1]["autoplay"]
+    # the player back is told what the bot did meanwhile (a newcomer's try: a call of 3 pinned on a
+    # player who came back after a minute, with no word of it), and the others are not
+    calls = [e["call"] for e in mine(a, "call", 1) if e["reason"] == "autoplay"]
+    cards = [e for e in mine(a, "play", 1) if e["reason"] == "autoplay"]
+    told = [m for m in b2.messages if m["type"] == "while_away"]
+    assert told == [{"type": "while_away", "call": calls[-1] if calls else None, "cards": len(cards)}], told
+    assert [m for m in a.messages if m["type"] == "while_away"] == []
 
 
 async def test_a_turn_keeps_its_deadline_when_something_else_happens(hub_clock: tuple[Hub, ManualClock]) -> None:

@@ -70,7 +70,7 @@ def play_to_end(pages: list[Any], limit_s: float = 90.0, call_choice: str = "sug
 def create_table(page: Any, base: str, **options: str) -> str:
     """Create a table with the home page's "Play with friends" form; return its id."""
     page.goto(base + "/")
-    page.fill("[data-testid=my-name]", options.pop("name", "Asha"))
+    page.fill("[data-testid=f-name]", options.pop("name", "Asha"))
     for field, value in options.items():
         # the main fields' ids use hyphens (f-card-seconds), the "More rules" ones the rule's name
         select = page.locator(f"#f-{field.replace('_', '-')}, [id='f-{field}']")

@@ -206,6 +206,12 @@ def test_every_page_in_each_language(static_url: str, browser: Any, lang: str) -
         # Bengali text on the rules page)
         styles = page.evaluate("[...document.querySelectorAll('ol')].map(e => getComputedStyle(e).listStyleType)")
         assert set(styles) <= {LIST_DIGITS[lang]}, (path, styles)
+    # and a list the page draws without numbers stays so: the analysis' mistakes, the final places
+    # (found in a newcomer's try: "१. २." hung outside the analysis panel, cut by its edge)
+    unnumbered = page.evaluate("""() => ["analysis-mistakes", "places", ""].map((cls) => {
+      const ol = document.createElement("ol"); ol.className = cls; document.querySelector("main").append(ol);
+      const style = getComputedStyle(ol).listStyleType; ol.remove(); return style; })""")
+    assert unnumbered == ["none", "none", LIST_DIGITS[lang]], unnumbered
     page.click("[data-testid=settings-btn]")
     page.wait_for_selector("[data-testid=settings]")
     check_screen(page, lang, patterns, "settings")

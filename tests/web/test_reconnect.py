@@ -8,7 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from .conftest import free_port, start_server, stop_server
+from .driven import driven
 from .helpers import wait_free_turn
+from .test_phone_hand import PHONE
+
+__all__ = ["driven"]  # the fixture
 
 
 def test_server_killed_and_restarted(browser: Any, tmp_path: Path) -> None:
@@ -45,3 +49,72 @@ def test_server_killed_and_restarted(browser: Any, tmp_path: Path) -> None:
     finally:
         ctx.close()
         stop_server(proc)
+
+
+def test_a_player_back_after_the_grace_is_told_what_the_bot_did(driven: str, browser: Any) -> None:
+    """Found in a newcomer's try: a friend away for a minute came back to a call of 3 and nine
+    tricks played in their name, with no word of it. Back, the page says what the bot did."""
+    import httpx
+
+    from callbreak.i18n import catalogue
+
+    rules = {"preset": "standard", "rounds": 1, "card_seconds": 15, "call_seconds": 30}
+    made = httpx.post(f"{driven}/api/tables", json={"rules": rules, "bots": "random", "name": "Asha"}).json()
+    friend = httpx.post(f"{driven}{made['invite_url'].replace('/join/', '/api/join/')}", json={"name": "Bimal"}).json()
+    ctx_a, ctx_b = browser.new_context(**PHONE), browser.new_context(**PHONE)
+    asha, bimal = ctx_a.new_page(), ctx_b.new_page()
+    bimal.goto(driven + friend["seat_url"])  # (the friend stays: the table goes on while someone is there)
+    asha.goto(driven + made["seat_url"])
+    asha.tap("[data-testid=start-btn]")
+    asha.wait_for_selector("[data-testid=hand] [data-card]")
+    asha.close()
+    table = made["table"]
+
+    def seen() -> dict[str, Any]:  # the table as a spectator sees it
+        state: dict[str, Any] = httpx.get(f"{driven}/api/tables/{table}").json()["state"]
+        return state
+
+    def asha_acted_by_bot() -> bool:
+        st = seen()
+        return st["calls"][made["seat"]] is not None and st["hand_sizes"][made["seat"]] < 13
+
+    for _ in range(600):  # the grace (20 s), then the bots' turns and the friend's timers
+        if asha_acted_by_bot():
+            break
+        assert httpx.post(f"{driven}/test/clock", json={"advance": 1.0}, timeout=30).status_code == 200
+    assert asha_acted_by_bot()
+    back = ctx_a.new_page()
+    back.goto(driven + made["seat_url"])
+    back.wait_for_selector("[data-testid=hand]")
+    en = catalogue("en")
+    start = str(en["table.away_both"]["other"]).split("{")[0]  # type: ignore[index]
+    back.wait_for_function("(t) => (document.querySelector('#toast .toast-text') || {}).textContent?.startsWith(t)", arg=start)
+    said = back.inner_text("#toast .toast-text")
+    st = seen()
+    played = 13 - st["hand_sizes"][made["seat"]]
+    assert said == f"While you were away, a bot called {st['calls'][made['seat']]} and played {played} card{'s' if played > 1 else ''} for you.", said
+    ctx_a.close()
+    ctx_b.close()
+
+
+def test_the_seat_s_own_link_carries_the_game_to_another_device(driven: str, browser: Any) -> None:
+    """Found in a newcomer's try: the home page spoke of "your own seat link (to carry on from
+    another device)", and no page showed it. The scores dialog gives it; another device opening
+    it plays the same seat."""
+    from .driven import phone_at_seat
+
+    ctx, page, table, _ = phone_at_seat(browser, driven)
+    ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=driven)
+    page.tap("[data-testid=scores-btn]")
+    page.tap("[data-testid=copy-seat-link]")
+    page.wait_for_function("() => document.querySelector('#toast.show .toast-text')?.textContent === 'Copied.'")
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert link.startswith(f"{driven}/t/{table}#"), link
+    hand = sorted(page.locator("[data-testid=hand] [data-card]").evaluate_all("els => els.map(e => e.dataset.card)"))
+    other = browser.new_context(viewport={"width": 1280, "height": 800})
+    desk = other.new_page()
+    desk.goto(link)
+    desk.wait_for_selector("[data-testid=hand] [data-card]")
+    assert sorted(desk.locator("[data-testid=hand] [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")) == hand
+    other.close()
+    ctx.close()

@@ -129,9 +129,26 @@ def test_two_friends_through_an_invite_link(server: str, browser: Any) -> None:
     guest.wait_for_selector("[data-testid=lobby]")
     host.wait_for_selector("text=<i>Bimal</i>")  # names are shown as text, never as markup
     assert host.locator("[data-testid=lobby] i").count() == 0
+    table_url = guest.url
+
+    def again_by_the_invite(where: str, ready: str) -> None:
+        """The friend opens the invite once more (a newcomer's try: in the lobby the form seated them
+        a second time; in play the page offered to watch): back at their seat, the page they left
+        not kept in the tab's history."""
+        tab = guest_ctx.new_page()
+        tab.goto(link)
+        tab.wait_for_url(where)
+        tab.wait_for_selector(ready)
+        # (the tab's history: its blank start, then this page in place of the invite's)
+        assert tab.evaluate("history.length") == 2 and tab.locator("[data-testid=join-name]").count() == 0
+        tab.close()
+
+    again_by_the_invite(table_url, "[data-testid=lobby]")
+    assert host.locator("[data-testid=lobby] li", has_text="<i>Bimal</i>").count() == 1
     host.click("[data-testid=start-btn]")
     for pg in (host, guest):
         pg.wait_for_selector("[data-testid=hand] [data-card]")
+    again_by_the_invite(table_url, "[data-testid=hand] [data-card]")
     # Each sees only its own cards.
     mine = set(
         host.locator("[data-testid=hand] [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
@@ -156,6 +173,8 @@ def test_two_friends_through_an_invite_link(server: str, browser: Any) -> None:
         pg.wait_for_selector("[data-testid=hand] [data-card]")
     names = guest.locator("[data-testid=felt] .seat .name").all_inner_texts()
     assert "Asha" in names and "You" in names
+    # the first match's invite, the one link the friend was sent, leads to the rematch they sit at
+    again_by_the_invite(host.url, "[data-testid=hand] [data-card]")
     host_ctx.close()
     guest_ctx.close()
 

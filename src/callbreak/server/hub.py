@@ -44,6 +44,7 @@ from .protocol import (
     RematchAsk,
     Select,
     Start,
+    WhileAway,
     encode,
     parse,
 )
@@ -607,6 +608,7 @@ class Hub:
             h = self.awaiting_hello.pop(conn, None)
             if h is not None:
                 h.cancel()
+            away = seat >= 0 and bool(t.state.autoplay[seat])
             if conn.unsubscribe is None:
                 t.attach(conn)  # (which may start the timers, and submit: the seat is back)
             # what the table accepted and has not committed yet is not shown: wait until nothing
@@ -620,6 +622,8 @@ class Hub:
                 missed = [t.snapshot(seat)]  # more than its send buffer should hold: start afresh
             for m in missed:
                 conn.push(m)
+            if away:
+                self._tell_away(t, conn, seat)
             if seat >= 0 and t.state.rematch is not None:
                 new = self.get(t.state.rematch)
                 if new is not None and new.state.seats[seat].kind == "human":
@@ -632,6 +636,24 @@ class Hub:
             return
         if seat < 0:
             raise TableError("spectator", "spectators watch; they cannot act")
+        away = bool(t.state.autoplay[seat])
+        try:
+            await self._act(t, conn, seat, msg)
+        finally:
+            if away:
+                self._tell_away(t, conn, seat)
+
+    def _tell_away(self, t: LiveTable, conn: Conn, seat: int) -> None:
+        """A seat its player took back from a bot (by coming back, or by acting): what the bot did
+        meanwhile, told to the player's connection (`WhileAway`), if it did anything."""
+        if t.state.autoplay[seat]:
+            return
+        call, cards = t.state.away(seat)
+        if call is not None or cards:
+            conn.push(encode(WhileAway(call=call, cards=cards)))
+
+    async def _act(self, t: LiveTable, conn: Conn, seat: int, msg: ClientMessage) -> None:
+        """A player's action on its seat."""
         # an action is validated (and committed) first: a refused one changes nothing, not even
         # who plays the seat; an accepted one gives the seat back to its player
         match msg:

@@ -46,6 +46,7 @@ __all__ = [
     "Start",
     "Synced",
     "TableMessage",
+    "WhileAway",
     "encode",
     "error_table",
     "event_frame",
@@ -878,7 +879,20 @@ class Rematch(_Server, tag="rematch", omit_defaults=True):
     ref: Ref | None = None
 
 
-ServerMessage = Snapshot | EventMessage | Synced | TableMessage | HintMessage | Error | Pong | Rematch
+class WhileAway(_Server, tag="while_away"):
+    """Private to its seat, as its player takes it back from a bot: what the bot did for it
+    meanwhile (the call it made, None: none; the cards it played), so that no call is pinned on
+    a player who does not know of it.
+
+    >>> encode(WhileAway(call=3, cards=9))
+    '{"type":"while_away","call":3,"cards":9}'
+    """
+
+    call: int | None
+    cards: int
+
+
+ServerMessage = Snapshot | EventMessage | Synced | TableMessage | HintMessage | Error | Pong | Rematch | WhileAway
 
 _encoder = msgspec.json.Encoder()
 

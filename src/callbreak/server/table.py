@@ -232,6 +232,9 @@ class TableState:
         self.entries = 0
         #: why a bot is playing a human's seat ("timeout", "disconnected") or None
         self.autoplay: list[Literal["timeout", "disconnected"] | None] = [None, None, None, None]
+        #: what a bot did for each seat since its autoplay last began: the call it made (None:
+        #: none) and the cards it played (the player is told once back, `away`)
+        self._away: list[tuple[int | None, int]] = [(None, 0)] * 4
         self.ready = [False, False, False, False]
         self.rematch: str | None = None
         #: rounds in a row that ended with every player's seat on autoplay
@@ -383,6 +386,8 @@ class TableState:
             raise TableError("illegal", str(err)) from None
         self._actions.append((seat, "call", n))
         self._note_auto(at, None if e.get("lifted") else auto)  # (a chosen call the timer made: the player's)
+        if auto == "autoplay":
+            self._away[seat] = (n, self._away[seat][1])
         told = None if auto == "forced" else auto
         out: list[Event] = [Called(v=0, round=number, seat=seat, call=n, auto=told is not None, reason=told)]
         if len(m.redeals) > redeals or rnd.phase == REDEAL:
@@ -410,6 +415,8 @@ class TableState:
             raise TableError("illegal", str(err)) from None
         self._actions.append((seat, "card", str(card)))
         self._note_auto(at, None if e.get("lifted") else auto)  # (a lifted card the timer played: the player's)
+        if auto == "autoplay":
+            self._away[seat] = (self._away[seat][0], self._away[seat][1] + 1)
         # a seat's only legal card, played for it, is told as a card its player played: everyone
         # sees the event, and no one else may learn that the seat had one legal card (its own
         # client knows it from its hand)
@@ -495,7 +502,28 @@ class TableState:
         if bool(self.autoplay[seat]) == on:
             return []
         self.autoplay[seat] = reason
+        if on:
+            self._away[seat] = (None, 0)
         return [Autoplay(v=0, seat=seat, on=on, reason=reason)]
+
+    def away(self, seat: int) -> tuple[int | None, int]:
+        """What a bot did for ``seat`` in its last autoplay (the one going on, or the last that
+        ended): the call it made (None: none) and the cards it played.
+
+        >>> from callbreak.rules import Ruleset
+        >>> st = TableState(TableMeta("k3Xa9Q", "8hJq2w", Ruleset.preset("quick", rounds=1), "random", 7, 0.0))
+        >>> for e in ({"t": "seat", "seat": 0, "name": "Asha", "token": "a-seat-token-0123"}, {"t": "start"},
+        ...           {"t": "autoplay", "seat": 0, "on": True, "reason": "disconnected"}):
+        ...     _ = st.apply(e)
+        >>> while st.away(0)[1] < 2:   # a bot plays for seat 0 (its player away) until its second card
+        ...     seat = st.to_act
+        ...     view = st.match.view(seat)
+        ...     action = {"t": "call", "call": view.legal_calls[0]} if view.phase == "calling" else {"t": "play", "card": str(view.legal_cards[0])}
+        ...     _ = st.apply({**action, "seat": seat, "auto": "autoplay" if seat == 0 else None})
+        >>> st.away(0)
+        (1, 2)
+        """
+        return self._away[seat]
 
     def _a_rematch(self, e: dict[str, Any]) -> list[Event]:
         self._need(FINISHED)

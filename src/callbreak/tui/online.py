@@ -73,11 +73,12 @@ from ..server.protocol import (
     TableInfo,
     TableMessage,
     TrickDone,
+    WhileAway,
 )
 from .game import LEVEL_KEYS, Game, RoundSummary, TableModel, refusal
 from .words import tr
 
-__all__ = ["JoinTarget", "OnlineGame", "parse_join_url", "view_of"]
+__all__ = ["JoinTarget", "OnlineGame", "away_text", "parse_join_url", "view_of"]
 
 #: the ref of a "select" message: its refusals (the turn moved on) are not shown
 LIFT = "lift"
@@ -138,6 +139,21 @@ class JoinTarget:
         scheme = "wss" if self.base.startswith("https:") else "ws"
         host = self.base.split("://", 1)[1]
         return f"{scheme}://{host}/ws/{quote(table, safe='')}"
+
+
+def away_text(call: int | None, cards: int) -> str:
+    """What a bot did for the seat while its player was away (`WhileAway`), in words.
+
+    >>> away_text(3, 9)
+    'While you were away, a bot called 3 and played 9 cards for you.'
+    >>> away_text(None, 1), away_text(2, 0)
+    ('While you were away, a bot played 1 card for you.', 'While you were away, a bot called 2 for you.')
+    """
+    if call is not None and cards:
+        return tr("table.away_both", call=call, count=cards)
+    if call is not None:
+        return tr("table.away_called", call=call)
+    return tr("table.away_played", count=cards)
 
 
 def subprotocols(token: str) -> list[str]:
@@ -722,6 +738,9 @@ class OnlineGame(Game):
             self.fatal = f"the server sent a message this terminal cannot read ({e}): " + _SAME_VERSION
 
     def _handle(self, msg: ServerMessage) -> None:
+        if isinstance(msg, WhileAway):  # (the seat given back: what a bot did for it meanwhile)
+            self._log.append(away_text(msg.call, msg.cards))
+            return
         if not isinstance(msg, (Error, HintMessage, Rematch)):
             self._clock_offset = msg.server_time / 1000 - time.time()
         if isinstance(msg, Error):

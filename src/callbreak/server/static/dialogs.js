@@ -1,7 +1,7 @@
 // The table's dialogs: round summary, final places (with the whole score sheet), scores, last trick.
 // They draw from the table page's context `ctx`:
 //   { S, id, token, spectator, me(), shortName(s), send(msg), closeDialog(openerTestid) }
-import { h, clear, cardEl, toast, api, navigate } from "./util.js";
+import { h, clear, cardEl, toast, api, navigate, copyText } from "./util.js";
 import { parseTenths, ordinal } from "./scoring.js";
 import { rememberSeat } from "./seats.js";
 import { t as tr, num } from "./i18n.js";
@@ -71,7 +71,12 @@ export function drawDialogs(box, ctx) {
     return;
   }
   if (S.dialog === "scores") {
-    box.append(modal(tr("table.scores"), "scores", [scoreSheet(ctx, "scoreboard")], () => ctx.closeDialog("scores-btn")));
+    // (the way to carry on from another device: the home page's join box takes this link)
+    const other = !ctx.spectator && ctx.token && t.status !== "over" ? h("p", { class: "hint", "data-testid": "other-device" },
+      tr("table.other_device"), " ",
+      h("button", { class: "btn", type: "button", "data-testid": "copy-seat-link", onclick: () => copyText(`${location.origin}/t/${ctx.id}#${ctx.token}`) },
+        tr("table.copy_seat_link"))) : null;
+    box.append(modal(tr("table.scores"), "scores", [scoreSheet(ctx, "scoreboard"), other], () => ctx.closeDialog("scores-btn")));
     return;
   }
   // The round's last trick stays on the table (then flies to its winner) before a summary covers it.

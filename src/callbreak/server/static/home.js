@@ -109,6 +109,12 @@ export function renderHome(root) {
       return labelled(`f-${f}`, label, customControls[f]);
     })));
   fPreset.addEventListener("change", fillCustom);
+  // the host's name, in this form too (a newcomer's try: it was only in the card above, and
+  // friends saw "Player 1"): one name, kept the same in both fields
+  const fName = h("input", { id: "f-name", "data-testid": "f-name", maxlength: NAME_MAX, value: myName(), autocomplete: "nickname" });
+  nameInput.addEventListener("input", () => { fName.value = nameInput.value; });
+  fName.addEventListener("input", () => { nameInput.value = fName.value; });
+  fName.addEventListener("change", () => setMyName(fName.value.trim()));
   const createBtn = h("button", { class: "btn primary", type: "submit", "data-testid": "create-table" }, t("home.create_table"));
   const friends = h("form", {
     class: "panel", "aria-labelledby": "friends-h",
@@ -129,6 +135,7 @@ export function renderHome(root) {
   },
     h("h2", { id: "friends-h" }, t("home.friends")),
     h("p", { class: "hint" }, t("home.friends_hint")),
+    labelled("f-name", t("home.your_name"), fName),
     h("div", { class: "fields-grid" },
       labelled("f-preset", t("nav.rules"), fPreset), labelled("f-rounds", t("home.rounds"), fRounds),
       labelled("f-card-seconds", t("home.card_timer"), fCard), labelled("f-call-seconds", t("home.call_timer"), fCall),
@@ -204,6 +211,23 @@ export function renderJoin(root, code) {
     }
     if (!alive) return;
     const mine = tokenFor(info.table);
+    if (mine && info.status !== "expired" && info.status !== "abandoned") {
+      // This browser holds a seat here: back to it, not a form that seats the player twice (found
+      // in a newcomer's try) nor "watch the game"; after a match, to the rematch it sits at (the
+      // invite is the one link friends have), following rematches of rematches.
+      let target = info.table;
+      for (let hop = 0; hop < 20; hop++) {
+        let next = null;
+        try {
+          const ti = (await api("GET", `/api/tables/${encodeURIComponent(target)}`)).table;
+          if (ti.status === "over" && ti.rematch && tokenFor(ti.rematch)) next = ti.rematch;
+        } catch { /* the table as it is: its page says what became of it */ }
+        if (!next) break;
+        target = next;
+      }
+      if (alive) navigate(`/t/${target}`, { replace: true });
+      return;
+    }
     const started = Boolean(info.status && info.status !== "lobby");
     const seats = info.seats || [];
     const free = seats.map((s, i) => [s, i]).filter(([s]) => !s || s.kind === "empty" || (!s.name && s.kind !== "bot"));
@@ -243,7 +267,6 @@ export function renderJoin(root, code) {
         err,
         h("div", { class: "row" }, btn)]));
     fill(box, h("h1", null, t("join.title")),
-      mine ? h("p", { class: "panel" }, t("join.have_seat"), " ", h("a", { href: `/t/${info.table}`, "data-link": true, "data-testid": "back-to-seat" }, t("join.back_to_seat"))) : null,
       form,
       started ? null : h("p", null, h("a", { href: `/watch/${info.table}`, "data-link": true }, t("join.watch_instead"))));
   })();

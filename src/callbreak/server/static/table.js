@@ -309,6 +309,15 @@ function mountTable(root, id, token) {
         announce(errorText(msg.code));
         render();
         break;
+      case "while_away": {
+        // the seat given back: what a bot did for it meanwhile (found in a newcomer's try: a player
+        // back after a minute found a call of 3 pinned on them, and no word of it)
+        const text = msg.call !== null && msg.cards ? tr("table.away_both", { call: msg.call, count: msg.cards })
+          : msg.call !== null ? tr("table.away_called", { call: msg.call }) : tr("table.away_played", { count: msg.cards });
+        toast(text, 8000);
+        announce(text);
+        break;
+      }
       case "rematch":
         S.rematch = { table: msg.table, token: msg.token };
         if (msg.token) rememberSeat({ table: msg.table, token: msg.token, seat: null, invite: null, host: false });
@@ -360,7 +369,7 @@ function mountTable(root, id, token) {
       case "trick":
         if (!(S.held && S.held.early)) holdTrick(ev.cards, ev.winner, false);  // (else held at its fourth card)
         else S.held.early = false;
-        announce(tr("announce.trick", { name: shortName(ev.winner) }));
+        announce(tr(ev.winner === mine ? "announce.trick_you" : "announce.trick", { name: shortName(ev.winner) }));
         break;
       case "deal":
         // (a held trick is the last round's last one: it stays on the table until collected)
@@ -724,7 +733,7 @@ function mountTable(root, id, token) {
     else if (t.status === "over") text = tr("table.match_over");
     else if (st && st.to_act !== null && st.to_act !== undefined) {
       if (st.to_act === me() && st.phase === "playing" && settling()) {
-        text = tr("announce.trick", { name: shortName(S.held.winner) });  // your turn comes with the next trick
+        text = tr(S.held.winner === me() ? "announce.trick_you" : "announce.trick", { name: shortName(S.held.winner) });  // your turn comes with the next trick
       } else if (st.to_act === me()) {
         mine = true;
         text = tr(st.phase === "calling" ? "turn.your_call" : S.pending ? "turn.playing" : "turn.your_play");

@@ -283,8 +283,10 @@ export function download(filename, text, type = "application/json") {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-export function navigate(path) {
-  history.pushState(null, "", path);
+export function navigate(path, { replace = false } = {}) {
+  // (replace: the page left is one the back button should not come back to, e.g. an invite of a seat held)
+  if (replace) history.replaceState(null, "", path);
+  else history.pushState(null, "", path);
   window.dispatchEvent(new Event("popstate"));
 }
 

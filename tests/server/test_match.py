@@ -12,6 +12,11 @@ async def test_create_invite_join_start_play_to_the_end(server: Server) -> None:
     assert made["invite_url"] == f"/join/{made['invite']}" and len(made["token"]) >= 22
     info = server.get(f"/api/join/{made['invite']}").json()
     assert info["status"] == "lobby" and info["seats"][0]["name"] == "Asha"
+    # a second "Asha" is asked for another name ("Asha is calling…" would not say which; found in a
+    # newcomer's try), and nothing changes
+    r = server.post(f"/api/join/{made['invite']}", {"name": " asha "})
+    assert (r.status_code, r.json()["error"]) == (409, "name_taken"), r.text
+    assert server.get(f"/api/join/{made['invite']}").json()["seats"] == info["seats"]
     joined = server.post(f"/api/join/{made['invite']}", {"name": "Bimal"}).json()
     assert joined["table"] == made["table"] and joined["seat"] == 1 and joined["token"] != made["token"]
 

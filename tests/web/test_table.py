@@ -149,6 +149,15 @@ def test_two_friends_through_an_invite_link(server: str, browser: Any) -> None:
     for pg in (host, guest):
         pg.wait_for_selector("[data-testid=hand] [data-card]")
     again_by_the_invite(table_url, "[data-testid=hand] [data-card]")
+    # watching the table, the friend has the way to their own seat
+    watch = guest_ctx.new_page()
+    watch.goto(table_url.replace("/t/", "/watch/"))
+    watch.wait_for_selector("[data-testid=your-seat-btn]")
+    assert watch.evaluate("(() => { const e = document.querySelector('.table-top'); return e.scrollWidth <= e.clientWidth; })()")
+    watch.tap("[data-testid=your-seat-btn]")
+    watch.wait_for_url(table_url)
+    watch.wait_for_selector("[data-testid=hand] [data-card]")
+    watch.close()
     # Each sees only its own cards.
     mine = set(
         host.locator("[data-testid=hand] [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")

@@ -76,6 +76,7 @@ _STATUS = {
     "wrong_status": 409,
     "seat_taken": 409,
     "table_full": 409,
+    "name_taken": 409,
     "rematch": 409,
     "bad_token": 403,
     "not_host": 403,

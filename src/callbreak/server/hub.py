@@ -374,11 +374,12 @@ class Hub:
             seat = free[0]
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
             raise TableError("bad_seat", f"seat must be 0..3, not {seat!r}")
+        shown = clean_name(name, f"Player {seat + 1}")
+        if any(s.kind == "human" and s.name and s.name.casefold() == shown.casefold() for s in st.seats):
+            # (two of one name: "राहुल is calling…" would not say which; found in a newcomer's try)
+            raise TableError("name_taken", f"a player called {shown!r} sits at this table already")
         tok = new_token()
-        t.submit(
-            {"t": "seat", "seat": seat, "name": clean_name(name, f"Player {seat + 1}"), "token": tok},
-            ((tok, seat),),
-        )
+        t.submit({"t": "seat", "seat": seat, "name": shown, "token": tok}, ((tok, seat),))
         return t, seat, tok
 
     def seat_for(self, t: LiveTable, token: object) -> int:

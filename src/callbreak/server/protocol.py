@@ -86,6 +86,7 @@ class ErrorCode(enum.StrEnum):
     BAD_SEAT = "bad_seat"
     SEAT_TAKEN = "seat_taken"
     TABLE_FULL = "table_full"
+    NAME_TAKEN = "name_taken"
     NO_PLAYERS = "no_players"
     REMATCH = "rematch"
     NOT_OVER = "not_over"
@@ -125,6 +126,7 @@ ERRORS: dict[ErrorCode, str] = {
     ErrorCode.BAD_SEAT: "a seat that is not 0..3, or empty",
     ErrorCode.SEAT_TAKEN: "joining a seat someone holds",
     ErrorCode.TABLE_FULL: "joining a table whose seats are all taken",
+    ErrorCode.NAME_TAKEN: "joining with the name (but for case) of a player seated at the table",
     ErrorCode.NO_PLAYERS: "starting a table at which nobody is seated",
     ErrorCode.REMATCH: "this table already has a rematch",
     ErrorCode.NOT_OVER: "the hand history is ready once the match is over",

@@ -448,6 +448,8 @@ function mountTable(root, id, token) {
       buttons.append(h("button", { class: "btn", type: "button", "data-testid": "last-trick-btn", disabled: !(st.tricks && st.tricks.length), onclick: () => { S.dialog = "last"; renderDialogs(); } }, tr("table.last_trick")));
       buttons.append(h("button", { class: "btn", type: "button", "data-testid": "scores-btn", onclick: () => { S.dialog = "scores"; renderDialogs(); } }, tr("table.scores")));
     }
+    // watching a table this browser holds a seat at: the way to it (a newcomer's try found none)
+    if (spectator && tokenFor(id) && t.status !== "over") buttons.append(h("a", { class: "btn", href: `/t/${id}`, "data-link": true, "data-testid": "your-seat-btn" }, tr("table.your_seat")));
     if (t.status === "over") buttons.append(h("button", { class: "btn", type: "button", "data-testid": "results-btn", onclick: () => { S.showFinal = true; renderDialogs(); } }, tr("table.results")));
     else if (!spectator && st) {
       const can = st.phase === "playing" && st.to_act === me() && t.status === "playing" && !forcedCard();

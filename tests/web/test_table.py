@@ -166,6 +166,10 @@ def test_two_friends_through_an_invite_link(server: str, browser: Any) -> None:
         guest.locator("[data-testid=hand] [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
     )
     assert len(mine) == len(theirs) == 13 and not mine & theirs
+    # on the host's computer the seats' words are the page's size, not a phone's (about 11 px at
+    # 1280 × 800 in a newcomer's try)
+    sizes = host.evaluate("[...document.querySelectorAll('.seat .name, .seat .meta')].map(e => parseFloat(getComputedStyle(e).fontSize))")
+    assert min(sizes) >= 15, sizes
     play_to_end([host, guest])
     assert [p[:2] for p in final_places(host)] == [p[:2] for p in final_places(guest)]
     # A rematch with the same people: the host asks, the guest follows the offered link.

@@ -409,6 +409,12 @@ def test_the_others_cards_must_be_ones_they_could_hold(body: dict[str, Any], mes
     with pytest.raises(ValueError) as e:
         parse_request("/play", body, BHOOS)
     assert str(e.value) == message
+    # the same, its players listed from another (the seats are numbered from the least id): the
+    # player named is still the one who played the card
+    renamed = json.loads(json.dumps(body).replace('"P0"', '"Z"'))
+    with pytest.raises(ValueError) as e:
+        parse_request("/play", renamed, BHOOS)
+    assert str(e.value) == message.replace("P0", "Z")
     from callbreak.remote.server import BotService
 
     status, answer = BotService("hard", BHOOS, seed=0).handle("POST", "/play", json.dumps(body).encode())

@@ -102,9 +102,19 @@ def test_malformed_requests_get_400_and_the_server_lives(served_random: ServedBo
             got += more
     first, second = got.split(b"HTTP/1.1 ")[1:]
     assert first.startswith(b"200 ") and b'{"value": ' in first and second.startswith(b"200 "), got
-    with socket.create_connection((host, int(port))) as s:  # a chunk of no size: refused
-        s.sendall(b"POST /bid HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
-        assert b" 400 " in s.recv(4096)
+    refused = [
+        b"Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",  # a chunk of no size
+        b"Transfer-Encoding: chunked\r\n\r\n0x2\r\n{}\r\n0\r\n\r\n",  # a size not in hexadecimal digits alone
+        b"Transfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",  # a coding the bot does not read
+        b"Transfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n2\r\n{}\r\n0\r\n\r\n",  # two framings at once
+    ]
+    for framing in refused:
+        with socket.create_connection((host, int(port))) as s:
+            s.sendall(b"POST /bid HTTP/1.1\r\nHost: x\r\n" + framing)
+            answer = s.recv(4096)
+            assert b" 400 " in answer and b"Connection: close" in answer, (framing, answer)
+    # a body led by a UTF-8 byte-order mark, as some clients write one, is read
+    assert httpx.post(url + "/bid", content=b"\xef\xbb\xbf" + bid).status_code == 200
     assert httpx.get(url + "/hi").status_code == 200
 
 

@@ -177,7 +177,7 @@ async def test_a_disconnected_player_is_replaced_after_the_grace_and_gets_the_se
     calls = [e["call"] for e in mine(a, "call", 1) if e["reason"] == "autoplay"]
     cards = [e for e in mine(a, "play", 1) if e["reason"] == "autoplay"]
     told = [m for m in b2.messages if m["type"] == "while_away"]
-    assert told == [{"type": "while_away", "call": calls[-1] if calls else None, "cards": len(cards)}], told
+    assert len(calls) == 1 and told == [{"type": "while_away", "call": calls[0], "cards": len(cards)}], (calls, told)
     assert [m for m in a.messages if m["type"] == "while_away"] == []
 
 

@@ -114,3 +114,29 @@ def test_the_lobby_names_the_preset_and_the_bots_level(server: str, phone: Any) 
     start = page.locator("[data-testid=start-btn]").bounding_box()
     assert start is not None and start["y"] + start["height"] <= 844
     assert start["y"] < page.locator("[data-testid=invite]").bounding_box()["y"]
+
+
+def test_a_seat_left_from_another_client_is_offered_again_by_the_invite(server: str, phone: Any) -> None:
+    """A friend seated on the phone leaves the seat from the terminal (its own socket): the phone's
+    page hears its token refused and forgets it, so the invite offers the seat again, not a way
+    back to a seat the server no longer gives (a reviewer's read)."""
+    import json
+
+    import httpx
+    from websockets.sync.client import connect
+
+    made = httpx.post(f"{server}/api/tables", json={"rules": {"preset": "quick", "rounds": 1}, "bots": "random", "name": "Asha"}).json()
+    invite = server + made["invite_url"]
+    page = phone.new_page()
+    page.goto(invite)
+    page.fill("[data-testid=join-name]", "Bimal")
+    page.click("[data-testid=join-submit]")
+    page.wait_for_selector("[data-testid=lobby]")
+    table = made["table"]
+    token = page.evaluate(f"localStorage.getItem('callbreak.seat.{table}')")
+    with connect(server.replace("http://", "ws://") + f"/ws/{table}", subprotocols=["callbreak", f"token.{token}"]) as ws:  # type: ignore[list-item]
+        ws.send(json.dumps({"type": "hello", "since": 0}))
+        ws.send(json.dumps({"type": "leave"}))
+        page.wait_for_function(f"() => localStorage.getItem('callbreak.seat.{table}') === null")
+    page.goto(invite)
+    page.wait_for_selector("[data-testid=join-name]")

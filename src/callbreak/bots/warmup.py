@@ -190,7 +190,7 @@ class Warmup:
         self.seconds = t2 - t0
         self._ready.set()
         how = f"compiled here in {t2 - t1:.1f} s" if compiled else f"cache loaded here in {t2 - t1:.1f} s"
-        quick = ", ".join(f"{n} {what}" for what, n in self._quick.items())
+        quick = ", ".join(f"{what} ({n})" for what, n in self._quick.items())
         self._report(
             f"the hard bot's kernel is ready in {self.seconds:.1f} s ({how}"
             + (f"; answered at the medium level meanwhile: {quick}" if quick else "")

@@ -8,6 +8,7 @@ import socket
 import sys
 from typing import Any
 
+from ..server.config import ServerConfig as _D  # (its defaults, said in the help: one copy of each)
 from .options import port_option, positive_int, seed_option
 
 __all__ = ["freeze_more", "register", "run", "seeded_warning", "served_at", "tune_gc"]
@@ -59,14 +60,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)  # a worker's inherited socket
     p.add_argument("--status-fd", type=int, default=None, help=argparse.SUPPRESS)  # and its own status port's
     p.add_argument("--time-scale", type=float, default=None, help="multiply the rules' turn timers (tests: 0.05)")
-    p.add_argument("--bot-delay", type=float, default=None, help="seconds before a bot acts (default 0.7)")
-    p.add_argument("--forced-delay", type=float, default=None, help="highlight before a forced card (default 0.6)")
-    p.add_argument("--grace", type=float, default=None, help="seconds a disconnected player keeps the seat (default 20)")
-    p.add_argument("--between-rounds", type=float, default=None, help="longest pause between rounds (default 10)")
-    p.add_argument("--lobby-ttl", type=float, default=None, help="seconds before an unstarted table expires")
-    p.add_argument("--create-rate", type=float, default=None, help="tables per second per IP (0: no limit)")
-    p.add_argument("--msg-rate", type=float, default=None, help="messages per second per connection (0: no limit)")
-    p.add_argument("--connect-rate", type=float, default=None, help="new WebSockets per second per IP (0: no limit)")
+    p.add_argument("--bot-delay", type=float, default=None, help=f"seconds before a bot acts (default {_D.bot_delay:g})")
+    p.add_argument("--forced-delay", type=float, default=None, help=f"highlight before a forced card (default {_D.forced_delay:g})")
+    p.add_argument("--grace", type=float, default=None, help=f"seconds a disconnected player keeps the seat (default {_D.grace:g})")
+    p.add_argument("--between-rounds", type=float, default=None, help=f"longest pause between rounds (default {_D.between_rounds:g})")
+    p.add_argument("--lobby-ttl", type=float, default=None, help=f"seconds before an unstarted table expires (default {_D.lobby_ttl:g})")
+    p.add_argument("--create-rate", type=float, default=None, help=f"tables per second per IP (0: no limit; default {_D.create_rate:g})")
+    p.add_argument("--msg-rate", type=float, default=None, help=f"messages per second per connection (0: no limit; default {_D.msg_rate:g})")
+    p.add_argument("--connect-rate", type=float, default=None, help=f"new WebSockets per second per IP (0: no limit; default {_D.connect_rate:g})")
     p.add_argument(
         "--seed",
         type=seed_option,

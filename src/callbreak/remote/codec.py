@@ -495,7 +495,7 @@ def parse_request(path: str, body: object, rules: Ruleset | None = None) -> Pars
         number, who, card_no = known.impossible
         where = f"history[{number}]" if number < len(history) else "played"
         raise ValueError(
-            f"{where}: {ids[wire(who)]} could not have played {Card(card_no).bhoos}: its earlier cards showed it holds none such"
+            f"{where}: {ids[who]} could not have played {Card(card_no).bhoos}: its earlier cards showed it holds none such"
         )
     if not known.has_deal():
         raise ValueError(

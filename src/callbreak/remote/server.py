@@ -31,6 +31,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -50,6 +51,8 @@ log = logging.getLogger("callbreak.remote")
 __all__ = ["ALLOWED", "BotServer", "BotService", "route_of", "set_time_limit"]
 
 MAX_BODY = 64 * 1024
+#: a chunk's size: hexadecimal digits only (no sign, prefix or underscore)
+_HEX = re.compile(rb"[0-9A-Fa-f]{1,8}")
 
 
 def set_time_limit(bot: Bot, seconds: float | None) -> bool:
@@ -262,7 +265,7 @@ class BotService:
         if method not in ALLOWED[path]:
             return 405, ErrorAnswer(error=f"{path} takes POST, not {method}")
         try:
-            body = json.loads(raw.decode("utf-8"))
+            body = json.loads(raw.decode("utf-8-sig"))  # (a byte-order mark, as some clients write one, is no error)
         except UnicodeDecodeError as e:  # (json.loads would guess another encoding, and name it)
             self.errors += 1
             return 400, ErrorAnswer(error=f"the body is not UTF-8 text (byte {e.start})")
@@ -358,37 +361,39 @@ class _Handler(BaseHTTPRequestHandler):
     def _chunked(self) -> bytes | None:
         """A body sent in chunks (``Transfer-Encoding: chunked``, as some clients send a stream),
         read to its last chunk and trailers; None when it is malformed or over `MAX_BODY`."""
-        raw = b""
+        raw = bytearray()
         while True:
-            line = self.rfile.readline(66)
-            try:
-                size = int(line.split(b";", 1)[0].strip(), 16)
-            except ValueError:
+            line = self.rfile.readline(1026)
+            size = line.split(b";", 1)[0].strip()
+            if not line.endswith(b"\n") or not _HEX.fullmatch(size):
                 return None
-            if size < 0 or len(raw) + size > MAX_BODY:
+            n = int(size, 16)
+            if len(raw) + n > MAX_BODY:
                 return None
-            if size == 0:
+            if n == 0:
                 break
-            raw += self.rfile.read(size)
+            raw += self.rfile.read(n)
             if self.rfile.read(2) != b"\r\n":
                 return None
         for _ in range(64):  # the trailers, up to the empty line
             if self.rfile.readline(8192) in (b"\r\n", b"\n", b""):
-                return raw
+                return bytes(raw)
         return None
 
     def _answer(self, method: str) -> None:
         raw: bytes | None = b""
         think = 0.0
         obj: Reply
-        chunked = "chunked" in (self.headers.get("Transfer-Encoding") or "").lower()
+        coding = (self.headers.get("Transfer-Encoding") or "").strip().lower()
         try:
-            n = 0 if chunked else int(self.headers.get("Content-Length") or 0)
+            n = 0 if coding else int(self.headers.get("Content-Length") or 0)
         except ValueError:
             n = -1
-        if chunked:
-            raw = self._chunked()
-        if raw is None:
+        if coding and (coding != "chunked" or self.headers.get("Content-Length") is not None):
+            # (another coding, or both framings at once: a request that may be read two ways)
+            status, obj = 400, ErrorAnswer(error=f"a body framed as {coding!r}: only 'chunked', without Content-Length")
+            self.close_connection = True
+        elif coding and (raw := self._chunked()) is None:
             status, obj = 400, ErrorAnswer(error="a malformed or too large chunked body")
             self.close_connection = True
         elif n < 0 or n > MAX_BODY:
@@ -397,6 +402,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             if n:
                 raw = self.rfile.read(n)
+            assert raw is not None
             try:
                 status, obj, think = self.service.handle_timed(method, self.path, raw)
             except Exception as e:  # pragma: no cover - a bug of ours: still answer (and say so)
@@ -410,6 +416,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Server-Timing", f"bot;dur={1000 * think:.3f}")
         if status == 405:
             self.send_header("Allow", ", ".join((*ALLOWED[route_of(self.path)], "OPTIONS")))
+        if self.close_connection:  # (a body it could not read to its end: the rest is no request)
+            self.send_header("Connection", "close")
         self.end_headers()
         if method != "HEAD":
             self.wfile.write(data)

@@ -301,9 +301,9 @@ class Autopilot:
         self._bot_done(v, seat, choice)
 
     def _bot_done(self, v: int, seat: int, choice: int | Card | None, view: SeatView | None = None) -> None:
-        """Play ``choice`` (the lowest legal action instead when it is not legal, or ``None``: no
-        bot answered by the deadline, marked ``timeout``, not the bot's own); ``view``: the seat's
-        view at version ``v``, when the caller has it."""
+        """Play ``choice``; the lowest legal action instead, marked ``timeout`` (not the bot's
+        own), when it is ``None`` (no bot answered by the bot queue's deadline) or not legal;
+        ``view``: the seat's view at version ``v``, when the caller has it."""
         st = self.table.state
         if st.v != v or st.to_act != seat or st.match is None:
             return

@@ -9,6 +9,7 @@ import asyncio
 import logging
 import secrets
 import time
+import unicodedata
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -375,7 +376,7 @@ class Hub:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
             raise TableError("bad_seat", f"seat must be 0..3, not {seat!r}")
         shown = clean_name(name, f"Player {seat + 1}")
-        if any(s.kind == "human" and s.name and s.name.casefold() == shown.casefold() for s in st.seats):
+        if any(s.kind == "human" and s.name and _name_key(s.name) == _name_key(shown) for s in st.seats):
             # (two of one name: "राहुल is calling…" would not say which; found in a newcomer's try)
             raise TableError("name_taken", f"a player called {shown!r} sits at this table already")
         tok = new_token()
@@ -704,6 +705,16 @@ _REFILL = 16
 
 #: stored tables expired or abandoned per sweep, at most (each is loaded to be closed)
 _SWEEP_BATCH = 20
+
+
+def _name_key(name: str) -> str:
+    """A name as two players' names are compared: but for case, and for how its letters are
+    composed (a Devanagari letter with its nukta typed as one character or as two).
+
+    >>> _name_key("Asha") == _name_key("ASHA"), _name_key("\u095b") == _name_key("\u091c\u093c")
+    (True, True)
+    """
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def _size(raw: str | bytes) -> int:

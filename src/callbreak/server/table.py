@@ -232,9 +232,10 @@ class TableState:
         self.entries = 0
         #: why a bot is playing a human's seat ("timeout", "disconnected") or None
         self.autoplay: list[Literal["timeout", "disconnected"] | None] = [None, None, None, None]
-        #: what a bot did for each seat since its autoplay last began: the call it made (None:
-        #: none) and the cards it played (the player is told once back, `away`)
-        self._away: list[tuple[int | None, int]] = [(None, 0)] * 4
+        #: what a bot did for each seat since its autoplay last began, in the last deal it played
+        #: for it: (the deal's number, the call it made or None, the cards it played); the player
+        #: is told once back (`away`)
+        self._away: list[tuple[int, int | None, int]] = [(-1, None, 0)] * 4
         self.ready = [False, False, False, False]
         self.rematch: str | None = None
         #: rounds in a row that ended with every player's seat on autoplay
@@ -387,7 +388,7 @@ class TableState:
         self._actions.append((seat, "call", n))
         self._note_auto(at, None if e.get("lifted") else auto)  # (a chosen call the timer made: the player's)
         if auto == "autoplay":
-            self._away[seat] = (n, self._away[seat][1])
+            self._bot_did(seat, len(m.deals), call=n)
         told = None if auto == "forced" else auto
         out: list[Event] = [Called(v=0, round=number, seat=seat, call=n, auto=told is not None, reason=told)]
         if len(m.redeals) > redeals or rnd.phase == REDEAL:
@@ -416,7 +417,7 @@ class TableState:
         self._actions.append((seat, "card", str(card)))
         self._note_auto(at, None if e.get("lifted") else auto)  # (a lifted card the timer played: the player's)
         if auto == "autoplay":
-            self._away[seat] = (self._away[seat][0], self._away[seat][1] + 1)
+            self._bot_did(seat, len(m.deals), card=True)
         # a seat's only legal card, played for it, is told as a card its player played: everyone
         # sees the event, and no one else may learn that the seat had one legal card (its own
         # client knows it from its hand)
@@ -503,12 +504,21 @@ class TableState:
             return []
         self.autoplay[seat] = reason
         if on:
-            self._away[seat] = (None, 0)
+            self._away[seat] = (-1, None, 0)
         return [Autoplay(v=0, seat=seat, on=on, reason=reason)]
+
+    def _bot_did(self, seat: int, deal: int, call: int | None = None, card: bool = False) -> None:
+        """Count a call or card a bot made for ``seat`` on autoplay in deal number ``deal`` (a new
+        deal starts the count again: a call of the round before is not this round's)."""
+        was, made, cards = self._away[seat]
+        if was != deal:
+            made, cards = None, 0
+        self._away[seat] = (deal, call if call is not None else made, cards + card)
 
     def away(self, seat: int) -> tuple[int | None, int]:
         """What a bot did for ``seat`` in its last autoplay (the one going on, or the last that
-        ended): the call it made (None: none) and the cards it played.
+        ended), in the last deal it played for it: the call it made (None: none) and the cards it
+        played.
 
         >>> from callbreak.rules import Ruleset
         >>> st = TableState(TableMeta("k3Xa9Q", "8hJq2w", Ruleset.preset("quick", rounds=1), "random", 7, 0.0))
@@ -522,8 +532,25 @@ class TableState:
         ...     _ = st.apply({**action, "seat": seat, "auto": "autoplay" if seat == 0 else None})
         >>> st.away(0)
         (1, 2)
+
+        A new deal counts afresh (the round before's call is not this round's):
+
+        >>> st = TableState(TableMeta("k3Xa9Q", "8hJq2w", Ruleset.preset("quick", rounds=2), "random", 7, 0.0))
+        >>> for e in ({"t": "seat", "seat": 0, "name": "Asha", "token": "a-seat-token-0123"}, {"t": "start"},
+        ...           {"t": "autoplay", "seat": 0, "on": True, "reason": "disconnected"}):
+        ...     _ = st.apply(e)
+        >>> while len(st.match.deals) < 2 or len(st.match.view(0).hand) == 13:   # round 1, then round 2 to seat 0's first card
+        ...     if st.status == "between_rounds":
+        ...         _ = st.apply({"t": "next"})
+        ...         continue
+        ...     seat = st.to_act
+        ...     view = st.match.view(seat)
+        ...     action = {"t": "call", "call": view.legal_calls[-1]} if view.phase == "calling" else {"t": "play", "card": str(view.legal_cards[0])}
+        ...     _ = st.apply({**action, "seat": seat, "auto": "autoplay" if seat == 0 else None})
+        >>> st.away(0) == (st.match.round.calls[0], 1)
+        True
         """
-        return self._away[seat]
+        return self._away[seat][1], self._away[seat][2]
 
     def _a_rematch(self, e: dict[str, Any]) -> list[Event]:
         self._need(FINISHED)

@@ -72,10 +72,11 @@ export function drawDialogs(box, ctx) {
   }
   if (S.dialog === "scores") {
     // (the way to carry on from another device: the home page's join box takes this link)
-    const other = !ctx.spectator && ctx.token && t.status !== "over" ? h("p", { class: "hint", "data-testid": "other-device" },
-      tr("table.other_device"), " ",
-      h("button", { class: "btn", type: "button", "data-testid": "copy-seat-link", onclick: () => copyText(`${location.origin}/t/${ctx.id}#${ctx.token}`) },
-        tr("table.copy_seat_link"))) : null;
+    const link = `${location.origin}/t/${ctx.id}#${ctx.token}`;
+    const other = !ctx.spectator && ctx.token && t.status !== "over" ? h("div", { class: "hint", "data-testid": "other-device" },
+      h("p", null, tr("table.other_device")),
+      h("div", { class: "share-box" }, h("input", { value: link, readonly: true, "data-testid": "seat-link", "aria-label": tr("table.copy_seat_link"), onfocus: (e) => e.target.select() })),
+      h("button", { class: "btn", type: "button", "data-testid": "copy-seat-link", onclick: () => copyText(link) }, tr("table.copy_seat_link"))) : null;
     box.append(modal(tr("table.scores"), "scores", [scoreSheet(ctx, "scoreboard"), other], () => ctx.closeDialog("scores-btn")));
     return;
   }

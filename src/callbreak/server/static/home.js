@@ -111,7 +111,7 @@ export function renderHome(root) {
   fPreset.addEventListener("change", fillCustom);
   // the host's name, in this form too (a newcomer's try: it was only in the card above, and
   // friends saw "Player 1"): one name, kept the same in both fields
-  const fName = h("input", { id: "f-name", "data-testid": "f-name", maxlength: NAME_MAX, value: myName(), autocomplete: "nickname" });
+  const fName = h("input", { id: "f-name", "data-testid": "f-name", maxlength: NAME_MAX, value: myName(), placeholder: t("home.your_name"), autocomplete: "nickname" });
   nameInput.addEventListener("input", () => { fName.value = nameInput.value; });
   fName.addEventListener("input", () => { nameInput.value = fName.value; });
   fName.addEventListener("change", () => setMyName(fName.value.trim()));
@@ -211,19 +211,25 @@ export function renderJoin(root, code) {
     }
     if (!alive) return;
     const mine = tokenFor(info.table);
-    if (mine && info.status !== "expired" && info.status !== "abandoned") {
+    if (mine && info.status !== "expired") {
       // This browser holds a seat here: back to it, not a form that seats the player twice (found
       // in a newcomer's try) nor "watch the game"; after a match, to the rematch it sits at (the
-      // invite is the one link friends have), following rematches of rematches.
-      let target = info.table;
-      for (let hop = 0; hop < 20; hop++) {
+      // invite is the one link friends have), following rematches of rematches, but not into one
+      // that expired or was abandoned unplayed (the match's results are the better page then).
+      const ENDED = new Set(["over", "abandoned"]);
+      let target = info.table, status = info.status;
+      for (let hop = 0; hop < 20 && ENDED.has(status); hop++) {
         let next = null;
         try {
           const ti = (await api("GET", `/api/tables/${encodeURIComponent(target)}`)).table;
-          if (ti.status === "over" && ti.rematch && tokenFor(ti.rematch)) next = ti.rematch;
+          if (ti.rematch && tokenFor(ti.rematch)) {
+            const ri = (await api("GET", `/api/tables/${encodeURIComponent(ti.rematch)}`)).table;
+            if (ri.status !== "expired" && ri.status !== "abandoned") next = ri;
+          }
         } catch { /* the table as it is: its page says what became of it */ }
         if (!next) break;
-        target = next;
+        target = next.id;
+        status = next.status;
       }
       if (alive) navigate(`/t/${target}`, { replace: true });
       return;

@@ -15,6 +15,12 @@ export function rememberSeat(rec) {
   save(LIST, list.slice(0, 100));
 }
 
+/** Forget the seat's token (the server no longer takes it: the seat was left from another
+ *  client), so that the table's invite offers this browser a seat again. */
+export function forgetToken(id) {
+  try { localStorage.removeItem(`callbreak.seat.${id}`); } catch { /* ignore */ }
+}
+
 export function seatRecord(id) {
   return load(LIST, []).find((r) => r.table === id) || null;
 }

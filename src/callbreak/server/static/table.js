@@ -1,7 +1,7 @@
 // The table: a seat's (or a spectator's) live view over one WebSocket.
 import { h, clear, fill, keepFocus, cardEl, cardName, toast, placeToast, errorText, api, hideToast, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
 import { t as tr, num, lang } from "./i18n.js";
-import { tokenFor, seatRecord, rememberSeat, updateRecord } from "./seats.js";
+import { tokenFor, seatRecord, rememberSeat, updateRecord, forgetToken } from "./seats.js";
 import { createHand } from "./hand.js";
 import { behindSummary, drawDialogs } from "./dialogs.js";
 import { renderLobby } from "./lobby.js";
@@ -304,6 +304,7 @@ function mountTable(root, id, token) {
         if (FATAL.has(msg.code)) {
           S.fatal = errorText(msg.code); conn.close(); banner.hidden = true;
           if (!spectator) updateRecord(id, { over: true });  // (no way back to it from the home page)
+          if (!spectator && msg.code === "bad_token") forgetToken(id);  // (its invite seats this browser again)
         }
         toast(errorText(msg.code));
         announce(errorText(msg.code));

@@ -265,13 +265,29 @@ export function hideToast(kind) {
 
 export async function copyText(text) {
   try {
+    // (no navigator.clipboard on plain http at a network address: a server for friends at home)
+    if (!navigator.clipboard) throw new Error("no clipboard here");
     await navigator.clipboard.writeText(text);
-    toast(t("toast.copied"));
-    return true;
   } catch {
-    toast(t("toast.copy_failed"));
-    return false;
+    if (!copyBySelection(text)) {
+      toast(t("toast.copy_failed"));
+      return false;
+    }
   }
+  toast(t("toast.copied"));
+  return true;
+}
+
+/** The older way to copy, which needs no secure page: a hidden text, selected and copied. */
+function copyBySelection(text) {
+  const area = h("textarea", { readonly: true, "aria-hidden": "true", style: { position: "fixed", top: "0", left: "0", opacity: "0" } });
+  area.value = text;
+  document.body.append(area);
+  area.select();
+  let ok = false;
+  try { ok = document.execCommand("copy"); } catch { ok = false; }
+  area.remove();
+  return ok;
 }
 
 export function download(filename, text, type = "application/json") {

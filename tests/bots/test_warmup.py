@@ -156,7 +156,7 @@ def test_a_quick_hint_says_it_is_one() -> None:
     view = m.view(seat)
     h = hint(view, until_ready=w)
     assert (h.card, h.level) == (choose_card(view)[0], "medium")
-    assert h.reason == f"{choose_card(view)[1]} ({QUICK})"
+    assert h.reason == f"{QUICK}: {choose_card(view)[1]}"
     assert h.to_dict()["level"] == "medium"
     assert not w.started  # a hint does not start the warm-up: the server does
 

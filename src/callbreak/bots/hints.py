@@ -84,7 +84,8 @@ def hint(view: SeatView, level: str = "hard", until_ready: Warmup | None = None)
         card, why = choose_card(view, k)
         if level == "hard" and until_ready is not None and not until_ready.ready:
             until_ready.quick("a card hint")
-            return Hint(card=card, reason=f"{why} ({QUICK})", level="medium")
+            # (the note first: a phone's one line of reason cut it off at its end)
+            return Hint(card=card, reason=f"{QUICK}: {why}", level="medium")
         if level == "hard" and len(view.legal_cards) > 1:
             need("a hard hint", "bots")
             from .hard import SERVING_TIME_LIMIT, HardBot

@@ -11,6 +11,7 @@ from typing import Any
 from callbreak import PRESETS, Ruleset
 from callbreak.bots.names import LEVEL_NAMES
 from callbreak.server.table import NAME_MAX
+from callbreak.tui.online import away_text
 
 
 def test_the_clients_presets_are_the_engines(static_url: str, page: Any) -> None:
@@ -38,3 +39,12 @@ def test_the_clients_longest_name_is_the_servers(static_url: str, page: Any) -> 
     assert page.evaluate('async () => (await import("/static/util.js")).NAME_MAX') == NAME_MAX
     page.wait_for_selector("[data-testid=my-name]")
     assert page.get_attribute("[data-testid=my-name]", "maxlength") == str(NAME_MAX)
+
+
+def test_the_clients_words_for_a_bots_turns_while_away_are_the_terminals(static_url: str, page: Any) -> None:
+    cases = [(3, 9), (2, 1), (None, 1), (None, 5), (4, 0)]
+    page.goto(static_url + "/rules")
+    got = page.evaluate(
+        'async (cases) => { const m = await import("/static/util.js"); return cases.map(([c, n]) => m.awayText(c, n)); }', cases
+    )
+    assert got == [away_text(c, n) for c, n in cases]

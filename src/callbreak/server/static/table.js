@@ -1,5 +1,5 @@
 // The table: a seat's (or a spectator's) live view over one WebSocket.
-import { h, clear, fill, keepFocus, cardEl, cardName, toast, placeToast, errorText, api, hideToast, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
+import { h, clear, fill, keepFocus, cardEl, cardName, toast, placeToast, errorText, api, hideToast, awayText, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
 import { t as tr, num, lang } from "./i18n.js";
 import { tokenFor, seatRecord, rememberSeat, updateRecord, forgetToken } from "./seats.js";
 import { createHand } from "./hand.js";
@@ -313,8 +313,7 @@ function mountTable(root, id, token) {
       case "while_away": {
         // the seat given back: what a bot did for it meanwhile (found in a newcomer's try: a player
         // back after a minute found a call of 3 pinned on them, and no word of it)
-        const text = msg.call !== null && msg.cards ? tr("table.away_both", { call: msg.call, count: msg.cards })
-          : msg.call !== null ? tr("table.away_called", { call: msg.call }) : tr("table.away_played", { count: msg.cards });
+        const text = awayText(msg.call, msg.cards);
         toast(text, 8000);
         announce(text);
         break;

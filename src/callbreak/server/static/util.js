@@ -263,6 +263,14 @@ export function hideToast(kind) {
   el.classList.remove("show");
 }
 
+/** What a bot did for the seat while its player was away (the `while_away` message), in words:
+ *  a copy of the terminal's `callbreak.tui.online.away_text`, held to it by a test. */
+export function awayText(call, cards) {
+  if (call !== null && cards) return t("table.away_both", { call, count: cards });
+  if (call !== null) return t("table.away_called", { call });
+  return t("table.away_played", { count: cards });
+}
+
 export async function copyText(text) {
   try {
     // (no navigator.clipboard on plain http at a network address: a server for friends at home)

@@ -649,3 +649,14 @@ async def test_a_newer_servers_messages_are_passed_over_not_taken_for_broken(tmp
     assert renamed == 4 and game.fatal is None and game.error == "slow down"
     assert game.v == last["v"] and game.state is not None and game.state.hand == last["state"]["hand"]
     assert game.model().view.calls == tuple(last["state"]["calls"])  # the calls known from the states
+
+
+def test_what_a_bot_did_while_away_is_in_the_log() -> None:
+    """The server's `while_away` (the seat taken back from a bot) reaches the terminal's log, as the
+    web page's toast: in words, not as a message it cannot read."""
+    from callbreak.server.protocol import WhileAway, encode
+
+    game = OnlineGame(parse_join_url("http://127.0.0.1:9/t/tbl9#tok_en-1"))
+    game.receive(encode(WhileAway(call=3, cards=9)))
+    assert game.fatal is None, game.fatal
+    assert game.model().log[-1] == "While you were away, a bot called 3 and played 9 cards for you."

@@ -388,7 +388,7 @@ class TableState:
         self._actions.append((seat, "call", n))
         self._note_auto(at, None if e.get("lifted") else auto)  # (a chosen call the timer made: the player's)
         if auto == "autoplay":
-            self._bot_did(seat, len(m.deals), call=n)
+            self._bot_did(seat, at[0], call=n)
         told = None if auto == "forced" else auto
         out: list[Event] = [Called(v=0, round=number, seat=seat, call=n, auto=told is not None, reason=told)]
         if len(m.redeals) > redeals or rnd.phase == REDEAL:
@@ -417,7 +417,7 @@ class TableState:
         self._actions.append((seat, "card", str(card)))
         self._note_auto(at, None if e.get("lifted") else auto)  # (a lifted card the timer played: the player's)
         if auto == "autoplay":
-            self._bot_did(seat, len(m.deals), card=True)
+            self._bot_did(seat, at[0], card=True)
         # a seat's only legal card, played for it, is told as a card its player played: everyone
         # sees the event, and no one else may learn that the seat had one legal card (its own
         # client knows it from its hand)
@@ -517,8 +517,7 @@ class TableState:
 
     def away(self, seat: int) -> tuple[int | None, int]:
         """What a bot did for ``seat`` in its last autoplay (the one going on, or the last that
-        ended), in the last deal it played for it: the call it made (None: none) and the cards it
-        played.
+        ended), in the deal being played: the call it made (None: none) and the cards it played.
 
         >>> from callbreak.rules import Ruleset
         >>> st = TableState(TableMeta("k3Xa9Q", "8hJq2w", Ruleset.preset("quick", rounds=1), "random", 7, 0.0))
@@ -549,8 +548,22 @@ class TableState:
         ...     _ = st.apply({**action, "seat": seat, "auto": "autoplay" if seat == 0 else None})
         >>> st.away(0) == (st.match.round.calls[0], 1)
         True
+
+        A hand redealt (the calls too low) takes its calls with it:
+
+        >>> st = TableState(TableMeta("k3Xa9Q", "8hJq2w", Ruleset.preset("quick", rounds=1, min_total_calls=10), "random", 7, 0.0))
+        >>> for e in ({"t": "seat", "seat": 0, "name": "Asha", "token": "a-seat-token-0123"}, {"t": "start"},
+        ...           {"t": "autoplay", "seat": 0, "on": True, "reason": "disconnected"}):
+        ...     _ = st.apply(e)
+        >>> while len(st.match.deals) == 1:   # every seat calls 1: the hand is dealt again
+        ...     _ = st.apply({"t": "call", "call": 1, "seat": st.to_act, "auto": "autoplay" if st.to_act == 0 else None})
+        >>> st.away(0)
+        (None, 0)
         """
-        return self._away[seat][1], self._away[seat][2]
+        deal, call, cards = self._away[seat]
+        if self.match is None or deal != len(self.match.deals) - 1:
+            return None, 0  # (of a deal before this one: a round over, or a hand redealt)
+        return call, cards
 
     def _a_rematch(self, e: dict[str, Any]) -> list[Event]:
         self._need(FINISHED)

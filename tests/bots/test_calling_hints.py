@@ -104,7 +104,7 @@ def test_hints_are_legal(level: str) -> None:
                 else:
                     assert h.card in v.legal_cards and h.reason
                     seen_card += 1
-                assert set(h.to_dict()) == {"call", "chance", "card", "reason", "level"}
+                assert set(h.to_dict()) == {"call", "chance", "card", "reason", "why", "mean", "than", "quick", "level"}
                 assert h.level == level  # no warm-up gate here: the level asked for answers
             m.act(bots[seat].act(v))
     assert seen_call and seen_card

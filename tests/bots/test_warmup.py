@@ -20,7 +20,7 @@ from callbreak import Card, Match, Ruleset
 from callbreak.bots import Bot, make_bot
 from callbreak.bots.cachedir import kernel_fingerprint
 from callbreak.bots.hard import HardBot
-from callbreak.bots.hints import QUICK, hint
+from callbreak.bots.hints import hint
 from callbreak.bots.medium import MediumBot, choose_card
 from callbreak.bots.warmup import UntilReady, Warmup, serving_bot
 
@@ -156,7 +156,10 @@ def test_a_quick_hint_says_it_is_one() -> None:
     view = m.view(seat)
     h = hint(view, until_ready=w)
     assert (h.card, h.level) == (choose_card(view)[0], "medium")
-    assert h.reason == f"{QUICK}: {choose_card(view)[1]}"
+    assert (h.why, h.quick) == (choose_card(view)[1], True)
+    # the note first (a phone's one line of reason cut it off at its end), in the reader's language
+    assert h.reason.startswith("quick hint while the strong hint warms up: ")
+    assert h.say("ne").startswith("छिटो सुझाव")
     assert h.to_dict()["level"] == "medium"
     assert not w.started  # a hint does not start the warm-up: the server does
 

@@ -247,12 +247,13 @@ def test_every_line_in_nepali_hindi_and_bengali_is_measured_as_the_terminal_draw
     assert cell_len("का") == 2 and cell_len("কো") == 2 and cell_len("Asha") == 4
 
 
-async def test_a_hint_in_nepali_gives_no_english_reason(nepali: None) -> None:
-    # Found in QA: "सुझाव: J♣ — win as cheaply as is safe": the bots' reasons are English prose.
-    from types import SimpleNamespace
+async def test_a_hint_s_reason_is_in_nepali(nepali: None) -> None:
+    # Found in QA: "सुझाव: J♣ — win as cheaply as is safe": the bots' reasons were English prose,
+    # then not shown at all beside a Nepali page; they are codes, worded in the reader's language.
+    from callbreak.bots import Hint
 
     game = LocalGame(Ruleset.preset("quick", rounds=1), seed=5, bots="random", delay=0, trick_pause=0)
-    app = CallbreakApp(game, hint=lambda view: SimpleNamespace(card=view.legal_cards[-1], reason="win as cheaply as is safe"))
+    app = CallbreakApp(game, hint=lambda view: Hint(card=view.legal_cards[-1], why="win_cheap"))
     async with app.run_test(size=(110, 34)) as pilot:
         while True:
             await settle(pilot, app, lambda: waiting_for_human(app) and app.model is not None)
@@ -263,4 +264,5 @@ async def test_a_hint_in_nepali_gives_no_english_reason(nepali: None) -> None:
         await pilot.press("tab")
         await settle(pilot, app, lambda: app.message.startswith(NE["tui.hint"].split("{")[0]))
         assert app.selected == v.legal_cards[-1]
-        assert "win as cheaply" not in app.message and not ENGLISH.search(app.message), app.message
+        assert app.message.endswith(" — " + NE["hint.why.win_cheap"]), app.message
+        assert not ENGLISH.search(app.message), app.message

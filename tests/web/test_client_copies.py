@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from callbreak import PRESETS, Ruleset
 from callbreak.bots.names import LEVEL_NAMES
 from callbreak.server.table import NAME_MAX
@@ -48,3 +50,34 @@ def test_the_clients_words_for_a_bots_turns_while_away_are_the_terminals(static_
         'async (cases) => { const m = await import("/static/util.js"); return cases.map(([c, n]) => m.awayText(c, n)); }', cases
     )
     assert got == [away_text(c, n) for c, n in cases]
+
+
+def test_the_clients_words_for_a_hints_reason_are_the_bots(static_url: str, page: Any) -> None:
+    from callbreak import Card
+    from callbreak.bots import Hint
+    from callbreak.bots.medium import WHY
+    from callbreak.i18n import LANGUAGES
+    from callbreak.server.hinting import hint_message
+
+    ace, two, ten = Card.parse("AS"), Card.parse("2S"), Card.parse("10H")
+    hints = [Hint(card=ace, why=w, level="medium") for w in WHY]
+    hints += [
+        Hint(card=ace, why="cannot_win", quick=True),
+        Hint(card=ten, why="search", than=two, level="hard"),
+        # call hints at the edges of their rounding (a half in the shown digit)
+        Hint(call=4, chance=0.8249, why="call", mean=4.25, level="hard"),
+        Hint(call=1, chance=0.005, why="call", mean=0.95),
+        Hint(call=7, chance=1.0, why="call", mean=7.0),
+        Hint(call=2, chance=0.5),  # no reason
+    ]
+    messages = [msgspec.to_builtins(hint_message(5, h)) for h in hints]
+    for lang in LANGUAGES:
+        page.goto(static_url + "/rules")
+        page.evaluate("(code) => localStorage.setItem('callbreak.lang', JSON.stringify(code))", lang)
+        page.goto(static_url + "/rules")
+        got = page.evaluate(
+            'async (ms) => { const m = await import("/static/util.js"); return ms.map((h) => m.hintReason(h)); }',
+            messages,
+        )
+        assert got == [h.say(lang) for h in hints], lang  # (the cards as their faces show them: "10♥")
+    assert got[-1] == "" and "10♥" in got[len(WHY) + 1] and "2♠" in got[len(WHY) + 1]

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from callbreak.i18n import LANGUAGES, catalogue, digits, plural_form
+from callbreak.i18n import LANGUAGES, catalogue, digits, plural_form, translator
 
 from .helpers import ACTIONABLE, play_card
 
@@ -68,6 +68,18 @@ SCREEN = """() => {
   }
   for (const o of document.querySelectorAll("select option")) if (shown(o.parentElement)) out.texts.push(o.text.trim());
   return out;
+}"""
+
+
+# Each text in the hint's reason line (its own text put back after): those cut short
+FITS = """(texts) => {
+  const el = document.querySelector("[data-testid=card-hint] .why"), kept = el.textContent, long = [];
+  for (const text of texts) {
+    el.textContent = text;
+    if (el.scrollWidth > el.clientWidth + 1) long.push(text);
+  }
+  el.textContent = kept;
+  return long;
 }"""
 
 
@@ -121,6 +133,19 @@ def play_match(page: Any, lang: str, patterns: list[tuple[str, re.Pattern[str]]]
                 calls.first.click(timeout=2000)
             continue
         legal = page.locator("[data-testid=hand].my-turn [data-legal=true]")
+        if legal.count() > 1 and "hint" not in seen:
+            # a hint's reason, worded in the page's language (they were English prose, then left out)
+            page.locator("[data-testid=hint-btn]").click()
+            why = page.wait_for_selector("[data-testid=card-hint] .why", timeout=60_000).inner_text()
+            own, tr = catalogue(lang), translator(lang)
+            reasons = [v for k, v in own.items() if k.startswith("hint.why.") and isinstance(v, str)]
+            assert any(r.split("{")[0] in why for r in reasons), why
+            check_screen(page, lang, patterns, "a hint")
+            # every reason a card hint gives fits its line on this phone, uncut
+            long = page.evaluate(FITS, [tr(k, card="10♥", than="10♦") for k in own if k.startswith("hint.why.")
+                                        and k not in ("hint.why.call", "hint.why.quick")])
+            assert long == [], f"{lang}: {long}"
+            seen.add("hint")
         if legal.count():
             plays += 1
             if plays % 3 == 1:  # (every third turn: the screen changes little between two)
@@ -160,7 +185,7 @@ def test_a_whole_match_in_each_language(server: str, browser: Any, lang: str) ->
         page.locator("[data-testid=round-info]").inner_text().startswith(own["table.round_of"].split("{")[0])
     )
     seen = play_match(page, lang, patterns)
-    assert seen == {"calling", "playing", "summary"}
+    assert seen == {"calling", "playing", "summary", "hint"}
     verdict = page.locator("[data-testid=final] strong").first.inner_text()
     assert verdict == own["dialog.you_won"] or verdict.startswith(own["dialog.you_came"].split("{")[0])
     for path, title in (("/rules", "rules.p01"), ("/calculator", "calc.title")):

@@ -21,12 +21,14 @@ True
 from __future__ import annotations
 
 import functools
+import math
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..cards import Card
 from ..errors import IllegalAction
+from ..i18n import digits, translator
 from ..round import SeatView
 
 __all__ = ["Bot", "Hint"]
@@ -137,27 +139,79 @@ class Hint:
     """A suggestion for a human: a call with its chance of being made, or a card;
     ``level``: the bot level that answered (``"hard"`` or ``"medium"``).
 
+    Why, as a code each client words in its reader's language (`say`), not as prose:
+    ``why`` names the reason (the catalogue's ``hint.why.<why>``: ``"call"``, ``"search"``,
+    or one of the rules of thumb, `callbreak.bots.medium.WHY`), with what it speaks of:
+    ``mean``, the tricks a call hint's hand should take; ``than``, the card a search hint
+    does better than; ``quick``, a medium hint given while the hard level warms up.
+    ``reason`` is the English wording.
+
     >>> from callbreak.cards import Card
-    >>> h = Hint(card=Card.parse("AS"), reason="the ace of trumps wins the trick", level="hard")
-    >>> str(h.card), h.call, h.level
-    ('AS', None, 'hard')
+    >>> h = Hint(card=Card.parse("AS"), why="cash_top_trump", level="hard")
+    >>> str(h.card), h.call, h.level, h.reason
+    ('AS', None, 'hard', 'cash a top trump')
+    >>> Hint(call=4, chance=0.82, why="call", mean=4.43).say("ne")
+    'यी पत्तीले करिब ४.४ हात जित्नुपर्छ; ४ कल पूरा हुने सम्भावना ८२%'
+    >>> Hint(card=Card.parse("QS"), why="search", than=Card.parse("2S"), quick=False).reason
+    'over the deals you may face, Q♠ does better than 2♠'
     """
 
-    __slots__ = ("call", "card", "chance", "level", "reason")
+    __slots__ = ("call", "card", "chance", "level", "mean", "quick", "than", "why")
 
     def __init__(
         self,
         call: int | None = None,
         chance: float | None = None,
         card: Card | None = None,
-        reason: str = "",
+        why: str = "",
         level: str = "medium",
+        *,
+        mean: float | None = None,
+        than: Card | None = None,
+        quick: bool = False,
     ) -> None:
         self.level = level
         self.call = call
         self.chance = chance
         self.card = card
-        self.reason = reason
+        self.why = why
+        self.mean = mean
+        self.than = than
+        self.quick = quick
+
+    def say(self, lang: str = "en", name: Callable[[Card], str] = lambda c: c.symbol) -> str:
+        """Why, in the language ``lang`` (a `callbreak.i18n.LANGUAGES` code), cards named by ``name``;
+        ``""`` where the hint has no reason.  The web client's copy of this wording,
+        ``util.hintReason``, is held to it by ``tests/web/test_client_copies.py``.
+
+        >>> Hint(card=Card.parse("7H"), why="try_win", quick=True).say("hi")
+        'जल्दी का सुझाव, जब तक मज़बूत सुझाव तैयार हो रहा है: हाथ जीतने की कोशिश करें'
+        >>> Hint(call=2).say("en")
+        ''
+        """
+        if not self.why:
+            return ""
+        tr = translator(lang)
+        if self.why == "call":
+            # (rounded as the `hint` message carries them, so that the web's copy words the same)
+            mean = digits(lang, f"{round(self.mean or 0.0, 1):.1f}")
+            percent = math.floor(round(self.chance or 0.0, 3) * 100 + 0.5)
+            text = tr("hint.why.call", mean=mean, percent=percent, call=self.call or 0)
+        elif self.why == "search":
+            assert self.card is not None and self.than is not None, "a search hint names two cards"
+            text = tr("hint.why.search", card=name(self.card), than=name(self.than))
+        else:
+            text = tr(f"hint.why.{self.why}")
+        return tr("hint.why.quick", why=text) if self.quick else text
+
+    @property
+    def reason(self) -> str:
+        """Why, in English (`say` words it in other languages).
+
+        >>> Hint(why="only_legal").reason
+        'the only legal card'
+        """
+        return self.say("en")
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -165,11 +219,17 @@ class Hint:
             "chance": None if self.chance is None else round(self.chance, 3),
             "card": None if self.card is None else str(self.card),
             "reason": self.reason,
+            "why": self.why,
+            "mean": None if self.mean is None else round(self.mean, 1),
+            "than": None if self.than is None else str(self.than),
+            "quick": self.quick,
             "level": self.level,
         }
 
     def __repr__(self) -> str:
-        return f"Hint(call={self.call}, chance={self.chance}, card={self.card}, reason={self.reason!r}, level={self.level!r})"
+        return (
+            f"Hint(call={self.call}, chance={self.chance}, card={self.card}, why={self.why!r}, level={self.level!r})"
+        )
 
 
 def _checking_turn(act: Callable[[Any, SeatView], int | Card]) -> Callable[[Any, SeatView], int | Card]:

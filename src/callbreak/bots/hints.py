@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 __all__ = ["hint"]
 
 HINT_ITERATIONS = 3000
-QUICK = "quick hint while the strong hint warms up"
 
 
 def _seed_of(view: SeatView) -> int:
@@ -44,7 +43,7 @@ def hint(view: SeatView, level: str = "hard", until_ready: Warmup | None = None)
 
     In the calling phase: the call of highest expected value under the rules
     in force and its estimated chance of being made.  In play: a legal card
-    and a short reason.  ``level`` is ``"hard"`` (search) or ``"medium"``
+    and why (`Hint.why`, worded by `Hint.say`).  ``level`` is ``"hard"`` (search) or ``"medium"``
     (rules of thumb, instant); ``level`` of the hint says which answered.
 
     Serving only, ``until_ready``: while that warm-up of the hard level's kernel
@@ -73,19 +72,15 @@ def hint(view: SeatView, level: str = "hard", until_ready: Warmup | None = None)
         dist = trick_distribution(view)
         call, chance = best_call(view, dist)
         mean = sum(t * p for t, p in enumerate(dist))
-        return Hint(
-            call=call,
-            chance=chance,
-            reason=f"this hand should take about {mean:.1f} tricks; {chance:.0%} chance to make {call}",
-            level=level,  # both levels call by the same model (no kernel)
-        )
+        # (both levels call by the same model: no kernel)
+        return Hint(call=call, chance=chance, why="call", level=level, mean=mean)
     if view.phase == "playing" and view.legal_cards:
         k = Knowledge.from_view(view)
         card, why = choose_card(view, k)
         if level == "hard" and until_ready is not None and not until_ready.ready:
             until_ready.quick("a card hint")
-            # (the note first: a phone's one line of reason cut it off at its end)
-            return Hint(card=card, reason=f"{QUICK}: {why}", level="medium")
+            # (its wording puts the note first: a phone's one line of reason cut it off at its end)
+            return Hint(card=card, why=why, level="medium", quick=True)
         if level == "hard" and len(view.legal_cards) > 1:
             need("a hard hint", "bots")
             from .hard import SERVING_TIME_LIMIT, HardBot
@@ -94,7 +89,6 @@ def hint(view: SeatView, level: str = "hard", until_ready: Warmup | None = None)
                 seed=_seed_of(view), iterations=HINT_ITERATIONS, time_limit=SERVING_TIME_LIMIT
             ).choose(view)
             if best != card:
-                why = f"playing out the deals you could be facing, {best.symbol} does better than {card.symbol}"
-                card = best
-        return Hint(card=card, reason=why, level=level)
+                return Hint(card=best, why="search", level=level, than=card)
+        return Hint(card=card, why=why, level=level)
     raise ValueError(f"seat {view.seat} has nothing to do now (phase {view.phase!r}, to act {view.to_act})")

@@ -26,7 +26,32 @@ from .calling import best_call, trick_distribution
 from .easy import trick_winner
 from .knowledge import Knowledge, above
 
-__all__ = ["MediumBot", "choose_card"]
+__all__ = ["WHY", "MediumBot", "choose_card"]
+
+#: the reasons `choose_card` gives, as codes: the catalogues word each (``hint.why.<code>``;
+#: in English, ``only_legal`` is "the only legal card")
+#:
+#: >>> len(WHY), WHY[0]
+#: (17, 'only_legal')
+WHY = (
+    "only_legal",
+    "cash_winner",
+    "draw_trumps",
+    "cash_top_trump",
+    "shorten_suit",
+    "lead_long_low",
+    "trumps_only_low",
+    "made_take_needed",
+    "made_lead_loser",
+    "win_cheap",
+    "try_win",
+    "cannot_win",
+    "made_deny",
+    "made_shed_high",
+    "made_duck",
+    "must_win_high",
+    "must_head_low",
+)
 
 
 def _beats(card: int, best: int, trump: int) -> bool:
@@ -98,7 +123,7 @@ def _rank(c: int) -> int:
 
 
 def choose_card(view: SeatView, k: Knowledge | None = None, greedy: bool = False) -> tuple[Card, str]:
-    """The medium level's card for ``view`` and a short reason (for hints).
+    """The medium level's card for ``view`` and why, as one of the codes `WHY` (for hints).
 
     ``greedy`` plays as if every trick were needed (used to measure a hand's
     trick potential when training the calling model).
@@ -110,11 +135,11 @@ def choose_card(view: SeatView, k: Knowledge | None = None, greedy: bool = False
     >>> view = m.view(m.to_act)
     >>> card, why = choose_card(view)
     >>> card, why, card in view.legal_cards
-    (Card('AH'), 'cash a sure winner', True)
+    (Card('AH'), 'cash_winner', True)
     """
     legal = view.legal_cards
     if len(legal) == 1:
-        return legal[0], "the only legal card"
+        return legal[0], "only_legal"
     k = k or Knowledge.from_view(view)
     x = _Ctx(view, k, greedy)
     if not view.trick:
@@ -132,12 +157,12 @@ def _lead(x: _Ctx, legal: list[int]) -> tuple[int, str]:
         safe = [c for c in side if x.safe_lead(c)]
         if safe:
             c = max(safe, key=lambda c: (k.outstanding(c // 13).bit_count(), _rank(c)))
-            return c, "cash a sure winner"
+            return c, "cash_winner"
         boss_t = [c for c in trumps if k.is_boss(c)]
         if boss_t and x.opp_trumps and (len(trumps) * 2 >= x.opp_trumps.bit_count() or len(trumps) >= x.need):
-            return max(boss_t), "draw trumps with the top trump"
+            return max(boss_t), "draw_trumps"
         if boss_t and not side:
-            return max(boss_t), "cash a top trump"
+            return max(boss_t), "cash_top_trump"
         if side:
             hand = k.hand
             if trumps:
@@ -147,24 +172,24 @@ def _lead(x: _Ctx, legal: list[int]) -> tuple[int, str]:
                 ]
                 if short:
                     c = min(short, key=lambda c: ((hand & SUIT_MASKS[c // 13]).bit_count(), _rank(c)))
-                    return c, "shorten a suit to ruff it later"
+                    return c, "shorten_suit"
             # low from the longest side suit, keeping guarded honours
             c = max(side, key=lambda c: ((hand & SUIT_MASKS[c // 13]).bit_count(), -_rank(c)))
             suit_cards = [d for d in side if d // 13 == c // 13]
-            return min(suit_cards), "lead low from a long suit"
-        return min(trumps), "only trumps left: lead the lowest"
+            return min(suit_cards), "lead_long_low"
+        return min(trumps), "trumps_only_low"
     # the call is made: lose the lead unless taking tricks still pays
     if not x.bust and x.room > 0 and any(n > 0 for n in x.opp_need.values()):
         safe = [c for c in side if x.safe_lead(c)]
         if safe and x.extra_value:
-            return max(safe, key=_rank), "call made: take a sure trick an opponent needs"
+            return max(safe, key=_rank), "made_take_needed"
 
     def danger(c: int) -> tuple[int, int]:
         higher = (k.unseen & above(c)).bit_count()
         return (-1 if c // 13 == t else 0) * 20 + higher, -_rank(c)
 
     c = max(legal, key=danger)
-    return c, "call made: lead a card that should lose"
+    return c, "made_lead_loser"
 
 
 def _follow(x: _Ctx, legal: list[int]) -> tuple[int, str]:
@@ -191,10 +216,10 @@ def _follow(x: _Ctx, legal: list[int]) -> tuple[int, str]:
             risks = {c: x.risk(c, later, led) for c in winners}
             safe = [c for c in winners if risks[c] == 0]
             if safe:
-                return min(safe, key=lambda c: (c // 13 == t, _rank(c))), "win as cheaply as is safe"
+                return min(safe, key=lambda c: (c // 13 == t, _rank(c))), "win_cheap"
             c = min(winners, key=lambda c: (risks[c], c // 13 == t, _rank(c)))
-            return c, "try to win the trick"
-        return min(losers or legal, key=discard_key), "cannot win: throw the cheapest card"
+            return c, "try_win"
+        return min(losers or legal, key=discard_key), "cannot_win"
     # made (or overshot): duck, unless winning denies an opponent at no risk
     avoid = x.room <= 0 or x.bust
     if not avoid and winners:
@@ -203,16 +228,16 @@ def _follow(x: _Ctx, legal: list[int]) -> tuple[int, str]:
             safe = [c for c in winners if x.risk(c, later, led) == 0]
             cheap = [c for c in safe if c // 13 != t or not losers]
             if cheap:
-                return min(cheap, key=_rank), "call made: take the trick from an opponent who needs it"
+                return min(cheap, key=_rank), "made_deny"
     if losers:
         if avoid or not x.extra_value:
             # shed the most dangerous card that still loses
             c = max(losers, key=lambda c: (c // 13 == t, _rank(c)))
-            return c, "call made: shed a high card under the winner"
-        return min(losers, key=discard_key), "call made: duck with a low card"
+            return c, "made_shed_high"
+        return min(losers, key=discard_key), "made_duck"
     if not later:
-        return max(legal, key=lambda c: (c // 13 == t, _rank(c))), "must win: win with the highest card"
-    return min(legal, key=lambda c: (c // 13 == t, _rank(c))), "must head: play the lowest and hope"
+        return max(legal, key=lambda c: (c // 13 == t, _rank(c))), "must_win_high"
+    return min(legal, key=lambda c: (c // 13 == t, _rank(c))), "must_head_low"
 
 
 class MediumBot(Bot):

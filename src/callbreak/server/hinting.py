@@ -26,7 +26,7 @@ from .live import LiveTable
 from .protocol import HintMessage, encode
 from .table import TableError
 
-__all__ = ["Hints"]
+__all__ = ["Hints", "hint_message"]
 
 _GONE = "the turn moved on before the hint was ready"
 
@@ -45,6 +45,30 @@ def _child_start(cpus: frozenset[int] | None) -> None:
 
 def _quiet(message: str) -> None:
     del message
+
+
+def hint_message(v: int, hint: Hint, ref: str | int | None = None) -> HintMessage:
+    """The `hint` message of ``hint`` at the table's version ``v``: why as a code the
+    client words (`Hint.say`), with its numbers rounded as `Hint.say` words them.
+
+    >>> from callbreak.cards import Card
+    >>> m = hint_message(7, Hint(call=4, chance=0.8249, why="call", mean=4.249, level="hard"))
+    >>> m.call, m.chance, m.mean, m.why, m.reason
+    (4, 0.825, 4.2, 'call', 'this hand should take about 4.2 tricks; 83% chance to make 4')
+    """
+    return HintMessage(
+        v,
+        hint.call,
+        None if hint.chance is None else round(hint.chance, 3),
+        None if hint.card is None else str(hint.card),
+        hint.reason,
+        hint.level,
+        ref,
+        hint.why,
+        None if hint.mean is None else round(hint.mean, 1),
+        None if hint.than is None else str(hint.than),
+        hint.quick,
+    )
 
 
 def _child_hint(view: SeatView) -> tuple[int, Hint]:
@@ -103,11 +127,8 @@ class Hints:
         The hard level answers (from the medium level, and saying so, while its kernel
         warms up); a failure is the caller's to report, never a made-up hint.
         """
-        v = t.state.v
         result = await self.hint(t, seat)
-        chance = None if result.chance is None else round(result.chance, 3)
-        card = None if result.card is None else str(result.card)
-        return encode(HintMessage(v, result.call, chance, card, result.reason, result.level, ref))
+        return encode(hint_message(t.state.v, result, ref))
 
     async def hint(self, t: LiveTable, seat: int) -> Hint:
         st = t.state

@@ -820,11 +820,17 @@ class TableMessage(_Server, tag="table"):
 class HintMessage(_Server, tag="hint"):
     """The answer to a `Hint`: a call (with its chance of being made) or a card.
 
-    >>> hint = HintMessage(v=12, call=None, chance=None, card="AS", reason="the ace wins the trick", level="hard", ref=9)
+    Why, as a code a client words in its reader's language (`callbreak.bots.base.Hint.say`):
+    ``why`` (the catalogues' ``hint.why.<why>``), ``mean`` (a call hint's tricks to expect),
+    ``than`` (the card a search hint does better than), ``quick`` (a medium hint while the
+    hard level warms up); ``reason`` is its English wording.
+
+    >>> hint = HintMessage(v=12, call=None, chance=None, card="AS", reason="cash a top trump", level="hard", ref=9,
+    ...                    why="cash_top_trump")
     >>> msgspec.json.decode(encode(hint), type=ServerMessage) == hint
     True
-    >>> encode(HintMessage(v=3, call=4, chance=0.82, card=None, reason="4 tricks: 82%", level="hard"))
-    '{"type":"hint","v":3,"call":4,"chance":0.82,"card":null,"reason":"4 tricks: 82%","level":"hard","ref":null}'
+    >>> encode(HintMessage(v=3, call=4, chance=0.82, card=None, reason="...", level="hard", why="call", mean=4.43))
+    '{"type":"hint","v":3,"call":4,"chance":0.82,"card":null,"reason":"...","level":"hard","ref":null,"why":"call","mean":4.43,"than":null,"quick":false}'
     """
 
     v: int
@@ -834,6 +840,10 @@ class HintMessage(_Server, tag="hint"):
     reason: str
     level: str
     ref: Ref | None = None
+    why: str = ""
+    mean: float | None = None
+    than: str | None = None
+    quick: bool = False
 
 
 class Error(_Server, tag="error", omit_defaults=True):

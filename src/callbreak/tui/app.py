@@ -28,7 +28,7 @@ from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, Markdown, Select, Static
 
-from ..bots import LEVELS, levels
+from ..bots import LEVELS, Hint, levels
 from ..bots.warmup import KERNEL
 from ..cards import Card
 from ..errors import IllegalAction
@@ -872,8 +872,7 @@ class CallbreakApp(App[int]):
                 if isinstance(card, Card) and card in view.legal_cards:
                     self.selected, self.picked = card, True  # (asked for: the player's choice, told the server)
                     self._lifted()
-                    # (the bots' reasons are English prose: shown to English readers only, as on the web)
-                    reason = getattr(h, "reason", "") if current() == "en" else ""
+                    reason = h.say(current()) if isinstance(h, Hint) else ""
                     self.message = tr("tui.hint", card=card.symbol) + (f" — {reason}" if reason else "")
                 else:
                     self.message = why

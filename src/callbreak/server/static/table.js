@@ -1,6 +1,6 @@
 // The table: a seat's (or a spectator's) live view over one WebSocket.
-import { h, clear, fill, keepFocus, cardEl, cardName, toast, placeToast, errorText, api, hideToast, awayText, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
-import { t as tr, num, lang } from "./i18n.js";
+import { h, clear, fill, keepFocus, cardEl, cardName, toast, placeToast, errorText, api, hideToast, awayText, hintReason, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
+import { t as tr, num } from "./i18n.js";
 import { tokenFor, seatRecord, rememberSeat, updateRecord, forgetToken } from "./seats.js";
 import { createHand } from "./hand.js";
 import { behindSummary, drawDialogs } from "./dialogs.js";
@@ -9,9 +9,6 @@ import { avatarOf, seatBadges, botLabel } from "./avatars.js";
 import { tableFeedback } from "./feedback.js";
 import { sheetOf, addRound } from "./sheet.js";
 
-// A hint's reason is the bots' English prose (callbreak.bots.hints): shown to English readers
-// only, until the protocol carries reasons as codes the client can word (docs/i18n.md).
-const reasonOf = (hint) => (lang === "en" ? hint.reason || "" : "");
 
 const ENDED = new Set(["over", "expired", "abandoned"]);  // statuses of a table with nothing left to play
 const LIFT = "lift";      // the ref of a "select" message (a lifted card): its refusals are not shown
@@ -671,7 +668,7 @@ function mountTable(root, id, token) {
       if (typeof hint.chance === "number") line += ` · ${tr("picker.chance", { percent: Math.round(hint.chance * 100) })}`;
     }
     if (hl.textContent !== line) hl.textContent = line;
-    if (hint) hl.title = reasonOf(hint); else hl.removeAttribute("title");
+    if (hint) hl.title = hintReason(hint); else hl.removeAttribute("title");
     tickRings();
   }
 
@@ -751,12 +748,14 @@ function mountTable(root, id, token) {
     else if (mine && st.phase === "playing" && !S.pending && S.hint && S.hint.card) {
       // The card on the first line; the reason on one line below it (cut short with an ellipsis
       // when long: the whole of it is in the title and is read out).
-      const what = tr("turn.hint", { card: cardName(S.hint.card) }), why = reasonOf(S.hint);
+      // (a quick hint says so on the card's line: before the reason, it left no room for it)
+      const what = tr(S.hint.quick ? "turn.quick_hint" : "turn.hint", { card: cardName(S.hint.card) });
+      const why = hintReason({ ...S.hint, quick: false }), whole = hintReason(S.hint);
       fill(turnLine, h("span", { class: "card-hint", "data-testid": "card-hint" },
         h("span", { class: "what" }, what), why ? h("span", { class: "why" }, why) : null));
-      turnLine.title = why ? `${what} ${why}` : what;
+      turnLine.title = whole ? `${what} ${whole}` : what;
       turnLine.classList.add("mine");
-      announce(why ? `${what} ${why}.` : what);
+      announce(whole ? `${what} ${whole}.` : what);
       return;
     }
     turnLine.textContent = text;

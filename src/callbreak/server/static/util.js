@@ -1,4 +1,4 @@
-import { t, has } from "./i18n.js";
+import { t, has, num } from "./i18n.js";
 
 // Small DOM and data helpers shared by every page.  Text is always inserted as
 // text (textContent), never parsed as HTML: player names are untrusted.
@@ -87,6 +87,9 @@ export const suitOf = (card) => card[1];
 export const rankIndex = (card) => RANKS.indexOf(card[0]);
 
 /** "QH" -> "queen of hearts" (for screen readers and messages), in the reader's language. */
+/** A card as its face shows it, "10♥" (a copy of `Card.symbol`, held to it by a test). */
+export const cardSymbol = (card) => (RANK_SHOW[card[0]] || card[0]) + SUIT_SYMBOL[card[1]];
+
 export function cardName(card) {
   // (a queen has a template of its own: in Hindi the words around her agree with her)
   return t(card[0] === "Q" ? "card.name_queen" : "card.name", { rank: t(`rank.${card[0]}`), suit: SUIT_NAME[card[1]] });
@@ -269,6 +272,23 @@ export function awayText(call, cards) {
   if (call !== null && cards) return t("table.away_both", { call, count: cards });
   if (call !== null) return t("table.away_called", { call });
   return t("table.away_played", { count: cards });
+}
+
+/** Why a hint suggests its call or card (the `hint` message's `why`, with `mean`, `than` and
+ *  `quick`), in words, the cards named by `name` (as on their faces: "10♥"): a copy of `callbreak.bots.base.Hint.say`, held
+ *  to it by a test; "" for a hint without a reason. */
+export function hintReason(hint, name = cardSymbol) {
+  if (!hint || !hint.why) return "";
+  let text;
+  if (hint.why === "call") {
+    const percent = Math.floor((hint.chance || 0) * 100 + 0.5);
+    text = t("hint.why.call", { mean: num((hint.mean || 0).toFixed(1)), percent, call: hint.call || 0 });
+  } else if (hint.why === "search") {
+    text = t("hint.why.search", { card: name(hint.card), than: name(hint.than) });
+  } else {
+    text = t(`hint.why.${hint.why}`);
+  }
+  return hint.quick ? t("hint.why.quick", { why: text }) : text;
 }
 
 export async function copyText(text) {

@@ -456,29 +456,81 @@ async def test_tab_picks_the_hinted_card() -> None:
         assert want.card not in game.match.view(0).hand
 
 
-async def test_click_chooses_then_plays_a_card() -> None:
+async def first_turn_to_play(pilot: Pilot[int], app: CallbreakApp) -> LocalGame:
+    """Seat 0's call made with Enter, then its first turn to play with a choice of cards."""
+    game = app.game
+    assert isinstance(game, LocalGame)
+    await settle(pilot, app, lambda: waiting_for_human(app))
+    await pilot.press("enter")  # call
+    await settle(pilot, app, lambda: waiting_for_human(app) and game.match.round.phase == "playing"
+                 and len(game.match.view(0).legal_cards) > 1)  # fmt: skip
+    return game
+
+
+async def click_card(pilot: Pilot[int], app: CallbreakApp, card: Card) -> None:
+    """A click on the visible part of ``card`` in the hand."""
     from callbreak.tui.app import HandView
 
+    assert app.table_screen is not None
+    hand = app.table_screen.query_one("#hand", HandView)
+    start = next(a for a, _, c in hand.slots if c == card)
+    await pilot.click("#hand", offset=(start + 1 + 1, 2))  # one column of padding, then inside the face
+    await pilot.pause()
+
+
+async def test_click_chooses_then_plays_a_card() -> None:
     app = make_app(seed=12)
+    async with app.run_test(size=(100, 32)) as pilot:
+        game = await first_turn_to_play(pilot, app)
+        v = game.match.view(0)
+        target = next(c for c in reversed(sort_hand(v.hand, v.rules.trump)) if c in v.legal_cards)
+        await click_card(pilot, app, target)
+        assert app.selected == target
+        assert target in game.match.view(0).hand
+        await click_card(pilot, app, target)
+        assert target not in game.match.view(0).hand
+
+
+async def test_one_click_on_the_card_raised_by_itself_does_not_play_it() -> None:
+    """A Nepali player's try: at the turn's start the first legal card is raised by itself, and one
+    click on it played it at once: a card played that the player had not chosen. The click chooses
+    it; a second plays it."""
+    app = make_app(seed=11)
+    async with app.run_test(size=(100, 32)) as pilot:
+        game = await first_turn_to_play(pilot, app)
+        raised = app.selected
+        assert raised is not None and not app.picked  # raised by itself, not chosen
+        await click_card(pilot, app, raised)
+        assert raised in game.match.view(0).hand and app.selected == raised and app.picked
+        await click_card(pilot, app, raised)
+        assert raised not in game.match.view(0).hand
+
+
+async def test_a_card_chosen_late_in_a_round_is_not_raised_in_the_next_calling() -> None:
+    """A Nepali player's try: a card chosen with the arrows while the others played out a round
+    stayed chosen, so the next round's first card was drawn raised through its calling."""
+    from callbreak.tui.app import HandView
+
+    app = make_app(seed=4, rules=Ruleset.preset("quick", rounds=2))
     async with app.run_test(size=(100, 32)) as pilot:
         game = app.game
         assert isinstance(game, LocalGame)
-        await settle(pilot, app, lambda: waiting_for_human(app))
-        await pilot.press("enter")  # call
-        await settle(pilot, app, lambda: waiting_for_human(app) and game.match.round.phase == "playing"
-                     and len(game.match.view(0).legal_cards) > 1)
-        v = game.match.view(0)
-        assert app.table_screen is not None
-        hand = app.table_screen.query_one("#hand", HandView)
-        target = next(c for c in reversed(sort_hand(v.hand, v.rules.trump)) if c in v.legal_cards)
-        start = next(a for a, _, c in hand.slots if c == target)
-        where = (start + 1 + 1, 2)  # one column of padding, then inside the face
-        await pilot.click("#hand", offset=where)
-        assert app.selected == target
-        assert target in game.match.view(0).hand
-        await pilot.click("#hand", offset=where)
+        def second_calling() -> bool:
+            return (len(game.match.rounds) == 1 and game.human_to_act and game.match.view(0).phase == "calling"
+                    and not isinstance(app.screen, SummaryScreen))
+
+        while not second_calling():
+            await settle(pilot, app, lambda: waiting_for_human(app))
+            if not second_calling():
+                await pilot.press("enter")
+        # as the arrows leave it when pressed in the others' turns (bots with no delay leave no such
+        # turn to press them in): a card chosen, then the table drawn again
+        app.selected, app.picked = sort_hand(game.match.view(0).hand, "S")[0], True
+        app.on_game_change()
         await pilot.pause()
-        assert target not in game.match.view(0).hand
+        assert not app.picked
+        assert app.table_screen is not None
+        assert "▲" not in str(app.table_screen.query_one("#hand", HandView).content)
 
 
 async def test_pagat_match_without_end_is_ended_between_rounds() -> None:
@@ -534,7 +586,9 @@ async def test_the_final_scores_offer_an_analysis_of_your_play() -> None:
         assert isinstance(screen, AnalysisScreen) and screen.worst is not None
         worst = screen.worst
         foot = str(screen.query_one("#analysis-foot", Static).content)
-        assert worst.seat == 0 and f"you played {worst.taken}" in foot
+        # the card as the table shows it ("Q♦"; it said "QD"), a call as a number
+        taken = worst.taken if worst.trick is None else Card.parse(worst.taken).symbol
+        assert worst.seat == 0 and f"you played {taken})" in foot
         original = game.match.deals[worst.deal]
         await pilot.press("p")
         await settle(pilot, app, lambda: app.game is not game and app.model is not None and app.model.my_turn)

@@ -266,3 +266,29 @@ async def test_a_hint_s_reason_is_in_nepali(nepali: None) -> None:
         assert app.selected == v.legal_cards[-1]
         assert app.message.endswith(" — " + NE["hint.why.win_cheap"]), app.message
         assert not ENGLISH.search(app.message), app.message
+
+
+def test_a_refusal_of_the_server_is_worded_in_nepali(nepali: None) -> None:
+    # A Nepali player's try: Enter pressed as the timer played gave the server's English, "it is
+    # seat 0's turn" (a seat number, not a name); the code is worded, as on the web.
+    from callbreak.tui.online import OnlineGame, parse_join_url
+
+    game = OnlineGame(parse_join_url("http://127.0.0.1:9/t/abc#token"))
+    game.receive('{"type": "error", "code": "not_your_turn", "message": "it is seat 0\'s turn", "v": 3}')
+    assert game.error == NE["error.not_your_turn"]
+    game.receive('{"type": "error", "code": "bad_token", "message": "that seat token is not valid"}')
+    assert game.fatal == NE["error.bad_token"]
+
+
+def test_changed_rules_in_the_header_are_worded_in_nepali(nepali: None) -> None:
+    # A Nepali player's try: the header said "छिटो नियम (max_call=8)", the field's English name.
+    from callbreak.tui.render import rules_label
+
+    changes = {"min_call": 2, "max_call": 8, "max_overtricks": 3, "missed_penalty": "shortfall", "bonus_call": 8,
+               "tie_break": "share", "must_head": False, "head_after_cut": False, "trump_lead": "after_broken",
+               "must_undertrump": True, "redeal_without_trump": True, "redeal_without_face_card": True,
+               "min_total_calls": 11, "direction": "counterclockwise", "autoplay_forced": False}  # fmt: skip
+    for field, value in changes.items():
+        label = rules_label(Ruleset.preset("standard", **{field: value}))
+        assert "=" not in label and field not in label and not ENGLISH.search(label), label
+        assert label.startswith(NE["tui.rules_changed"].split("{")[0] + NE["preset.short.standard"]), label

@@ -24,6 +24,7 @@ from textual.pilot import Pilot
 from textual.widgets import Label
 
 from callbreak import Card, Ruleset, SeatView
+from callbreak.i18n import translator
 from callbreak.round import lowest_action
 from callbreak.server.protocol import Select
 from callbreak.tui.app import CallbreakApp, SummaryScreen
@@ -303,8 +304,28 @@ async def test_bad_seat_token_is_refused(server: Server) -> None:
     assert game.fatal and not game.connected
     bad = OnlineGame(parse_join_url(f"{server.base}/join/nosuchcode"), name="X")
     await asyncio.wait_for(bad.run(lambda: None), 10)
-    # the server's own words, read from its error body (`bodies.HttpError`)
-    assert bad.fatal == "could not join: this invite is not valid", bad.fatal
+    # worded from the code of its error body (`bodies.HttpError`), as the web words it
+    assert bad.fatal == "could not join: There is no such table or invite.", bad.fatal
+
+
+def test_a_join_refused_is_told_on_the_command_line_in_the_players_language(server: Server) -> None:
+    """A Nepali player's try: a refused join opened the screen, closed it, and printed the server's
+    English ("could not join: a player called 'राम' sits at this table already"). It is told before
+    any screen opens, in the player's language."""
+    import subprocess
+    import sys
+
+    ne = translator("ne")
+    r = httpx.post(f"{server.base}/api/tables", json={"rules": {"preset": "quick"}, "bots": "random", "name": "राम"})
+    invite = server.base + r.json()["invite_url"]
+    for link, name, code in ((invite, "राम", "name_taken"), (server.base + "/join/nosuchcode", "Sita", "no_table")):
+        done = subprocess.run(
+            [sys.executable, "-m", "callbreak", "play", "--lang", "ne", "--join", link, "--name", name],
+            capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+        )
+        assert done.returncode == 1, done
+        assert done.stderr == f"callbreak play: {ne('tui.o_join_failed', why=ne(f'error.{code}'))}\n", done.stderr
+        assert "\x1b[?1049h" not in done.stdout  # no screen opened (the terminal's alternate screen)
 
 
 def test_the_terminal_joins_with_the_apis_types_without_the_web_server_installed() -> None:
@@ -508,6 +529,30 @@ async def test_what_the_terminal_shows_chosen_is_what_a_timeout_plays(tmp_path: 
         await advance(http, v.rules.card_seconds)
         await settle(pilot, lambda: [c for s, c in _cards_of(app, tricks, trick) if s == game.seat] != [])
         assert [c for s, c in _cards_of(app, tricks, trick) if s == game.seat] == [lowest]
+
+
+async def test_where_a_timer_runs_the_call_picker_starts_on_the_suggestion_and_a_timeout_calls_it(tmp_path: Path) -> None:
+    """A Nepali player's try online: the picker stayed on the timer's call, 1, beside "suggested
+    2" (Help says it starts on the suggestion), and Enter called 1. Now the cursor goes to the
+    suggested call, and the server is told, so that a timeout calls what the screen shows."""
+    from callbreak.bots import Hint
+
+    def suggest(view: SeatView) -> Hint:
+        return Hint(call=view.legal_calls[2], chance=0.6, why="call", mean=3.1)
+
+    async with driven_table(tmp_path, "Hinted") as (http, seat_url, _):
+        game = OnlineGame(parse_join_url(seat_url))
+        app = CallbreakApp(game, hint=suggest)
+        async with app.run_test(size=(110, 34)) as pilot:
+            v = await turn_to(pilot, app, game, http, "calling")
+            want = v.legal_calls[2]
+            assert want != lowest_action(v)
+            await settle(pilot, lambda: app.call_choice == want)
+            await told(pilot, game)
+            assert v.rules.call_seconds is not None
+            await advance(http, v.rules.call_seconds)  # the turn runs out: the call on screen is made
+            await settle(pilot, lambda: game.state is not None and game.state.calls[game.seat] is not None)
+            assert game.state is not None and game.state.calls[game.seat] == want
 
 
 async def test_a_call_or_card_typed_and_not_entered_is_what_a_timeout_plays(tmp_path: Path) -> None:

@@ -162,7 +162,10 @@ def _warm_up() -> list[str]:
 
 
 def _run_online(args: argparse.Namespace) -> int:
+    import asyncio
+
     from ..tui.online import OnlineGame, parse_join_url
+    from ..tui.words import tr
 
     try:
         target = parse_join_url(args.join)
@@ -172,6 +175,10 @@ def _run_online(args: argparse.Namespace) -> int:
     from ..tui.app import CallbreakApp
 
     game = OnlineGame(target, name=args.name or "")
+    asyncio.run(game.join())  # (an invite: the seat taken before the screen opens)
+    if game.fatal:
+        print(f"callbreak play: {game.fatal}", file=sys.stderr)
+        return 1
     app = CallbreakApp(game)
     later = _warm_up()  # hints are computed here
     result = app.run()
@@ -181,5 +188,5 @@ def _run_online(args: argparse.Namespace) -> int:
     for line in later[1:]:
         print(line)
     if game.seat_url:
-        print(f"Your seat: {game.seat_url}  (callbreak play --join '{game.seat_url}' takes it back)")
+        print(tr("tui.o_your_seat", url=game.seat_url))
     return int(result or 0)

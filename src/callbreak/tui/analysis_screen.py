@@ -20,13 +20,29 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from ..analysis.records import Decision
+from ..cards import Card
+from ..i18n import digits
 from ..match import Match
 from .words import current, tr
 
-__all__ = ["TUI_BUDGET", "AnalysisScreen"]
+__all__ = ["TUI_BUDGET", "AnalysisScreen", "again_text"]
 
 #: playouts per decision: a quicker look than the command's default
 TUI_BUDGET = 400
+
+
+def again_text(worst: Decision) -> str:
+    """The foot's offer to play the worst mistake's position again: the card as the table shows
+    it ("Q♦", not its notation "QD"), a call in the language's digits.
+
+    >>> d = Decision(deal=0, round=2, step=30, trick=11, seat=0, kind="card", taken="QD", best="KD",
+    ...              options=(), loss_points=1.0, loss_win=0.1, grade="mistake", forced=False)
+    >>> again_text(d)
+    'p: play round 2, trick 11 again (you played Q♦)  ·  Esc: back'
+    """
+    if worst.trick is None:
+        return tr("tui.analysis_again_call", round=worst.round, taken=digits(current(), worst.taken))
+    return tr("tui.analysis_again_trick", round=worst.round, trick=worst.trick, taken=Card.parse(worst.taken).symbol)
 
 
 class AnalysisScreen(ModalScreen[Match | None]):
@@ -97,14 +113,7 @@ class AnalysisScreen(ModalScreen[Match | None]):
             self.query_one("#analysis", Static).update(Group(*tables(result, current())))
             self.worst = worst
             if worst is not None:
-                again = (
-                    tr("tui.analysis_again_call", round=worst.round, taken=worst.taken)
-                    if worst.trick is None
-                    else tr(
-                        "tui.analysis_again_trick", round=worst.round, trick=worst.trick, taken=worst.taken
-                    )
-                )
-                self.query_one("#analysis-foot", Label).update(again)
+                self.query_one("#analysis-foot", Label).update(again_text(worst))
             self.done = True
 
         self.app.call_from_thread(show)

@@ -764,6 +764,8 @@ class CallbreakApp(App[int]):
         if self._my_turn is not None and turn != self._my_turn:
             self.typed = ""  # (the turn went by, its timer's: what was typed for it is spent)
         self._my_turn = turn
+        if v.phase != "playing":
+            self.picked = False  # (a card chosen late in a round is not raised in the next one's calling)
         if v.phase == "calling" and m.my_turn:
             key = (v.round_number, len(m.summaries), v.hand)
             if self._call_key != key or self.call_choice not in v.legal_calls:
@@ -833,12 +835,17 @@ class CallbreakApp(App[int]):
         def show() -> None:
             if self._hint_key == key:
                 self.hint_text = t
-                # the cursor goes to the suggestion unless the player has moved it, or a timer runs
-                # (there it stays where a timeout would call)
+                # the cursor goes to the suggestion unless the player has moved it (Help says so); where
+                # a timer runs, the server is told, so that a timeout calls what the screen shows (a
+                # newcomer's try online: the cursor stayed on the timer's 1 beside "suggested 2", and
+                # Enter called 1)
                 m = self.model
                 free = self.call_choice is not None and self._call_key is not None and not self.call_picked
-                if free and m is not None and m.deadline is None and call in m.view.legal_calls:
+                if free and m is not None and call in m.view.legal_calls:
                     self.call_choice = call
+                    if m.deadline is not None:
+                        self.call_picked = True
+                        self._lifted()
                 self.render_all()
 
         self.call_from_thread(show)
@@ -959,7 +966,7 @@ class CallbreakApp(App[int]):
         if v.phase == "calling":
             t.append(tr("tui.your_call"), style="bold")
             t.append("◀ ", style="dim")
-            shown = self.typed or str(self.call_choice)
+            shown = digits(current(), self.typed or self.call_choice)  # (the language's digits, as the hint's)
             t.append(f" {shown} ", style="bold black on yellow")
             t.append(" ▶", style="dim")
             t.append_text(self.hint_text)
@@ -1096,11 +1103,12 @@ class CallbreakApp(App[int]):
         self.on_game_change()
 
     def hand_click(self, card: Card) -> None:
-        """A click on a card: choose it; a second click on the chosen card plays it."""
+        """A click on a card: choose it; a second click on the chosen card plays it (the card raised
+        by itself at the turn's start is not chosen: a newcomer's one click on it played it)."""
         m = self.model
         if m is None:
             return
-        if m.my_turn and m.view.phase == "playing" and card == self.selected:
+        if m.my_turn and m.view.phase == "playing" and card == self.selected and self.picked:
             self.typed = ""
             self.submit()
             return

@@ -33,6 +33,7 @@ import msgspec
 from ..bots.names import level_name
 from ..cards import Card
 from ..errors import IllegalAction
+from ..i18n import catalogue
 from ..round import SeatView, Trick
 from ..rules import Ruleset
 from ..server.bodies import HttpError, JoinTable, SeatAnswer
@@ -116,6 +117,20 @@ _other_event = msgspec.json.Decoder(_OtherEvent)
 _TYPES = frozenset(t.__struct_config__.tag for t in typing.get_args(ServerMessage))
 _KINDS = frozenset(t.__struct_config__.tag for t in typing.get_args(Event))
 _CODES = frozenset(c.value for c in ErrorCode)
+
+
+def server_refusal(code: str, message: str) -> str:
+    """A refusal of the server in the player's language, worded from its code (the server's
+    message is English, for logs), as the web client words it; the message where the code
+    has no words (a newer server's).
+
+    >>> server_refusal("not_your_turn", "it is seat 0's turn")
+    'It is not your turn.'
+    >>> server_refusal("some_new_code", "a newer server's refusal")
+    "a newer server's refusal"
+    """
+    key = f"error.{code}"
+    return tr(key) if key in catalogue("en") else message
 
 
 @dataclass(frozen=True)
@@ -630,15 +645,34 @@ class OnlineGame(Game):
             )
         if r.status_code != 200:
             try:
-                message = msgspec.json.decode(r.content, type=HttpError).message
+                err = msgspec.json.decode(r.content, type=HttpError)
+                message = server_refusal(err.error, err.message)
             except msgspec.DecodeError:  # not the API's answer (a proxy's page, say)
-                message = r.text
-            raise IllegalAction(f"could not join: {message}")
+                message = tr("error.http", status=r.status_code)
+            raise IllegalAction(tr("tui.o_join_failed", why=message))
         try:
             seat = msgspec.json.decode(r.content, type=SeatAnswer)
         except msgspec.DecodeError as e:
-            raise IllegalAction(f"could not join: the server's answer is not a seat ({e})") from None
+            raise IllegalAction(tr("tui.o_join_failed", why=f"the server's answer is not a seat ({e})")) from None
         self.table_id, self.token, self.seat = seat.table, seat.token, seat.seat
+
+    async def join(self) -> None:
+        """Take a seat by the invite (before the screen opens: a refusal is told on the command
+        line, in the player's language, with no screen flashing up and closing); ``fatal`` says
+        why it failed.  Nothing to do with a seat link."""
+        import httpx
+
+        if self.table_id is None:
+            try:
+                await self._join()
+            except (IllegalAction, OSError, httpx.HTTPError) as e:
+                self.fatal = self.join_failure(e)
+
+    def join_failure(self, e: Exception) -> str:
+        """What a failed join says: the server's refusal worded from its code, or the network's."""
+        if isinstance(e, IllegalAction):
+            return str(e)
+        return tr("tui.o_join_failed", why=f"{tr('error.network')} ({self.target.base}: {e})")
 
     async def run(self, notify: Callable[[], None]) -> None:
         import httpx
@@ -650,12 +684,8 @@ class OnlineGame(Game):
         if self.table_id is None:
             try:
                 await self._join()
-            except (IllegalAction, OSError) as e:
-                self.fatal = str(e) if isinstance(e, IllegalAction) else f"could not join: {e}"
-                notify()
-                return
-            except httpx.HTTPError as e:
-                self.fatal = f"could not reach {self.target.base}: {e}"
+            except (IllegalAction, OSError, httpx.HTTPError) as e:
+                self.fatal = self.join_failure(e)
                 notify()
                 return
         host = urlsplit(self.target.base).hostname or ""
@@ -693,7 +723,7 @@ class OnlineGame(Game):
                 if switching:
                     continue
                 if code in (4403, 4404):
-                    self.fatal = self.fatal or "the server refused this seat"
+                    self.fatal = self.fatal or server_refusal("bad_token" if code == 4403 else "no_table", "")
                     notify()
                     return
             except (TimeoutError, OSError, websockets.exceptions.WebSocketException):
@@ -747,8 +777,8 @@ class OnlineGame(Game):
             if msg.ref == LIFT:  # a choice the turn outran: nothing to tell
                 return
             if msg.code in FATAL:
-                self.fatal = msg.message
-            self.error = msg.message
+                self.fatal = server_refusal(msg.code, msg.message)
+            self.error = server_refusal(msg.code, msg.message)
             return
         if isinstance(msg, Rematch):
             if msg.table != self.table_id:

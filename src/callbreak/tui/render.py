@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..cards import Card
-from ..i18n import digits
+from ..i18n import catalogue, digits
 from ..rules import PRESETS, Ruleset
 from .game import RoundSummary, TableModel, sort_hand
 from .words import current, tr
@@ -155,14 +155,56 @@ def rules_label(rules: Ruleset) -> str:
     >>> rules_label(Ruleset.preset("pagat", rounds=2)), rules_label(Ruleset.preset("quick", rounds=2))
     ('Pagat rules', 'Standard rules')
     >>> rules_label(Ruleset.preset("bhoos", max_call=9))
-    'Bhoos rules (max_call=9)'
+    'Bhoos rules (Highest call: 9)'
+    >>> rules_label(Ruleset.preset("quick", tie_break="share", must_head=False))
+    'Quick rules (Tie at the top: share, Must head: no)'
     """
     name, diff = rules.describe()
     shown = {k: v for k, v in diff.items() if k not in _SAID_APART}
     label = tr(f"preset.short.{name}") if name in PRESETS else name
     if not shown:
         return tr("tui.rules", name=label)
-    return tr("tui.rules_changed", name=label, changes=", ".join(f"{k}={v}" for k, v in shown.items()))
+    return tr("tui.rules_changed", name=label, changes=", ".join(rule_words(k, v) for k, v in shown.items()))
+
+
+#: the words of a rule's value, where it is not a number or yes/no (as the web's form of rules says them)
+_VALUE_KEYS = {
+    ("missed_penalty", "call"): "rule.minus_call",
+    ("missed_penalty", "shortfall"): "rule.minus_shortfall",
+    ("missed_penalty", "zero"): "",
+    ("bonus_call", None): "rule.no_bonus",
+    ("max_overtricks", None): "rule.no_limit",
+    ("tie_break", "sudden_death"): "rule.sudden_death",
+    ("tie_break", "share"): "rule.share",
+    ("trump_lead", "any"): "rule.lead_any",
+    ("trump_lead", "not_first_trick"): "rule.lead_not_first",
+    ("trump_lead", "after_broken"): "rule.lead_after_broken",
+    ("direction", "clockwise"): "rule.clockwise",
+    ("direction", "counterclockwise"): "rule.counterclockwise",
+}
+
+
+def rule_words(field: str, value: object) -> str:
+    """One rule and its value as a player reads them, in the player's language ("max_call=9"
+    was shown before).
+
+    >>> rule_words("max_call", 9), rule_words("missed_penalty", "shortfall"), rule_words("must_head", True)
+    ('Highest call: 9', 'Missed call: −(call − tricks)', 'Must head: yes')
+    >>> rule_words("missed_penalty", "zero"), rule_words("bonus_points", 10)
+    ('Missed call: 0', 'bonus_points: 10')
+    """
+    key = "rule.missed_call" if field == "missed_penalty" else f"rule.{field}"
+    name = tr(key) if key in catalogue("en") else field  # (a field the web's form has no words for)
+    key = _VALUE_KEYS.get((field, value if isinstance(value, str | None) else ""))
+    if key == "":
+        words = digits(current(), 0)
+    elif key is not None:
+        words = tr(key)
+    elif isinstance(value, bool):
+        words = tr("rule.yes" if value else "rule.no")
+    else:
+        words = digits(current(), value)
+    return f"{name}: {words}"
 
 
 def header_text(model: TableModel, width: int | None = None) -> Text:

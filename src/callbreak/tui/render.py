@@ -193,8 +193,8 @@ def rule_words(field: str, value: object) -> str:
     >>> rule_words("missed_penalty", "zero"), rule_words("bonus_points", 10)
     ('Missed call: 0', 'bonus_points: 10')
     """
-    key = "rule.missed_call" if field == "missed_penalty" else f"rule.{field}"
-    name = tr(key) if key in catalogue("en") else field  # (a field the web's form has no words for)
+    label = "rule.missed_call" if field == "missed_penalty" else f"rule.{field}"
+    name = tr(label) if label in catalogue("en") else field  # (a field the web's form has no words for)
     key = _VALUE_KEYS.get((field, value if isinstance(value, str | None) else ""))
     if key == "":
         words = digits(current(), 0)

@@ -73,7 +73,9 @@ async def play_match(pilot: Pilot[int], app: CallbreakApp, use_arrows_every: int
                 assert text.count("Final places") == 1
                 me = game.match.places[0]
                 alone = game.match.places.count(me) == 1
-                assert ("You won with" if me == 1 and alone else "You came" if alone else "You shared") in text
+                said = "You won with" if me == 1 and alone else "You came" if alone else "You shared"
+                # first: at 80 x 24 the player's place and result were below the screen's edge
+                assert text.lstrip().startswith(said), text
             await pilot.press("enter")
             pressed.append("enter")
             await pilot.pause()
@@ -743,3 +745,21 @@ async def test_a_deal_thrown_in_starts_the_calls_cursor_afresh() -> None:
         await pilot.press("enter")
         await settle(pilot, app, lambda: my_call() and app.model is not None and app.model.view.hand != hand)
         assert not app.call_picked
+
+
+async def test_ctrl_q_in_a_local_match_asks_before_it_quits() -> None:
+    """A Nepali player's try: one Ctrl+Q ended a five-round match, which is not kept. During a
+    local match the first press says so; a second quits; another key in between starts afresh."""
+    app = make_app(seed=3)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot, app, lambda: waiting_for_human(app))
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.is_running and app.message == "Press Ctrl+Q again to quit: this match is not kept."
+        await pilot.press("escape")  # (clears the message: the next Ctrl+Q asks again)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.is_running
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not app.is_running

@@ -256,7 +256,10 @@ class SummaryScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         parts: list[Any] = [summary_table(self.summary, self.model.names, self.model.seat)]
         if self.model.over:
-            parts += [Text(""), places_table(self.model), Text(""), Text(match_result(self.model), style="bold yellow")]
+            # the player's own result first, then the places, then the last round: a newcomer's
+            # try at 80 x 24 found their place and result below the screen's edge
+            result = Text(match_result(self.model), style="bold yellow")
+            parts = [result, Text(""), places_table(self.model), Text(""), *parts]
         elif self.model.view.sudden_death:
             parts += [Text(""), Text(tr("tui.sudden_next"), style="bold red")]
         self._content = Group(*parts)
@@ -646,6 +649,17 @@ class CallbreakApp(App[int]):
         self.push_screen(self.table_screen)
         game = self.game
         self.run_worker(game.run(self.on_game_change), group="game", exclusive=True, exit_on_error=True)
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q: quit; in a local match still being played, only when pressed again while the
+        table says so (a newcomer's one key ended a five-round match, which is not kept)."""
+        game = self.game
+        again = tr("tui.quit_again")
+        if isinstance(game, LocalGame) and not game.over and self.message != again:
+            self.message, self.message_style = again, "bold yellow"
+            self.render_all()
+            return
+        self.exit()
 
     def new_match(self, start: Match | None = None) -> None:
         """Another local match with the same options and a fresh seed; online, a rematch.

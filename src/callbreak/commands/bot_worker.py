@@ -4,6 +4,8 @@ the bot queue on its Redis (``callbreak serve --bot-queue redis``; docs/deploy.m
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from typing import Any
 
 from .options import positive_int
@@ -47,12 +49,14 @@ def run(args: argparse.Namespace) -> int:
 
     need("`callbreak bot-worker`", "server", "scale")
     from ..server.botworker import BotWorker
-    from ..server.config import ServerConfig, redacted
+    from ..server.config import ServerConfig, redacted, unknown_variables
 
     try:
         cfg = ServerConfig.from_env(redis=args.redis, namespace=args.namespace)
     except ValueError as e:
         raise SystemExit(f"callbreak bot-worker: {e}") from None
+    for unknown in unknown_variables(os.environ):
+        print(f"callbreak bot-worker: {unknown}", file=sys.stderr, flush=True)
     if not cfg.redis:
         raise SystemExit("callbreak bot-worker: say which Redis: --redis redis://host:6379/0 (or CALLBREAK_REDIS)")
     if args.processes > 1:
@@ -61,8 +65,6 @@ def run(args: argparse.Namespace) -> int:
             f"(namespace {cfg.namespace})",
             flush=True,
         )
-        import os
-        import sys
 
         from ..server.workers import keep_running
 

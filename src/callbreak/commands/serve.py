@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import socket
 import sys
 from typing import Any
@@ -103,7 +104,10 @@ def _log_lines(level: str) -> None:
     1
     >>> driver = logging.getLogger("psycopg"); [type(h).__name__ for h in driver.handlers]   # (the database driver's too)
     ['_Lines']
-    >>> logger.handlers[:] = handlers; logger.setLevel(level); driver.handlers.clear(); driver.setLevel(logging.NOTSET)
+    >>> web = logging.getLogger("uvicorn"); [type(h).__name__ for h in web.handlers]   # (and the web server's)
+    ['_Lines']
+    >>> logger.handlers[:] = handlers; logger.setLevel(level)
+    >>> for each in (driver, web): each.handlers.clear(); each.setLevel(logging.NOTSET)
     """
     logger = logging.getLogger("callbreak")
     name = level.upper()
@@ -111,7 +115,9 @@ def _log_lines(level: str) -> None:
     # the database driver's own warnings too (its pool's tries while PostgreSQL is down), the same way
     driver = logging.getLogger("psycopg")
     driver.setLevel(max(logger.level, logging.WARNING))
-    for each in (logger, driver):
+    # and the web server's ("connection open", "connection rejected (403 Forbidden)": an operator's
+    # try found them with no time; uvicorn is given no logging of its own, `run`)
+    for each in (logger, driver, logging.getLogger("uvicorn")):
         if not any(isinstance(h, _Lines) for h in each.handlers):
             each.addHandler(_Lines())
 
@@ -157,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..bots.warmup import KERNEL
     from ..server.app import create_app
-    from ..server.config import ServerConfig, redacted, setting_names
+    from ..server.config import ServerConfig, redacted, setting_names, unknown_variables
     from ..server.probes import Probes
     from ..server.sockets import QuietDenialWebSockets, header_timeout_protocol
     from ..server.store import StoreUnavailable
@@ -185,6 +191,8 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit(f"callbreak serve: {setting_names(str(e), set(flagged))}") from None
     _raise_open_files_limit()
     _log_lines(args.log_level)
+    for unknown in unknown_variables(os.environ):
+        logging.getLogger("callbreak.serve").warning("%s", unknown)
     if args.workers > 1 and not cfg.redis:
         raise SystemExit("callbreak serve: --workers needs --redis (the processes share their tables through it)")
     if args.workers > 1 and args.status_port is not None and not 0 < args.status_port <= 65536 - args.workers:
@@ -287,6 +295,7 @@ def run(args: argparse.Namespace) -> int:
         sock = socket.socket(fileno=args.fd)  # that asyncio gives the connections TCP_NODELAY, as `listening_socket`'s)
     config = uvicorn.Config(
         app,
+        log_config=None,  # (its lines go through `_log_lines`' handler: with a time, as ours)
         log_level=args.log_level,
         http=header_timeout_protocol(cfg.header_timeout, cfg.max_header, hub.over_connect_rate),
         ws=QuietDenialWebSockets,

@@ -17,6 +17,7 @@ ValueError: CALLBREAK_GRACE must be a number, not 'soon'
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import os
 import re
 from collections.abc import Mapping
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-__all__ = ["ServerConfig", "redacted"]
+__all__ = ["OTHER_VARIABLES", "ServerConfig", "redacted", "unknown_variables"]
 
 
 @dataclass
@@ -215,6 +216,28 @@ class ServerConfig:
             raise ValueError("switch_interval must be between 0 and 1 second")
         if self.max_message < 64:
             raise ValueError("max_message must be at least 64 bytes")
+
+
+#: the ``CALLBREAK_*`` variables read outside `ServerConfig` (the bots' compiled-kernel cache)
+OTHER_VARIABLES = frozenset({"CALLBREAK_NUMBA_CACHE_DIR"})
+
+
+def unknown_variables(env: Mapping[str, str]) -> list[str]:
+    """A warning for each ``CALLBREAK_*`` variable in ``env`` that nothing reads, with the setting
+    meant where one is close (an operator's try: ``CALLBREAK_CONECT_BURST=400`` started the server
+    with the default burst, and said nothing).
+
+    >>> unknown_variables({"CALLBREAK_CONECT_BURST": "400", "CALLBREAK_GRACE": "60", "PATH": "/bin"})
+    ['CALLBREAK_CONECT_BURST is not a setting (CALLBREAK_CONNECT_BURST?): ignored']
+    >>> unknown_variables({"CALLBREAK_COLOUR": "green", "CALLBREAK_NUMBA_CACHE_DIR": "/tmp/k"})
+    ['CALLBREAK_COLOUR is not a setting: ignored']
+    """
+    known = {f"CALLBREAK_{f.name.upper()}" for f in dataclasses.fields(ServerConfig)} | OTHER_VARIABLES
+    out = []
+    for key in sorted(k for k in env if k.startswith("CALLBREAK_") and k not in known):
+        close = difflib.get_close_matches(key, known, n=1, cutoff=0.8)
+        out.append(f"{key} is not a setting{f' ({close[0]}?)' if close else ''}: ignored")
+    return out
 
 
 def setting_names(message: str, flagged: set[str]) -> str:

@@ -7,6 +7,7 @@ action when the table's clock passes the decision's deadline."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
@@ -21,6 +22,7 @@ from typing import Any
 import pytest
 import redis
 
+from callbreak import Match
 from callbreak.cards import Card
 from callbreak.round import SeatView, lowest_action
 from callbreak.server.autopilot import decision_seed
@@ -29,7 +31,7 @@ from callbreak.server.botqueue import GROUP, decode_request, stream_key
 from callbreak.server.store_pg import PostgresStore
 from callbreak.server.table import TableState
 
-from ..server.conftest import Client, cards_in, play_until
+from ..server.conftest import Client, CountingMeter, cards_in, play_until
 from ..server.driven import DRIVEN, drive, step
 from .procs import ScaledServer
 
@@ -355,5 +357,41 @@ def test_a_worker_that_loses_redis_says_so_once_and_once_back(ns: str) -> None:
         assert tries >= 1 and len(lines) == 2, (tries, lines)  # however many tries failed, two lines said it
         assert worker.proc.poll() is None
     finally:
+        worker.stop()
+        own.stop()
+
+
+async def test_a_decision_waits_out_a_quick_restart_of_redis(ns: str) -> None:
+    """An operator's try: Redis restarted in a second, and the bot decision then in flight was
+    played at once as the lowest legal action (`outcome="failed"`). It is asked again until Redis
+    takes it, and the worker's answer is played. The table's clock stands still: no deadline."""
+    from callbreak.bots import make_bot
+    from callbreak.server.botqueue_redis import RedisBotQueue
+    from callbreak.server.clock import ManualClock
+    from callbreak.server.config import ServerConfig
+
+    from .services import Redis
+
+    own = Redis()
+    worker = Worker(own.url, ns)
+    meter = CountingMeter()
+    q = RedisBotQueue(ServerConfig(redis=own.url, namespace=ns), ManualClock(), lambda: meter)
+    m = Match(seed=5)
+    seat = m.to_act
+    assert seat is not None
+    try:
+        worker.wait_ready()
+        await q.start()
+        own.stop()
+        asked = asyncio.ensure_future(q.decide(BotAsk("t1", 0, seat, "medium", 7, m.view(seat))))
+        while q._asking.failures < 2:  # refused, and asked again
+            assert not asked.done()
+            await asyncio.sleep(0.01)
+        own.start()
+        got = await asyncio.wait_for(asked, 60)
+        assert got == make_bot("medium", seed=7).act(m.view(seat))  # the worker's own answer
+        assert meter.outcomes == ["answered"], meter.outcomes
+    finally:
+        await q.close()
         worker.stop()
         own.stop()

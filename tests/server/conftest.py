@@ -20,6 +20,8 @@ import orjson
 import pytest
 import websockets
 
+from callbreak.server.meter import Meter
+
 from ..seeds import process_of_test, seed_of_test
 
 FAST = {
@@ -299,3 +301,13 @@ async def two_players(
     if start:
         await a.send({"type": "start"})
     return made, joined, a, b, spectator
+
+
+class CountingMeter(Meter):
+    """A meter that keeps the bot queue's outcomes, in order."""
+
+    def __init__(self) -> None:
+        self.outcomes: list[str] = []
+
+    def bot_queue(self, outcome: str) -> None:
+        self.outcomes.append(outcome)

@@ -3,6 +3,7 @@ host rebuilds exactly the view the table had (`SeatView.from_dict`)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import msgspec
@@ -13,7 +14,7 @@ from callbreak.server.autopilot import earlier_views
 from callbreak.server.botpool import BotAsk
 from callbreak.server.botqueue import decode_request, earlier_of, encode_request, request_of, view_of
 
-from .conftest import cards_in
+from .conftest import CountingMeter, cards_in
 
 
 @pytest.mark.parametrize("preset", ["quick", "pagat", "standard"])
@@ -72,31 +73,31 @@ def test_a_request_carries_the_earlier_rounds_only_as_played_in_the_open() -> No
 
 async def test_a_bot_queue_out_of_reach_is_said_once_not_at_every_decision(caplog: pytest.LogCaptureFixture) -> None:
     """Found by an operator's try: with Redis gone, every bot decision of every table logged a
-    warning (20 lines in 15 s for one table). Said once as it goes; each decision still falls back
-    to the lowest legal action and is counted."""
+    warning (20 lines in 15 s for one table). Said once as it goes; each decision is asked again
+    until its deadline (on the table's clock, which the test moves), then falls back to the lowest
+    legal action and is counted."""
     import logging
 
     from callbreak.server.botqueue_redis import RedisBotQueue
     from callbreak.server.clock import ManualClock
     from callbreak.server.config import ServerConfig
-    from callbreak.server.meter import Meter
 
     from .conftest import free_port
 
-    class Counting(Meter):
-        def __init__(self) -> None:
-            self.outcomes: list[str] = []
-
-        def bot_queue(self, outcome: str) -> None:
-            self.outcomes.append(outcome)
-
-    meter = Counting()
-    q = RedisBotQueue(ServerConfig(redis=f"redis://127.0.0.1:{free_port()}/0", namespace="cb"), ManualClock(), lambda: meter)
+    meter = CountingMeter()
+    clock = ManualClock()
+    q = RedisBotQueue(ServerConfig(redis=f"redis://127.0.0.1:{free_port()}/0", namespace="cb"), clock, lambda: meter)
     m = Match(seed=3)
     try:
         with caplog.at_level(logging.WARNING, logger="callbreak"):
             for v in range(5):
-                assert await q.decide(BotAsk("t1", v, m.to_act, "medium", v, m.view(m.to_act))) is None
+                asked = asyncio.ensure_future(q.decide(BotAsk("t1", v, m.to_act, "medium", v, m.view(m.to_act))))
+                tries = q._asking.failures + 2
+                while q._asking.failures < tries:  # asked, refused, asked again: waiting for its deadline
+                    assert not asked.done()
+                    await asyncio.sleep(0.01)
+                clock.advance(q.deadline)
+                assert await asked is None
     finally:
         await q.redis.aclose()
     said = [r.getMessage() for r in caplog.records]

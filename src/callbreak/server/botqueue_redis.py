@@ -11,7 +11,8 @@ worker that died or stalls is taken over by another (``XAUTOCLAIM`` after
 
 The owner waits for an answer until ``bot_deadline`` seconds on the table's clock (the
 `ManualClock` in tests), then gives up: the seat plays the lowest legal action, as when a
-bot fails.  An answer is used once, by the decision still waiting for it (a second answer
+bot fails.  A request Redis does not take is asked again every ``ASK_AGAIN`` seconds until then
+(Redis restarting: a decision waits it out).  An answer is used once, by the decision still waiting for it (a second answer
 to the same request, or one after the deadline, is ignored), and the table uses it only if
 it is still at the version it asked at (`Autopilot`): nothing is played twice.
 """
@@ -49,6 +50,8 @@ ANSWERS_CLIENT = "callbreak-bot-answers"
 
 #: seconds between two readings of the queue's depth (for the metrics)
 DEPTH_EVERY = 1.0
+#: seconds between two tries of a request Redis did not take (until the decision's deadline)
+ASK_AGAIN = 0.25
 
 
 async def ensure_group(r: aioredis.Redis, stream: str) -> None:
@@ -109,13 +112,17 @@ class RedisBotQueue:
         timer: Handle = self.clock.call_later(self.deadline, self._expire, rid, ask)
         try:
             req = request_of(ask, self.channel, rid, int((time.time() + self.deadline) * 1000))
-            try:
-                await self.redis.xadd(self.stream, {"r": encode_request(req)}, maxlen=self.maxlen, approximate=True)
-            except (RedisError, OSError) as e:
-                self._asking.failed(e)
-                self.meter().bot_queue("failed")
-                return None
-            self._asking.ok()
+            while not fut.done():  # (done: the deadline passed with Redis away, `_expire`)
+                try:
+                    await self.redis.xadd(self.stream, {"r": encode_request(req)}, maxlen=self.maxlen, approximate=True)
+                except (RedisError, OSError) as e:
+                    # asked again until the deadline (an operator's try: Redis restarted in a second,
+                    # and each bot decision then in flight was played as the lowest legal action)
+                    self._asking.failed(e)
+                    await asyncio.sleep(ASK_AGAIN)
+                else:
+                    self._asking.ok()
+                    break
             return await fut
         finally:
             timer.cancel()
@@ -123,7 +130,11 @@ class RedisBotQueue:
 
     def _expire(self, rid: str, ask: BotAsk) -> None:
         fut = self._waiting.pop(rid, None)
-        if fut is not None and not fut.done():
+        if fut is not None and not fut.done() and self._asking.down:
+            # never asked: Redis was away all along (said by `_asking`)
+            self.meter().bot_queue("failed")
+            fut.set_result(None)
+        elif fut is not None and not fut.done():
             # (said once as the workers stop answering, each minute, once they answer again: with no
             # worker running, every bot decision of every table expires)
             self._answered.failed(TimeoutError(

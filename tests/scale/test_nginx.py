@@ -159,3 +159,51 @@ async def test_every_table_of_a_killed_process_comes_back_at_once_after_a_restar
         v = c.v
         await play_until([c], lambda c=c, v=v: c.v > v, timeout=30)  # type: ignore[misc]
         await c.close()
+
+
+async def test_a_hung_owner_s_table_is_reached_through_another_process(
+    pair: tuple[ScaledServer, ScaledServer, Nginx], redis_server: str, ns: str
+) -> None:
+    """An operator's try: a table's process stopped (SIGSTOP, as a wedged event loop or a frozen
+    VM) froze the table for the whole stop. Its kernel still accepts connections, so nginx never
+    tries the next process, and every retry of the page went to it. A client whose tries get no
+    answer asks with ?via=N, another key of the site's hash: another process takes the table over
+    once the stopped one's lease lapses, and the match goes on with nothing lost."""
+    import os
+    import signal
+
+    a, b, nginx = pair
+    front = Front(nginx)
+    leases = redis.Redis.from_url(redis_server)
+    made = httpx.post(nginx.base + "/api/tables", json={"rules": QUICK1, "bots": "random", "name": "Asha", "play_now": True}).json()
+    assert httpx.get(f"{nginx.base}/api/join/{made['invite']}").status_code == 200
+    owner_id = leases.get(f"{ns}:lease:{made['table']}")
+    assert owner_id is not None
+    owner, other = (a, b) if owner_id.decode().split("-")[-2] == str(a.proc.pid) else (b, a)  # type: ignore[union-attr]
+    p = Client(front, made["table"], made["token"])  # type: ignore[arg-type]
+    await p.connect()
+    await play_until([p], lambda: p.v >= 6, timeout=30)
+    seen_v = p.v
+    assert owner.proc is not None
+    os.kill(owner.proc.pid, signal.SIGSTOP)
+    try:
+        await p.close()  # (the page gives its silent socket up)
+        with pytest.raises(TimeoutError):  # the table's own key: the stopped process, which never answers
+            await p.connect(open_timeout=3)
+        start = len(p.messages)
+        for via in range(1, 30):
+            try:
+                await p.connect(via=via, open_timeout=3)
+                break
+            except TimeoutError:
+                continue
+        await p.wait(lambda c: any(m["type"] in ("synced", "snapshot") for m in c.messages[start:]), timeout=30)
+        assert p.v >= seen_v
+        await play_until([p], lambda: p.v >= seen_v + 6, timeout=60)  # the match goes on
+        assert leases.get(f"{ns}:lease:{made['table']}") not in (None, owner_id)  # run by the other now
+        assert other.get("/healthz").json()["tables"] == 1
+    finally:
+        os.kill(owner.proc.pid, signal.SIGCONT)
+    events = [m["v"] for m in p.messages if m["type"] == "event"]
+    assert sorted(set(events)) == list(range(min(events), max(events) + 1))  # no gap anywhere
+    await p.close()

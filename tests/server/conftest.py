@@ -158,12 +158,14 @@ class Client:
         self._new = asyncio.Event()
         self.closed = False
 
-    async def connect(self, since: int | None = None) -> None:
-        url = f"{self.server.ws_base}/ws/{self.table}"
+    async def connect(self, since: int | None = None, via: int = 0, open_timeout: float = 10) -> None:
+        """Open the table's socket and say hello; ``via``: the load balancer's other key, as a
+        client asks after tries with no answer (`TimeoutError` after ``open_timeout`` s)."""
+        url = f"{self.server.ws_base}/ws/{self.table}" + (f"?via={via}" if via else "")
         # the seat's token in the handshake, as the web page and the terminal give it (a URL's
         # ?token=, from clients of before, is still taken: tests/server/test_security.py)
         offered = ["callbreak", f"token.{self.token}"] if self.token else ["callbreak"]
-        self.ws = await websockets.connect(url, max_size=2**22, subprotocols=offered)
+        self.ws = await websockets.connect(url, max_size=2**22, subprotocols=offered, open_timeout=open_timeout)
         self.closed = False
         self._reader = asyncio.get_running_loop().create_task(self._read())
         with contextlib.suppress(websockets.ConnectionClosed):  # refused: the error is read

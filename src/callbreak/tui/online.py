@@ -149,11 +149,17 @@ class JoinTarget:
     table: str | None = None
     token: str | None = None
 
-    def ws_url(self, table: str) -> str:
-        """The table's WebSocket (the seat's token goes in the handshake: `subprotocols`)."""
+    def ws_url(self, table: str, via: int = 0) -> str:
+        """The table's WebSocket (the seat's token goes in the handshake: `subprotocols`);
+        ``via``: after that many tries in a row with no answer, a key of its own for the load
+        balancer, so that it asks another process (one that hangs still accepts connections).
+
+        >>> JoinTarget("http://h:8000", table="abc").ws_url("abc"), JoinTarget("https://h").ws_url("abc", via=2)
+        ('ws://h:8000/ws/abc', 'wss://h/ws/abc?via=2')
+        """
         scheme = "wss" if self.base.startswith("https:") else "ws"
         host = self.base.split("://", 1)[1]
-        return f"{scheme}://{host}/ws/{quote(table, safe='')}"
+        return f"{scheme}://{host}/ws/{quote(table, safe='')}" + (f"?via={via}" if via else "")
 
 
 def away_text(call: int | None, cards: int) -> str:
@@ -693,9 +699,10 @@ class OnlineGame(Game):
         if host in ("127.0.0.1", "localhost", "::1") and "proxy" in inspect.signature(connect).parameters:
             options["proxy"] = None  # websockets >= 15 would otherwise honour proxy settings on loopback
         failures = 0
+        silent = 0  # tries in a row whose handshake got no answer: the next asks another process
         while not self._closed:
             assert self.table_id is not None and self.token is not None
-            url = self.target.ws_url(self.table_id)
+            url = self.target.ws_url(self.table_id, via=silent)
             switching = False
             try:
                 offered = [Subprotocol(p) for p in subprotocols(self.token)]
@@ -706,7 +713,7 @@ class OnlineGame(Game):
                         if not self.connected:
                             self.connected = True
                             self.connects += 1
-                            failures = 0
+                            failures = silent = 0
                         self.receive(raw)
                         if self.fatal:
                             self.connected = False
@@ -726,7 +733,9 @@ class OnlineGame(Game):
                     self.fatal = self.fatal or server_refusal("bad_token" if code == 4403 else "no_table", "")
                     notify()
                     return
-            except (TimeoutError, OSError, websockets.exceptions.WebSocketException):
+            except TimeoutError:  # (a process that hangs still accepts the connection)
+                silent += 1
+            except (OSError, websockets.exceptions.WebSocketException):
                 pass
             self._ws = None
             if self._closed:

@@ -25,7 +25,10 @@ const FATAL = new Set(["bad_token", "no_table"]);
 // PROBE_MS sends a ping too (an answer may be slow to come: a hint waits its turn), and with
 // nothing heard for STALL_MS the socket is given up: the page says it is reconnecting and opens
 // another. A socket still connecting after CONNECT_MS is given up too. The browser's "offline"
-// gives it up at once, and "online" opens another at once.
+// gives it up at once, and "online" opens another at once. A try that got no answer at all (still
+// connecting, or stalled) makes the next one ask another process (?via=N, a key of its own for the
+// load balancer: deploy/nginx/callbreak.conf): a process that hangs still accepts connections, and
+// its tables' sockets would wait on it, while any other takes a table over once its lease lapses.
 const QUIET_MS = 8000;
 const PROBE_MS = 3000;
 const STALL_MS = 6000;
@@ -36,6 +39,7 @@ class Connection {
   constructor(url, { onMessage, onStatus, since, protocols }) {
     this.url = url; this.onMessage = onMessage; this.onStatus = onStatus; this.since = since; this.protocols = protocols;
     this.attempts = 0; this.stopped = false; this.ws = null; this.timer = 0;
+    this.silent = 0;  // tries in a row that got no answer (the next asks ?via=N)
     this.heard = 0;   // when the socket last brought a message (or opened)
     this.asked = 0;   // when the oldest message still unanswered was sent (0: none)
     this.probed = false;  // whether a ping has followed it
@@ -50,7 +54,8 @@ class Connection {
   open() {
     if (this.stopped) return;
     let ws;
-    try { ws = new WebSocket(this.url, this.protocols); } catch { this.retry(); return; }
+    const url = this.silent ? `${this.url}?via=${this.silent}` : this.url;
+    try { ws = new WebSocket(url, this.protocols); } catch { this.retry(); return; }
     this.ws = ws;
     this.opened = Date.now();
     ws.onopen = () => {
@@ -60,7 +65,7 @@ class Connection {
       this.onStatus(true);
     };
     ws.onmessage = (e) => {
-      this.heard = Date.now(); this.asked = 0; this.probed = false;
+      this.heard = Date.now(); this.asked = 0; this.probed = false; this.silent = 0;
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       this.onMessage(msg);
@@ -76,9 +81,9 @@ class Connection {
   check() {
     const ws = this.ws;
     const now = Date.now();
-    if (ws && ws.readyState === WebSocket.CONNECTING && now - this.opened > CONNECT_MS) { this.drop(); return; }
+    if (ws && ws.readyState === WebSocket.CONNECTING && now - this.opened > CONNECT_MS) { this.silent += 1; this.drop(); return; }
     if (!ws || ws.readyState !== WebSocket.OPEN) return;
-    if (this.asked && now - this.asked > STALL_MS) this.drop();  // (nothing at all heard since: any message clears it)
+    if (this.asked && now - this.asked > STALL_MS) { this.silent += 1; this.drop(); }  // (nothing at all heard since: any message clears it)
     else if (this.asked && !this.probed && now - this.asked > PROBE_MS) { this.probed = true; this.send({ type: "ping" }); }
     else if (!this.asked && now - this.heard > QUIET_MS) this.send({ type: "ping" });
   }

@@ -116,3 +116,11 @@ def test_hint_needs_a_turn() -> None:
         hint(rnd.view(2))
     with pytest.raises(ValueError):
         hint(rnd.view(0), level="expert")
+
+
+def test_every_reason_a_hint_gives_has_words_and_every_worded_reason_is_given() -> None:
+    from callbreak.bots.medium import WHY
+    from callbreak.i18n import catalogue
+
+    worded = {k.removeprefix("hint.why.") for k in catalogue("en") if k.startswith("hint.why.")}
+    assert worded == set(WHY) | {"call", "search", "quick"}

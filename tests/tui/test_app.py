@@ -525,14 +525,19 @@ async def test_a_card_chosen_late_in_a_round_is_not_raised_in_the_next_calling()
             await settle(pilot, app, lambda: waiting_for_human(app))
             if not second_calling():
                 await pilot.press("enter")
-        # as the arrows leave it when pressed in the others' turns (bots with no delay leave no such
-        # turn to press them in): a card chosen, then the table drawn again
-        app.selected, app.picked = sort_hand(game.match.view(0).hand, "S")[0], True
+        # as the arrows leave it when pressed in the others' turns of the round before (bots with no
+        # delay leave no such turn to press them in): a card chosen, the screen last drawn in play
+        first = sort_hand(game.match.view(0).hand, "S")[0]
+        app.selected, app.picked, app._calling = first, True, None
         app.on_game_change()
         await pilot.pause()
         assert not app.picked
         assert app.table_screen is not None
         assert "▲" not in str(app.table_screen.query_one("#hand", HandView).content)
+        # a card raised during this calling (the others' calls) stays raised as the table changes
+        app.selected, app.picked = first, True
+        app.on_game_change()
+        assert app.picked
 
 
 async def test_pagat_match_without_end_is_ended_between_rounds() -> None:
@@ -749,14 +754,19 @@ async def test_a_deal_thrown_in_starts_the_calls_cursor_afresh() -> None:
 
 async def test_ctrl_q_in_a_local_match_asks_before_it_quits() -> None:
     """A Nepali player's try: one Ctrl+Q ended a five-round match, which is not kept. During a
-    local match the first press says so; a second quits; another key in between starts afresh."""
+    local match the first press says so; a second quits; Esc, a move or an action in between
+    starts afresh."""
     app = make_app(seed=3)
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(pilot, app, lambda: waiting_for_human(app))
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert app.is_running and app.message == "Press Ctrl+Q again to quit: this match is not kept."
-        await pilot.press("escape")  # (clears the message: the next Ctrl+Q asks again)
+        await pilot.press("escape")  # (the next Ctrl+Q asks again)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.is_running
+        await pilot.press("right")  # (a move: likewise)
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert app.is_running

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..cards import Card
 from ..errors import IllegalAction
-from ..i18n import digits, translator
+from ..i18n import catalogue, digits, translator
 from ..round import SeatView
 
 __all__ = ["Bot", "Hint"]
@@ -185,11 +185,11 @@ class Hint:
         ``util.hintReason``, is held to it by ``tests/web/test_client_copies.py``.
 
         >>> Hint(card=Card.parse("7H"), why="try_win", quick=True).say("hi")
-        'जल्दी का सुझाव, जब तक मज़बूत सुझाव तैयार हो रहा है: हाथ जीतने की कोशिश करें'
+        'त्वरित सुझाव, जब तक मज़बूत सुझाव तैयार हो रहा है: हाथ जीतने की कोशिश करें'
         >>> Hint(call=2).say("en")
         ''
         """
-        if not self.why:
+        if f"hint.why.{self.why}" not in catalogue("en"):  # (none; or a code with no words, as the web's)
             return ""
         tr = translator(lang)
         if self.why == "call":
@@ -228,7 +228,8 @@ class Hint:
 
     def __repr__(self) -> str:
         return (
-            f"Hint(call={self.call}, chance={self.chance}, card={self.card}, why={self.why!r}, level={self.level!r})"
+            f"Hint(call={self.call}, chance={self.chance}, card={self.card}, why={self.why!r}, level={self.level!r}, "
+            f"mean={self.mean}, than={self.than}, quick={self.quick})"
         )
 
 

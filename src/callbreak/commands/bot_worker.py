@@ -33,6 +33,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--redis", default=None, help="redis:// URL of the deployment (CALLBREAK_REDIS)")
     p.add_argument("--processes", type=positive_int, default=1, help="worker processes on this host (default 1; one per core)")
     p.add_argument("--namespace", default=None, help="the deployment's key prefix (CALLBREAK_NAMESPACE; default callbreak)")
+    p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)  # one of --processes N's
     p.set_defaults(func=run)
 
 
@@ -55,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         cfg = ServerConfig.from_env(redis=args.redis, namespace=args.namespace)
     except ValueError as e:
         raise SystemExit(f"callbreak bot-worker: {e}") from None
-    for unknown in unknown_variables(os.environ):
+    for unknown in [] if args.child else unknown_variables(os.environ):  # (said once, by the parent)
         print(f"callbreak bot-worker: {unknown}", file=sys.stderr, flush=True)
     if not cfg.redis:
         raise SystemExit("callbreak bot-worker: say which Redis: --redis redis://host:6379/0 (or CALLBREAK_REDIS)")
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
         # the children read the URL from their environment: a password in it stays out of `ps`
         os.environ.update(CALLBREAK_REDIS=cfg.redis, CALLBREAK_NAMESPACE=cfg.namespace)
-        cmd = [sys.executable, "-m", "callbreak", "bot-worker", "--processes", "1"]
+        cmd = [sys.executable, "-m", "callbreak", "bot-worker", "--processes", "1", "--child"]
         return keep_running(cmd, args.processes, "callbreak bot-worker")
     print(f"callbreak bot-worker: deciding for the bots of {redacted(cfg.redis)} (namespace {cfg.namespace})", flush=True)
     return BotWorker(cfg).run()

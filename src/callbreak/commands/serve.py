@@ -191,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit(f"callbreak serve: {setting_names(str(e), set(flagged))}") from None
     _raise_open_files_limit()
     _log_lines(args.log_level)
-    for unknown in unknown_variables(os.environ):
+    for unknown in unknown_variables(os.environ) if args.fd is None else []:  # (said once: not by each worker)
         logging.getLogger("callbreak.serve").warning("%s", unknown)
     if args.workers > 1 and not cfg.redis:
         raise SystemExit("callbreak serve: --workers needs --redis (the processes share their tables through it)")

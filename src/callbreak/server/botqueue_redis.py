@@ -91,7 +91,12 @@ class RedisBotQueue:
         self._waiting: dict[str, asyncio.Future[int | Card | None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         # (said once as Redis goes, each minute while away, once back: not at every bot's decision)
-        self._asking = Said("bot queue: asking the bot workers (the seats play their lowest legal action meanwhile)")
+        self._asking = Said(
+            "bot queue: asking the bot workers (asked again until each decision's deadline, then the seat "
+            "plays its lowest legal action)"
+        )
+        #: the requests Redis refused and has not taken since (at their deadline: `failed`, not `expired`)
+        self._refused: set[str] = set()
         self._answered = Said("bot queue: the bot workers' answers")
 
     @property
@@ -119,18 +124,21 @@ class RedisBotQueue:
                     # asked again until the deadline (an operator's try: Redis restarted in a second,
                     # and each bot decision then in flight was played as the lowest legal action)
                     self._asking.failed(e)
+                    self._refused.add(rid)
                     await asyncio.sleep(ASK_AGAIN)
                 else:
+                    self._refused.discard(rid)
                     self._asking.ok()
                     break
             return await fut
         finally:
             timer.cancel()
             self._waiting.pop(rid, None)
+            self._refused.discard(rid)
 
     def _expire(self, rid: str, ask: BotAsk) -> None:
         fut = self._waiting.pop(rid, None)
-        if fut is not None and not fut.done() and self._asking.down:
+        if fut is not None and not fut.done() and rid in self._refused:
             # never asked: Redis was away all along (said by `_asking`)
             self.meter().bot_queue("failed")
             fut.set_result(None)

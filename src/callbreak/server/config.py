@@ -218,8 +218,9 @@ class ServerConfig:
             raise ValueError("max_message must be at least 64 bytes")
 
 
-#: the ``CALLBREAK_*`` variables read outside `ServerConfig` (the bots' compiled-kernel cache)
-OTHER_VARIABLES = frozenset({"CALLBREAK_NUMBA_CACHE_DIR"})
+#: the ``CALLBREAK_*`` variables read outside `ServerConfig` (the bots' compiled-kernel cache; the
+#: test suite's services, which ``.ci/run`` exports and the servers it starts inherit)
+OTHER_VARIABLES = frozenset({"CALLBREAK_NUMBA_CACHE_DIR", "CALLBREAK_TEST_PG", "CALLBREAK_TEST_REDIS"})
 
 
 def unknown_variables(env: Mapping[str, str]) -> list[str]:

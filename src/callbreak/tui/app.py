@@ -503,6 +503,7 @@ class TableScreen(Screen[None]):
         self.cb.render_all()
 
     def action_clear(self) -> None:
+        self.cb.quit_asked = False
         self.cb.clear_typed()
         self.cb.message = ""
         self.cb.render_all()
@@ -609,6 +610,10 @@ class CallbreakApp(App[int]):
         self.call_choice: int | None = None
         #: whether the player moved the call's cursor this turn (else it stands where it started)
         self.call_picked = False
+        #: Ctrl+Q pressed once during a local match: the next one quits
+        self.quit_asked = False
+        #: the round whose calling the screen last showed (round, summaries), None while playing
+        self._calling: tuple[int, int] | None = None
         #: which call this is: the round, the summaries seen, the hand (a deal thrown in is dealt again)
         self._call_key: tuple[int, int, tuple[Card, ...]] | None = None
         self._call_sent: tuple[tuple[int, int, tuple[Card, ...]], int | None] | None = None  # the last call told the server
@@ -654,9 +659,12 @@ class CallbreakApp(App[int]):
         """Ctrl+Q: quit; in a local match still being played, only when pressed again while the
         table says so (a newcomer's one key ended a five-round match, which is not kept)."""
         game = self.game
-        again = tr("tui.quit_again")
-        if isinstance(game, LocalGame) and not game.over and self.message != again:
+        if isinstance(game, LocalGame) and not game.over and not self.quit_asked:
+            self.quit_asked = True  # (until Esc, a move or an action of the player's)
+            again = tr("tui.quit_again")
             self.message, self.message_style = again, "bold yellow"
+            if self.screen is not self.table_screen:  # (under Help or a summary: said over it)
+                self.notify(again)
             self.render_all()
             return
         self.exit()
@@ -778,8 +786,12 @@ class CallbreakApp(App[int]):
         if self._my_turn is not None and turn != self._my_turn:
             self.typed = ""  # (the turn went by, its timer's: what was typed for it is spent)
         self._my_turn = turn
-        if v.phase != "playing":
-            self.picked = False  # (a card chosen late in a round is not raised in the next one's calling)
+        calling = (v.round_number, len(m.summaries)) if v.phase == "calling" else None
+        if calling is not None and calling != self._calling:
+            # a round's calling begins: a card chosen late in the round before is not raised
+            # (reset once: a card the player raises while the others call stays raised)
+            self.picked = False
+        self._calling = calling
         if v.phase == "calling" and m.my_turn:
             key = (v.round_number, len(m.summaries), v.hand)
             if self._call_key != key or self.call_choice not in v.legal_calls:
@@ -893,8 +905,17 @@ class CallbreakApp(App[int]):
                 if isinstance(card, Card) and card in view.legal_cards:
                     self.selected, self.picked = card, True  # (asked for: the player's choice, told the server)
                     self._lifted()
-                    reason = h.say(current()) if isinstance(h, Hint) else ""
-                    self.message = tr("tui.hint", card=card.symbol) + (f" — {reason}" if reason else "")
+                    # (a quick hint says so before the card, as the web's card line: the note first
+                    # in the reason left the one line no room for the reason itself)
+                    quick = isinstance(h, Hint) and h.quick
+                    reason = (
+                        Hint(h.call, h.chance, h.card, h.why, h.level, mean=h.mean, than=h.than).say(current())
+                        if isinstance(h, Hint)
+                        else ""
+                    )
+                    self.message = tr("tui.hint_quick" if quick else "tui.hint", card=card.symbol) + (
+                        f" — {reason}" if reason else ""
+                    )
                 else:
                     self.message = why
                 self.message_style = "italic cyan"
@@ -1001,6 +1022,7 @@ class CallbreakApp(App[int]):
 
     # --- screen → game --------------------------------------------------------------
     def move(self, step: int) -> None:
+        self.quit_asked = False
         m = self.model
         if m is None:
             return
@@ -1133,6 +1155,7 @@ class CallbreakApp(App[int]):
         self.render_all()
 
     def submit(self) -> None:
+        self.quit_asked = False
         m = self.model
         game = self.game
         if m is None or game is None:

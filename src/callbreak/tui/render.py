@@ -191,7 +191,7 @@ def rule_words(field: str, value: object) -> str:
     >>> rule_words("max_call", 9), rule_words("missed_penalty", "shortfall"), rule_words("must_head", True)
     ('Highest call: 9', 'Missed call: −(call − tricks)', 'Must head: yes')
     >>> rule_words("missed_penalty", "zero"), rule_words("bonus_points", 10)
-    ('Missed call: 0', 'bonus_points: 10')
+    ('Missed call: 0', "Bonus call's points: 10")
     """
     label = "rule.missed_call" if field == "missed_penalty" else f"rule.{field}"
     name = tr(label) if label in catalogue("en") else field  # (a field the web's form has no words for)

@@ -86,10 +86,10 @@ export const rankOf = (card) => card[0];
 export const suitOf = (card) => card[1];
 export const rankIndex = (card) => RANKS.indexOf(card[0]);
 
-/** "QH" -> "queen of hearts" (for screen readers and messages), in the reader's language. */
 /** A card as its face shows it, "10♥" (a copy of `Card.symbol`, held to it by a test). */
 export const cardSymbol = (card) => (RANK_SHOW[card[0]] || card[0]) + SUIT_SYMBOL[card[1]];
 
+/** "QH" -> "queen of hearts" (for screen readers and messages), in the reader's language. */
 export function cardName(card) {
   // (a queen has a template of its own: in Hindi the words around her agree with her)
   return t(card[0] === "Q" ? "card.name_queen" : "card.name", { rank: t(`rank.${card[0]}`), suit: SUIT_NAME[card[1]] });
@@ -275,10 +275,11 @@ export function awayText(call, cards) {
 }
 
 /** Why a hint suggests its call or card (the `hint` message's `why`, with `mean`, `than` and
- *  `quick`), in words, the cards named by `name` (as on their faces: "10♥"): a copy of `callbreak.bots.base.Hint.say`, held
- *  to it by a test; "" for a hint without a reason. */
+ *  `quick`), in words, the cards named by `name` (as on their faces: "10♥"): a copy of
+ *  `callbreak.bots.base.Hint.say`, held to it by a test; "" for a hint without a reason, or with
+ *  one this page has no words for (a newer server's, while an older page is cached). */
 export function hintReason(hint, name = cardSymbol) {
-  if (!hint || !hint.why) return "";
+  if (!hint || !hint.why || !has(`hint.why.${hint.why}`)) return "";
   let text;
   if (hint.why === "call") {
     const percent = Math.floor((hint.chance || 0) * 100 + 0.5);

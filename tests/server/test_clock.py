@@ -12,7 +12,7 @@ from callbreak.round import lowest_action
 from callbreak.server.clock import ManualClock
 from callbreak.server.hub import Hub
 
-from .inprocess import Seat, hub_clock, run_until, start_hub
+from .inprocess import Seat, hub_clock, run_until, start_hub, until
 
 __all__ = ["hub_clock"]  # the fixture
 
@@ -82,11 +82,33 @@ async def test_a_turn_expires_exactly_on_time_with_the_lowest_call_then_card_the
     await run_until(clock, lambda: a.my_turn())
     clock.advance(0.7)
     assert len(mine(a, "play")) == n + 2 and mine(a, "play")[-1]["reason"] == "autoplay"
-    # acting again gives the seat back, and says what the bot did (the one card; the two timeouts
-    # before it were told as they came)
+    # acting again gives the seat back, and says what was done for it since the player's own last
+    # action: the timer's call and card, and the bot's card
     back = await a.send({"type": "back"})
     assert [e["on"] for e in mine(a, "autoplay")] == [True, False] and not a.info["seats"][0]["autoplay"]
-    assert [m for m in back if m["type"] == "while_away"] == [{"type": "while_away", "call": None, "cards": 1}], back
+    assert [m for m in back if m["type"] == "while_away"] == [{"type": "while_away", "call": call["call"], "cards": 2}], back
+
+
+async def test_a_player_back_within_the_grace_is_told_what_the_timer_played(hub_clock: tuple[Hub, ManualClock]) -> None:
+    """A Nepali player's try: back by the seat's link within the grace, nothing said that the turn's
+    timer had played a card for them meanwhile (only a bot's autoplay was told)."""
+    hub, clock = hub_clock
+    t, tokens = hub.create_table(RULES, "random", "Stay", seats=[(0, "Stay"), (1, "Go")], play_now=True)
+    a, b = Seat(hub, t.id, tokens[0]), Seat(hub, t.id, tokens[1])
+    await a.hello()
+    await b.hello()
+    await run_until(clock, lambda: b.my_turn() and b.state is not None and b.state["phase"] == "playing"
+                    and len(b.state["legal_cards"]) > 1, (a, b))  # fmt: skip
+    assert b.info is not None
+    clock.advance((b.info["deadline"] - clock.now_ms()) / 1000 - 5)  # b looks away; then the page goes
+    b.leave()
+    clock.advance(5)  # the turn runs out, 5 s into the 20 s grace: the timer plays for the seat
+    await until(lambda: any(e["reason"] == "timeout" for e in mine(a, "play", 1)))
+    assert not mine(a, "autoplay", 1)  # (no bot took the seat: the grace had not run out)
+    back = Seat(hub, t.id, tokens[1])
+    said = await back.hello(since=b.info["v"])
+    assert [m for m in said if m["type"] == "while_away"] == [{"type": "while_away", "call": None, "cards": 1}], said
+    assert [m for m in a.read() if m["type"] == "while_away"] == []  # (the seat's own)
 
 
 def lowest_action_of(hand: list[Card]) -> Card:

@@ -92,7 +92,7 @@ def test_a_player_back_after_the_grace_is_told_what_the_bot_did(driven: str, bro
     said = back.inner_text("#toast .toast-text")
     st = seen()
     played = 13 - st["hand_sizes"][made["seat"]]
-    assert said == f"While you were away, a bot called {st['calls'][made['seat']]} and played {played} card{'s' if played > 1 else ''} for you.", said
+    assert said == f"While you were away, {st['calls'][made['seat']]} was called and {played} card{'s were' if played > 1 else ' was'} played for you.", said
     ctx_a.close()
     ctx_b.close()
 

@@ -610,7 +610,6 @@ class Hub:
             h = self.awaiting_hello.pop(conn, None)
             if h is not None:
                 h.cancel()
-            away = seat >= 0 and bool(t.state.autoplay[seat])
             if conn.unsubscribe is None:
                 t.attach(conn)  # (which may start the timers, and submit: the seat is back)
             # what the table accepted and has not committed yet is not shown: wait until nothing
@@ -624,7 +623,7 @@ class Hub:
                 missed = [t.snapshot(seat)]  # more than its send buffer should hold: start afresh
             for m in missed:
                 conn.push(m)
-            if away:
+            if seat >= 0:  # (back from a bot's autoplay, or from turns the timer played)
                 self._tell_away(t, conn, seat)
             if seat >= 0 and t.state.rematch is not None:
                 new = self.get(t.state.rematch)
@@ -646,8 +645,9 @@ class Hub:
                 self._tell_away(t, conn, seat)
 
     def _tell_away(self, t: LiveTable, conn: Conn, seat: int) -> None:
-        """A seat its player took back from a bot (by coming back, or by acting): what the bot did
-        meanwhile, told to the player's connection (`WhileAway`), if it did anything."""
+        """A seat its player came back to, or took back from a bot by acting: what was done for it
+        meanwhile (by the bot, or the turn's timer), told to the player's connection (`WhileAway`),
+        if anything was."""
         if t.state.autoplay[seat]:
             return
         call, cards = t.state.away(seat)

@@ -892,9 +892,10 @@ class Rematch(_Server, tag="rematch", omit_defaults=True):
 
 
 class WhileAway(_Server, tag="while_away"):
-    """Private to its seat, as its player takes it back from a bot: what the bot did for it
-    meanwhile (the call it made, None: none; the cards it played), so that no call is pinned on
-    a player who does not know of it.
+    """Private to its seat, as its player comes back (a `Hello`) or takes it back from a bot:
+    what was done for it (by a bot on autoplay, or by the turn's timer) since the player's own
+    last action in the deal being played (the call made, None: none; the cards played), so that
+    no call is pinned on a player who does not know of it.
 
     >>> encode(WhileAway(call=3, cards=9))
     '{"type":"while_away","call":3,"cards":9}'

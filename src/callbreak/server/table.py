@@ -387,8 +387,7 @@ class TableState:
             raise TableError("illegal", str(err)) from None
         self._actions.append((seat, "call", n))
         self._note_auto(at, None if e.get("lifted") else auto)  # (a chosen call the timer made: the player's)
-        if auto == "autoplay":
-            self._bot_did(seat, at[0], call=n)
+        self._done_for(seat, at[0], None if e.get("lifted") else auto, call=n)
         told = None if auto == "forced" else auto
         out: list[Event] = [Called(v=0, round=number, seat=seat, call=n, auto=told is not None, reason=told)]
         if len(m.redeals) > redeals or rnd.phase == REDEAL:
@@ -416,8 +415,7 @@ class TableState:
             raise TableError("illegal", str(err)) from None
         self._actions.append((seat, "card", str(card)))
         self._note_auto(at, None if e.get("lifted") else auto)  # (a lifted card the timer played: the player's)
-        if auto == "autoplay":
-            self._bot_did(seat, at[0], card=True)
+        self._done_for(seat, at[0], None if e.get("lifted") else auto, card=True)
         # a seat's only legal card, played for it, is told as a card its player played: everyone
         # sees the event, and no one else may learn that the seat had one legal card (its own
         # client knows it from its hand)
@@ -503,21 +501,27 @@ class TableState:
         if bool(self.autoplay[seat]) == on:
             return []
         self.autoplay[seat] = reason
-        if on:
-            self._away[seat] = (-1, None, 0)
         return [Autoplay(v=0, seat=seat, on=on, reason=reason)]
 
-    def _bot_did(self, seat: int, deal: int, call: int | None = None, card: bool = False) -> None:
-        """Count a call or card a bot made for ``seat`` on autoplay in deal number ``deal`` (a new
-        deal starts the count again: a call of the round before is not this round's)."""
+    def _done_for(self, seat: int, deal: int, auto: Auto, call: int | None = None, card: bool = False) -> None:
+        """Count a call or card made for a player's ``seat`` in deal number ``deal``, by a bot on
+        autoplay or by the turn's timer (``auto``; a choice of the player's that the timer made
+        is not counted); the player's own action starts the count again, as a new deal does (a
+        call of the round before is not this round's)."""
+        if self.seats[seat].kind != "human" or auto == "forced":
+            return
+        if auto is None:
+            self._away[seat] = (-1, None, 0)
+            return
         was, made, cards = self._away[seat]
         if was != deal:
             made, cards = None, 0
         self._away[seat] = (deal, call if call is not None else made, cards + card)
 
     def away(self, seat: int) -> tuple[int | None, int]:
-        """What a bot did for ``seat`` in its last autoplay (the one going on, or the last that
-        ended), in the deal being played: the call it made (None: none) and the cards it played.
+        """What was done for ``seat`` (by a bot on autoplay, or by the turn's timer) since its
+        player's own last action, in the deal being played: the call made (None: none) and the
+        cards played.
 
         >>> from callbreak.rules import Ruleset
         >>> st = TableState(TableMeta("k3Xa9Q", "8hJq2w", Ruleset.preset("quick", rounds=1), "random", 7, 0.0))
@@ -557,6 +561,28 @@ class TableState:
         ...     _ = st.apply(e)
         >>> while len(st.match.deals) == 1:   # every seat calls 1: the hand is dealt again
         ...     _ = st.apply({"t": "call", "call": 1, "seat": st.to_act, "auto": "autoplay" if st.to_act == 0 else None})
+        >>> st.away(0)
+        (None, 0)
+
+        The turn's timer counts too (the player away, not yet for long enough to hand the seat to
+        a bot), until the player acts again:
+
+        >>> st = TableState(TableMeta("k3Xa9Q", "8hJq2w", Ruleset.preset("quick", rounds=1), "random", 7, 0.0))
+        >>> for e in ({"t": "seat", "seat": 0, "name": "Asha", "token": "a-seat-token-0123"}, {"t": "start"}):
+        ...     _ = st.apply(e)
+        >>> def turn(auto=None):   # the next action, seat 0's by the timer (``auto``) or its player
+        ...     seat = st.to_act
+        ...     view = st.match.view(seat)
+        ...     action = {"t": "call", "call": view.legal_calls[0]} if view.phase == "calling" else {"t": "play", "card": str(view.legal_cards[0])}
+        ...     return st.apply({**action, "seat": seat, "auto": auto if seat == 0 else None})
+        >>> while st.match.round.phase == "calling":
+        ...     _ = turn()
+        >>> while st.away(0)[1] < 2:
+        ...     _ = turn("timeout")
+        >>> st.away(0)
+        (None, 2)
+        >>> while st.away(0)[1]:
+        ...     _ = turn()
         >>> st.away(0)
         (None, 0)
         """

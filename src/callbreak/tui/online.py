@@ -166,9 +166,9 @@ def away_text(call: int | None, cards: int) -> str:
     """What a bot did for the seat while its player was away (`WhileAway`), in words.
 
     >>> away_text(3, 9)
-    'While you were away, a bot called 3 and played 9 cards for you.'
+    'While you were away, 3 was called and 9 cards were played for you.'
     >>> away_text(None, 1), away_text(2, 0)
-    ('While you were away, a bot played 1 card for you.', 'While you were away, a bot called 2 for you.')
+    ('While you were away, 1 card was played for you.', 'While you were away, 2 was called for you.')
     """
     if call is not None and cards:
         return tr("table.away_both", call=call, count=cards)

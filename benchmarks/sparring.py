@@ -225,6 +225,9 @@ def main() -> None:
                 f"    {len(again)} of {per * len(heroes)} hero matches differ in some call: replayed",
                 flush=True,
             )
+            runs = {h: res[j * per : (j + 1) * per] for j, h in enumerate(specs)}
+            for h in specs:
+                line(h, other + held, runs, a.base, a.deals)
         else:
             tasks = [
                 (h, other, a.rules, a.seed + i, s, ())
@@ -232,27 +235,31 @@ def main() -> None:
                 for i in range(a.deals)
                 for s in range(4)
             ]
+            # each bot's line as soon as its matches are in (the base's first): a run cut short
+            # (a lent machine's time, say) keeps every line it printed
+            runs = {}
             with ProcessPoolExecutor(a.jobs) as ex:
-                res = list(ex.map(play, tasks, chunksize=1))
-        runs = {h: res[j * per : (j + 1) * per] for j, h in enumerate(specs)}
-        for h in specs:
-            report(f"{h} v {other}{held}"[:40], runs[h], a.deals)
-            if a.base and h != a.base:
-                base = runs[a.base]
-                for what in ("share", "points"):
-                    diffs = [
-                        sum(
-                            x[what] - b[what]
-                            for x, b in zip(runs[h][4 * g : 4 * g + 4], base[4 * g : 4 * g + 4])
-                        )
-                        / 4
-                        for g in range(a.deals)
-                    ]
-                    mu, ci = mean_ci(diffs)
-                    print(
-                        f"    paired {what} ({h} - {a.base}, same deals and seats): {mu:+.3f} ± {ci:.3f}",
-                        flush=True,
-                    )
+                done: list[dict[str, Any]] = []
+                for r in ex.map(play, tasks, chunksize=1):
+                    done.append(r)
+                    if len(done) % per == 0:
+                        h = specs[len(done) // per - 1]
+                        runs[h] = done[-per:]
+                        line(h, other + held, runs, a.base, a.deals)
+
+
+def line(h: str, other: str, runs: dict[str, list[dict[str, Any]]], base_spec: str | None, deals: int) -> None:
+    """``h``'s line against ``other``; with its paired differences from the base (played first)."""
+    report(f"{h} v {other}"[:40], runs[h], deals)
+    if base_spec and h != base_spec:
+        base = runs[base_spec]
+        for what in ("share", "points"):
+            diffs = [
+                sum(x[what] - b[what] for x, b in zip(runs[h][4 * g : 4 * g + 4], base[4 * g : 4 * g + 4])) / 4
+                for g in range(deals)
+            ]
+            mu, ci = mean_ci(diffs)
+            print(f"    paired {what} ({h} - {base_spec}, same deals and seats): {mu:+.3f} ± {ci:.3f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -328,6 +328,27 @@ def test_a_join_refused_is_told_on_the_command_line_in_the_players_language(serv
         assert "\x1b[?1049h" not in done.stdout  # no screen opened (the terminal's alternate screen)
 
 
+async def test_a_player_who_gives_no_name_is_named_in_their_language(server: Server) -> None:
+    """A Nepali player's try: joined from the terminal with no --name, they were "Player 2", in
+    English, on their screen and on their friend's page."""
+    from callbreak.tui.words import use
+
+    r = httpx.post(f"{server.base}/api/tables", json={"rules": {"preset": "quick"}, "bots": "random", "name": "Host"})
+    info = r.json()
+    use("ne")
+    try:
+        game = OnlineGame(parse_join_url(server.base + info["invite_url"]))
+        await game.join()
+    finally:
+        use("en")
+    assert game.fatal is None and game.seat == 1
+    seats = httpx.get(f"{server.base}/api/join/{info['invite']}").json()["seats"]
+    assert seats[1]["name"] == translator("ne")("calc.player", n=2) == "खेलाडी २"
+    # a page (or any client) that says no language: as before
+    r = httpx.post(f"{server.base}/api/join/{info['invite']}", json={})
+    assert httpx.get(f"{server.base}/api/join/{info['invite']}").json()["seats"][2]["name"] == "Player 3"
+
+
 def test_the_terminal_joins_with_the_apis_types_without_the_web_server_installed() -> None:
     """The `tui` extra installs no Starlette: the terminal's join encodes and decodes with
     `server.bodies` (the HTTP API's types, once), which needs none, not with dicts of its own."""

@@ -7,7 +7,7 @@ answers with the same types.
 
 >>> from msgspec.json import decode, encode
 >>> encode(JoinTable(name="Asha", seat=2))
-b'{"name":"Asha","seat":2}'
+b'{"name":"Asha","seat":2,"lang":null}'
 >>> decode(b'{"table": "k3Xa9Q", "seat": 2, "token": "tok", "invite": "8hJq2w", "invite_url": "/join/8hJq2w",'
 ...        b' "watch_url": "/watch/k3Xa9Q", "seat_url": "/t/k3Xa9Q#tok"}', type=SeatAnswer).seat
 2
@@ -66,12 +66,14 @@ class CreateTable(_Body):
 
 
 class JoinTable(_Body):
-    """``POST /api/join/CODE``: ``seat`` absent or null: the first free one.
+    """``POST /api/join/CODE``: ``seat`` absent or null: the first free one; ``lang``, the
+    joining player's language, in which a player who gives no name is named ("खेलाडी २", not
+    "Player 2": a Nepali player's try, from the terminal, which asks no name).
 
     >>> msgspec.json.decode(b'{"name": "Ritu"}', type=JoinTable)
-    JoinTable(name='Ritu', seat=None)
+    JoinTable(name='Ritu', seat=None, lang=None)
     >>> msgspec.json.encode(JoinTable(name="Ritu"))
-    b'{"name":"Ritu","seat":null}'
+    b'{"name":"Ritu","seat":null,"lang":null}'
     >>> try:
     ...     msgspec.json.decode(b'{"seat": true}', type=JoinTable)
     ... except msgspec.ValidationError as e:
@@ -81,6 +83,7 @@ class JoinTable(_Body):
 
     name: Name | None = None
     seat: int | None = None
+    lang: Annotated[str, msgspec.Meta(max_length=16)] | None = None
 
 
 class SeatToken(_Body):

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..bots import levels
+from ..i18n import choose_language, translator
 from ..rules import Ruleset
 from .analysis import AnalysisStatus, Analyst
 from .botpool import BotPool, Deciders
@@ -360,7 +361,7 @@ class Hub:
         t = self.tables[tid] = LiveTable(self, state)
         return t, tokens
 
-    def join(self, code: str, name: object, seat: object = None) -> tuple[LiveTable, int, str]:
+    def join(self, code: str, name: object, seat: object = None, lang: str | None = None) -> tuple[LiveTable, int, str]:
         tid = self.store.find_invite(code) if isinstance(code, str) and len(code) <= 32 else None
         t = self.get(tid) if tid else None
         if t is None:
@@ -375,7 +376,8 @@ class Hub:
             seat = free[0]
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
             raise TableError("bad_seat", f"seat must be 0..3, not {seat!r}")
-        shown = clean_name(name, f"Player {seat + 1}")
+        # (no name given: "Player 2" in the joining player's language, as the web's host is named)
+        shown = clean_name(name, translator(choose_language(lang))("calc.player", n=seat + 1))
         if any(s.kind == "human" and s.name and _name_key(s.name) == _name_key(shown) for s in st.seats):
             # (two of one name: "राहुल is calling…" would not say which; found in a newcomer's try)
             raise TableError("name_taken", f"a player called {shown!r} sits at this table already")

@@ -77,7 +77,7 @@ from ..server.protocol import (
     WhileAway,
 )
 from .game import LEVEL_KEYS, Game, RoundSummary, TableModel, refusal
-from .words import tr
+from .words import current, tr
 
 __all__ = ["JoinTarget", "OnlineGame", "away_text", "parse_join_url", "view_of"]
 
@@ -644,7 +644,7 @@ class OnlineGame(Game):
 
         code = self.target.code
         assert code is not None
-        body = msgspec.json.encode(JoinTable(name=self.name or None))
+        body = msgspec.json.encode(JoinTable(name=self.name or None, lang=current()))
         async with httpx.AsyncClient(base_url=self.target.base, timeout=self.open_timeout) as client:
             r = await client.post(
                 f"/api/join/{quote(code, safe='')}", content=body, headers={"content-type": "application/json"}

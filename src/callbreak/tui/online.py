@@ -644,11 +644,18 @@ class OnlineGame(Game):
 
         code = self.target.code
         assert code is not None
-        body = msgspec.json.encode(JoinTable(name=self.name or None, lang=current()))
+        # (the language only with no name: it names the player; a server of before knows no
+        # `lang`, refuses the body, and is asked again without it)
+        ask = JoinTable(name=self.name or None, lang=None if self.name else current())
         async with httpx.AsyncClient(base_url=self.target.base, timeout=self.open_timeout) as client:
-            r = await client.post(
-                f"/api/join/{quote(code, safe='')}", content=body, headers={"content-type": "application/json"}
-            )
+            for body in (ask, JoinTable()) if ask.lang else (ask,):
+                r = await client.post(
+                    f"/api/join/{quote(code, safe='')}",
+                    content=msgspec.json.encode(body),
+                    headers={"content-type": "application/json"},
+                )
+                if r.status_code != 400:
+                    break
         if r.status_code != 200:
             try:
                 err = msgspec.json.decode(r.content, type=HttpError)

@@ -30,3 +30,32 @@ def test_a_hint_goes_once_the_timer_plays_the_seat(driven: str, browser: Any) ->
     assert page.locator("[data-testid=card-hint]").count() == 0
     assert page.inner_text("[data-testid=turn-line]") == catalogue("en")["turn.your_play"]
     ctx.close()
+
+
+def test_a_hint_asked_for_with_a_card_lifted_shows_its_reason(driven: str, browser: Any) -> None:
+    """A Bengali player's try: with a card lifted, the Hint button's answer was hidden behind the
+    "tap again" cue, and the hinted card wore the lifted card's gold ring."""
+    ctx, page = phone_at_table(browser, driven)
+    wait_for(page, driven, "[data-call]:not([disabled])")
+    page.locator("[data-call]:not([disabled])").first.tap()
+    wait_for(page, driven, MINE)
+    while page.locator(MINE).count() < 2:  # a turn with a choice (else the only card is played)
+        page.locator(MINE).first.tap()
+        page.locator(MINE).first.tap()
+        wait_for(page, driven, MINE)
+    lifted = page.locator(MINE).first.get_attribute("data-card")
+    page.locator(MINE).first.tap()
+    page.wait_for_selector(f"[data-card='{lifted}'][data-selected=true]")
+    page.locator("[data-testid=hint-btn]").tap()
+    why = page.wait_for_selector("[data-testid=card-hint] .why").inner_text()
+    hinted = page.locator("[data-testid=hand] .card.hinted").get_attribute("data-card")
+    en = catalogue("en")
+    assert why in [v for k, v in en.items() if k.startswith("hint.why.")] or why.startswith("over the deals"), why
+    what = page.inner_text("[data-testid=card-hint] .what")
+    if hinted == lifted:  # the cue stays on the first line
+        assert "again" in what, what
+    else:  # the hint whole; the two cards' rings differ
+        assert what.startswith(("Hint: the ", "Quick hint: the ")), what  # (a quick one while the kernel warms up)
+        ring = page.eval_on_selector(f"[data-card='{hinted}']", "e => getComputedStyle(e).outlineStyle")
+        assert ring == "dashed", ring
+    ctx.close()

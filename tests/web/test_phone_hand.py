@@ -54,7 +54,8 @@ WHERE = """(card) => {
   const hit = (x, y) => { const e = document.elementFromPoint(x, y); const c = e && e.closest('.card');
                           return c ? c.dataset.card : null; };
   return {
-    face: [r.left + r.width / 2, y], strip: [(r.left + stripRight) / 2, y],
+    face: [r.left + r.width / 2, y], strip: [(r.left + stripRight) / 2, y], low: [(r.left + stripRight) / 2, r.bottom - 3],
+    index: i,
     hitFace: hit(r.left + r.width / 2, y), hitStrip: hit((r.left + stripRight) / 2, y),
     hitStripEnd: hit(stripRight - 1, y), hitNextStart: n ? hit(n.left + 1, y) : null,
     next: n ? els[i + 1].dataset.card : null,
@@ -224,6 +225,34 @@ def test_every_tap_plays_the_card_aimed_at(server: str, phone: Any) -> None:
     print(
         f"\n{turns} turns tapped ({moved} with a change of mind) over {rounds} rounds in {time.monotonic() - started:.0f} s; {figures}"
     )
+
+
+def test_two_taps_low_on_a_card_play_it(server: str, phone: Any) -> None:
+    """A Bengali player's try on a 360 px phone: two taps of the thumb at one spot low on a card
+    lifted it, then the card beneath it (the lift had uncovered it there), then the first again:
+    the lift went back and forth and no card was played. A lifted card still takes a tap where it
+    lay; the player taps where they tapped before, as a thumb does (not where the card is now)."""
+    page = open_table(phone, server, rounds=1)
+    checked = 0
+    while next_step(page) != "over":
+        legal, _ = legal_and_illegal(page)
+        spots = {c: where(page, c) for c in legal}
+        low = [c for c in legal if spots[c]["index"] > 0]  # (a card with one beneath it)
+        if not low:
+            if legal:
+                tap_to_play(page, legal[0], "face")
+            continue
+        card = low[-1]
+        before, sent = len(my_plays(page)), sent_plays(page)
+        page.touchscreen.tap(*spots[card]["low"])
+        assert page.get_attribute(f"[data-testid=hand] [data-card='{card}']", "data-selected") == "true"
+        page.wait_for_function(f"() => {SETTLED}")
+        page.touchscreen.tap(*spots[card]["low"])  # the same spot again
+        assert sent_plays(page) == sent + 1, page.eval_on_selector_all("[data-selected=true]", "els => els.map(e => e.dataset.card)")
+        page.wait_for_function(f"() => window.__events.filter(e => e.kind === 'play' && e.seat === 0).length > {before}")
+        assert my_plays(page)[-1] == card
+        checked += 1
+    assert checked >= 5, checked
 
 
 def test_tapping_an_illegal_card_plays_nothing(server: str, phone: Any) -> None:

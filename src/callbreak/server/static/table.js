@@ -746,16 +746,20 @@ function mountTable(root, id, token) {
         text = tr(st.phase === "calling" ? "turn.other_calling" : "turn.other_playing", { name: shortName(st.to_act) });
       }
     }
-    // While it is your turn to play: the "tap again" cue of a lifted card, else a hint asked for
-    // (in this line of fixed height, so that nothing below it moves).
+    // While it is your turn to play: a hint asked for, else the "tap again" cue of a lifted card
+    // (in this line of fixed height, so that nothing below it moves). A hint of the card that is
+    // lifted keeps the cue on its first line; of another card, it is shown whole (a Bengali
+    // player's try: the cue hid a hint asked for with a card lifted, and two cards wore one ring).
     const cue = mine && st.phase === "playing" && !S.pending ? (spectator ? "" : hand.cue()) : "";
-    if (cue) text = cue;
-    else if (mine && st.phase === "playing" && !S.pending && S.hint && S.hint.card) {
+    const hinted = mine && st.phase === "playing" && !S.pending && S.hint && S.hint.card ? S.hint : null;
+    if (cue && !hinted) text = cue;
+    else if (hinted) {
       // The card on the first line; the reason on one line below it (cut short with an ellipsis
       // when long: the whole of it is in the title and is read out).
       // (a quick hint says so on the card's line: before the reason, it left no room for it)
-      const what = tr(S.hint.quick ? "turn.quick_hint" : "turn.hint", { card: cardName(S.hint.card) });
-      const why = hintReason({ ...S.hint, quick: false }), whole = hintReason(S.hint);
+      const what = cue && hand.selected() === hinted.card
+        ? cue : tr(hinted.quick ? "turn.quick_hint" : "turn.hint", { card: cardName(hinted.card) });
+      const why = hintReason({ ...hinted, quick: false }), whole = hintReason(hinted);
       fill(turnLine, h("span", { class: "card-hint", "data-testid": "card-hint" },
         h("span", { class: "what" }, what), why ? h("span", { class: "why" }, why) : null));
       turnLine.title = whole ? `${what} ${whole}` : what;

@@ -19,6 +19,7 @@ QUICK1 = {"preset": "quick", "rounds": 1}
 async def test_rematch_seats_the_same_people_with_new_tokens(server: Server) -> None:
     made, _, a, b, _ = await two_players(server, QUICK1, ("Asha", "Bimal"), seat=2)
     await play_until([a, b], lambda: a.info is not None and a.info["status"] == "over", timeout=30)
+    before = [s["name"] for s in a.info["seats"]]  # type: ignore[index]
     r = server.post(f"/api/tables/{made['table']}/rematch", {"token": "bad" * 8})
     assert r.status_code == 403
     # b asks over its WebSocket; a gets its new token pushed
@@ -44,8 +45,10 @@ async def test_rematch_seats_the_same_people_with_new_tokens(server: Server) -> 
     seats = na.info["seats"]  # type: ignore[index]
     names = [s["name"] for s in seats]
     assert names[0] == "Asha" and names[2] == "Bimal"
-    # the bots are named by the shared rule: two different names from the list
+    # the same bots: they keep their names, seat by seat (a Bengali player's try: "the same
+    # players" at the rematch were three new names); named by the shared rule, from the list
     assert names[1] in NAMES and names[3] in NAMES and names[1] != names[3]
+    assert names == before, (names, before)
     assert [s["level"] for s in seats] == [None, na.info["bots"], None, na.info["bots"]]  # type: ignore[index]
     # old tokens are not valid at the new table
     bad = Client(server, ra["table"], made["token"])

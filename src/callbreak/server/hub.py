@@ -323,6 +323,7 @@ class Hub:
         seats: list[tuple[int, str]] | None = None,
         host: int = 0,
         practice: dict[str, Any] | None = None,
+        bot_names: tuple[str | None, ...] | None = None,
     ) -> tuple[LiveTable, dict[int, str]]:
         """A new table with its players seated (and started with ``play_now``); their tokens."""
         if bots not in levels():
@@ -343,6 +344,7 @@ class Hub:
             host=host,
             parent=parent,
             practice=practice,
+            bot_names=bot_names,
         )
         if seats is None:
             seats = [(0, clean_name(name, "Player 1"))]
@@ -414,8 +416,9 @@ class Hub:
             new = self._require(st.rematch)
             return new, seat, new.state.seats[seat].token
         humans = [(i, s.name) for i, s in enumerate(st.seats) if s.kind == "human"]
+        bots = tuple(s.name if s.kind == "bot" else None for s in st.seats)  # (who the players played with)
         new, tokens = self.create_table(
-            st.meta.rules, st.meta.bots, play_now=len(humans) == 1, parent=st.id, seats=humans, host=seat
+            st.meta.rules, st.meta.bots, play_now=len(humans) == 1, parent=st.id, seats=humans, host=seat, bot_names=bots
         )
         try:
             old.submit({"t": "rematch", "table": new.id})

@@ -143,6 +143,8 @@ class TableMeta:
     parent: str | None = None
     #: a practice table starts at this position (`callbreak.analysis.practice.Position`, as data)
     practice: dict[str, Any] | None = None
+    #: a rematch's bots keep the names they had, seat by seat (None: a seat that had no bot)
+    bot_names: tuple[str | None, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d = {
@@ -157,6 +159,8 @@ class TableMeta:
         }
         if self.practice is not None:
             d["practice"] = self.practice
+        if self.bot_names is not None:
+            d["bot_names"] = list(self.bot_names)
         return d
 
     @classmethod
@@ -171,6 +175,7 @@ class TableMeta:
             host=int(d.get("host", 0)),
             parent=d.get("parent"),
             practice=d.get("practice"),
+            bot_names=tuple(d["bot_names"]) if d.get("bot_names") is not None else None,
         )
 
 
@@ -326,7 +331,14 @@ class TableState:
         # (found in a newcomer's try: new names there read as other players), but one read as the
         # practising player's; a practice table made before keeps the names it was dealt
         humans = [s.name if s.kind == "human" else None for s in self.seats]
-        names = bot_names(humans, self.meta.seed, position.players if position is not None else ())
+        # a rematch's bots keep their names, seat by seat (a Bengali player's try: "the same
+        # players" were three new names), unless a player here now goes by one of them
+        mine = [n for n in humans if n is not None]
+        kept = [
+            k if h is None and k and not any(same_person(k, m) for m in mine) else h
+            for h, k in zip(humans, self.meta.bot_names or (None,) * 4, strict=True)
+        ]
+        names = bot_names(kept, self.meta.seed, position.players if position is not None else ())
         practice = self.meta.practice or {}
         if position is not None and practice.get("names") == "seats" and len(position.players) == 4:
             mine = [n for n in humans if n is not None]

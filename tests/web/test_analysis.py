@@ -90,6 +90,8 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
                 look.goto(page.url)
                 look.wait_for_selector("[data-testid=analysis-summary]")
                 assert summary_fits(look), (locale, width)
+                # the graph's labels big enough to read (a Bengali player's try at 360 px: 9 px)
+                assert look.evaluate(SMALLEST) >= 10.5, locale
             finally:
                 other.close()
         # a screen reader hears that it is ready, once, not each progress line and the whole result
@@ -248,6 +250,14 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
     finally:
         ctx.close()
         stop_server(proc)
+
+
+#: the graph's smallest label as drawn (px)
+SMALLEST = """() => {
+  const graph = document.querySelector("[data-testid=analysis-graph]");
+  const scale = graph.getBoundingClientRect().width / graph.viewBox.baseVal.width;
+  return Math.min(...[...graph.querySelectorAll("text")].map((e) => parseFloat(e.getAttribute("font-size")) * scale));
+}"""
 
 
 def summary_fits(page: Any) -> bool:

@@ -33,7 +33,8 @@ function svg(tag, attrs, ...children) {
  *  on its player's line (``mistakes``; a tap on one is ``pick(decision)``).  Lines at the same
  *  value are drawn a pixel apart, so that none hides another. */
 export function evaluationGraph(analysis, names, mistakes = [], pick = null) {
-  const W = 320, H = 140, PAD = 6, LEFT = 30, TOP = 14;
+  // (labels of 12 units: 11 px or more on a phone; 9 were too small to read in Bengali, a player's try)
+  const W = 320, H = 140, PAD = 6, LEFT = 38, TOP = 17;
   // one x position per trick of the match: (deal, trick) in order
   const keys = [];
   const seen = new Set();
@@ -49,7 +50,7 @@ export function evaluationGraph(analysis, names, mistakes = [], pick = null) {
   const yOf = (p) => TOP + PAD + (1 - p) * (H - TOP - 2 * PAD);
   const nudge = (seat) => (analysis.seats.indexOf(seat) - (analysis.seats.length - 1) / 2) * 1.5;
   const label = (x, y, text, anchor) => {
-    const el = svg("text", { x, y, "font-size": 9, fill: "currentColor", "fill-opacity": 0.7, "text-anchor": anchor });
+    const el = svg("text", { x, y, "font-size": 12, fill: "currentColor", "fill-opacity": 0.8, "text-anchor": anchor });
     el.textContent = text;
     return el;
   };

@@ -77,6 +77,10 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         # leaves "done" out (msgspec's omit_defaults) and the page reads it as 0
         shown = page.evaluate("window.__progress")
         assert shown and not any("undefined" in line for line in shown), shown
+        # the final places best first (in seat order, the winner was read third: a Bengali player's try)
+        final = page.inner_text("[data-testid=replay-final]")
+        ranks = [int(m) for m in re.findall(r"(\d+)(?:st|nd|rd|th)\b", final)]
+        assert len(ranks) == 4 and ranks == sorted(ranks), final
         assert summary_fits(page)
         # a 360 px phone too (found in an accessibility review: its last column was cut off there)
         page.set_viewport_size({"width": 360, "height": 740})

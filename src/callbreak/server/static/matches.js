@@ -152,7 +152,9 @@ export function renderReplay(root, id) {
       draw();
     };
     panel = analysisPanel(id, { names, jump, auto: new URLSearchParams(location.search).get("analyse") === "1" });
-    const places = hist.places ? h("p", null, tr("replay.final"), " ", names.map((n, i) => tr("replay.final_one", { name: n, place: ordinal(hist.places[i], true), total: num(hist.totals[i]) })).join(" · ")) : null;
+    // best first (in seat order, the winner read third: a Bengali player's try), seats in order within a shared place
+    const order = hist.places ? names.map((_, i) => i).sort((a, b) => hist.places[a] - hist.places[b] || a - b) : [];
+    const places = hist.places ? h("p", { "data-testid": "replay-final" }, tr("replay.final"), " ", order.map((i) => tr("replay.final_one", { name: names[i], place: ordinal(hist.places[i], true), total: num(hist.totals[i]) })).join(" · ")) : null;
     fill(box, h("h1", null, tr("replay.title")), places, controls, panel.el, view,
       h("p", null, h("a", { href: `/api/tables/${encodeURIComponent(id)}/history?format=text`, download: `callbreak-${id}.txt`, "data-testid": "download-history" }, tr("replay.download_text")), " · ",
         h("a", { href: `/api/tables/${encodeURIComponent(id)}/history?format=json`, download: `callbreak-${id}.json` }, tr("replay.json"))));

@@ -111,6 +111,17 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         assert len(stored.analysis.decisions) == (4 + 52) * len(deals)
         rows = page.locator("[data-testid=analysis-summary] tbody tr")
         assert rows.count() == 4
+        # listed: every mistake and blunder, and the player's own small slips too (a Bengali
+        # player's try: only slips of their own, and the list held none of them)
+        listed = page.eval_on_selector_all(
+            "[data-testid=mistake-item]", "els => els.map(e => [e.dataset.deal, e.dataset.trick, e.dataset.seat])"
+        )
+        want = [
+            [str(d.deal), "" if d.trick is None else str(d.trick), str(d.seat)]
+            for d in stored.analysis.decisions
+            if d.auto is None and (d.grade in ("mistake", "blunder") or (d.grade == "inaccuracy" and d.seat == 0))
+        ]
+        assert listed == want and any(d.grade == "inaccuracy" and d.seat == 0 for d in stored.analysis.decisions)
         # under the points lost, the most chance of finishing first one of the seat's own decisions
         # gave away, where it comes to 1 % (found in a newcomer's try: a mistake graded by that
         # chance alone showed "0.0/0.0", as if nothing; then a review: the chances' sum passed 100 %)
@@ -135,7 +146,10 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         assert items.count() > 0
         # each names its loss: the points it gave away, or where they come to 0.0 (graded by the
         # chance of finishing first alone), that chance (found in a newcomer's try: "−0.0 pts")
-        own = [d for d in stored.analysis.decisions if d.grade in ("mistake", "blunder") and d.auto is None]
+        own = [
+            d for d in stored.analysis.decisions
+            if d.auto is None and (d.grade in ("mistake", "blunder") or (d.grade == "inaccuracy" and d.seat == 0))
+        ]  # fmt: skip
         shown = items.all_inner_texts()
         assert len(shown) == len(own)
         for text, d in zip(shown, own, strict=True):

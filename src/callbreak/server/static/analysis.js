@@ -177,7 +177,8 @@ function betterBox(id, d, names) {
 
 /**
  * The analysis panel for a finished table.  ``opts.names``: the players; ``opts.jump(deal,
- * trick, seat)``: show the replay at that seat's decision in that deal's trick (null: its calls); ``opts.auto``: start at once.
+ * trick, seat)``: show the replay at that seat's decision in that deal's trick (null: its calls); ``opts.auto``: start at once;
+ * ``opts.mine``: the seat this browser played (its small slips are listed too), or null.
  */
 export function analysisPanel(id, opts) {
   const names = opts.names;
@@ -203,8 +204,11 @@ export function analysisPanel(id, opts) {
 
   function ready(a) {
     const detail = h("div", { "data-testid": "analysis-detail" });
-    // (a call or card made for the seat, by its timer or a bot, is not the player's mistake)
-    const mistakes = a.decisions.filter((d) => (d.grade === "mistake" || d.grade === "blunder") && !d.auto);
+    // (a call or card made for the seat, by its timer or a bot, is not the player's mistake); the
+    // player's own small slips too (a Bengali player's try: only slips of their own, and the list
+    // held none of them, only the bots' mistakes)
+    const own = (d) => d.grade === "inaccuracy" && d.seat === opts.mine;
+    const mistakes = a.decisions.filter((d) => (d.grade === "mistake" || d.grade === "blunder" || own(d)) && !d.auto);
     const pick = (d) => {
       if (opts.jump) opts.jump(d.deal, d.trick, d.seat);
       fill(detail, betterBox(id, d, names));

@@ -1,7 +1,7 @@
 // Past matches (the tables this browser sat at) and the replay viewer, which steps
 // trick by trick through a finished match's hand history (JSON form).
 import { h, clear, fill, api, cardEl, sortHand, rulesSummary } from "./util.js";
-import { allRecords } from "./seats.js";
+import { allRecords, seatRecord } from "./seats.js";
 import { ordinal } from "./scoring.js";
 import { analysisPanel } from "./analysis.js";
 import { t as tr, num, when } from "./i18n.js";
@@ -151,7 +151,9 @@ export function renderReplay(root, id) {
       moment = momentOf(steps[k], hist.deals[di], trick, seat);
       draw();
     };
-    panel = analysisPanel(id, { names, jump, auto: new URLSearchParams(location.search).get("analyse") === "1" });
+    const rec = seatRecord(id);
+    panel = analysisPanel(id, { names, jump, auto: new URLSearchParams(location.search).get("analyse") === "1",
+                                mine: rec && Number.isInteger(rec.seat) ? rec.seat : null });
     // best first (in seat order, the winner read third: a Bengali player's try), seats in order within a shared place
     const order = hist.places ? names.map((_, i) => i).sort((a, b) => hist.places[a] - hist.places[b] || a - b) : [];
     const places = hist.places ? h("p", { "data-testid": "replay-final" }, tr("replay.final"), " ", order.map((i) => tr("replay.final_one", { name: names[i], place: ordinal(hist.places[i], true), total: num(hist.totals[i]) })).join(" · ")) : null;

@@ -411,6 +411,10 @@ def test_the_table_s_small_buttons_take_a_44_px_tap(driven: str, browser: Any) -
     top = page.evaluate(TAP_AREAS, ".table-top .btn, .table-top button")
     assert len(top) >= 2, top
     assert [t for t in top if t["height"] < 44] == [], top
+    # the top bar's links and the brand (a Bengali player's try: 33 px high, the spade 24 px)
+    bar = page.evaluate(TAP_AREAS, ".topbar nav a, .topbar .brand")
+    assert len(bar) >= 3, bar
+    assert [t for t in bar if t["height"] < 44 or t["width"] < 24] == [], bar
     # a toast: a card typed that is not in the hand
     page.evaluate("""() => {
       const hand = new Set([...document.querySelectorAll("[data-testid=hand] [data-card]")].map((e) => e.dataset.card));

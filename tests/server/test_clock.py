@@ -109,6 +109,33 @@ async def test_a_player_back_within_the_grace_is_told_what_the_timer_played(hub_
     said = await back.hello(since=b.info["v"])
     assert [m for m in said if m["type"] == "while_away"] == [{"type": "while_away", "call": None, "cards": 1}], said
     assert [m for m in a.read() if m["type"] == "while_away"] == []  # (the seat's own)
+    # told once: a reload with nothing new done for the seat is not told it again (a reviewer's read)
+    again = Seat(hub, t.id, tokens[1])
+    assert [m for m in await again.hello(since=b.info["v"]) if m["type"] == "while_away"] == []
+
+
+async def test_a_player_who_takes_the_seat_back_by_playing_is_told_what_the_bot_did(
+    hub_clock: tuple[Hub, ManualClock],
+) -> None:
+    """A reviewer's read: the player's own card, read first, started the count again, and the
+    player back from a bot by playing was told nothing."""
+    hub, clock = hub_clock
+    a = await solo_seat(hub)
+    await run_until(clock, a.my_turn)
+    clock.advance(30)  # the call runs out (the timer's)
+    await run_until(clock, lambda: a.my_turn() and a.state is not None and a.state["phase"] == "playing"
+                    and len(a.state["legal_cards"]) > 1)  # fmt: skip
+    assert a.info is not None
+    clock.advance((a.info["deadline"] - clock.now_ms()) / 1000)  # a card runs out too: a bot takes the seat
+    a.read()
+    assert a.info["seats"][0]["autoplay"]
+    await run_until(clock, lambda: len([e for e in mine(a, "play") if e["reason"] == "autoplay"]) == 1)
+    await run_until(clock, a.my_turn)  # the seat's turn again: the player plays before the bot does
+    done = mine(a, "call") + mine(a, "play")
+    call = next(e["call"] for e in done if e["kind"] == "call")
+    cards = len([e for e in done if e["kind"] == "play" and e["reason"] in ("timeout", "autoplay")])
+    said = await a.send({"type": "play", "card": a.state["legal_cards"][0]})  # type: ignore[index]
+    assert [m for m in said if m["type"] == "while_away"] == [{"type": "while_away", "call": call, "cards": cards}], said
 
 
 def lowest_action_of(hand: list[Card]) -> Card:

@@ -725,4 +725,4 @@ def test_what_a_bot_did_while_away_is_in_the_log() -> None:
     game = OnlineGame(parse_join_url("http://127.0.0.1:9/t/tbl9#tok_en-1"))
     game.receive(encode(WhileAway(call=3, cards=9)))
     assert game.fatal is None, game.fatal
-    assert game.model().log[-1] == "While you were away, 3 was called and 9 cards were played for you."
+    assert game.model().log[-1] == "While you were away, a call of 3 was made and 9 cards were played for you."

@@ -415,6 +415,11 @@ def test_the_table_s_small_buttons_take_a_44_px_tap(driven: str, browser: Any) -
     bar = page.evaluate(TAP_AREAS, ".topbar nav a, .topbar .brand")
     assert len(bar) >= 3, bar
     assert [t for t in bar if t["height"] < 44 or t["width"] < 24] == [], bar
+    # and none of it over the page below the bar (a reviewer's read: a tap there went to a link)
+    below = page.evaluate("""() => { const b = document.querySelector(".topbar").getBoundingClientRect();
+      return [...Array(Math.floor(b.width / 4)).keys()].map((i) => document.elementFromPoint(b.left + 4 * i + 2, b.bottom + 1))
+        .filter((e) => e && e.closest(".topbar")).length; }""")
+    assert below == 0, below
     # a toast: a card typed that is not in the hand
     page.evaluate("""() => {
       const hand = new Set([...document.querySelectorAll("[data-testid=hand] [data-card]")].map((e) => e.dataset.card));

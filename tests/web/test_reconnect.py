@@ -92,7 +92,7 @@ def test_a_player_back_after_the_grace_is_told_what_the_bot_did(driven: str, bro
     said = back.inner_text("#toast .toast-text")
     st = seen()
     played = 13 - st["hand_sizes"][made["seat"]]
-    assert said == f"While you were away, {st['calls'][made['seat']]} was called and {played} card{'s were' if played > 1 else ' was'} played for you.", said
+    assert said == f"While you were away, a call of {st['calls'][made['seat']]} was made and {played} card{'s were' if played > 1 else ' was'} played for you.", said
     ctx_a.close()
     ctx_b.close()
 
@@ -120,5 +120,9 @@ def test_the_seat_s_own_link_carries_the_game_to_another_device(driven: str, bro
     desk.goto(link)
     desk.wait_for_selector("[data-testid=hand] [data-card]")
     assert sorted(desk.locator("[data-testid=hand] [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")) == hand
+    # that device's record knows its seat (kept without one from a link: the analysis lists the
+    # player's own slips by it, a reviewer's read)
+    recorded = desk.evaluate(f"() => JSON.parse(localStorage.getItem('callbreak.tables')).find((r) => r.table === '{table}').seat")
+    assert recorded == 0, recorded
     other.close()
     ctx.close()

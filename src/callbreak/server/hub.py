@@ -642,21 +642,26 @@ class Hub:
             return
         if seat < 0:
             raise TableError("spectator", "spectators watch; they cannot act")
-        away = bool(t.state.autoplay[seat])
+        # (what was done for the seat, read before the action: the player's own card or call
+        # starts the count again)
+        away = t.state.away(seat) if t.state.autoplay[seat] else None
         try:
             await self._act(t, conn, seat, msg)
         finally:
-            if away:
-                self._tell_away(t, conn, seat)
+            if away is not None:
+                self._tell_away(t, conn, seat, away)
 
-    def _tell_away(self, t: LiveTable, conn: Conn, seat: int) -> None:
+    def _tell_away(self, t: LiveTable, conn: Conn, seat: int, done: tuple[int | None, int] | None = None) -> None:
         """A seat its player came back to, or took back from a bot by acting: what was done for it
-        meanwhile (by the bot, or the turn's timer), told to the player's connection (`WhileAway`),
-        if anything was."""
-        if t.state.autoplay[seat]:
+        meanwhile (by the bot, or the turn's timer; ``done``: as read before the player's action),
+        told to the player's connection (`WhileAway`), if anything was, during a match being
+        played, and once: not again on the next return with nothing new done."""
+        if t.state.autoplay[seat] or t.state.status not in (PLAYING, BETWEEN):
             return
-        call, cards = t.state.away(seat)
-        if call is not None or cards:
+        call, cards = t.state.away(seat) if done is None else done
+        told = (len(t.state.match.deals) if t.state.match else 0, call, cards)
+        if (call is not None or cards) and t.told_away[seat] != told:
+            t.told_away[seat] = told
             conn.push(encode(WhileAway(call=call, cards=cards)))
 
     async def _act(self, t: LiveTable, conn: Conn, seat: int, msg: ClientMessage) -> None:

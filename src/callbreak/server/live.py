@@ -96,6 +96,8 @@ class LiveTable:
         self._turn_key: tuple[int, int, int, int] | None = None
         self._turn_deadline: float | None = None
         self._grace: list[Handle | None] = [None, None, None, None]
+        #: what each seat's player was last told was done for them (`Hub._tell_away`): not told again
+        self.told_away: list[tuple[int, int | None, int] | None] = [None, None, None, None]
         #: spectators come and go in numbers: the count is told at most every
         #: ``presence_every`` seconds, and only when it changed
         self._presence: Handle | None = None

@@ -175,7 +175,7 @@ class TableMeta:
             host=int(d.get("host", 0)),
             parent=d.get("parent"),
             practice=d.get("practice"),
-            bot_names=tuple(d["bot_names"]) if d.get("bot_names") is not None else None,
+            bot_names=tuple(d["bot_names"]) if isinstance(d.get("bot_names"), list) and len(d["bot_names"]) == 4 else None,
         )
 
 

@@ -163,12 +163,12 @@ class JoinTarget:
 
 
 def away_text(call: int | None, cards: int) -> str:
-    """What a bot did for the seat while its player was away (`WhileAway`), in words.
+    """What was done for the seat while its player was away (by a bot or the turn's timer: `WhileAway`), in words.
 
     >>> away_text(3, 9)
-    'While you were away, 3 was called and 9 cards were played for you.'
+    'While you were away, a call of 3 was made and 9 cards were played for you.'
     >>> away_text(None, 1), away_text(2, 0)
-    ('While you were away, 1 card was played for you.', 'While you were away, 2 was called for you.')
+    ('While you were away, 1 card was played for you.', 'While you were away, a call of 2 was made for you.')
     """
     if call is not None and cards:
         return tr("table.away_both", call=call, count=cards)
@@ -644,9 +644,9 @@ class OnlineGame(Game):
 
         code = self.target.code
         assert code is not None
-        # (the language only with no name: it names the player; a server of before knows no
-        # `lang`, refuses the body, and is asked again without it)
-        ask = JoinTable(name=self.name or None, lang=None if self.name else current())
+        # (the language only with no name, and not English, the server's own: it names the player;
+        # a server of before knows no `lang`, refuses the body, and is asked again without it)
+        ask = JoinTable(name=self.name or None, lang=None if self.name or current() == "en" else current())
         async with httpx.AsyncClient(base_url=self.target.base, timeout=self.open_timeout) as client:
             for body in (ask, JoinTable()) if ask.lang else (ask,):
                 r = await client.post(
@@ -784,7 +784,7 @@ class OnlineGame(Game):
             self.fatal = f"the server sent a message this terminal cannot read ({e}): " + _SAME_VERSION
 
     def _handle(self, msg: ServerMessage) -> None:
-        if isinstance(msg, WhileAway):  # (the seat given back: what a bot did for it meanwhile)
+        if isinstance(msg, WhileAway):  # (the player back: what was done for the seat meanwhile)
             self._log.append(away_text(msg.call, msg.cards))
             return
         if not isinstance(msg, (Error, HintMessage, Rematch)):

@@ -7,7 +7,10 @@
 // - The size depends only on the hand's width (room for 13 cards), never on how many cards are
 //   left: the hand keeps its height for the whole round and no card ever changes row.
 // - Touch: a tap lifts a legal card ("tap again to play"), a second tap on it plays it; a tap on
-//   another card moves the lift; an illegal card is never played (a toast says why).  With the
+//   another card moves the lift; an illegal card is never played (a toast says why).  A second
+//   touch where the lifting one was (within TAP_SLOP) is on the lifted card, whatever the lift
+//   uncovered there (a Bengali player's try: a thumb low on a card lifted it, then the card beneath
+//   at that spot, back and forth, and none was played); anywhere else, the card drawn there.  With the
 //   per-device setting `oneTap` (settings.js) one tap plays.  A card dragged
 //   up by more than DRAG_PLAY px and let go is played (lifted first or not); a shorter drag up is a
 //   tap, and a slide sideways or back down puts the card back.  A touch is read from pointer
@@ -58,6 +61,7 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
   let drag = null;         // the touch on a card now: {id, card, x0, y0, dx, dy}
   let touchAt = -Infinity; // when the last touch on a card began or ended (its click is ignored)
   let drawn = "";          // what the cards now in `box` show (they are drawn again only when it changes)
+  let liftedAt = null;     // {card, x, y}: where the touch that lifted the card was (cards not moved since)
 
   const onPointer = (e) => { lastPointer = e.pointerType || ""; if (lastPointer === "mouse") touchAt = -Infinity; };
   box.addEventListener("pointerdown", onPointer, true);
@@ -95,9 +99,11 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
   function onDown(e) {
     if ((e.pointerType !== "touch" && e.pointerType !== "pen") || !e.isPrimary || drag) return;
     const el = e.target instanceof Element ? e.target.closest(".card[data-card]") : null;
-    if (!el || !box.contains(el)) return;
+    const again = selected && liftedAt && liftedAt.card === selected
+      && Math.abs(e.clientX - liftedAt.x) <= TAP_SLOP && Math.abs(e.clientY - liftedAt.y) <= TAP_SLOP;
+    if (!again && (!el || !box.contains(el))) return;
     touchAt = Date.now();
-    drag = { id: e.pointerId, card: el.dataset.card, x0: e.clientX, y0: e.clientY, dx: 0, dy: 0 };
+    drag = { id: e.pointerId, card: again ? selected : el.dataset.card, x0: e.clientX, y0: e.clientY, dx: 0, dy: 0 };
     // On the window: the card under the finger may be redrawn (a new element) while it moves.
     window.addEventListener("pointermove", onMove);
     window.addEventListener("pointerup", onUp);
@@ -145,11 +151,15 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
       return;
     }
     const d = endDrag();
-    if (Math.abs(d.dx) <= TAP_SLOP && d.dy <= TAP_SLOP) tap(d.card);
+    if (Math.abs(d.dx) <= TAP_SLOP && d.dy <= TAP_SLOP) {
+      tap(d.card);
+      if (selected === d.card) liftedAt = { card: d.card, x: d.x0, y: d.y0 };  // (the touch that lifted it)
+    }
   }
 
   function select(c) {
     selected = c;
+    liftedAt = null;  // (a touch that lifted it says where, after this: onUp)
     kept = null;  // (the player's own lift: the one the server kept is no longer theirs)
     onLift(c);  // (the server plays the lifted card if the turn runs out)
     showLifted();
@@ -232,7 +242,7 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
     // The cards are drawn again only when what they show changes (not on every message the table
     // gets): the card you focused, or are pressing, stays the same element.
     const look = JSON.stringify([hand.map((c) => (legal.has(c) ? `${c}+` : c)), v.playing, v.forced, v.hint, width, cw, pad]);
-    if (look !== drawn || !box.firstChild) { drawn = look; draw(v, hand, legal, width, cw, pad, focused); }
+    if (look !== drawn || !box.firstChild) { drawn = look; liftedAt = null; draw(v, hand, legal, width, cw, pad, focused); }
     showLifted();
     if (drag && !hand.includes(drag.card)) endDrag();   // played for you meanwhile
     else if (drag) showDrag();

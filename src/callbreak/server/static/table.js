@@ -273,6 +273,9 @@ function mountTable(root, id, token) {
         // (a reload) shows the one the server kept; a page that lifted one tells it again (a
         // server that took the table over kept none)
         if (!spectator) hand.adopt(typeof msg.lifted === "string" ? msg.lifted : null);  // (a number: a call the terminal chose)
+        // the seat, for a record kept without it (a seat link, a rematch): the analysis lists its
+        // player's own slips by it
+        if (!spectator && me() >= 0) { const rec = seatRecord(id); if (rec && !Number.isInteger(rec.seat)) updateRecord(id, { seat: me() }); }
         render();
         if (!spectator && hand.selected() && hand.selected() !== msg.lifted) conn.send({ type: "select", card: hand.selected(), ref: LIFT });
         break;
@@ -313,7 +316,7 @@ function mountTable(root, id, token) {
         render();
         break;
       case "while_away": {
-        // the seat given back: what a bot did for it meanwhile (found in a newcomer's try: a player
+        // the player back: what was done for the seat meanwhile (by a bot or the timer) (found in a newcomer's try: a player
         // back after a minute found a call of 3 pinned on them, and no word of it)
         const text = awayText(msg.call, msg.cards);
         toast(text, 8000);
@@ -322,7 +325,7 @@ function mountTable(root, id, token) {
       }
       case "rematch":
         S.rematch = { table: msg.table, token: msg.token };
-        if (msg.token) rememberSeat({ table: msg.table, token: msg.token, seat: null, invite: null, host: false });
+        if (msg.token) rememberSeat({ table: msg.table, token: msg.token, seat: msg.seat ?? null, invite: null, host: false });
         render();
         break;
       default:

@@ -266,7 +266,7 @@ export function hideToast(kind) {
   el.classList.remove("show");
 }
 
-/** What a bot did for the seat while its player was away (the `while_away` message), in words:
+/** What was done for the seat while its player was away (by a bot or the timer) (the `while_away` message), in words:
  *  a copy of the terminal's `callbreak.tui.online.away_text`, held to it by a test. */
 export function awayText(call, cards) {
   if (call !== null && cards) return t("table.away_both", { call, count: cards });

@@ -33,6 +33,7 @@ from callbreak.server.table import TableState
 
 from ..server.conftest import Client, CountingMeter, cards_in, play_until
 from ..server.driven import DRIVEN, drive, step
+from ..server.inprocess import until
 from .procs import ScaledServer
 
 QUICK1 = {"preset": "quick", "rounds": 1}
@@ -384,9 +385,8 @@ async def test_a_decision_waits_out_a_quick_restart_of_redis(ns: str) -> None:
         await q.start()
         own.stop()
         asked = asyncio.ensure_future(q.decide(BotAsk("t1", 0, seat, "medium", 7, m.view(seat))))
-        while q._asking.failures < 2:  # refused, and asked again
-            assert not asked.done()
-            await asyncio.sleep(0.01)
+        await until(lambda: q._asking.failures >= 2)  # refused, and asked again
+        assert not asked.done()
         own.start()
         got = await asyncio.wait_for(asked, 60)
         assert got == make_bot("medium", seed=7).act(m.view(seat))  # the worker's own answer

@@ -15,6 +15,7 @@ from callbreak.server.botpool import BotAsk
 from callbreak.server.botqueue import decode_request, earlier_of, encode_request, request_of, view_of
 
 from .conftest import CountingMeter, cards_in
+from .inprocess import until
 
 
 @pytest.mark.parametrize("preset", ["quick", "pagat", "standard"])
@@ -93,9 +94,8 @@ async def test_a_bot_queue_out_of_reach_is_said_once_not_at_every_decision(caplo
             for v in range(5):
                 asked = asyncio.ensure_future(q.decide(BotAsk("t1", v, m.to_act, "medium", v, m.view(m.to_act))))
                 tries = q._asking.failures + 2
-                while q._asking.failures < tries:  # asked, refused, asked again: waiting for its deadline
-                    assert not asked.done()
-                    await asyncio.sleep(0.01)
+                await until(lambda t=tries: q._asking.failures >= t)  # asked, refused, asked again
+                assert not asked.done()  # (waiting for its deadline)
                 clock.advance(q.deadline)
                 assert await asked is None
     finally:

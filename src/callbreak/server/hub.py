@@ -615,6 +615,9 @@ class Hub:
             h = self.awaiting_hello.pop(conn, None)
             if h is not None:
                 h.cancel()
+            # (before the seat is given back: a bot played it, or this process saw its player go)
+            was_away = seat >= 0 and bool(t.state.autoplay[seat])
+            left = t.left_with[seat] if seat >= 0 else None
             if conn.unsubscribe is None:
                 t.attach(conn)  # (which may start the timers, and submit: the seat is back)
             # what the table accepted and has not committed yet is not shown: wait until nothing
@@ -628,8 +631,11 @@ class Hub:
                 missed = [t.snapshot(seat)]  # more than its send buffer should hold: start afresh
             for m in missed:
                 conn.push(m)
-            if seat >= 0:  # (back from a bot's autoplay, or from turns the timer played)
+            if was_away:  # back from a bot's autoplay: all that was done since the player's own last action
                 self._tell_away(t, conn, seat)
+            elif left is not None:  # back within the grace: what was done since the player went
+                t.left_with[seat] = None
+                self._tell_away(t, conn, seat, since=left)
             if seat >= 0 and t.state.rematch is not None:
                 new = self.get(t.state.rematch)
                 if new is not None and new.state.seats[seat].kind == "human":
@@ -651,14 +657,24 @@ class Hub:
             if away is not None:
                 self._tell_away(t, conn, seat, away)
 
-    def _tell_away(self, t: LiveTable, conn: Conn, seat: int, done: tuple[int | None, int] | None = None) -> None:
+    def _tell_away(
+        self,
+        t: LiveTable,
+        conn: Conn,
+        seat: int,
+        done: tuple[int | None, int] | None = None,
+        since: tuple[int, int | None, int] | None = None,
+    ) -> None:
         """A seat its player came back to, or took back from a bot by acting: what was done for it
-        meanwhile (by the bot, or the turn's timer; ``done``: as read before the player's action),
-        told to the player's connection (`WhileAway`), if anything was, during a match being
-        played, and once: not again on the next return with nothing new done."""
-        if t.state.autoplay[seat] or t.state.status not in (PLAYING, BETWEEN):
+        meanwhile (by the bot, or the turn's timer; ``done``: as read before the player's action;
+        ``since``: only what was done after that, as `LiveTable.left_with` holds it), told to the
+        player's connection (`WhileAway`), if anything was, during a match being played, and once:
+        not again on the next return with nothing new done."""
+        if t.state.autoplay[seat] or t.state.status not in (PLAYING, BETWEEN) or t.state.match is None:
             return
         call, cards = t.state.away(seat) if done is None else done
+        if since is not None and since[0] == len(t.state.match.deals) - 1:  # (the same deal: what is new)
+            call, cards = (call if since[1] is None else None), cards - since[2]
         told = (len(t.state.match.deals) if t.state.match else 0, call, cards)
         if (call is not None or cards) and t.told_away[seat] != told:
             t.told_away[seat] = told

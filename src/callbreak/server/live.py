@@ -98,6 +98,9 @@ class LiveTable:
         self._grace: list[Handle | None] = [None, None, None, None]
         #: what each seat's player was last told was done for them (`Hub._tell_away`): not told again
         self.told_away: list[tuple[int, int | None, int] | None] = [None, None, None, None]
+        #: what had been done for each seat (the deal, its call, its cards: `TableState.away`) when its
+        #: player's last connection went, in this process (None: not seen to go)
+        self.left_with: list[tuple[int, int | None, int] | None] = [None, None, None, None]
         #: spectators come and go in numbers: the count is told at most every
         #: ``presence_every`` seconds, and only when it changed
         self._presence: Handle | None = None
@@ -417,6 +420,8 @@ class LiveTable:
                 and self.state.seats[seat].kind == "human"
             ):
                 self._grace[seat] = self.clock.call_later(self.config.grace, self._grace_over, seat)
+                if self.state.match is not None:
+                    self.left_with[seat] = (len(self.state.match.deals) - 1, *self.state.away(seat))
             if not self.active():
                 self.freeze()
             elif self.state.status == BETWEEN:

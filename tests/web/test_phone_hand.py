@@ -234,7 +234,7 @@ def test_two_taps_low_on_a_card_play_it(server: str, phone: Any) -> None:
     lay; the player taps where they tapped before, as a thumb does (not where the card is now)."""
     page = open_table(phone, server, rounds=1)
     checked = 0
-    while next_step(page) != "over":
+    while checked < 5 and next_step(page) != "over":  # (five turns tell: no need to play the round out)
         legal, _ = legal_and_illegal(page)
         spots = {c: where(page, c) for c in legal}
         low = [c for c in legal if spots[c]["index"] > 0]  # (a card with one beneath it)
@@ -252,7 +252,7 @@ def test_two_taps_low_on_a_card_play_it(server: str, phone: Any) -> None:
         page.wait_for_function(f"() => window.__events.filter(e => e.kind === 'play' && e.seat === 0).length > {before}")
         assert my_plays(page)[-1] == card
         checked += 1
-    assert checked >= 5, checked
+    assert checked == 5, checked
 
 
 def test_tapping_an_illegal_card_plays_nothing(server: str, phone: Any) -> None:

@@ -618,6 +618,8 @@ class Hub:
             # (before the seat is given back: a bot played it, or this process saw its player go)
             was_away = seat >= 0 and bool(t.state.autoplay[seat])
             left = t.left_with[seat] if seat >= 0 else None
+            if seat >= 0:
+                t.left_with[seat] = None  # (read once: a later return counts from its own going)
             if conn.unsubscribe is None:
                 t.attach(conn)  # (which may start the timers, and submit: the seat is back)
             # what the table accepted and has not committed yet is not shown: wait until nothing
@@ -634,7 +636,6 @@ class Hub:
             if was_away:  # back from a bot's autoplay: all that was done since the player's own last action
                 self._tell_away(t, conn, seat)
             elif left is not None:  # back within the grace: what was done since the player went
-                t.left_with[seat] = None
                 self._tell_away(t, conn, seat, since=left)
             if seat >= 0 and t.state.rematch is not None:
                 new = self.get(t.state.rematch)

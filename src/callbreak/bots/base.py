@@ -179,9 +179,10 @@ class Hint:
         self.than = than
         self.quick = quick
 
-    def say(self, lang: str = "en", name: Callable[[Card], str] = lambda c: c.symbol) -> str:
+    def say(self, lang: str = "en", name: Callable[[Card], str] = lambda c: c.symbol, note: bool = True) -> str:
         """Why, in the language ``lang`` (a `callbreak.i18n.LANGUAGES` code), cards named by ``name``;
-        ``""`` where the hint has no reason.  The web client's copy of this wording,
+        ``""`` where the hint has no reason; ``note`` false: without a quick hint's note (said
+        before the card instead).  The web client's copy of this wording,
         ``util.hintReason``, is held to it by ``tests/web/test_client_copies.py``.
 
         >>> Hint(card=Card.parse("7H"), why="try_win", quick=True).say("hi")
@@ -202,7 +203,7 @@ class Hint:
             text = tr("hint.why.search", card=name(self.card), than=name(self.than))
         else:
             text = tr(f"hint.why.{self.why}")
-        return tr("hint.why.quick", why=text) if self.quick else text
+        return tr("hint.why.quick", why=text) if self.quick and note else text
 
     @property
     def reason(self) -> str:

@@ -908,11 +908,7 @@ class CallbreakApp(App[int]):
                     # (a quick hint says so before the card, as the web's card line: the note first
                     # in the reason left the one line no room for the reason itself)
                     quick = isinstance(h, Hint) and h.quick
-                    reason = (
-                        Hint(h.call, h.chance, h.card, h.why, h.level, mean=h.mean, than=h.than).say(current())
-                        if isinstance(h, Hint)
-                        else ""
-                    )
+                    reason = h.say(current(), note=False) if isinstance(h, Hint) else ""
                     self.message = tr("tui.hint_quick" if quick else "tui.hint", card=card.symbol) + (
                         f" — {reason}" if reason else ""
                     )

@@ -82,3 +82,34 @@ def test_the_clients_words_for_a_hints_reason_are_the_bots(static_url: str, page
         )
         assert got == [h.say(lang) for h in hints], lang  # (the cards as their faces show them: "10♥")
     assert got[-1] == "" and "10♥" in got[len(WHY) + 1] and "2♠" in got[len(WHY) + 1]
+
+
+def test_the_terminals_words_for_a_rule_are_the_home_pages(static_url: str, page: Any) -> None:
+    """A table's changed rules, as the terminal's header words them, read as the home page's
+    form offers them: each field's label and each of its values' words, in every language."""
+    from callbreak.i18n import LANGUAGES
+    from callbreak.tui import words
+    from callbreak.tui.render import rule_words
+
+    checked = 0
+    try:
+        for lang in LANGUAGES:
+            page.goto(static_url + "/rules")
+            page.evaluate("(code) => localStorage.setItem('callbreak.lang', JSON.stringify(code))", lang)
+            page.goto(static_url + "/rules")
+            form = page.evaluate(
+                """async () => {
+                  const m = await import("/static/home.js");
+                  return m.CUSTOM.flatMap(([f, label, opts]) =>
+                    opts.map(([v, w]) => [f, m.parseField(f, String(v)), `${label}: ${w}`]));
+                }"""
+            )
+            words.use(lang)
+            for field, value, shown in form:
+                if field == "overtrick_points":  # as `Ruleset.describe` gives it: "0.1"
+                    value = str(Ruleset.preset("standard", overtrick_points=value).overtrick_points)
+                assert rule_words(field, value) == shown, (lang, field, value)
+                checked += 1
+    finally:
+        words.use("en")
+    assert checked > 4 * 60

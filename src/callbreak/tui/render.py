@@ -192,6 +192,10 @@ def rule_words(field: str, value: object) -> str:
     ('Highest call: 9', 'Missed call: −(call − tricks)', 'Must head: yes')
     >>> rule_words("missed_penalty", "zero"), rule_words("bonus_points", 10)
     ('Missed call: 0', "Bonus call's points: 10")
+    >>> rule_words("overtrick_points", "0.1"), rule_words("overtrick_points", "0")
+    ('Each overtrick: +0.1', 'Each overtrick: 0')
+    >>> rule_words("trump", "H")
+    'Trump: ♥ hearts'
     """
     label = "rule.missed_call" if field == "missed_penalty" else f"rule.{field}"
     name = tr(label) if label in catalogue("en") else field  # (a field the web's form has no words for)
@@ -202,6 +206,10 @@ def rule_words(field: str, value: object) -> str:
         words = tr(key)
     elif isinstance(value, bool):
         words = tr("rule.yes" if value else "rule.no")
+    elif field == "trump" and value in ("S", "H", "D", "C"):
+        words = tr(f"rule.trump_{value}")
+    elif field == "overtrick_points" and Decimal(str(value)) > 0:
+        words = digits(current(), f"+{value}")  # as the home page's form offers it: "+0.1"
     else:
         words = digits(current(), value)
     return f"{name}: {words}"

@@ -33,10 +33,11 @@ async function createTable(body, btn) {
   }
 }
 
-// Rules a host can change (beyond the preset), drawn as simple controls.
+// Rules a host can change (beyond the preset), drawn as simple controls; the terminal words a
+// table's changed rules the same (`callbreak.tui.render.rule_words`, held to these by a test).
 const ro = (lo, hi) => Array.from({ length: hi - lo + 1 }, (_, k) => [lo + k, num(lo + k)]);
 const YN = [["true", t("rule.yes")], ["false", t("rule.no")]];
-const CUSTOM = [
+export const CUSTOM = [
   ["min_call", t("rule.min_call"), ro(1, 2)],
   ["max_call", t("rule.max_call"), ro(1, 13)],
   ["overtrick_points", t("rule.overtrick_points"), [["0.1", num("+0.1")], ["0", num(0)]]],
@@ -56,7 +57,7 @@ const CUSTOM = [
   ["autoplay_forced", t("rule.autoplay_forced"), YN],
 ];
 
-function parseField(name, v) {
+export function parseField(name, v) {
   if (v === "none") return null;
   if (v === "true") return true;
   if (v === "false") return false;

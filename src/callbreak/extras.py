@@ -68,17 +68,19 @@ def missing(extra: str) -> list[str]:
     return [m for m in EXTRAS[extra] if importlib.util.find_spec(m) is None]
 
 
-def need(what: str, *extras: str) -> None:
-    """Raise `MissingExtra` naming the extras to install if a module of one of ``extras`` is absent.
+def need(what: str, *extras: str, only: tuple[str, ...] | None = None) -> None:
+    """Raise `MissingExtra` naming the extras to install if a module of one of ``extras`` is absent
+    (of those named in ``only``, where given: the part of an extra that ``what`` uses).
 
-    >>> EXTRAS["example"] = ("surely_no_such_module",)
+    >>> EXTRAS["example"] = ("json", "surely_no_such_module")
     >>> need("the example", "example")
     Traceback (most recent call last):
     ...
     callbreak.extras.MissingExtra: the example needs `pip install 'callbreak[example]'` (missing: surely_no_such_module)
+    >>> need("the example's json part", "example", only=("json",))  # installed: nothing raised
     >>> del EXTRAS["example"]
     """
-    absent = {e: missing(e) for e in extras}
+    absent = {e: [m for m in missing(e) if only is None or m in only] for e in extras}
     lacking = [e for e in extras if absent[e]]
     if lacking:
         modules = sorted({m for e in lacking for m in absent[e]})

@@ -37,6 +37,22 @@ def test_analyse_prints_the_summary_and_writes_json(
     assert "mistakes and blunders" in printed and a.mistakes(2)[0].best in printed
 
 
+def test_without_hindsight_no_card_reads_as_not_solved(
+    history: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A researcher's try: with ``--no-hindsight`` every mistake's hindsight read "not solved (too
+    early)", late cards too; the column is left out, and the record says hindsight was not asked."""
+    monkeypatch.setenv("COLUMNS", "160")
+    out = tmp_path / "a.json"
+    assert main(["analyse", str(history), "--seat", "2", "--budget", "40", "--no-hindsight", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    a = Analysis.from_dict(json.loads(out.read_text(encoding="utf-8")))
+    assert a.mistakes(2) and "mistakes and blunders" in printed
+    assert a.hindsight is False and "Hindsight" not in printed and "not solved" not in printed
+    assert main(["analyse", str(history), "--seat", "2", "--budget", "40"]) == 0
+    assert "Hindsight" in capsys.readouterr().out  # (with it, the column is there)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

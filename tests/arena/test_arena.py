@@ -59,6 +59,9 @@ def test_duplicate_ci_is_over_deal_groups() -> None:
     assert s.unit == "deal group" and s.units == 2
     # group means of bot a: (0+1+2+3)/4 = 1.5 and (4+5+6+7)/4 = 5.5
     assert (s.bots[0].points, s.bots[0].points_ci) == mean_ci([1.5, 5.5])
+    assert s.table().caption.startswith("± is the 95 % CI over 2 deal groups.")
+    one = summarize(RunResult(["a", "b", "c", "d"], QUICK, 4, 0, True, 1.5, 1, recs[:4]))
+    assert one.table().caption.startswith("± is the 95 % CI over 1 deal group.")  # (was "1 deal groups")
 
 
 def test_tasks_rotate_through_every_seat() -> None:

@@ -93,6 +93,7 @@ def test_a_lean_install_lists_every_command_and_names_the_extra_each_feature_nee
             "arena_hard": ["arena", "hard", "random", "easy", "medium", "-n", "1"],
             "arena_plot": ["arena", "random", "easy", "medium", "medium", "-n", "1", "--plot", "x.png"],
             "arena_remote": ["arena", "http://127.0.0.1:9", "easy", "medium", "medium", "-n", "1"],
+            "arena_policy": ["arena", "policy:p.npz", "easy", "medium", "medium", "-n", "1"],
             "bot_check": ["bot", "check", "http://127.0.0.1:9"],
             "bot_serve_hard": ["bot", "serve", "--bot", "hard", "--port", "0"],
         }
@@ -119,6 +120,8 @@ def test_a_lean_install_lists_every_command_and_names_the_extra_each_feature_nee
         "arena_plot": "callbreak arena: the arena's charts and ratings (--plot, --ratings) needs "
         "`pip install 'callbreak[plot]'`",
         "arena_remote": "callbreak arena: a remote bot needs `pip install 'callbreak[remote]'`",
+        # (it named `rl` alone, and with `rl` installed it failed on numba with a traceback)
+        "arena_policy": "callbreak arena: a trained policy (policy:FILE.npz) needs `pip install 'callbreak[bots]'`",
         "bot_check": "callbreak bot: `callbreak bot check` needs `pip install 'callbreak[remote]'`",
         "bot_serve_hard": "callbreak bot: the hard level needs `pip install 'callbreak[bots]'`",
     }
@@ -128,6 +131,54 @@ def test_a_lean_install_lists_every_command_and_names_the_extra_each_feature_nee
         assert err.startswith(start), (key, err)
         if key.startswith("arena"):
             assert "points/match" not in printed, key  # said before playing, not after
+
+
+ENV_MODULES = ("callbreak_v0", "single", "openspiel", "batched", "train", "observation", "episode", "text")
+
+
+def _env_imports(absent: tuple[str, ...]) -> dict[str, str]:
+    """Each module of `callbreak.env` imported, with the modules ``absent`` unimportable: "ok" or
+    the `MissingExtra`'s message."""
+    out = _run(
+        f"""
+        for _m in {absent!r}:
+            sys.modules[_m] = None
+        import importlib
+        from callbreak.extras import MissingExtra
+        for name in {ENV_MODULES!r}:
+            try:
+                importlib.import_module("callbreak.env." + name)
+                out[name] = "ok"
+            except MissingExtra as e:
+                out[name] = str(e)
+            for k in [k for k in sys.modules if k.startswith("callbreak.env")]:
+                del sys.modules[k]
+        """,
+        block=False,
+    )
+    return {k: str(v) for k, v in out.items()}
+
+
+def test_each_environment_needs_only_the_libraries_it_adapts_to() -> None:
+    """A newcomer's try: every module of `callbreak.env` asked for PettingZoo and OpenSpiel, the
+    Gymnasium environment and the numba-only batched one and trainer too (docs/rl.md: "not PettingZoo")."""
+    rl = "needs `pip install 'callbreak[rl]'`"
+    assert _env_imports(("pettingzoo", "pyspiel")) == {
+        "callbreak_v0": f"the PettingZoo environment {rl} (missing: pettingzoo)",
+        "openspiel": f"the OpenSpiel game {rl} (missing: pyspiel)",
+        **{m: "ok" for m in ("single", "batched", "train", "observation", "episode", "text")},
+    }
+    assert _env_imports(("gymnasium",)) == {
+        "callbreak_v0": f"the PettingZoo environment {rl} (missing: gymnasium)",
+        "single": f"the Gymnasium environment {rl} (missing: gymnasium)",
+        **{m: "ok" for m in ("openspiel", "batched", "train", "observation", "episode", "text")},
+    }
+    bots = "needs `pip install 'callbreak[bots]'` (missing: numba)"
+    assert _env_imports(("numba",)) == {
+        "batched": f"the batched environment (numba) {bots}",
+        "train": f"a trained policy (numba) {bots}",
+        **{m: "ok" for m in ("callbreak_v0", "single", "openspiel", "observation", "episode", "text")},
+    }
 
 
 def test_with_the_extras_installed_hard_is_the_library_hard_bot() -> None:

@@ -145,6 +145,10 @@ def test_illegal_action_is_refused_and_changes_nothing() -> None:
         env.step(acts[:2])
     with pytest.raises(ValueError, match="not legal"):
         env.step(np.array([70, 53, 53]))
+    with pytest.raises(ValueError, match="integers"):  # (53.7 was played as 53)
+        env.step(acts + 0.7)
+    with pytest.raises(ValueError, match="integers"):
+        env.step(acts == acts)
     assert np.array_equal(env.obs, before[0])
     assert np.array_equal(env.hands, before[1]) and np.array_equal(env.calls, before[2])
 

@@ -99,6 +99,34 @@ def test_an_illegal_action_ends_the_episode_with_the_penalty_and_changes_nothing
         env.step(ob.CALL_BASE + 3)
 
 
+def test_an_action_that_is_not_an_action_number_is_refused_and_changes_nothing() -> None:
+    """A researcher's try: 1.5, "3" and True were played as the cards 1, 3 and 1 (the episode
+    ended as illegal), None raised int()'s own TypeError."""
+    env = CallbreakEnv()
+    _, info = env.reset(seed=2)
+    before = env.match.state_key()
+    for bad in (53.0, 1.5, "53", True, None, np.array([53])):
+        with pytest.raises(ValueError, match=r"an action is an int 0\.\.65"):
+            env.step(bad)  # type: ignore[arg-type]
+    assert env.match.state_key() == before
+    call = int(np.flatnonzero(info["action_mask"])[0])
+    env.step(np.array(call))  # a 0-d array of an action number is that number
+    assert env.match.state_key() != before
+
+
+def test_a_refused_reset_changes_nothing() -> None:
+    """A reset with bad options left the next seedless reset dealing another match (its seed was drawn)."""
+    plain = CallbreakEnv()
+    plain.reset(seed=1)
+    plain.reset()
+    refused = CallbreakEnv()
+    refused.reset(seed=1)
+    with pytest.raises(ValueError, match="dealer"):
+        refused.reset(seed=2, options={"dealer": 9})
+    refused.reset()
+    assert refused.match.state_key() == plain.match.state_key()
+
+
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="seat"):
         CallbreakEnv(seat=4)

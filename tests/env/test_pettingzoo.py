@@ -137,6 +137,19 @@ def test_an_illegal_action_raises_in_the_raw_env_and_changes_nothing() -> None:
     assert e.match.state_key() == before
 
 
+def test_a_refused_reset_changes_nothing() -> None:
+    """A reset with bad options left the next seedless reset dealing another match."""
+    plain = callbreak_v0.raw_env()
+    plain.reset(seed=1)
+    plain.reset()
+    refused = callbreak_v0.raw_env()
+    refused.reset(seed=1)
+    with pytest.raises(ValueError, match="dealer"):
+        refused.reset(seed=2, options={"dealer": 9})
+    refused.reset()
+    assert refused.match.state_key() == plain.match.state_key()
+
+
 def test_an_illegal_action_ends_the_wrapped_episode_with_the_penalty() -> None:
     e = callbreak_v0.env(reward="places")
     e.reset(seed=3)

@@ -333,7 +333,7 @@ def test_play_request_listed_from_another_player_reads_the_same_and_errors_name_
     cases: list[tuple[Any, str]] = [
         (_set(["history", 1, 2], at("P0")), f"the winner is seat {at('P3')}, not {at('P0')}"),
         (_set(["history", 1, 0], at("P2")), f"seat {at('P2')} leads, but the previous trick was won by seat {at('P3')}"),
-        (_set(["played"], ["2H"]), f"it is not P1's turn: seat {at('P3')} leads this trick"),
+        (_set(["played"], ["2H"]), f"it is not P1's turn: seat {at('P3')} leads this trick and 1 card is played"),
         (
             _set(["context", "players", "P3", "won"], 1),
             f"tricks won {[int(p == 'P3') for p in ids]} disagree with the history {[2 * int(p == 'P3') for p in ids]}",

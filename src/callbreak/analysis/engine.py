@@ -266,7 +266,7 @@ def analyse(
                 progress(offset + done, total)
 
         decisions += analyse_deal(match, deal_index, chosen, budget, seed, hindsight, node_budget, step)
-    return assemble(match, chosen, budget, seed, decisions)
+    return assemble(match, chosen, budget, seed, decisions, hindsight=hindsight)
 
 
 def analyse_deal(
@@ -342,10 +342,12 @@ def assemble(
     seed: int,
     decisions: Sequence[Decision],
     auto: Mapping[tuple[int, int], str] | None = None,
+    hindsight: bool = True,
 ) -> Analysis:
     """The `Analysis` of ``match`` from its ``decisions`` (every deal's, in order):
     the summaries and the curve of each seat's chance of finishing first. ``auto``: the
-    decisions the server made for a seat, by (deal, step), with why (`Decision.auto`).
+    decisions the server made for a seat, by (deal, step), with why (`Decision.auto`);
+    ``hindsight``: whether the decisions were analysed with it (`Analysis.hindsight`).
 
     >>> from callbreak import Match, Ruleset
     >>> m = Match(Ruleset.preset("quick", rounds=1), seed=2)
@@ -373,6 +375,7 @@ def assemble(
         summaries=tuple(summarise(match, decisions, s) for s in chosen),
         curve=curve,
         thresholds=dict(THRESHOLDS),
+        hindsight=hindsight,
     )
 
 

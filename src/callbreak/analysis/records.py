@@ -183,6 +183,8 @@ class Analysis:
     summaries: tuple[PlayerSummary, ...]
     curve: dict[int, tuple[tuple[int, int, float], ...]]
     thresholds: dict[str, tuple[float, float, float]]
+    #: whether the cards were looked at in hindsight (`Decision.hindsight`; ``--no-hindsight``: not)
+    hindsight: bool = True
 
     def mistakes(self, seat: int | None = None) -> list[Decision]:
         """Decisions graded mistake or blunder (of ``seat``, or of every seat), the player's own."""
@@ -208,4 +210,5 @@ class Analysis:
             summaries=tuple(PlayerSummary(**s) for s in d["summaries"]),
             curve={int(k): tuple((int(a), int(b), float(c)) for a, b, c in v) for k, v in d["curve"].items()},
             thresholds={k: (float(v[0]), float(v[1]), float(v[2])) for k, v in d["thresholds"].items()},
+            hindsight=bool(d.get("hindsight", True)),  # (a record of before the field: with hindsight)
         )

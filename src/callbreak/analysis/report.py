@@ -157,12 +157,14 @@ def tables(analysis: Analysis, lang: str = "en") -> list[RenderableType]:
             "report.col_grade",
             "report.col_hindsight",
         ):
+            if key == "report.col_hindsight" and not analysis.hindsight:
+                continue  # (not looked at: every card read "not solved (too early)")
             m.add_column(
                 tr(key), justify="left" if key in ("report.col_grade", "report.col_hindsight") else "right"
             )
         for d in bad:
             style = "red" if d.grade == "blunder" else "yellow"
-            m.add_row(
+            cells = [
                 digits(lang, d.round),
                 tr("report.call") if d.trick is None else digits(lang, d.trick),
                 _action(lang, d.taken),
@@ -170,8 +172,8 @@ def tables(analysis: Analysis, lang: str = "en") -> list[RenderableType]:
                 _lost(_dec(lang, d.loss_points), _dec(lang, 0.0)),
                 _lost(_pct(lang, d.loss_win), _pct(lang, 0.0)),
                 f"[{style}]{tr(f'analysis.grade.{d.grade}')}[/]",
-                hindsight_text(d, lang),
-            )
+            ]
+            m.add_row(*cells, *([hindsight_text(d, lang)] if analysis.hindsight else []))
         out.append(m)
     return out
 

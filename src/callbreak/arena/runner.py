@@ -82,7 +82,7 @@ def _seat_bot(spec: str, seed: int | None, time_budget: float) -> Bot:
     if spec.startswith(POLICY):
         from ..extras import need
 
-        need("a trained policy (policy:FILE.npz)", "rl")
+        need("a trained policy (policy:FILE.npz)", "bots")
         from ..env.train import PolicyBot, load
 
         path = spec[len(POLICY) :]

@@ -141,7 +141,8 @@ class Summary:
         t = Table(
             title=f"{self.matches} match{_es(self.matches)} · rules {self.rules} · seed {self.seed}"
             + (" · duplicate" if self.duplicate else ""),
-            caption=f"± is the 95 % CI over {self.units} {'matches' if self.unit == 'match' else 'deal groups'}. {_CI_NOTE[self.unit]}",
+            caption=f"± is the 95 % CI over {self.units} "
+            f"{f'match{_es(self.units)}' if self.unit == 'match' else f'deal group{_s(self.units)}'}. {_CI_NOTE[self.unit]}",
             caption_justify="left",
         )
         for col, j in (
@@ -330,3 +331,7 @@ def plot_formats() -> set[str]:
 
 def _es(n: int) -> str:
     return "" if n == 1 else "es"
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"

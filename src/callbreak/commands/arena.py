@@ -157,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
     if remote:
         need("a remote bot", "remote")
     if any(b.startswith("policy:") for b in args.bots):
-        need("a trained policy (policy:FILE.npz)", "rl")
+        need("a trained policy (policy:FILE.npz)", "bots")
     if any(b.strip().lower() == "hard" for b in args.bots):
         need("the hard level", "bots")
     if remote:

@@ -4,17 +4,14 @@
 * `callbreak.env.single`: a Gymnasium environment in which one seat learns against three bots.
 * `callbreak.env.openspiel`: the game registered with OpenSpiel as ``python_callbreak``.
 * `callbreak.env.observation`: the observation layout and the action numbers they all share.
+* `callbreak.env.episode`: one match an episode: its rules, its first deal, the places' rewards.
 * `callbreak.env.batched`: many games stepped at once on the compiled kernel (numba).
 * `callbreak.env.train`: a small numpy-only policy trained end to end on the batched environment.
 
 Every observation is made from the seat's `callbreak.SeatView` alone, and every rule is the
 engine's (`callbreak.Match`).  See docs/rl.md.  This package imports no optional dependency
-itself: each module imports the library it adapts to; without the ``rl`` extra, importing any of
-them says which extra to install (and `batched` / `train` also need ``bots``, for numba).
+itself: each module imports the libraries it adapts to, and only those, and says which extra to
+install where one is missing: the ``rl`` extra for PettingZoo, Gymnasium and OpenSpiel (the
+Gymnasium environment needs no PettingZoo, nor the PettingZoo one OpenSpiel), ``bots`` (numba)
+for `batched` and `train`.
 """
-
-from __future__ import annotations
-
-from ..extras import need
-
-need("callbreak.env (reinforcement learning)", "rl")

@@ -38,11 +38,17 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numpy as np
-import numpy.typing as npt
+from ..extras import need
 
-from ..bots.kernel.core import _jit, _kth, _low, _pop, _rand, legal_mask, rules_array, trick_winner
-from ..bots.kernel.policy import _policy
+try:
+    import numpy as np
+    import numpy.typing as npt
+
+    from ..bots.kernel.core import _jit, _kth, _low, _pop, _rand, legal_mask, rules_array, trick_winner
+    from ..bots.kernel.policy import _policy
+except ModuleNotFoundError:
+    need("the batched environment (numba)", "bots")
+    raise  # (a module there, broken: its own error)
 from ..rules import Ruleset
 from . import observation as ob
 
@@ -483,7 +489,10 @@ class BatchedEnv:
         game then runs to seat 0's next decision (in self-play, to the next decision).
         Returns (obs, mask, reward, done), arrays reused by the next step.
         An illegal action raises ValueError and changes nothing."""
-        acts = np.asarray(actions, dtype=np.int64)
+        given = np.asarray(actions)
+        if given.dtype.kind not in "iu":  # (53.7 was played as 53, True as 1)
+            raise ValueError(f"actions must be integers (action numbers 0..{ob.N_ACTIONS - 1}), not {given.dtype}")
+        acts = given.astype(np.int64)
         if acts.shape != (self.n,):
             raise ValueError(f"actions must have shape ({self.n},), not {acts.shape}")
         bad = (acts < 0) | (acts >= ob.N_ACTIONS)

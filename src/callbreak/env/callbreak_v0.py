@@ -32,65 +32,32 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
-from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from ..extras import need
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium import spaces
+    from gymnasium.utils import EzPickle
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError:
+    need("the PettingZoo environment", "rl", only=("numpy", "gymnasium", "pettingzoo"))
+    raise  # (a module there, broken: its own error)
 
 from ..cards import Card
 from ..match import Match
 from ..round import CALLING
 from ..rules import Ruleset
 from . import observation as ob
+from .episode import PLACE_REWARD, match_for, ruleset_of
 from .text import render_text
 
 __all__ = ["AGENTS", "PLACE_REWARD", "env", "raw_env"]
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 RENDER_MODES = ("ansi", "human")
-PLACE_REWARD = {1: 1.0, 2: 1 / 3, 3: -1 / 3, 4: -1.0}
-"""The reward of each place under ``reward="places"``."""
-
 Obs = dict[str, npt.NDArray[Any]]
-
-
-def ruleset_of(ruleset: Ruleset | str | None) -> Ruleset:
-    """A `Ruleset` from one, a preset's name, or None (the standard rules); it must fix the rounds.
-
-    >>> ruleset_of("quick").rounds, ruleset_of(None) == Ruleset()
-    (3, True)
-    >>> try:
-    ...     ruleset_of(Ruleset(rounds=None))
-    ... except ValueError as e:
-    ...     print(e)
-    an episode is one match: the ruleset must fix the number of rounds
-    """
-    if ruleset is None:
-        rules = Ruleset()
-    elif isinstance(ruleset, str):
-        rules = Ruleset.preset(ruleset)
-    elif isinstance(ruleset, Ruleset):
-        rules = ruleset
-    else:
-        raise ValueError(f"ruleset must be a Ruleset or a preset's name, not {ruleset!r}")
-    if rules.rounds is None:
-        raise ValueError("an episode is one match: the ruleset must fix the number of rounds")
-    return rules
-
-
-def match_for(rules: Ruleset, seed: int, options: dict[str, Any] | None) -> Match:
-    """The match a ``reset`` starts: ``seed``, and the ``dealt`` hands (one deal: four hand
-    masks or card lists) and ``dealer`` of ``options`` where given.
-
-    >>> m = match_for(Ruleset(), seed=5, options={"dealer": 2})
-    >>> m.round.dealer, m.to_act, match_for(Ruleset(), 5, None).round.hands == match_for(Ruleset(), 5, {}).round.hands
-    (2, 3, True)
-    """
-    options = options or {}
-    dealt = options.get("dealt")
-    return Match(rules, seed=seed, dealer=options.get("dealer"), dealt=None if dealt is None else [dealt])
 
 
 def env(
@@ -204,6 +171,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's naming
         after ``reset(seed=s)`` repeats too.  ``options``: ``{"dealt": [four hands], "dealer":
         seat}`` fixes the first deal (cards as `Card`, ints or text like ``"AS"``), as
         `Match`'s ``dealt`` and ``dealer`` do; other keys are ignored, as Gymnasium's are."""
+        if options:
+            match_for(self.rules, 0, options)  # bad options: ValueError, before anything changes
         if seed is None and self._next_seed is not None:
             seed = self._next_seed
         self._next_seed = None

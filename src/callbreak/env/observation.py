@@ -45,8 +45,14 @@ sudden_death 555    1     1 in a tie-break round past the ruleset's ``rounds``
 
 from __future__ import annotations
 
-import numpy as np
-import numpy.typing as npt
+from ..extras import need
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ModuleNotFoundError:
+    need("callbreak.env", "rl", only=("numpy",))
+    raise  # (a module there, broken: its own error)
 
 from ..cards import Card
 from ..round import CALLING, PLAYING, SeatView
@@ -199,11 +205,16 @@ def action_of(choice: int | Card, phase: str) -> int:
     return int(choice)
 
 
-def to_engine(action: int) -> tuple[str, int | Card]:
-    """``("call", n)`` or ``("play", Card)`` for an action number; ValueError outside 0..65.
+def to_engine(action: object) -> tuple[str, int | Card]:
+    """``("call", n)`` or ``("play", Card)`` for an action number; ValueError for anything but
+    an int (Python's or numpy's) 0..65.
 
-    >>> to_engine(12), to_engine(55)
+    >>> to_engine(12), to_engine(np.int64(55))
     (('play', Card('AS')), ('call', 3))
+    >>> to_engine(53.7)
+    Traceback (most recent call last):
+    ...
+    ValueError: an action is an int 0..65, not 53.7
     """
     if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < N_ACTIONS:
         raise ValueError(f"an action is an int 0..{N_ACTIONS - 1}, not {action!r}")

@@ -36,9 +36,15 @@ import random
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-import pyspiel
+from ..extras import need
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+    import pyspiel
+except ModuleNotFoundError:
+    need("the OpenSpiel game", "rl", only=("numpy", "pyspiel"))
+    raise  # (a module there, broken: its own error)
 
 from ..bots.knowledge import Knowledge
 from ..cards import CARDS, Card, cards_of

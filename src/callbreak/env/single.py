@@ -30,10 +30,16 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
+from ..extras import need
+
+try:
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium import spaces
+except ModuleNotFoundError:
+    need("the Gymnasium environment", "rl", only=("numpy", "gymnasium"))
+    raise  # (a module there, broken: its own error)
 
 from ..bots import Bot, make_bot
 from ..errors import IllegalAction
@@ -41,7 +47,7 @@ from ..match import Match
 from ..round import CALLING
 from ..rules import Ruleset
 from . import observation as ob
-from .callbreak_v0 import PLACE_REWARD, match_for, ruleset_of
+from .episode import PLACE_REWARD, match_for, ruleset_of
 from .text import render_text
 
 __all__ = ["ENV_ID", "CallbreakEnv"]
@@ -122,6 +128,8 @@ class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
         """A new match: ``seed`` deals it as ``Match(ruleset, seed)`` does and seeds the bots;
         without one, the seed is drawn from the generator the last seed started.
         ``options`` may fix the first deal (``dealt``, ``dealer``) as in `callbreak_v0`."""
+        if options:
+            match_for(self.rules, 0, options)  # bad options: ValueError, before anything changes
         super().reset(seed=seed)
         match_seed = seed if seed is not None else int(self.np_random.integers(2**62))
         seeds = random.Random(match_seed)
@@ -134,7 +142,7 @@ class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
         assert reward == 0.0  # no round ends before the learner's first call
         return self._observe()
 
-    def step(self, action: np.int64 | int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.integer[Any] | npt.NDArray[np.integer[Any]]) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         """The learner's action; then the bots' until the learner's next turn or the end.
 
         >>> CallbreakEnv(ruleset="quick", seat=1).step(53)
@@ -146,7 +154,9 @@ class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
             raise ValueError("no episode yet: call reset() first")
         if self._ended or self.match.is_over:
             raise ValueError("the episode is over: call reset()")
-        kind, value = ob.to_engine(int(action))
+        if isinstance(action, np.ndarray) and action.shape == ():
+            action = action[()]  # (a 0-d array, as a policy's sample may be: its number)
+        kind, value = ob.to_engine(action)  # (a float, a text, None: ValueError, nothing changed)
         m = self.match
         rounds_before = len(m.rounds)
         try:

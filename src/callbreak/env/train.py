@@ -33,11 +33,18 @@ import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-import numpy.typing as npt
+from ..extras import need
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+
+    from ..bots.kernel.core import _jit, _low, _pop
+except ModuleNotFoundError:
+    need("a trained policy (numba)", "bots")
+    raise  # (a module there, broken: its own error)
 
 from ..bots import Bot, make_bot
-from ..bots.kernel.core import _jit, _low, _pop
 from ..cards import Card
 from ..match import Match
 from ..round import SeatView

@@ -436,7 +436,8 @@ def parse_request(path: str, body: object, rules: Ruleset | None = None) -> Pars
                 raise ValueError(f"history[{i}]: the winner is seat {wire(lead)}, not {wire(history[i][2])}")
         if (lead + len(played)) % 4 != seat:
             raise ValueError(
-                f"it is not {me}'s turn: seat {wire(lead)} leads this trick and {len(played)} cards are played"
+                f"it is not {me}'s turn: seat {wire(lead)} leads this trick and "
+                f"{len(played)} card{'' if len(played) == 1 else 's'} {'is' if len(played) == 1 else 'are'} played"
             )
         plays.extend(((lead + k) % 4, c) for k, c in enumerate(played))
         want = 13 - len(history)

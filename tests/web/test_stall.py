@@ -9,9 +9,10 @@ reconnecting and opens another), and the browser's offline and online events act
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from .test_phone_hand import open_table, phone
+from .test_phone_hand import open_table, phone, where
 
 CALLS = "[data-call]:not([disabled])"
 # Records, in the page, every time the banner saying the page is reconnecting shows.
@@ -40,35 +41,90 @@ def my_call_made(page: Any) -> None:
     page.wait_for_function("() => /\\d/.test(document.querySelector('[data-testid=seat-bottom] .meta').textContent)")
 
 
-def test_a_socket_that_goes_silent_is_given_up_and_the_call_made_again_goes_through(
-    server: str, phone: Any
-) -> None:
+def stalling(phone: Any) -> list[dict[str, Any]]:
+    """Route every socket of ``phone`` through here; each one's "stalled" makes it carry nothing,
+    either way (a dead zone, Wi-Fi without internet), keeping what the page sent in "dropped"
+    ("sent": what it carried); with "stall_after", it stalls once it has carried a message holding
+    that text."""
     sockets: list[dict[str, Any]] = []
 
     def route(ws: Any) -> None:
-        """Every socket of the page passes through here; the first one can be made to stall."""
         to_server = ws.connect_to_server()
-        me: dict[str, Any] = {"stalled": False, "dropped": [], "url": ws.url}
+        me: dict[str, Any] = {"stalled": False, "dropped": [], "url": ws.url, "sent": []}
         sockets.append(me)
-        ws.on_message(lambda m: me["dropped"].append(m) if me["stalled"] else to_server.send(m))
+
+        def up(m: Any) -> None:
+            (me["dropped"] if me["stalled"] else me["sent"]).append(m)
+            if not me["stalled"]:
+                # (stalled before it is sent: the sync API may hand on the answer while sending)
+                me["stalled"] = bool(me.get("stall_after")) and me["stall_after"] in m
+                to_server.send(m)
+
+        ws.on_message(up)
         to_server.on_message(lambda m: None if me["stalled"] else ws.send(m))
 
     phone.route_web_socket("**/ws/**", route)
+    return sockets
+
+
+def test_a_call_sent_on_a_socket_that_goes_silent_is_sent_again_on_the_next(server: str, phone: Any) -> None:
+    """A Hindi player's try: a call tapped as the signal went was lost; the picker came back with no
+    word of it, and the timer called 1 for them. The page gives the silent socket up, opens another,
+    and sends the call again there: the player's call is made, with no second tap."""
+    sockets = stalling(phone)
     page = open_seat(phone, server)
     assert len(sockets) == 1
     sockets[0]["stalled"] = True  # from now on the first socket carries nothing, either way
-    page.locator(CALLS).first.tap()  # the call is sent on it, and lost
+    calls = page.locator(CALLS)
+    call = int(str(calls.last.get_attribute("data-call")))
+    calls.last.tap()  # the call is sent on it, and lost
     page.wait_for_selector(CALLS, state="detached")  # (waiting for the server's word)
     # the page gives the silent socket up (its ping and the call unanswered) and opens another
-    # (at once here, so no banner: the next socket works); the picker is back
+    # (at once here, so no banner: the next socket works), and the call goes through on it
     page.wait_for_function("() => window.__opened === 2")
-    page.wait_for_selector(CALLS)
-    assert len(sockets) == 2 and [m for m in sockets[0]["dropped"] if '"call"' in m]
+    my_call_made(page)
+    assert [m for m in sockets[0]["dropped"] if '"call"' in m]
+    assert [json.loads(m) for m in sockets[1]["sent"] if '"call"' in m] == [{"type": "call", "call": call, "ref": "resend"}]
+    assert page.evaluate("window.__events.filter(e => e.kind === 'call' && e.seat === 0).map(e => e.call)") == [call]
+    assert page.locator(CALLS).count() == 0
     # after a socket that answered nothing, the next asks another process (a load balancer's key of
     # its own, ?via=1: an operator's try found a hung process's tables waiting on it for the whole hang)
     assert "?" not in sockets[0]["url"] and sockets[1]["url"] == sockets[0]["url"] + "?via=1", sockets
+
+
+def test_a_call_that_arrived_before_the_socket_went_silent_is_not_sent_again(server: str, phone: Any) -> None:
+    """The call reached the server, and its answer was lost: the next socket's catch-up shows the
+    call made, and nothing is sent again."""
+    sockets = stalling(phone)
+    page = open_seat(phone, server)
+    sockets[0]["stall_after"] = '"call"'  # the call goes through, then the socket carries nothing
+    calls = page.locator(CALLS)
+    call = int(str(calls.first.get_attribute("data-call")))
+    calls.first.tap()
+    page.wait_for_function("() => window.__opened === 2")
+    my_call_made(page)
+    assert [json.loads(m) for m in sockets[0]["sent"] if '"call"' in m] == [{"type": "call", "call": call}]
+    assert not [m for m in sockets[1]["sent"] if '"call"' in m]
+    made = page.evaluate("window.__events.filter(e => e.kind === 'call' && e.seat === 0).map(e => [e.v, e.call])")
+    assert {tuple(m) for m in made} == {(made[0][0], call)}  # (the catch-up may bring an event twice)
+
+
+def test_a_card_played_on_a_socket_that_goes_silent_is_played_on_the_next(server: str, phone: Any) -> None:
+    sockets = stalling(phone)
+    page = open_seat(phone, server)
     page.locator(CALLS).first.tap()
     my_call_made(page)
+    page.wait_for_selector("[data-testid=hand].my-turn [data-legal=true]")
+    card = str(page.locator("[data-testid=hand].my-turn [data-legal=true]").last.get_attribute("data-card"))
+    sockets[-1]["stalled"] = True
+    spot = where(page, card)
+    page.touchscreen.tap(*spot["face"])  # lifted
+    page.touchscreen.tap(*where(page, card)["face"])  # played: sent on the silent socket, and lost
+    page.wait_for_function("() => window.__opened === 2")
+    page.wait_for_function(f"() => window.__events.some(e => e.kind === 'play' && e.seat === 0 && e.card === {card!r})")
+    assert [m for m in sockets[0]["dropped"] if '"play"' in m]
+    assert [json.loads(m)["card"] for m in sockets[1]["sent"] if '"play"' in m] == [card]
+    assert page.evaluate("window.__events.filter(e => e.kind === 'play' && e.seat === 0).map(e => e.card)") == [card]
 
 
 def test_a_phone_that_goes_offline_says_so_at_once_and_reconnects_when_back(server: str, phone: Any) -> None:

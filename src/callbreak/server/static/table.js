@@ -12,6 +12,7 @@ import { sheetOf, addRound } from "./sheet.js";
 
 const ENDED = new Set(["over", "expired", "abandoned"]);  // statuses of a table with nothing left to play
 const LIFT = "lift";      // the ref of a "select" message (a lifted card): its refusals are not shown
+const RESEND = "resend";  // the ref of a call or card sent again after a socket given up: its refusals are not shown
 const GUARD_MS = 500;     // the winner of a trick may lead once it has been on the table this long
 const HOLD_MS = 900;      // a finished trick stays in the middle this long
 const COLLECT_MS = 350;   // then flies to its winner
@@ -165,7 +166,7 @@ function mountTable(root, id, token) {
   const S = {
     table: null, state: null, v: 0, offset: 0, held: null, hint: null, hintFor: null, pending: null,
     connected: false, fatal: null, rematch: null, showFinal: true, dialog: null, ringTotals: {}, keyBuf: "",
-    lastAnnounced: "", autos: new Set(), sheet: [],
+    lastAnnounced: "", autos: new Set(), sheet: [], unsent: null,
   };
   const spectator = token === null;
   const record = spectator ? null : seatRecord(id);
@@ -188,7 +189,7 @@ function mountTable(root, id, token) {
   const hand = createHand(handBox, {
     send: (c) => {
       if (!send({ type: "play", card: c })) return false;
-      S.pending = { card: c }; S.hint = null; renderHand(); renderTurnLine();
+      S.pending = { card: c, turn: turnKey() }; S.hint = null; renderHand(); renderTurnLine();
       return true;
     },
     announce: (text) => announce(text),
@@ -222,11 +223,12 @@ function mountTable(root, id, token) {
       clearTimeout(bannerTimer);
       if (up) banner.hidden = true;
       else bannerTimer = setTimeout(() => { if (!S.connected && !S.fatal) banner.hidden = false; }, 700);
-      // a card sent on a socket given up may never have arrived: the hand takes taps again (the
-      // catch-up shows it played if it did; the server refuses a second card); a hint asked for
-      // on it is asked again
+      // a call or card sent on a socket given up may never have arrived (a Hindi player's try: a
+      // call tapped as the signal went was lost, the picker came back with no word, and the timer
+      // called 1): it is sent again once the next socket is up to date, if the catch-up shows the
+      // same turn still waiting for it (`resendUnsent`); a hint asked for on it is asked again
       if (!up) S.hintFor = null;
-      if (!up && S.pending) { S.pending = null; if (S.table) render(); }
+      if (!up && S.pending) S.unsent = S.pending;
     },
     onMessage,
   });
@@ -254,6 +256,27 @@ function mountTable(root, id, token) {
     S.lastAnnounced = text;
     live.append(h("p", null, text));
     while (live.childElementCount > 6) live.firstElementChild.remove();
+  }
+  /** Where the round is (a call or card sent belongs to this turn and no other). */
+  const turnKey = () => {
+    const st = S.state;
+    return st ? `${st.round_number}:${st.phase}:${st.tricks.length}:${st.trick.length}:${st.to_act}` : "";
+  };
+  /** After a catch-up: the call or card sent on a socket given up, sent again if its turn is
+   *  still waiting (else the catch-up showed it made, or the timer's). */
+  function resendUnsent() {
+    const u = S.unsent;
+    S.unsent = null;
+    if (!u || spectator) return;
+    const st = S.state;
+    const due = st && st.to_act === me() && turnKey() === u.turn
+      && ("card" in u ? st.legal_cards.includes(u.card) : st.legal_calls.includes(u.call));
+    if (due && conn.send("card" in u ? { type: "play", card: u.card, ref: RESEND } : { type: "call", call: u.call, ref: RESEND })) {
+      S.pending = u;
+    } else if (S.pending === u) {
+      S.pending = null;
+    }
+    render();
   }
   const send = (obj) => {
     if (!conn.send(obj)) { toast(tr("table.not_connected")); return false; }
@@ -295,6 +318,8 @@ function mountTable(root, id, token) {
         // never "no lift": a page puts no lift down but by playing it, and the same seat open in
         // the terminal may have chosen a call or a card that "none" would clear
         if (!spectator && hand.selected()) conn.send({ type: "select", card: hand.selected(), ref: LIFT });
+        if (msg.table) S.table = msg.table;
+        resendUnsent();
       // falls through
       case "table":
         if (msg.table) { S.table = msg.table; S.state = behindSummary(S.table, S.state); render(); }
@@ -306,6 +331,7 @@ function mountTable(root, id, token) {
       case "error":
         if (msg.ref === LIFT) break;  // a lift the turn outran: nothing to tell (the timer plays the lowest card)
         S.pending = null;
+        if (msg.ref === RESEND) { render(); break; }  // (it had arrived after all, or the turn moved on: the events tell)
         if (FATAL.has(msg.code)) {
           S.fatal = errorText(msg.code); conn.close(); banner.hidden = true;
           if (!spectator) updateRecord(id, { over: true });  // (no way back to it from the home page)
@@ -655,7 +681,7 @@ function mountTable(root, id, token) {
       const grid = h("div", { class: "call-grid" }, ...st.legal_calls.map((n) =>
         h("button", {
           type: "button", dataset: { call: n },
-          onclick: () => { if (send({ type: "call", call: n })) { S.pending = { call: n }; render(); } },
+          onclick: () => { if (send({ type: "call", call: n })) { S.pending = { call: n, turn: turnKey() }; render(); } },
         }, num(n))));
       keepFocus(picker, () => fill(picker, h("section", { class: "call-picker", "data-testid": "call-picker", "aria-labelledby": "call-h" },
         h("h2", { id: "call-h" }, h("span", { class: "question" }, tr("picker.question")),

@@ -7,13 +7,30 @@ from pathlib import Path
 import pytest
 
 from callbreak import Match, Ruleset, notation
-from callbreak.bots.names import NAMES
+from callbreak.bots.names import NAMES, WRITTEN
 from callbreak.server.protocol import Dealt, MatchOver, TieBreak
 from callbreak.server.table import TableError, TableMeta, TableState
 
 from .conftest import Client, Server, play_until, two_players
 
 QUICK1 = {"preset": "quick", "rounds": 1}
+
+
+def test_a_tables_bots_are_named_in_its_makers_script(server: Server) -> None:
+    """A Hindi player's try: the bots were "Meena", "Dipak" on every Hindi screen, and a bot "Sita"
+    could sit beside a player "सीता"."""
+    devanagari = {d for d, _ in WRITTEN.values()}
+    for seed_name in ("सीता", "Sita"):
+        made = server.post("/api/tables", {"name": seed_name, "play_now": True, "bots": "random", "lang": "hi-IN"}).json()
+        seats = server.get(f"/api/tables/{made['table']}").json()["table"]["seats"]
+        bots = [s["name"] for s in seats[1:]]
+        assert seats[0]["name"] == seed_name and set(bots) <= devanagari and len(set(bots)) == 3, bots
+        assert "सीता" not in bots
+    made = server.post("/api/tables", {"name": "সীতা", "play_now": True, "bots": "random", "lang": "bn"}).json()
+    bots = [s["name"] for s in server.get(f"/api/tables/{made['table']}").json()["table"]["seats"][1:]]
+    assert set(bots) <= {b for _, b in WRITTEN.values()} and "সীতা" not in bots, bots
+    made = server.post("/api/tables", {"name": "Asha", "play_now": True, "bots": "random"}).json()  # no language: English
+    assert {s["name"] for s in server.get(f"/api/tables/{made['table']}").json()["table"]["seats"][1:]} <= set(NAMES)
 
 
 async def test_rematch_seats_the_same_people_with_new_tokens(server: Server) -> None:

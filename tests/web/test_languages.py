@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
+from callbreak.bots.names import NAMES, written
 from callbreak.i18n import LANGUAGES, catalogue, digits, plural_form, translator
 
 from .helpers import ACTIONABLE, play_card
@@ -184,6 +185,9 @@ def test_a_whole_match_in_each_language(server: str, browser: Any, lang: str) ->
     assert (
         page.locator("[data-testid=round-info]").inner_text().startswith(own["table.round_of"].split("{")[0])
     )
+    # the bots are named in the language's script (a Hindi player's try: "Meena", "Dipak")
+    bots = [page.locator(f"[data-testid=seat-{p}] .name").inner_text() for p in ("left", "top", "right")]
+    assert set(bots) <= {written(n, lang) for n in NAMES} and len(set(bots)) == 3, bots
     seen = play_match(page, lang, patterns)
     assert seen == {"calling", "playing", "summary", "hint"}
     verdict = page.locator("[data-testid=final] strong").first.inner_text()
@@ -269,3 +273,15 @@ def test_language_chosen_in_settings_is_kept_on_this_device(static_url: str, bro
     other.click("[data-testid=settings-btn]")
     assert other.locator("[data-testid=setting-lang]").input_value() == "hi"
     ctx.close()
+
+
+def test_a_persons_avatar_shows_the_first_letter_as_it_is_read(static_url: str, page: Any) -> None:
+    """A Hindi player's try: "क्षितिज" showed "क" (the first code point: half the conjunct); a
+    letter is shown with its vowel sign, as it is read ("क्षि", "सी")."""
+    page.goto(static_url + "/rules")
+    got = page.evaluate(
+        """async (names) => { const m = await import("/static/avatars.js");
+             return names.map((name) => m.avatarOf({ name, kind: "human" }, 0).textContent); }""",
+        ["क्षितिज", "श्री", "asha", "সীতা", "👩🏽 Asha", ""],
+    )
+    assert got == ["क्षि", "श्री", "A", "সী", "👩🏽", "?"]

@@ -12,6 +12,15 @@ by its first word), and no two bots share one.
 True
 >>> bot_names(["chandra k", None, None, None], seed=7)  # not a second Chandra
 ('chandra k', 'Rahul', 'Ritu', 'Hari')
+
+A table's bots are named in its players' script (`WRITTEN`: Devanagari for Nepali and Hindi,
+Bengali for Bengali; a Hindi player's try read "Meena", "Dipak" on every Hindi screen), and a
+name is the same person's in any of its scripts (the try found a bot "Sita" beside a player "सीता"):
+
+>>> bot_names(["सीता", None, None, None], seed=9, lang="hi")
+('सीता', 'आरव', 'माया', 'तनवीर')
+>>> bot_names(["सीता", None, None, None], seed=9)   # not "Sita" (it was: 'Sita', 'Aarav', 'Maya')
+('सीता', 'Aarav', 'Maya', 'Tanvir')
 """
 
 from __future__ import annotations
@@ -19,7 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-__all__ = ["LEVEL_NAMES", "NAMES", "bot_names", "level_name", "same_person"]
+__all__ = ["LEVEL_NAMES", "NAMES", "WRITTEN", "bot_names", "level_name", "same_person", "written"]
 
 NAMES: tuple[str, ...] = (
     "Aarav",
@@ -51,6 +60,46 @@ NAMES: tuple[str, ...] = (
 )
 """Bots' names: short (at most 7 letters, for narrow screens) and all different."""
 
+#: each of `NAMES` as it is written in Devanagari (Nepali, Hindi) and in Bengali
+WRITTEN: dict[str, tuple[str, str]] = {
+    "Aarav": ("आरव", "আরভ"),
+    "Anika": ("अनिका", "অনিকা"),
+    "Arjun": ("अर्जुन", "অর্জুন"),
+    "Bina": ("बिना", "বীণা"),
+    "Chandra": ("चन्द्र", "চন্দ্র"),
+    "Dipak": ("दीपक", "দীপক"),
+    "Farhan": ("फरहान", "ফারহান"),
+    "Gita": ("गीता", "গীতা"),
+    "Hari": ("हरि", "হরি"),
+    "Ishaan": ("ईशान", "ঈশান"),
+    "Kabir": ("कबीर", "কবীর"),
+    "Laxmi": ("लक्ष्मी", "লক্ষ্মী"),
+    "Maya": ("माया", "মায়া"),
+    "Meena": ("मीना", "মীনা"),
+    "Nabin": ("नवीन", "নবীন"),
+    "Nusrat": ("नुसरत", "নুসরাত"),
+    "Pooja": ("पूजा", "পূজা"),
+    "Priya": ("प्रिया", "প্রিয়া"),
+    "Rahul": ("राहुल", "রাহুল"),
+    "Rina": ("रीना", "রিনা"),
+    "Ritu": ("रितु", "ঋতু"),
+    "Sagar": ("सागर", "সাগর"),
+    "Sita": ("सीता", "সীতা"),
+    "Suman": ("सुमन", "সুমন"),
+    "Tanvir": ("तनवीर", "তানভীর"),
+    "Tara": ("तारा", "তারা"),
+}
+
+#: the languages whose players read the names in another script: its place in `WRITTEN`
+_SCRIPT = {"ne": 0, "hi": 0, "bn": 1}
+
+#: every way a name of `NAMES` is written, casefolded, to all of them
+_FORMS: dict[str, set[str]] = {}
+for _latin, _others in WRITTEN.items():
+    _all = {_latin.casefold(), *_others}
+    for _form in _all:
+        _FORMS[_form] = _all
+
 #: how each bot level is called on screen
 LEVEL_NAMES = {"random": "beginner", "easy": "easy", "medium": "medium", "hard": "hard"}
 
@@ -65,7 +114,18 @@ def level_name(level: str) -> str:
 def _keys(name: str) -> set[str]:
     folded = name.casefold().strip()
     words = folded.split()
-    return {folded, words[0]} if words else set()
+    keys = {folded, words[0]} if words else set()
+    return keys.union(*(_FORMS.get(k, ()) for k in keys))  # (a bot's name, in any script)
+
+
+def written(name: str, lang: str) -> str:
+    """``name`` (one of `NAMES`) as a player of ``lang`` reads it; any other name as it is.
+
+    >>> written("Meena", "hi"), written("Meena", "bn"), written("Meena", "en"), written("Asha", "ne")
+    ('मीना', 'মীনা', 'Meena', 'Asha')
+    """
+    script = _SCRIPT.get(lang)
+    return name if script is None or name not in WRITTEN else WRITTEN[name][script]
 
 
 def same_person(a: str, b: str) -> bool:
@@ -74,14 +134,16 @@ def same_person(a: str, b: str) -> bool:
 
     >>> same_person("Asha", "asha"), same_person("Asha K", "Asha"), same_person("Asha", "Ashan")
     (True, True, False)
+    >>> same_person("Sita", "सीता"), same_person("সীতা দাস", "Sita"), same_person("Sita", "Gita")
+    (True, True, False)
     """
     return bool(_keys(a) & _keys(b))
 
 
-def bot_names(seats: Sequence[str | None], seed: int, avoid: Sequence[str] = ()) -> tuple[str, ...]:
-    """The four seats' names: a person's name as given, a bot (``None``) named by the rule;
-    no bot takes a name of ``avoid`` either (a practice table's: the match's players, who sat
-    at other seats of the position).
+def bot_names(seats: Sequence[str | None], seed: int, avoid: Sequence[str] = (), lang: str = "en") -> tuple[str, ...]:
+    """The four seats' names: a person's name as given, a bot (``None``) named by the rule, as
+    a player of ``lang`` reads it (`written`); no bot takes a name of ``avoid`` either (a
+    practice table's: the match's players, who sat at other seats of the position).
 
     ``seed`` fixes the order the names are drawn in (a table's seed, a local match's seed).
 
@@ -105,4 +167,4 @@ def bot_names(seats: Sequence[str | None], seed: int, avoid: Sequence[str] = ())
     random.Random(f"bot names {seed}").shuffle(order)
     free = iter(n for n in order if not _keys(n) & taken)
     # 26 names, at most 3 people and 4 to avoid: 7 * 2 keys can rule out at most 14 of them
-    return tuple(name if name is not None else next(free) for name in seats)
+    return tuple(name if name is not None else written(next(free), lang) for name in seats)

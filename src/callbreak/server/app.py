@@ -201,7 +201,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
             rules = Ruleset.from_dict(body.rules or {})
         except (ValueError, TypeError) as e:
             return _error("bad_rules", str(e))
-        t, tokens = the_hub.create_table(rules, body.bots, body.name, body.play_now)
+        t, tokens = the_hub.create_table(rules, body.bots, body.name, body.play_now, lang=body.lang)
         return seat_answer(t, 0, tokens[0])
 
     @guard

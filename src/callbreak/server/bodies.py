@@ -47,13 +47,16 @@ class _Body(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     pass
 
 
-class CreateTable(_Body):
-    """``POST /api/tables``: every field optional.
+class CreateTable(_Body, omit_defaults=True):
+    """``POST /api/tables``: every field optional; ``lang``, the maker's language, in whose script
+    the table's bots are named ("मीना", not "Meena": a Hindi player's try).
 
     >>> msgspec.json.decode(b'{"rules": {"preset": "nepal"}, "bots": "hard", "name": "Asha", "play_now": true}', type=CreateTable)
-    CreateTable(rules={'preset': 'nepal'}, bots='hard', name='Asha', play_now=True)
+    CreateTable(rules={'preset': 'nepal'}, bots='hard', name='Asha', play_now=True, lang=None)
     >>> msgspec.json.decode(b"{}", type=CreateTable)   # every field has a default
-    CreateTable(rules=None, bots='medium', name=None, play_now=False)
+    CreateTable(rules=None, bots='medium', name=None, play_now=False, lang=None)
+    >>> msgspec.json.encode(CreateTable(name="Asha"))   # (what is not said is left out: a server of before knows no lang)
+    b'{"name":"Asha"}'
     """
 
     #: `Ruleset` fields, optionally with ``preset`` (checked by the engine: ``bad_rules``)
@@ -63,6 +66,7 @@ class CreateTable(_Body):
     name: Name | None = None
     #: the other three seats are bots and the match starts at once
     play_now: bool = False
+    lang: Annotated[str, msgspec.Meta(max_length=16)] | None = None
 
 
 class JoinTable(_Body, omit_defaults=True):

@@ -324,8 +324,11 @@ class Hub:
         host: int = 0,
         practice: dict[str, Any] | None = None,
         bot_names: tuple[str | None, ...] | None = None,
+        lang: str | None = None,
     ) -> tuple[LiveTable, dict[int, str]]:
-        """A new table with its players seated (and started with ``play_now``); their tokens."""
+        """A new table with its players seated (and started with ``play_now``); their tokens.
+        ``lang``: its maker's language (a tag such as ``hi`` or ``bn-BD``), whose script its
+        bots are named in."""
         if bots not in levels():
             raise TableError("bad_bots", f"unknown bot level {bots!r} (levels: {', '.join(levels())})")
         for _ in range(5):
@@ -345,6 +348,7 @@ class Hub:
             parent=parent,
             practice=practice,
             bot_names=bot_names,
+            lang=choose_language(lang),
         )
         if seats is None:
             seats = [(0, clean_name(name, "Player 1"))]
@@ -418,7 +422,14 @@ class Hub:
         humans = [(i, s.name) for i, s in enumerate(st.seats) if s.kind == "human"]
         bots = tuple(s.name if s.kind == "bot" else None for s in st.seats)  # (who the players played with)
         new, tokens = self.create_table(
-            st.meta.rules, st.meta.bots, play_now=len(humans) == 1, parent=st.id, seats=humans, host=seat, bot_names=bots
+            st.meta.rules,
+            st.meta.bots,
+            play_now=len(humans) == 1,
+            parent=st.id,
+            seats=humans,
+            host=seat,
+            bot_names=bots,
+            lang=st.meta.lang,
         )
         try:
             old.submit({"t": "rematch", "table": new.id})

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from ..bots.names import bot_names, same_person
+from ..i18n import choose_language
 from ..cards import Card
 from ..errors import IllegalAction
 from ..match import Match
@@ -145,6 +146,8 @@ class TableMeta:
     practice: dict[str, Any] | None = None
     #: a rematch's bots keep the names they had, seat by seat (None: a seat that had no bot)
     bot_names: tuple[str | None, ...] | None = None
+    #: the language of the player who made the table: its bots are named in its script
+    lang: str = "en"
 
     def to_dict(self) -> dict[str, Any]:
         d = {
@@ -161,6 +164,8 @@ class TableMeta:
             d["practice"] = self.practice
         if self.bot_names is not None:
             d["bot_names"] = list(self.bot_names)
+        if self.lang != "en":
+            d["lang"] = self.lang
         return d
 
     @classmethod
@@ -176,6 +181,7 @@ class TableMeta:
             parent=d.get("parent"),
             practice=d.get("practice"),
             bot_names=tuple(d["bot_names"]) if isinstance(d.get("bot_names"), list) and len(d["bot_names"]) == 4 else None,
+            lang=choose_language(d.get("lang")),  # (a record of before: English, as its names were)
         )
 
 
@@ -338,7 +344,7 @@ class TableState:
             k if h is None and k and not any(same_person(k, m) for m in mine) else h
             for h, k in zip(humans, self.meta.bot_names or (None,) * 4, strict=True)
         ]
-        names = bot_names(kept, self.meta.seed, position.players if position is not None else ())
+        names = bot_names(kept, self.meta.seed, position.players if position is not None else (), lang=self.meta.lang)
         practice = self.meta.practice or {}
         if position is not None and practice.get("names") == "seats" and len(position.players) == 4:
             mine = [n for n in humans if n is not None]

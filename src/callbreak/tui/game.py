@@ -35,7 +35,7 @@ from ..errors import IllegalAction
 from ..match import Match
 from ..round import PlayAction, SeatView, Trick
 from ..rules import Ruleset
-from .words import tr
+from .words import current, tr
 
 LEVEL_KEYS = ("random", "easy", "medium", "hard")  # the levels the catalogue names (level.*)
 
@@ -430,11 +430,12 @@ class LocalGame(Game):
             raise ValueError("three bot levels, one per bot seat")
         if self.seed is None:
             self.seed = random.SystemRandom().randrange(2**63)
-        # the bots' names follow the web tables' rule (callbreak.bots.names), from the match seed
+        # the bots' names follow the web tables' rule (callbreak.bots.names), from the match seed,
+        # in the player's script
         if self.start is not None:
             self.match = self.start
         else:
-            names = bot_names([self.name or tr("seat.you"), None, None, None], self.seed)
+            names = bot_names([self.name or tr("seat.you"), None, None, None], self.seed, lang=current())
             self.match = Match(self.rules, self.seed, players=names)
         self._bots = {}
         self.levels = []

@@ -49,7 +49,10 @@ export function avatarOf(seat, index, ...extra) {
   if (seat && seat.kind === "bot") {
     return h("div", { class: "avatar bot", "data-testid": `avatar-${index}`, style: { background: BOT_COLOURS[index % 4] } }, robot(), ...extra);
   }
-  const initial = ((seat && seat.name) || "?").trim().charAt(0).toUpperCase() || "?";
+  // the first letter as a reader sees it (a grapheme: "क्ष" of "क्षितिज", not "क"; an emoji whole)
+  const name = ((seat && seat.name) || "?").trim();
+  const first = name ? [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(name)][0].segment : "?";
+  const initial = first.toUpperCase();
   return h("div", { class: "avatar", "data-testid": `avatar-${index}` }, initial, ...extra);
 }
 

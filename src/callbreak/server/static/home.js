@@ -2,7 +2,7 @@
 import { h, fill, api, load, save, toast, navigate, presetRules, rulesSummary, PRESET_LIST, fieldClass, NAME_MAX } from "./util.js";
 import { allRecords, rememberSeat, tokenFor, myName, setMyName } from "./seats.js";
 import { botLabel } from "./avatars.js";
-import { t, num } from "./i18n.js";
+import { t, num, lang } from "./i18n.js";
 
 const PREFS = "callbreak.prefs";
 const LEVELS = ["easy", "medium", "hard", "random"].map((l) => [l, t(`home.level_${l}`)]);
@@ -24,7 +24,8 @@ function labelled(id, text, control) {
 async function createTable(body, btn) {
   btn.disabled = true;
   try {
-    const res = await api("POST", "/api/tables", body);
+    // (the page's language: the table's bots are named in its script, "मीना" not "Meena")
+    const res = await api("POST", "/api/tables", { ...body, lang });
     rememberSeat({ table: res.table, seat: res.seat, token: res.token, invite: res.invite, host: true, name: body.name });
     navigate(`/t/${res.table}`);
   } catch (e) {

@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from ..bots.names import bot_names, same_person
-from ..i18n import choose_language
 from ..cards import Card
 from ..errors import IllegalAction
+from ..i18n import choose_language
 from ..match import Match
 from ..round import OVER, REDEAL, Round
 from ..rules import Ruleset

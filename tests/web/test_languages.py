@@ -15,6 +15,7 @@ import json
 import re
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
@@ -285,3 +286,18 @@ def test_a_persons_avatar_shows_the_first_letter_as_it_is_read(static_url: str, 
         ["क्षितिज", "श्री", "asha", "সীতা", "👩🏽 Asha", ""],
     )
     assert got == ["क्षि", "श्री", "A", "সী", "👩🏽", "?"]
+
+
+def test_a_join_with_no_name_is_told_in_the_pages_language(server: str, browser: Any) -> None:
+    """A Hindi player's try: the empty name got the browser's own "Please fill out this field."
+    (in the browser's language), not the page's Hindi words."""
+    made = httpx.post(f"{server}/api/tables", json={"rules": {"preset": "quick"}, "bots": "random", "name": "Asha"}).json()
+    ctx = browser.new_context(locale="en-US", **PHONE)  # a browser in English, the page in Hindi
+    ctx.add_init_script("localStorage.setItem('callbreak.lang', JSON.stringify('hi'))")
+    page = ctx.new_page()
+    page.goto(server + made["invite_url"])
+    page.fill("[data-testid=join-name]", "")
+    page.locator("[data-testid=join-submit]").tap()
+    page.wait_for_selector(f"form .error:has-text('{catalogue('hi')['join.type_name']}')")
+    assert page.evaluate("document.querySelector('[data-testid=join-name]').validationMessage") == ""
+    ctx.close()

@@ -342,6 +342,33 @@ def test_back_from_a_match_in_play_leads_back_to_it(server: str, browser: Any) -
     ctx.close()
 
 
+def test_the_rules_tapped_in_a_match_show_the_way_back_to_it(server: str, browser: Any) -> None:
+    """A Hindi player's try: "Rules" in the top bar, tapped during a match, left the table with no
+    way back but the browser's. The rules, the calculator and the list of matches show it."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(server + "/rules")
+    page.wait_for_selector("main h1")
+    assert page.locator("[data-testid=resume]").count() == 0  # no match on: nothing to go back to
+    page.goto(server + "/")
+    page.select_option("#now-bots", "random")
+    page.click("[data-testid=play-now]")
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    table = page.url.rsplit("/", 1)[1]
+    for path in ("/calculator", "/matches", "/rules"):
+        page.locator(f".topbar nav a[href='{path}']").tap()
+        page.wait_for_url(f"**{path}")
+        link = page.locator("[data-testid=resume-link]")
+        link.wait_for()
+        assert link.get_attribute("href") == f"/t/{table}", path
+        assert link.is_visible() and link.bounding_box()["y"] < 300, path  # (at the top, not below the page)
+    link.tap()
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    assert page.url.endswith(f"/t/{table}")
+    ctx.close()
+
+
 def test_a_seat_link_pasted_with_a_bracket_after_it_still_takes_the_seat(server: str, browser: Any) -> None:
     """A chat's markup can stick a ")" or "." to a pasted link. The token now goes in the
     WebSocket's handshake, where such a character would make the browser refuse the socket: the

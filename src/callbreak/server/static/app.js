@@ -55,6 +55,9 @@ function reloadOnce(path) {
   return true;
 }
 
+// pages that show the way back to a match still on, at their top (home.js draws its own)
+const WAY_BACK = new Set(["rules", "calculator", "matches"]);
+
 // the page drawn (path and query): a move to an anchor within it draws nothing again
 let routed = "";
 
@@ -82,6 +85,10 @@ async function route() {
       const render = await loader(m);
       if (my !== seq) return;
       cleanup = render(root, decodeURIComponent(m[1] || "")) || null;
+      if (WAY_BACK.has(name)) {
+        const banner = (await import("./home.js")).resumeBanner();
+        if (banner && my === seq && root.firstElementChild) root.firstElementChild.prepend(banner);
+      }
       try { sessionStorage.removeItem(RELOADED); } catch { /* storage disabled */ }
     } catch (e) {
       console.error(e);

@@ -189,7 +189,10 @@ export function renderHome(root) {
  * table this browser sat at in the last hours that it did not see end. Drawn with the page, from
  * what this browser keeps, so that nothing moves in under a finger once the page is shown. */
 const RESUME_MS = 3 * 3600 * 1000;
-function resumeBanner() {
+/** "Your match is still on", with the way back to it: on the home page, and over the rules, the
+ *  calculator and the list of matches (app.js; a Hindi player's try: "Rules" tapped in a match
+ *  left the table with no way back but the browser's). Null: no match on. */
+export function resumeBanner() {
   const r = allRecords().find((x) => !x.over && tokenFor(x.table) && Date.now() - (x.created || 0) < RESUME_MS);
   if (!r) return null;
   return h("div", { class: "panel resume", "data-testid": "resume", role: "status" },
@@ -239,12 +242,14 @@ export function renderJoin(root, code) {
     const started = Boolean(info.status && info.status !== "lobby");
     const seats = info.seats || [];
     const free = seats.map((s, i) => [s, i]).filter(([s]) => !s || s.kind === "empty" || (!s.name && s.kind !== "bot"));
-    const nameInput = h("input", { id: "join-name", "data-testid": "join-name", maxlength: NAME_MAX, value: myName(), required: true, autocomplete: "nickname" });
+    const nameInput = h("input", { id: "join-name", "data-testid": "join-name", maxlength: NAME_MAX, value: myName(), "aria-required": "true", autocomplete: "nickname" });
     const seatSel = free.length > 1 ? select("join-seat", [["any", t("join.any_seat")], ...free.map(([, i]) => [i, t("seat.n", { n: i + 1 })])], "any") : null;
     const btn = h("button", { class: "btn primary big", type: "submit", "data-testid": "join-submit" }, t("join.take_seat"));
     const err = h("p", { class: "error", role: "alert", "aria-live": "assertive" });
+    // (no `required`: the browser's own "Please fill out this field." was in its language, not
+    // the page's; the page says it, a Hindi player's try)
     const form = h("form", {
-      class: "panel",
+      class: "panel", novalidate: true,
       onsubmit: async (e) => {
         e.preventDefault();
         const name = nameInput.value.trim();

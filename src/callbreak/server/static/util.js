@@ -369,7 +369,7 @@ export function presetName(rules, fields = Object.keys(DEFAULT_RULES)) {
   return "custom";
 }
 
-/** A table's rules in one line for the people about to sit down: "Pagat rules · no fixed end · 15 s a card"
+/** A table's rules in one line for the people about to sit down: "Pagat rules · no fixed end · 15 s a card · 30 s a call"
  *  (without the turn's time where ``timers`` is false: a past match in the list of matches). */
 export function rulesSummary(r, { timers: withTimers = true } = {}) {
   // The preset these rules are, rounds included (quick = standard in 3 rounds), else the one they
@@ -379,7 +379,13 @@ export function rulesSummary(r, { timers: withTimers = true } = {}) {
   const name = exact !== "custom" ? exact : presetName(r, Object.keys(DEFAULT_RULES).filter((f) => !timers.has(f) && f !== "rounds"));
   const parts = [t(`summary.${name}`)];
   parts.push(r.rounds === null || r.rounds === undefined ? t("summary.no_end") : t("summary.rounds", { count: r.rounds }));
-  if (withTimers) parts.push(r.card_seconds === null || r.card_seconds === undefined ? t("summary.no_timer") : t("summary.card_seconds", { count: r.card_seconds }));
+  if (withTimers) {
+    const card = r.card_seconds ?? null, call = r.call_seconds ?? null;
+    if (card === null && call === null) parts.push(t("summary.no_timer"));
+    // (both: a Hindi player's try found the calls' 30 s said nowhere before the match)
+    if (card !== null) parts.push(t("summary.card_seconds", { count: card }));
+    if (call !== null) parts.push(t("summary.call_seconds", { count: call }));
+  }
   if (r.trump && r.trump !== "S") parts.push(t("summary.trump", { suit: SUIT_NAME[r.trump] }));
   return parts.join(" · ");
 }

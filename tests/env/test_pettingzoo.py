@@ -38,6 +38,25 @@ def test_pettingzoo_api_test() -> None:
         api_test(callbreak_v0.env(ruleset="quick"), num_cycles=300)
 
 
+def test_pettingzoo_state_test_and_the_state_holds_every_hand() -> None:
+    """A researcher's try: `state()` raised NotImplementedError, so a centralised critic (MAPPO)
+    had no global state."""
+    from pettingzoo.test.state_test import test_state, test_state_space
+
+    e = callbreak_v0.env(ruleset="quick")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        test_state_space(e)
+        test_state(e, 300)
+    raw = callbreak_v0.raw_env(ruleset="quick", seed=4)
+    raw.reset()
+    state = raw.state().reshape(4, ob.SIZE)
+    for seat, agent in enumerate(AGENTS):
+        assert np.array_equal(state[seat], raw.observe(agent)["observation"])
+        held = np.flatnonzero(state[seat][ob.OFFSETS["hand"] : ob.OFFSETS["hand"] + 52])
+        assert sorted(int(c) for c in raw.match.round.hands[seat]) == list(held)
+
+
 def test_pettingzoo_seed_test() -> None:
     seed_test(lambda: callbreak_v0.env(ruleset="quick"), num_cycles=300)
 

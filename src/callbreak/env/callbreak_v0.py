@@ -132,6 +132,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's naming
         )
         self.action_spaces = {a: spaces.Discrete(ob.N_ACTIONS) for a in AGENTS}
         self.observation_spaces = {a: self._obs_space for a in AGENTS}
+        self.state_space = spaces.Box(np.tile(ob.LOW, 4), np.tile(ob.HIGH, 4), dtype=np.float32)
         self._next_seed = seed
         self._seeds = random.Random(seed)
         self.match = Match(self.rules, seed=self._seeds.randrange(2**63))
@@ -163,6 +164,19 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's naming
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The whole position, for a centralised critic (MAPPO and the like): the four seats'
+        observations (``player_0``'s first), each with its own hand, so every card's holder is
+        in it.  It is never an agent's observation: a policy acting for a seat sees `observe`.
+
+        >>> e = raw_env(ruleset="quick", seed=2)
+        >>> e.reset()
+        >>> s = e.state()
+        >>> s.shape, e.state_space.contains(s), bool((s[: ob.SIZE] == e.observe("player_0")["observation"]).all())
+        ((2224,), True, True)
+        """
+        return np.concatenate([ob.observe(self.match.view(s)) for s in range(4)])
 
     # --- the loop ---------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

@@ -98,11 +98,14 @@ def test_a_call_that_arrived_before_the_socket_went_silent_is_not_sent_again(ser
     sockets = stalling(phone)
     page = open_seat(phone, server)
     sockets[0]["stall_after"] = '"call"'  # the call goes through, then the socket carries nothing
+    synced = page.evaluate("window.__synced")
     calls = page.locator(CALLS)
     call = int(str(calls.first.get_attribute("data-call")))
     calls.first.tap()
     page.wait_for_function("() => window.__opened === 2")
     my_call_made(page)
+    page.wait_for_function(f"() => window.__synced > {synced}")  # (the next socket caught up: a resend would be sent by now)
+    page.evaluate("() => new Promise((done) => setTimeout(done, 0))")  # (and the page's handler of it has run)
     assert [json.loads(m) for m in sockets[0]["sent"] if '"call"' in m] == [{"type": "call", "call": call}]
     assert not [m for m in sockets[1]["sent"] if '"call"' in m]
     made = page.evaluate("window.__events.filter(e => e.kind === 'call' && e.seat === 0).map(e => [e.v, e.call])")

@@ -56,16 +56,16 @@ NAMES: tuple[str, ...] = (
     "Sita",
     "Suman",
     "Tanvir",
-    "Tara",
+    "Usha",
 )
 """Bots' names: short (at most 7 letters, for narrow screens) and all different."""
 
 #: each of `NAMES` as it is written in Devanagari (Nepali, Hindi) and in Bengali
 WRITTEN: dict[str, tuple[str, str]] = {
     "Aarav": ("आरव", "আরভ"),
-    "Anika": ("अनिका", "অনিকা"),
+    "Anika": ("अनिका", "আনিকা"),
     "Arjun": ("अर्जुन", "অর্জুন"),
-    "Bina": ("बिना", "বীণা"),
+    "Bina": ("बीना", "বীণা"),  # (not "बिना": the word "without")
     "Chandra": ("चन्द्र", "চন্দ্র"),
     "Dipak": ("दीपक", "দীপক"),
     "Farhan": ("फरहान", "ফারহান"),
@@ -87,7 +87,7 @@ WRITTEN: dict[str, tuple[str, str]] = {
     "Sita": ("सीता", "সীতা"),
     "Suman": ("सुमन", "সুমন"),
     "Tanvir": ("तनवीर", "তানভীর"),
-    "Tara": ("तारा", "তারা"),
+    "Usha": ("उषा", "ঊষা"),  # (not "Tara": in Bengali "তারা" is "they", and "তারা পিঠ জিতেছে" read "they won the trick")
 }
 
 #: the languages whose players read the names in another script: its place in `WRITTEN`

@@ -464,6 +464,7 @@ class Hub:
             seats=[(seat, clean_name(name, "Player 1"))],
             host=seat,
             practice={**pos.to_dict(), "names": "seats"},  # (the bots take the match's names: TableState._a_start)
+            lang=st.meta.lang,
         )
         return t, seat, tokens[seat]
 

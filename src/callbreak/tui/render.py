@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import functools
 import math
+import unicodedata
 from collections.abc import Sequence
 from decimal import Decimal
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -104,6 +106,24 @@ def fmt_points(p: Decimal | None) -> str:
     return f"{p:.1f}"
 
 
+def letters(text: str) -> list[str]:
+    """``text`` as the letters a reader sees: a character with the marks that follow it, and a
+    conjunct whole (a virama joins the next consonant), so a cut never splits one ("लक्" of
+    "लक्ष्मी" read as a stray half letter).
+
+    >>> letters("लक्ष्मी"), letters("সীতা"), letters("Asha")
+    (['ल', 'क्ष्मी'], ['সী', 'তা'], ['A', 's', 'h', 'a'])
+    """
+    out: list[str] = []
+    for ch in text:
+        joins = out and (unicodedata.category(ch).startswith("M") or "VIRAMA" in unicodedata.name(out[-1][-1], ""))
+        if joins:
+            out[-1] += ch
+        else:
+            out.append(ch)
+    return out
+
+
 def short_labels(names: Sequence[str], width: int) -> tuple[str, ...]:
     """Labels of at most ``width`` characters for the players, no two the same.
 
@@ -119,22 +139,40 @@ def short_labels(names: Sequence[str], width: int) -> tuple[str, ...]:
     ('Aler', 'Alea', 'Bot3', 'Bot4')
     >>> short_labels(["Sam", "Sam", "Ann Lee", "Ann Lee"], 4)
     ('S1', 'S2', 'AL3', 'AL4')
+
+    The width is in the terminal's cells, and a cut keeps each letter whole (`letters`):
+
+    >>> short_labels(["लक्ष्मी", "राहुल", "You", "सीता"], 3)   # (क्ष्मी: one letter, three cells)
+    ('ल', 'राहुल', 'You', 'सीता')
+    >>> short_labels(["लक्ष्मी", "राहुल", "You", "सीता"], 2)
+    ('ल', 'राहु', 'Yo', 'सीता')
     """
     width = max(2, width)
+
+    def cut(name: str, n: int) -> str:
+        kept = ""
+        for letter in letters(name):
+            if kept and cell_len(kept + letter) > n:
+                break
+            kept += letter
+        return kept
 
     def compact(name: str) -> str:
         return "".join(name.split())
 
     def head_tail(name: str) -> str:
         c = compact(name)
-        return c if len(c) <= width else c[: width - 1] + c[-1]
+        if cell_len(c) <= width:
+            return c
+        last = letters(c)[-1]
+        return cut(c, width) if cell_len(last) >= width else cut(c, width - cell_len(last)) + last
 
     def initials(seat: int, name: str) -> str:
-        letters = "".join(w[0] for w in name.split())
-        return letters[: width - 1] + str(seat + 1)
+        first = "".join(letters(w)[0] for w in name.split())
+        return cut(first, width - 1) + str(seat + 1)
 
-    labels = [n[:width] for n in names]
-    for shorten in (lambda s, n: compact(n)[:width], lambda s, n: head_tail(n), initials):
+    labels = [cut(n, width) for n in names]
+    for shorten in (lambda s, n: cut(compact(n), width), lambda s, n: head_tail(n), initials):
         clash = [labels.count(label) > 1 for label in labels]
         if not any(clash):
             break

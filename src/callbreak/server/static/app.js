@@ -3,6 +3,7 @@
 import { h, fill } from "./util.js";
 import { initSettings } from "./settings.js";
 import { t, translatePage } from "./i18n.js";
+import { resumeBanner } from "./seats.js";
 
 const ROUTES = [
   [/^\/$/, "home", async (m) => (await import("./home.js")).renderHome],
@@ -85,9 +86,9 @@ async function route() {
       const render = await loader(m);
       if (my !== seq) return;
       cleanup = render(root, decodeURIComponent(m[1] || "")) || null;
-      if (WAY_BACK.has(name)) {
-        const banner = (await import("./home.js")).resumeBanner();
-        if (banner && my === seq && root.firstElementChild) root.firstElementChild.prepend(banner);
+      if (WAY_BACK.has(name)) {  // (drawn with the page: nothing moves in under a finger)
+        const banner = resumeBanner();
+        if (banner && root.firstElementChild) root.firstElementChild.prepend(banner);
       }
       try { sessionStorage.removeItem(RELOADED); } catch { /* storage disabled */ }
     } catch (e) {

@@ -44,6 +44,9 @@ function robot() {
   return svg;
 }
 
+// (a browser without Intl.Segmenter, as Firefox before 125: the first code point)
+const GRAPHEMES = typeof Intl.Segmenter === "function" ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
+
 /** The seat's avatar: a bot's robot on a coloured disc, a person's initial. `extra`: ring, dealer chip. */
 export function avatarOf(seat, index, ...extra) {
   if (seat && seat.kind === "bot") {
@@ -51,7 +54,7 @@ export function avatarOf(seat, index, ...extra) {
   }
   // the first letter as a reader sees it (a grapheme: "क्ष" of "क्षितिज", not "क"; an emoji whole)
   const name = ((seat && seat.name) || "?").trim();
-  const first = name ? [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(name)][0].segment : "?";
+  const first = !name ? "?" : GRAPHEMES ? GRAPHEMES.segment(name)[Symbol.iterator]().next().value.segment : Array.from(name)[0];
   const initial = first.toUpperCase();
   return h("div", { class: "avatar", "data-testid": `avatar-${index}` }, initial, ...extra);
 }

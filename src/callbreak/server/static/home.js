@@ -1,6 +1,6 @@
 // Home (play now, play with friends, join) and the join page.
 import { h, fill, api, load, save, toast, navigate, presetRules, rulesSummary, PRESET_LIST, fieldClass, NAME_MAX } from "./util.js";
-import { allRecords, rememberSeat, tokenFor, myName, setMyName } from "./seats.js";
+import { rememberSeat, tokenFor, myName, setMyName, resumeBanner } from "./seats.js";
 import { botLabel } from "./avatars.js";
 import { t, num, lang } from "./i18n.js";
 
@@ -24,8 +24,16 @@ function labelled(id, text, control) {
 async function createTable(body, btn) {
   btn.disabled = true;
   try {
-    // (the page's language: the table's bots are named in its script, "मीना" not "Meena")
-    const res = await api("POST", "/api/tables", { ...body, lang });
+    // (the page's language: the table's bots are named in its script, "मीना" not "Meena"; not
+    // said in English, the server's own, and asked again without it of a server of before, which
+    // refuses a field it does not know: a process not yet upgraded, in a rolling upgrade)
+    let res;
+    try {
+      res = await api("POST", "/api/tables", lang === "en" ? body : { ...body, lang });
+    } catch (e) {
+      if (lang === "en" || e.code !== "bad_message") throw e;
+      res = await api("POST", "/api/tables", body);
+    }
     rememberSeat({ table: res.table, seat: res.seat, token: res.token, invite: res.invite, host: true, name: body.name });
     navigate(`/t/${res.table}`);
   } catch (e) {
@@ -188,18 +196,6 @@ export function renderHome(root) {
 /** The way back to a match left in play (Back pressed at the table, the page closed): the latest
  * table this browser sat at in the last hours that it did not see end. Drawn with the page, from
  * what this browser keeps, so that nothing moves in under a finger once the page is shown. */
-const RESUME_MS = 3 * 3600 * 1000;
-/** "Your match is still on", with the way back to it: on the home page, and over the rules, the
- *  calculator and the list of matches (app.js; a Hindi player's try: "Rules" tapped in a match
- *  left the table with no way back but the browser's). Null: no match on. */
-export function resumeBanner() {
-  const r = allRecords().find((x) => !x.over && tokenFor(x.table) && Date.now() - (x.created || 0) < RESUME_MS);
-  if (!r) return null;
-  return h("div", { class: "panel resume", "data-testid": "resume", role: "status" },
-    h("span", null, t("home.in_play")), " ",
-    h("a", { class: "btn primary", href: `/t/${r.table}`, "data-link": true, "data-testid": "resume-link" }, t("home.back_to_table")));
-}
-
 export function renderJoin(root, code) {
   const box = h("div", { class: "page join" }, h("h1", null, t("join.title")), h("p", { class: "loading" }, t("join.looking")));
   fill(root, box);

@@ -1,6 +1,7 @@
 // This browser's seats: tokens kept in localStorage (callbreak.seat.ID, as the
 // protocol says) plus a list of the tables played here, for "Past matches".
-import { load, save } from "./util.js";
+import { h, load, save } from "./util.js";
+import { t } from "./i18n.js";
 
 const LIST = "callbreak.tables";
 
@@ -41,4 +42,16 @@ export function myName() {
 
 export function setMyName(name) {
   save("callbreak.name", name);
+}
+
+const RESUME_MS = 3 * 3600 * 1000;
+/** "Your match is still on", with the way back to it: on the home page, and over the rules, the
+ *  calculator and the list of matches (app.js; a Hindi player's try: "Rules" tapped in a match
+ *  left the table with no way back but the browser's). Null: no match on. */
+export function resumeBanner() {
+  const r = allRecords().find((x) => !x.over && tokenFor(x.table) && Date.now() - (x.created || 0) < RESUME_MS);
+  if (!r) return null;
+  return h("div", { class: "panel resume", "data-testid": "resume", role: "status" },
+    h("span", null, t("home.in_play")), " ",
+    h("a", { class: "btn primary", href: `/t/${r.table}`, "data-link": true, "data-testid": "resume-link" }, t("home.back_to_table")));
 }

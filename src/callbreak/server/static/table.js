@@ -257,10 +257,11 @@ function mountTable(root, id, token) {
     live.append(h("p", null, text));
     while (live.childElementCount > 6) live.firstElementChild.remove();
   }
-  /** Where the round is (a call or card sent belongs to this turn and no other). */
+  /** Where the round is (a call or card sent belongs to this turn and no other): the hand held
+   *  tells a deal from the one dealt again (a redeal keeps the round, the phase and the seat). */
   const turnKey = () => {
     const st = S.state;
-    return st ? `${st.round_number}:${st.phase}:${st.tricks.length}:${st.trick.length}:${st.to_act}` : "";
+    return st ? `${st.round_number}:${st.phase}:${st.tricks.length}:${st.trick.length}:${st.to_act}:${(st.hand || []).join(",")}` : "";
   };
   /** After a catch-up: the call or card sent on a socket given up, sent again if its turn is
    *  still waiting (else the catch-up showed it made, or the timer's). */
@@ -301,6 +302,7 @@ function mountTable(root, id, token) {
         if (!spectator && me() >= 0) { const rec = seatRecord(id); if (rec && !Number.isInteger(rec.seat)) updateRecord(id, { seat: me() }); }
         render();
         if (!spectator && hand.selected() && hand.selected() !== msg.lifted) conn.send({ type: "select", card: hand.selected(), ref: LIFT });
+        resendUnsent();  // (a catch-up too long for events ends with the snapshot: no `synced` follows)
         break;
       case "event": {
         if (msg.v <= S.v) return;
@@ -331,7 +333,9 @@ function mountTable(root, id, token) {
       case "error":
         if (msg.ref === LIFT) break;  // a lift the turn outran: nothing to tell (the timer plays the lowest card)
         S.pending = null;
-        if (msg.ref === RESEND) { render(); break; }  // (it had arrived after all, or the turn moved on: the events tell)
+        // (a call or card sent again refused: it had arrived after all, or the turn moved on; the
+        // events tell. Not a refusal that ends the page's seat: that is said as any other)
+        if (msg.ref === RESEND && !FATAL.has(msg.code)) { render(); break; }
         if (FATAL.has(msg.code)) {
           S.fatal = errorText(msg.code); conn.close(); banner.hidden = true;
           if (!spectator) updateRecord(id, { over: true });  // (no way back to it from the home page)
@@ -365,7 +369,7 @@ function mountTable(root, id, token) {
     switch (ev.kind) {
       case "play":
         // a card of this seat, the player's or one played for it (a bot on autoplay): its hint is spent
-        if (ev.seat === mine) { S.pending = null; S.hint = null; }
+        if (ev.seat === mine) { S.pending = null; S.hint = null; S.unsent = null; }
         // The next trick has begun: stop holding the last one (collect it now), so that
         // the new lead is on the table when you are asked to answer it.
         if (S.held && S.held.phase === "hold") {
@@ -392,7 +396,7 @@ function mountTable(root, id, token) {
         break;
       case "call":
         if (ev.seat === mine) {
-          S.pending = null;
+          S.pending = null; S.unsent = null;
           if (ev.reason === "timeout") toast(tr("table.timeout_called", { call: ev.call }));  // (a bot's call: the autoplay note says so)
         }
         announce(tr("announce.called", { name: shortName(ev.seat), call: ev.call }));
@@ -404,10 +408,11 @@ function mountTable(root, id, token) {
         break;
       case "deal":
         // (a held trick is the last round's last one: it stays on the table until collected)
-        S.hint = null; S.hintFor = null;
+        S.hint = null; S.hintFor = null; S.unsent = null;  // (a call or card of the deal before is not this one's)
         announce(tr(ev.sudden_death ? "announce.deal_sudden" : "announce.deal", { round: ev.round }));
         break;
       case "redeal":
+        S.unsent = null;
         toast(tr("table.redeal"));
         break;
       case "round_over":

@@ -145,6 +145,22 @@ def test_the_focus_stays_at_the_table_after_a_call(driven: str, browser: Any) ->
     ctx.close()
 
 
+def test_the_focus_goes_to_the_table_after_start(server: str, browser: Any) -> None:
+    """A keyboard player's try: Enter on the lobby's "Start" (or the round's "Next round") left
+    the focus on the page's start, 8 Tabs from the call picker (Chromium fires a focusout as a
+    redraw removes the focused button, which read as the player moving the focus away)."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    create_table(page, server, bots="random")
+    page.focus("[data-testid=start-btn]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    page.wait_for_function("() => document.activeElement !== document.body")
+    where = page.evaluate("() => !!document.activeElement.closest('[data-testid=hand], [data-testid=turn-line], [data-testid=call-picker]')")
+    assert where, page.evaluate("document.activeElement.outerHTML")
+    ctx.close()
+
+
 def test_skip_to_content_keeps_the_table_and_its_socket(driven: str, browser: Any) -> None:
     ctx, page = phone_at_table(browser, driven)
     opened = page.evaluate("window.__opened")

@@ -205,9 +205,15 @@ function mountTable(root, id, token) {
   let lastFocused = null;
   page.addEventListener("focusin", (e) => { lastFocused = e.target; });
   // the player moved it away themselves (a tap on the bare felt: the control is still there and
-  // usable): nothing is put back (a redraw's removal fires no focusout)
+  // usable): nothing is put back. Read once the task that lost the focus is done: a redraw's
+  // removal fires a focusout too, with the control still in the page at that moment (a keyboard
+  // player's try: after "Start" or "Next round", the focus fell to the page's start, 8 Tabs from
+  // the call picker)
   page.addEventListener("focusout", (e) => {
-    if (e.target === lastFocused && e.target.isConnected && !e.target.disabled) lastFocused = null;
+    const el = e.target;
+    setTimeout(() => {
+      if (el === lastFocused && el.isConnected && !el.disabled && document.activeElement !== el) lastFocused = null;
+    }, 0);
   });
   // (a button disabled while it has the focus keeps it in Chromium a moment: nowhere to go on from)
   const nowhere = () => !document.activeElement || document.activeElement === document.body || document.activeElement.disabled;

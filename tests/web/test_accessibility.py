@@ -161,6 +161,45 @@ def test_the_focus_goes_to_the_table_after_start(server: str, browser: Any) -> N
     ctx.close()
 
 
+def test_an_open_dialog_is_not_drawn_again_while_nothing_in_it_changes(driven: str, browser: Any) -> None:
+    """A keyboard player's try: the dialog open (the scores) was drawn afresh, and its button
+    focused again, at every message: a screen reader said "dialog, Close button" over and over,
+    over the play-by-play. So was the top bar's focused button. Here the messages are hints
+    (asked for on the socket), which change neither."""
+    ctx, page = phone_at_table(browser, driven)
+    wait_for(page, driven, "[data-call]:not([disabled])")
+    page.locator("[data-call]:not([disabled])").first.tap()
+    wait_for(page, driven, MINE)
+    page.evaluate(
+        "() => { window.__hints = 0; window.__socket.addEventListener('message', (e) => {"
+        " if (JSON.parse(e.data).type === 'hint') window.__hints++; }); }"
+    )
+
+    def hints(n: int) -> None:
+        got = page.evaluate("window.__hints")
+        for _ in range(n):
+            page.evaluate("window.__socket.send(JSON.stringify({type: 'hint'}))")
+        page.wait_for_function(f"() => window.__hints >= {got + n}")
+
+    page.focus("[data-testid=scores-btn]")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.closest('[data-testid=scores]')")
+    page.evaluate(
+        "() => { window.__focused = 0; document.addEventListener('focusin', () => window.__focused++);"
+        " window.__dialog = document.querySelector('[data-testid=scores]'); }"
+    )
+    hints(3)
+    assert page.evaluate("document.querySelector('[data-testid=scores]') === window.__dialog")
+    assert page.evaluate("window.__focused") == 0
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=scores]", state="detached")
+    assert page.evaluate("document.activeElement.dataset.testid") == "scores-btn"
+    page.evaluate("() => { window.__focused = 0; window.__button = document.activeElement; }")
+    hints(3)
+    assert page.evaluate("document.activeElement === window.__button && window.__focused === 0")
+    ctx.close()
+
+
 def test_skip_to_content_keeps_the_table_and_its_socket(driven: str, browser: Any) -> None:
     ctx, page = phone_at_table(browser, driven)
     opened = page.evaluate("window.__opened")

@@ -1,5 +1,5 @@
 // The table: a seat's (or a spectator's) live view over one WebSocket.
-import { h, clear, fill, keepFocus, cardEl, cardName, toast, placeToast, errorText, api, hideToast, awayText, hintReason, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
+import { h, clear, fill, keepFocus, redraw, cardEl, cardName, toast, placeToast, errorText, api, hideToast, awayText, hintReason, SUIT_SYMBOL, SUIT_NAME, RANKS } from "./util.js";
 import { t as tr, num } from "./i18n.js";
 import { tokenFor, seatRecord, rememberSeat, updateRecord, forgetToken } from "./seats.js";
 import { createHand } from "./hand.js";
@@ -498,7 +498,7 @@ function mountTable(root, id, token) {
       buttons.append(h("button", { class: "btn", type: "button", "data-testid": "hint-btn", disabled: !can, onclick: () => send({ type: "hint" }) }, tr("table.hint")));
     }
     // The bar is drawn afresh on every change: a button that had the focus gets it back.
-    keepFocus(top, () => fill(top,
+    redraw(top, (box) => fill(box,
       // (a spectator's "watching" on the trump's line: on a line of its own it fell below the bar)
       h("span", { class: "top-info" }, info, " ", h("span", null,
         h("span", { title: tr("table.trump_title"), "data-testid": "trump" }, h("span", { "aria-hidden": "true" }, tr("table.trump", { symbol: SUIT_SYMBOL[trump] })), h("span", { class: "sr-only" }, tr("table.trump_label", { suit: SUIT_NAME[trump] }))),
@@ -820,7 +820,8 @@ function mountTable(root, id, token) {
     // scrolled to: what the player is reading never jumps away under their finger.
     const before = dialogs.querySelector(".dialog");
     const kept = before ? { id: before.dataset.testid, top: before.scrollTop } : null;
-    keepFocus(dialogs, () => drawDialogs(dialogs, dialogCtx));
+    // (the round's countdown ticks by itself: not a change to draw again for)
+    if (!redraw(dialogs, (box) => drawDialogs(box, dialogCtx), (html) => html.replace(/(class="next-secs">)[^<]*/g, "$1"))) return;
     const after = dialogs.querySelector(".dialog");
     if (kept && after && after !== before && after.dataset.testid === kept.id) after.scrollTop = kept.top;
   }

@@ -71,6 +71,21 @@ export function keepFocus(region, draw) {
   if (again) again.focus({ preventScroll: true });
 }
 
+/**
+ * Draw `region` afresh with `draw(box)` (which fills the box it is given), only where that changes
+ * what it shows: a region drawn the same keeps its elements, so a screen reader does not read its
+ * focused control or its dialog again at every message (a keyboard player's try: "dialog Last
+ * trick, Close button" nine times in three seconds, over the play-by-play). Else as `keepFocus`.
+ * `same(html)` may leave out of the comparison what changes by itself (a countdown).
+ */
+export function redraw(region, draw, same = (html) => html) {
+  const fresh = document.createElement("div");
+  draw(fresh);
+  if (same(fresh.innerHTML) === same(region.innerHTML)) return false;
+  keepFocus(region, () => region.replaceChildren(...fresh.childNodes));
+  return true;
+}
+
 /** The longest name a player may type (the server's `callbreak.server.table.NAME_MAX`: a test holds it to it). */
 export const NAME_MAX = 32;
 

@@ -191,6 +191,11 @@ def test_an_open_dialog_is_not_drawn_again_while_nothing_in_it_changes(driven: s
     hints(3)
     assert page.evaluate("document.querySelector('[data-testid=scores]') === window.__dialog")
     assert page.evaluate("window.__focused") == 0
+    # a card typed behind the dialog plays nothing (it did: "6c" with the scores open)
+    card = str(page.locator(MINE).first.get_attribute("data-card"))
+    page.keyboard.type(("10" if card[0] == "T" else card[0]) + card[1].lower())
+    page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
+    assert page.evaluate("window.__sent.filter(m => m.type === 'play').length") == 0
     page.keyboard.press("Escape")
     page.wait_for_selector("[data-testid=scores]", state="detached")
     assert page.evaluate("document.activeElement.dataset.testid") == "scores-btn"

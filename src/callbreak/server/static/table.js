@@ -736,6 +736,8 @@ function mountTable(root, id, token) {
   // Type a card to play it: "qs", "10h" / "th", "1s" (Bhoos ace).
   function onGlobalKey(e) {
     if (spectator || e.ctrlKey || e.metaKey || e.altKey) return;
+    // (not behind a dialog: "6c" typed with the scores open played the 6 of clubs, a keyboard player's try)
+    if (dialogs.querySelector("[aria-modal=true]")) { S.keyBuf = ""; return; }
     const tag = (e.target && e.target.tagName) || "";
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
     const k = e.key.length === 1 ? e.key.toUpperCase() : "";
@@ -804,7 +806,9 @@ function mountTable(root, id, token) {
         h("span", { class: "what" }, what), why ? h("span", { class: "why" }, why) : null));
       turnLine.title = whole ? `${what} ${whole}` : what;
       turnLine.classList.add("mine");
-      announce(whole ? `${what} ${whole}.` : what);
+      // (read with the cards' names: "A♦" was read as "A black diamond suit"; no full stop of
+      // its own: a Nepali sentence ends in "।")
+      announce(whole ? `${what} ${hintReason(hinted, cardName)}` : what);
       return;
     }
     turnLine.textContent = text;

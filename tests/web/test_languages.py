@@ -133,6 +133,15 @@ def play_match(page: Any, lang: str, patterns: list[tuple[str, re.Pattern[str]]]
             seen.add("calling")
             with contextlib.suppress(PlaywrightError):  # the picker was redrawn meanwhile: look again
                 calls.first.click(timeout=2000)
+            if "called" not in seen and not page.locator("[data-call]:not([disabled])").count():
+                # the player's own call read out in the polite "you" of the language (a keyboard
+                # player's try: "तपाईंले १ कल गर्यो", the form for a third person)
+                you = catalogue(lang)["seat.you"]
+                mine = translator(lang)("announce.called_you", name=you, call=digits(lang, 1))
+                page.wait_for_function(
+                    "(text) => [...document.querySelectorAll('[data-testid=announce] p')].some((p) => p.textContent === text)", arg=mine
+                )
+                seen.add("called")
             continue
         legal = page.locator("[data-testid=hand].my-turn [data-legal=true]")
         if legal.count() > 1 and "hint" not in seen:
@@ -190,7 +199,7 @@ def test_a_whole_match_in_each_language(server: str, browser: Any, lang: str) ->
     bots = [page.locator(f"[data-testid=seat-{p}] .name").inner_text() for p in ("left", "top", "right")]
     assert set(bots) <= {written(n, lang) for n in NAMES} and len(set(bots)) == 3, bots
     seen = play_match(page, lang, patterns)
-    assert seen == {"calling", "playing", "summary", "hint"}
+    assert seen == {"calling", "called", "playing", "summary", "hint"}
     verdict = page.locator("[data-testid=final] strong").first.inner_text()
     assert verdict == own["dialog.you_won"] or verdict.startswith(own["dialog.you_came"].split("{")[0])
     for path, title in (("/rules", "rules.p01"), ("/calculator", "calc.title")):

@@ -398,14 +398,14 @@ function mountTable(root, id, token) {
           // said of a hand's last card, which has no choice: it lay over the round's sheet)
           toast(tr("table.only_legal", { card: cardName(ev.card) }), 1800);
         }
-        announce(tr("announce.played", { name: shortName(ev.seat), card: cardName(ev.card) }));
+        announce(tr(ev.seat === mine ? "announce.played_you" : "announce.played", { name: shortName(ev.seat), card: cardName(ev.card) }));  // (the polite form of "you": "खेल्नुभयो")
         break;
       case "call":
         if (ev.seat === mine) {
           S.pending = null; S.unsent = null;
           if (ev.reason === "timeout") toast(tr("table.timeout_called", { call: ev.call }));  // (a bot's call: the autoplay note says so)
         }
-        announce(tr("announce.called", { name: shortName(ev.seat), call: ev.call }));
+        announce(tr(ev.seat === mine ? "announce.called_you" : "announce.called", { name: shortName(ev.seat), call: ev.call }));
         break;
       case "trick":
         if (!(S.held && S.held.early)) holdTrick(ev.cards, ev.winner, false);  // (else held at its fourth card)

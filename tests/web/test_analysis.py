@@ -330,8 +330,17 @@ def in_nepali(browser: Any, url: str) -> None:
         item = page.locator("[data-testid=mistake-item]").first
         grades = (ne["analysis.grade.mistake"], ne["analysis.grade.blunder"])
         assert item.inner_text().startswith(grades)
-        item.tap()
+        # read out with the cards' names, in Nepali ("A♠, better 4♠" was read "A black spade suit")
+        said = str(item.get_attribute("aria-label"))
+        assert said.startswith(grades) and not re.search("[♠♥♦♣]", said), said
+        item.focus()
+        page.keyboard.press("Enter")
         page.locator("[data-testid=analysis-better]").wait_for()
+        # the focus on the verdict (it stayed on the list's button, scrolled off the top), the way
+        # to play the position again the next Tab
+        assert page.evaluate("document.activeElement.closest('[data-testid=analysis-better]') !== null")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.dataset.testid") == "practice-btn"
         assert page.inner_text("[data-testid=practice-btn]").startswith(ne["analysis.practice"][:6])
         check_screen(page, "ne", english_patterns("ne"), "analysis")
     finally:

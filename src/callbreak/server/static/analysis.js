@@ -6,7 +6,7 @@
 // (POST/GET /api/tables/ID/analysis, docs/protocol.md); a second look is one GET.
 // The server sends codes and numbers (grades, cards, calls); every word is worded here from the
 // catalogues (analysis.*), numbers in the reader's digits.
-import { h, fill, api, cardEl, navigate, toast, SUIT_SYMBOL } from "./util.js";
+import { h, fill, api, cardEl, cardName, navigate, toast, SUIT_SYMBOL } from "./util.js";
 import { rememberSeat, myName } from "./seats.js";
 import { t, num } from "./i18n.js";
 
@@ -20,6 +20,8 @@ const dec = (x) => num(x.toFixed(1));
 const gradeWord = (grade) => t(`analysis.grade.${grade}`);
 /** A call ("4") or a card ("TS") in a line of text: "call 4", "10♠" (the card's face). */
 const actionText = (a) => /^\d+$/.test(a) ? t("analysis.call", { n: Number(a) }) : `${a[0] === "T" ? "10" : a[0]}${SUIT_SYMBOL[a[1]]}`;
+/** The same, as a screen reader says it: "the ace of spades" ("A♠" was read "A black spade suit"). */
+const actionWords = (a) => /^\d+$/.test(a) ? t("analysis.call", { n: Number(a) }) : cardName(a);
 
 function svg(tag, attrs, ...children) {
   const el = document.createElementNS(SVG, tag);
@@ -165,7 +167,7 @@ const lost = (x, show) => show(x) === show(0) ? show(0) : `−${show(x)}`;
 function betterBox(id, d, names) {
   const place = d.trick === null ? t("analysis.at_call", { round: d.round }) : t("replay.trick", { round: d.round, trick: d.trick });
   return h("div", { class: "panel analysis-better", "data-testid": "analysis-better", dataset: { taken: d.taken, best: d.best } },
-    h("h3", null, t("analysis.verdict", { place, grade: gradeWord(d.grade), name: names[d.seat] })),
+    h("h3", { tabindex: "-1" }, t("analysis.verdict", { place, grade: gradeWord(d.grade), name: names[d.seat] })),
     h("div", { class: "analysis-cards" },
       h("figure", null, actionEl(d.taken), h("figcaption", null, t("analysis.played"))),
       h("figure", { class: "better" }, actionEl(d.best), h("figcaption", null, t("analysis.better")))),
@@ -213,16 +215,21 @@ export function analysisPanel(id, opts) {
       if (opts.jump) opts.jump(d.deal, d.trick, d.seat);
       fill(detail, betterBox(id, d, names));
       detail.scrollIntoView({ block: "start" });  // the better card, with the replayed trick just below
+      // the keyboard with it: its heading read out, "Play this position again" the next Tab (a
+      // keyboard player's try: the focus stayed on the list's button, scrolled off the top)
+      detail.querySelector("h3").focus({ preventScroll: true });
     };
+    const item = (d, words) => t(d.trick === null ? "analysis.item_call" : "analysis.item_trick", {
+      grade: gradeWord(d.grade), name: names[d.seat], round: d.round, trick: d.trick,
+      taken: words(d.taken), best: words(d.best), loss: lossText(d),
+    });
     const list = h("ol", { class: "analysis-mistakes", "data-testid": "analysis-mistakes" }, ...mistakes.map((d) =>
       h("li", null, h("button", {
         type: "button", class: `btn analysis-mistake grade-${d.grade}`, "data-testid": "mistake-item",
         dataset: { deal: d.deal, trick: d.trick === null ? "" : d.trick, seat: d.seat },
+        "aria-label": item(d, actionWords),
         onclick: () => pick(d),
-      }, t(d.trick === null ? "analysis.item_call" : "analysis.item_trick", {
-        grade: gradeWord(d.grade), name: names[d.seat], round: d.round, trick: d.trick,
-        taken: actionText(d.taken), best: actionText(d.best), loss: lossText(d),
-      })))));
+      }, item(d, actionText)))));
     said.textContent = t("analysis.ready");
     fill(box, h("h2", null, t("analysis.title")),
       h("p", { class: "hint" }, t("analysis.method")),

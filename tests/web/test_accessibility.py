@@ -205,6 +205,27 @@ def test_an_open_dialog_is_not_drawn_again_while_nothing_in_it_changes(driven: s
     ctx.close()
 
 
+def test_the_hand_says_its_keys_and_its_hinted_card_and_a_play_is_read_once(driven: str, browser: Any) -> None:
+    """A keyboard player's try: the hand's keys were in the README alone; the hinted card was
+    marked by its dashed ring only; each card played added "Playing…" to the log."""
+    ctx, page = seat_page(browser, driven)
+    keys = page.evaluate("document.getElementById(document.querySelector('[data-testid=hand]').getAttribute('aria-describedby')).textContent")
+    assert keys == EN["hand.keys"]
+    wait_for(page, driven, "[data-call]:not([disabled])")
+    page.locator("[data-call]:not([disabled])").first.tap()
+    wait_for(page, driven, MINE)
+    page.locator("[data-testid=hint-btn]").tap()
+    hinted = page.wait_for_selector("[data-testid=hand] .card.hinted", timeout=60_000)
+    card = str(hinted.get_attribute("data-card"))
+    assert hinted.get_attribute("aria-label") == EN["hand.card_suggested"].replace("{card}", page.evaluate(
+        "async (c) => (await import('/static/util.js')).cardName(c)", card))
+    page.focus(f"[data-testid=hand] .card[data-card='{card}']")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => window.__events.some(e => e.kind === 'play' && e.seat === 0 && e.card === {card!r})")
+    assert EN["turn.playing"] not in said(page), said(page)
+    ctx.close()
+
+
 def test_skip_to_content_keeps_the_table_and_its_socket(driven: str, browser: Any) -> None:
     ctx, page = phone_at_table(browser, driven)
     opened = page.evaluate("window.__opened")

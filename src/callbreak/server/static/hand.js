@@ -183,8 +183,8 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
     if (!view || !view.playing) { toast(t("error.not_your_turn"), 3500, "refusal"); return; }
     if (view.pending) return;
     if (!view.legal.includes(c)) {
+      // (the toast is read out: a line of the log saying it again was heard twice, a keyboard player's try)
       toast(t("hand.cannot_play", { card: cardName(c), reason: reasonFor(view) }), 3500, "refusal");
-      announce(t("hand.not_playable", { card: cardName(c) }));
       return;
     }
     const el = box.querySelector(`.card[data-card="${c}"]`);
@@ -261,7 +261,9 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
       el.dataset.legal = String(isLegal);
       el.tabIndex = -1;
       el.style.left = `${pad + x0 + i * step}px`;
-      el.setAttribute("aria-label", v.playing && !isLegal ? t("hand.card_not_playable", { card: cardName(c) }) : cardName(c));
+      // (the hinted card says so: its dashed ring alone was not read, a keyboard player's try)
+      el.setAttribute("aria-label", v.playing && !isLegal ? t("hand.card_not_playable", { card: cardName(c) })
+        : c === v.hint ? t("hand.card_suggested", { card: cardName(c) }) : cardName(c));
       if (v.playing && !isLegal) el.setAttribute("aria-disabled", "true");   // (while calling, the cards are to be read, not "unavailable")
       box.append(el);
     });

@@ -181,10 +181,12 @@ function mountTable(root, id, token) {
   const felt = h("div", { class: "felt", "data-testid": "felt" });
   const turnLine = h("p", { class: "turn-line", "data-testid": "turn-line", tabindex: "-1" });
   const picker = h("div", { class: "picker-slot" });   // laid over the felt (renderFelt puts it there)
-  const handBox = h("div", { class: "hand", "data-testid": "hand", role: "group", "aria-label": tr("table.your_hand") });
+  // (the keys said to a screen reader: they were in the README alone, a keyboard player's try)
+  const handKeys = h("p", { class: "sr-only", id: "hand-keys" }, tr("hand.keys"));
+  const handBox = h("div", { class: "hand", "data-testid": "hand", role: "group", "aria-label": tr("table.your_hand"), "aria-describedby": "hand-keys" });
   const dialogs = h("div");
   const page = h("div", { class: "table-page", "data-testid": spectator ? "spectator" : "table" },
-    top, felt, turnLine, spectator ? null : handBox, dialogs, live, banner);
+    top, felt, turnLine, spectator ? null : handBox, spectator ? null : handKeys, dialogs, live, banner);
   fill(root, page);
   const hand = createHand(handBox, {
     send: (c) => {
@@ -814,7 +816,7 @@ function mountTable(root, id, token) {
     turnLine.textContent = text;
     turnLine.title = text;
     turnLine.classList.toggle("mine", mine);
-    if (mine) announce(text);
+    if (mine && !S.pending) announce(text);  // ("Playing…" after each card: the card's own line follows)
   }
 
   // ---- dialogs: round summary, final places, last trick, scores ----

@@ -226,6 +226,22 @@ def test_the_hand_says_its_keys_and_its_hinted_card_and_a_play_is_read_once(driv
     ctx.close()
 
 
+def test_a_page_opened_by_keyboard_puts_the_focus_on_its_heading(static_url: str, browser: Any) -> None:
+    """A keyboard player's try: after a link of the app (Rules, the calculator), the focus stayed
+    where it was and only the title changed; a screen reader said nothing of the new page."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(static_url + "/")
+    page.wait_for_selector("[data-testid=play-now]")
+    for path, title in (("/rules", EN["rules.p01"]), ("/calculator", EN["calc.title"])):
+        page.focus(f".topbar nav a[href='{path}']")
+        page.keyboard.press("Enter")
+        page.wait_for_url(f"**{path}")
+        page.wait_for_function("() => document.activeElement.tagName === 'H1'")
+        assert page.evaluate("document.activeElement.textContent") == title
+    ctx.close()
+
+
 def test_skip_to_content_keeps_the_table_and_its_socket(driven: str, browser: Any) -> None:
     ctx, page = phone_at_table(browser, driven)
     opened = page.evaluate("window.__opened")

@@ -201,7 +201,7 @@ export function analysisPanel(id, opts) {
     const done = st.done || 0, total = st.total || 0;
     fill(box, h("h2", null, t("analysis.title")),
       h("p", null, t("analysis.progress", { done, count: total })),
-      h("progress", { max: Math.max(total, 1), value: done, "data-testid": "analysis-progress" }));
+      h("progress", { max: Math.max(total, 1), value: done, "data-testid": "analysis-progress", "aria-label": t("analysis.title") }));
   }
 
   function ready(a) {

@@ -61,6 +61,8 @@ const WAY_BACK = new Set(["rules", "calculator", "matches"]);
 
 // the page drawn (path and query): a move to an anchor within it draws nothing again
 let routed = "";
+// a page has been drawn (the first one, on load, leaves the focus where the browser puts it)
+let routedOnce = false;
 
 async function route() {
   const root = document.getElementById("app");
@@ -90,6 +92,15 @@ async function route() {
         const banner = resumeBanner();
         if (banner && root.firstElementChild) root.firstElementChild.prepend(banner);
       }
+      // a page moved to within the app: the keyboard's focus on its heading, read out (it stayed on
+      // the page's start, the title alone changed: a keyboard player's try); the table places its own
+      const was = document.activeElement;
+      const lost = !was || was === document.body || !was.isConnected || !!was.closest(".topbar nav");  // (or on the link that came here)
+      if (routedOnce && lost && name !== "table" && name !== "watch") {
+        const heading = root.querySelector("h1");
+        if (heading) { heading.tabIndex = -1; heading.focus({ preventScroll: true }); } else root.focus({ preventScroll: true });
+      }
+      routedOnce = true;
       try { sessionStorage.removeItem(RELOADED); } catch { /* storage disabled */ }
     } catch (e) {
       console.error(e);

@@ -194,7 +194,6 @@ def test_an_open_dialog_is_not_drawn_again_while_nothing_in_it_changes(driven: s
     # a card typed behind the dialog plays nothing (it did: "6c" with the scores open)
     card = str(page.locator(MINE).first.get_attribute("data-card"))
     page.keyboard.type(("10" if card[0] == "T" else card[0]) + card[1].lower())
-    page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
     assert page.evaluate("window.__sent.filter(m => m.type === 'play').length") == 0
     page.keyboard.press("Escape")
     page.wait_for_selector("[data-testid=scores]", state="detached")
@@ -202,6 +201,12 @@ def test_an_open_dialog_is_not_drawn_again_while_nothing_in_it_changes(driven: s
     page.evaluate("() => { window.__focused = 0; window.__button = document.activeElement; }")
     hints(3)
     assert page.evaluate("document.activeElement === window.__button && window.__focused === 0")
+    # nor behind the settings (a dialog of the page's own, not the table's: a reviewer's read)
+    page.locator("[data-testid=settings-btn]").click()
+    page.wait_for_selector("dialog[open]")
+    page.focus("[data-testid=settings-close]")
+    page.keyboard.type(("10" if card[0] == "T" else card[0]) + card[1].lower())
+    assert page.evaluate("window.__sent.filter(m => m.type === 'play').length") == 0
     ctx.close()
 
 
@@ -233,13 +238,26 @@ def test_a_page_opened_by_keyboard_puts_the_focus_on_its_heading(static_url: str
     page = ctx.new_page()
     page.goto(static_url + "/")
     page.wait_for_selector("[data-testid=play-now]")
-    for path, title in (("/rules", EN["rules.p01"]), ("/calculator", EN["calc.title"])):
-        page.focus(f".topbar nav a[href='{path}']")
+    for path, title in (("/rules", EN["rules.p01"]), ("/calculator", EN["calc.title"]), ("/", None)):
+        link = f".topbar nav a[href='{path}']" if path != "/" else ".topbar a.brand"
+        page.focus(link)
         page.keyboard.press("Enter")
         page.wait_for_url(f"**{path}")
         page.wait_for_function("() => document.activeElement.tagName === 'H1'")
-        assert page.evaluate("document.activeElement.textContent") == title
+        if title is not None:
+            assert page.evaluate("document.activeElement.textContent") == title
     ctx.close()
+
+
+def test_a_refusal_is_read_out_from_a_region_always_in_the_page(static_url: str, page: Any) -> None:
+    """A reviewer's read: the toast, a polite region hidden between toasts, may go unread where it
+    appears with its text; each toast is also put in a status region that is always there."""
+    page.goto(static_url + "/rules")
+    page.wait_for_selector("main h1")
+    assert page.evaluate("document.querySelector('[data-testid=toast-said]').getAttribute('aria-live')") == "polite"
+    page.evaluate("async () => (await import('/static/util.js')).toast('You cannot play the 5 of spades now.')")
+    assert page.inner_text("[data-testid=toast-said]") == "You cannot play the 5 of spades now."
+    assert page.evaluate("document.getElementById('toast').getAttribute('role')") is None  # (not read twice)
 
 
 def test_skip_to_content_keeps_the_table_and_its_socket(driven: str, browser: Any) -> None:

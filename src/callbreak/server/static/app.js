@@ -95,7 +95,7 @@ async function route() {
       // a page moved to within the app: the keyboard's focus on its heading, read out (it stayed on
       // the page's start, the title alone changed: a keyboard player's try); the table places its own
       const was = document.activeElement;
-      const lost = !was || was === document.body || !was.isConnected || !!was.closest(".topbar nav");  // (or on the link that came here)
+      const lost = !was || was === document.body || !was.isConnected || !!was.closest(".topbar");  // (or on the top bar's link that came here)
       if (routedOnce && lost && name !== "table" && name !== "watch") {
         const heading = root.querySelector("h1");
         if (heading) { heading.tabIndex = -1; heading.focus({ preventScroll: true }); } else root.focus({ preventScroll: true });

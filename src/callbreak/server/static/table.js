@@ -739,7 +739,7 @@ function mountTable(root, id, token) {
   function onGlobalKey(e) {
     if (spectator || e.ctrlKey || e.metaKey || e.altKey) return;
     // (not behind a dialog: "6c" typed with the scores open played the 6 of clubs, a keyboard player's try)
-    if (dialogs.querySelector("[aria-modal=true]")) { S.keyBuf = ""; return; }
+    if (document.querySelector("dialog[open], [aria-modal=true]")) { S.keyBuf = ""; return; }
     const tag = (e.target && e.target.tagName) || "";
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
     const k = e.key.length === 1 ? e.key.toUpperCase() : "";

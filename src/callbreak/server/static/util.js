@@ -33,8 +33,13 @@ function append(el, children) {
 
 /** Replace an element's children (null/false children are skipped). */
 export function fill(el, ...children) {
+  // a page's heading given the focus (app.js), drawn again once its data came (the join page, a
+  // replay): the new heading takes it, not the page's start
+  const heading = document.activeElement && document.activeElement.tagName === "H1" && el.contains(document.activeElement);
   clear(el);
   append(el, children);
+  const again = heading ? el.querySelector("h1") : null;
+  if (again) { again.tabIndex = -1; again.focus({ preventScroll: true }); }
   return el;
 }
 
@@ -265,6 +270,10 @@ export function toast(message, ms = 3500, kind = "") {
   if (!el) return;
   el.dataset.kind = kind;  // (what `hideToast` may take away)
   toastParts(el).textContent = message;
+  // read out from a region always in the page (a toast that appears with its text, from hidden,
+  // may go unread in a polite region; an alert cut the play-by-play off: a keyboard player's try)
+  const said = document.getElementById("toast-said");
+  if (said) said.replaceChildren(h("p", null, message));
   placeToast();
   el.classList.add("show");
   clearTimeout(toastTimer);

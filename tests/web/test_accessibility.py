@@ -258,6 +258,10 @@ def test_a_refusal_is_read_out_from_a_region_always_in_the_page(static_url: str,
     page.evaluate("async () => (await import('/static/util.js')).toast('You cannot play the 5 of spades now.')")
     assert page.inner_text("[data-testid=toast-said]") == "You cannot play the 5 of spades now."
     assert page.evaluate("document.getElementById('toast').getAttribute('role')") is None  # (not read twice)
+    # a toast the log says already (the only legal card, played) is shown, not read a third time
+    page.evaluate("async () => (await import('/static/util.js')).toast('Only legal card: the jack of hearts.', 1800, '', { quiet: true })")
+    assert page.inner_text("#toast .toast-text") == "Only legal card: the jack of hearts."
+    assert page.inner_text("[data-testid=toast-said]") == "You cannot play the 5 of spades now."
 
 
 def test_skip_to_content_keeps_the_table_and_its_socket(driven: str, browser: Any) -> None:

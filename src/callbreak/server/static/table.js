@@ -398,7 +398,8 @@ function mountTable(root, id, token) {
         } else if (ev.seat === mine && !ev.auto && onlyCard(prevState) === ev.card && prevState.hand && prevState.hand.length > 1) {
           // (told to everyone as a card played: the server plays the only legal card by itself; not
           // said of a hand's last card, which has no choice: it lay over the round's sheet)
-          toast(tr("table.only_legal", { card: cardName(ev.card) }), 1800);
+          // (shown, not read: the log says the card played, and the turn said it would be played)
+          toast(tr("table.only_legal", { card: cardName(ev.card) }), 1800, "", { quiet: true });
         }
         announce(tr(ev.seat === mine ? "announce.played_you" : "announce.played", { name: shortName(ev.seat), card: cardName(ev.card) }));  // (the polite form of "you": "खेल्नुभयो")
         break;

@@ -265,7 +265,7 @@ export function placeToast() {
   if (el && el.querySelector(".toast-text")) el.style.top = `${toastTop(el.offsetHeight, el.offsetWidth)}px`;
 }
 
-export function toast(message, ms = 3500, kind = "") {
+export function toast(message, ms = 3500, kind = "", { quiet = false } = {}) {
   const el = document.getElementById("toast");
   if (!el) return;
   el.dataset.kind = kind;  // (what `hideToast` may take away)
@@ -273,7 +273,8 @@ export function toast(message, ms = 3500, kind = "") {
   // read out from a region always in the page (a toast that appears with its text, from hidden,
   // may go unread in a polite region; an alert cut the play-by-play off: a keyboard player's try)
   const said = document.getElementById("toast-said");
-  if (said) said.replaceChildren(h("p", null, message));
+  // (`quiet`: shown, not read, where the log says it already)
+  if (said && !quiet) said.replaceChildren(h("p", null, message));
   placeToast();
   el.classList.add("show");
   clearTimeout(toastTimer);

@@ -264,6 +264,27 @@ def test_a_refusal_is_read_out_from_a_region_always_in_the_page(static_url: str,
     assert page.inner_text("[data-testid=toast-said]") == "You cannot play the 5 of spades now."
 
 
+def test_arrows_move_between_the_calls(driven: str, browser: Any) -> None:
+    """A keyboard player's try: the call picker was 13 Tab stops, with no arrows."""
+    ctx, page = phone_at_table(browser, driven)
+    wait_for(page, driven, "[data-call]:not([disabled])")
+    calls = page.locator("[data-call]")
+    first = calls.first.get_attribute("data-call")
+    calls.first.focus()
+    row = page.evaluate("[...document.querySelectorAll('[data-call]')].filter((b, _, all) => b.offsetTop === all[0].offsetTop).length")
+    focused = "() => document.activeElement.dataset.call"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused) == str(int(str(first)) + 1)
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(focused) == str(int(str(first)) + 1 + row)
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")  # (at the first: it stays)
+    assert page.evaluate(focused) == first
+    assert page.locator("[data-call]:not([disabled])").count()  # nothing called by the arrows
+    ctx.close()
+
+
 def test_skip_to_content_keeps_the_table_and_its_socket(driven: str, browser: Any) -> None:
     ctx, page = phone_at_table(browser, driven)
     opened = page.evaluate("window.__opened")

@@ -86,6 +86,9 @@ def test_final_places_carry_the_whole_score_sheet(finished: tuple[Any, str], ser
     assert len(hist["played"]) == 2
     dialog = page.locator("[data-testid=final]")
     assert dialog.locator("[data-testid=final-places] li").count() == 4
+    # the player's result read with the dialog's name (a keyboard player's try: only its buttons were)
+    described = dialog.get_attribute("aria-describedby")
+    assert described and page.inner_text(f"#{described}").startswith(("You won", "You came")), described
     sheet = dialog.locator("[data-testid=final-sheet]")
     assert sheet.is_visible()
     heads = sheet.locator("thead th").all_inner_texts()

@@ -195,7 +195,10 @@ function finalDialog(ctx) {
   extra.push(h("a", { class: "btn", href: "/", "data-link": true }, tr("nav.home")));
   // (another player asked for the rematch: said, not only the button's words changed)
   const waiting = !spectator && S.rematch ? h("p", { "data-testid": "rematch-waiting" }, tr("dialog.rematch_waiting")) : null;
-  return modal(tr("dialog.final_places"), "final", [h("p", null, h("strong", null, verdict)), waiting, list,
+  const ov = modal(tr("dialog.final_places"), "final", [h("p", { id: "final-verdict" }, h("strong", null, verdict)), waiting, list,
     h("h3", null, tr("sheet.title")), scoreSheet(ctx, "final-sheet")],
   () => { S.showFinal = false; ctx.closeDialog("results-btn"); }, extra);
+  // the result read with the dialog's name ("Final places, Rematch button" was all a screen reader said)
+  if (verdict) ov.querySelector("[role=dialog]").setAttribute("aria-describedby", "final-verdict");
+  return ov;
 }

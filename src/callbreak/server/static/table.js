@@ -697,6 +697,16 @@ function mountTable(root, id, token) {
           type: "button", dataset: { call: n },
           onclick: () => { if (send({ type: "call", call: n })) { S.pending = { call: n, turn: turnKey() }; render(); } },
         }, num(n))));
+      // arrows move between the calls (13 Tab stops alone, a keyboard player's try): ←/→ one, ↑/↓ a row
+      grid.addEventListener("keydown", (e) => {
+        const buttons = [...grid.querySelectorAll("[data-call]")];
+        const row = buttons.filter((b) => b.offsetTop === buttons[0].offsetTop).length;  // (as laid out)
+        const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -row, ArrowDown: row }[e.key];
+        const at = buttons.indexOf(document.activeElement);
+        if (!step || at < 0) return;
+        e.preventDefault();
+        buttons[Math.max(0, Math.min(buttons.length - 1, at + step))].focus();
+      });
       keepFocus(picker, () => fill(picker, h("section", { class: "call-picker", "data-testid": "call-picker", "aria-labelledby": "call-h" },
         h("h2", { id: "call-h" }, h("span", { class: "question" }, tr("picker.question")),
           S.table.deadline ? h("span", { class: "secs", "aria-hidden": "true" }, "") : null),

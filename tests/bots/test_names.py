@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from callbreak import Ruleset
-from callbreak.bots.names import NAMES, bot_names, level_name
+from callbreak.bots.names import NAMES, WRITTEN, bot_names, level_name, same_person, written
 from callbreak.server.protocol import SeatRecord, Started
 from callbreak.server.table import TableMeta, TableState
 from callbreak.tui import LocalGame
@@ -63,3 +63,13 @@ def test_the_web_table_and_the_terminal_use_the_same_rule() -> None:
     game = LocalGame(seed=seed, bots="random", name="Sita", delay=0)
     assert tuple(game.match.players) == web
     assert game.model().labels[1] == f"bot · {level_name('random')}" == "bot · beginner"
+
+
+def test_every_name_is_written_in_each_script_and_read_as_one_person() -> None:
+    assert list(WRITTEN) == list(NAMES)
+    for name in NAMES:
+        devanagari, bengali = WRITTEN[name]
+        assert written(name, "ne") == written(name, "hi") == devanagari and written(name, "bn") == bengali
+        assert same_person(name, devanagari) and same_person(devanagari, bengali)
+    forms = [f for n in NAMES for f in (n, *WRITTEN[n])]
+    assert len(set(forms)) == len(forms)  # (no two names written alike)

@@ -94,11 +94,9 @@ WRITTEN: dict[str, tuple[str, str]] = {
 _SCRIPT = {"ne": 0, "hi": 0, "bn": 1}
 
 #: every way a name of `NAMES` is written, casefolded, to all of them
-_FORMS: dict[str, set[str]] = {}
-for _latin, _others in WRITTEN.items():
-    _all = {_latin.casefold(), *_others}
-    for _form in _all:
-        _FORMS[_form] = _all
+_FORMS: dict[str, frozenset[str]] = {
+    form: forms for forms in (frozenset({latin.casefold(), *others}) for latin, others in WRITTEN.items()) for form in forms
+}
 
 #: how each bot level is called on screen
 LEVEL_NAMES = {"random": "beginner", "easy": "easy", "medium": "medium", "hard": "hard"}

@@ -193,9 +193,6 @@ export function renderHome(root) {
   return () => {};
 }
 
-/** The way back to a match left in play (Back pressed at the table, the page closed): the latest
- * table this browser sat at in the last hours that it did not see end. Drawn with the page, from
- * what this browser keeps, so that nothing moves in under a finger once the page is shown. */
 export function renderJoin(root, code) {
   const box = h("div", { class: "page join" }, h("h1", null, t("join.title")), h("p", { class: "loading" }, t("join.looking")));
   fill(root, box);

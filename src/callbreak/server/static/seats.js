@@ -45,9 +45,12 @@ export function setMyName(name) {
 }
 
 const RESUME_MS = 3 * 3600 * 1000;
-/** "Your match is still on", with the way back to it: on the home page, and over the rules, the
- *  calculator and the list of matches (app.js; a Hindi player's try: "Rules" tapped in a match
- *  left the table with no way back but the browser's). Null: no match on. */
+/** "Your match is still on", with the way back to a match left in play (Back pressed at the table,
+ *  the page closed, "Rules" tapped in a match: a Hindi player's try found no way back but the
+ *  browser's): the latest table this browser sat at in the last hours that it did not see end; on
+ *  the home page, and over the rules, the calculator and the list of matches (app.js). Drawn with
+ *  the page, from what this browser keeps, so that nothing moves in under a finger once the page is
+ *  shown. Null: no match on. */
 export function resumeBanner() {
   const r = allRecords().find((x) => !x.over && tokenFor(x.table) && Date.now() - (x.created || 0) < RESUME_MS);
   if (!r) return null;

@@ -328,9 +328,9 @@ function mountTable(root, id, token) {
         // never "no lift": a page puts no lift down but by playing it, and the same seat open in
         // the terminal may have chosen a call or a card that "none" would clear
         if (!spectator && hand.selected()) conn.send({ type: "select", card: hand.selected(), ref: LIFT });
-        if (msg.table) S.table = msg.table;
-        resendUnsent();
-      // falls through
+        if (msg.table) { S.table = msg.table; S.state = behindSummary(S.table, S.state); render(); }
+        resendUnsent();  // (on the table as caught up)
+        break;
       case "table":
         if (msg.table) { S.table = msg.table; S.state = behindSummary(S.table, S.state); render(); }
         break;

@@ -26,15 +26,26 @@ played again with the hero only where some call differs; the results are the
 same as without it, for a fraction of the work.
 Opponents named in ``callbreak.bots.sparring.HELD_OUT`` are marked: they are
 kept out of all tuning and looked at last.
+
+``--keep FILE`` writes each match's result to FILE (a JSON line, named by its hero,
+opponent, rules, deal seed and seat) as it finishes, and reads the file first: a run cut
+short and started again with the same file plays only the matches it lacks, so a line
+longer than a session's time is finished over several (the matches are seeded, so a
+match played in two runs has the same result):
+
+    python benchmarks/sparring.py --think 1.0 --only medium --deals 100 --keep think10.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import json
 import math
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from bots_duel import build
@@ -43,6 +54,8 @@ from callbreak.bots.sparring import HELD_OUT, LEVELS
 from callbreak.scoring import score_tenths
 
 POOL = ["medium", *LEVELS]
+# a match to play: hero, opponent, rules, deal seed, the hero's seat, probes (see `play`)
+Task = tuple[str, str, str, int, int, tuple[str, ...]]
 
 
 def settings_of(spec: str) -> dict[str, Any]:
@@ -69,7 +82,7 @@ def call_settings(hero: str, base: str) -> dict[str, Any]:
     return {k: v for k, v in h.items() if k.startswith("call_")}
 
 
-def play(args: tuple[str, str, str, int, int, tuple[str, ...]]) -> dict[str, Any]:
+def play(args: Task) -> dict[str, Any]:
     """One match: the hero in ``hero_seat``, the opponent in the others; for each
     spec in ``probes``, whether a copy of the hero with its call settings would
     have called differently at some call of the match (``diverged``)."""
@@ -131,8 +144,8 @@ def play(args: tuple[str, str, str, int, int, tuple[str, ...]]) -> dict[str, Any
         "made": made,
         "over": over,
         "lost": lost,
-        "cards": cards,
-        "round_times": rounds,
+        "cards": [round(t, 6) for t in cards],  # to the microsecond: a --keep file's size
+        "round_times": [round(t, 6) for t in rounds],
         "diverged": diverged,
     }
 
@@ -169,6 +182,50 @@ def report(label: str, res: list[dict[str, Any]], deals: int) -> None:
     )
 
 
+def task_key(task: Task) -> str:
+    """The name of a match in a ``--keep`` file: hero, opponent, rules, deal seed, seat."""
+    hero, other, preset, seed, seat, _ = task
+    return f"{hero} {other} {preset} {seed} {seat}"
+
+
+def kept(path: Path | None) -> dict[str, dict[str, Any]]:
+    """The results a ``--keep`` file holds, by `task_key` (none where there is no file)."""
+    if path is None or not path.exists():
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for n, text in enumerate(path.read_text().splitlines(), 1):
+        if not text.strip():
+            continue
+        try:
+            row = json.loads(text)
+            out[row["key"]] = row["result"]
+        except (ValueError, KeyError, TypeError) as e:
+            raise SystemExit(f"{path}:{n}: not a kept match ({e})") from None
+    return out
+
+
+def played(tasks: list[Task], jobs: int, keep: Path | None) -> Iterator[dict[str, Any]]:
+    """Each task's result in order: those ``keep`` holds read from it, the others played
+    (each written to ``keep`` as it finishes)."""
+    have = kept(keep)
+    todo = [t for t in tasks if task_key(t) not in have]
+    with ProcessPoolExecutor(jobs) as ex:
+        fresh = ex.map(play, todo, chunksize=1)
+        out = keep.open("a") if keep is not None else None
+        try:
+            for t in tasks:
+                k = task_key(t)
+                if k not in have:
+                    have[k] = next(fresh)
+                    if out is not None:
+                        out.write(json.dumps({"key": k, "result": have[k]}) + "\n")
+                        out.flush()
+                yield have[k]
+        finally:
+            if out is not None:
+                out.close()
+
+
 HEADER = (
     f"{'hero vs 3 x opponent':<40} {'n':>4} {'win %':>6}   {'±':>4} {'pts/r':>6} {'oth/r':>6} "
     f"{'made%':>6} {'over':>5} {'lost':>5} {'c p50':>6} {'c p99':>6} {'r p50':>6} {'r p99':>6}"
@@ -194,7 +251,15 @@ def main() -> None:
         action="store_true",
         help="the heroes differ from --base only in call_ settings: replay only matches where a call differs",
     )
+    ap.add_argument(
+        "--keep",
+        metavar="FILE",
+        type=Path,
+        help="write each match's result to FILE, and play only the matches FILE lacks",
+    )
     a = ap.parse_args()
+    if a.keep is not None and a.calls_only:
+        ap.error("--keep is not for --calls-only runs")
     opponents = a.only or POOL
     heroes = [f"hard:think={float(s)}" for s in a.think.split(",")] if a.think else a.hero
     print(f"{a.rules} rules, {a.deals} deals x 4 seats per line, seed {a.seed}; times in ms (one core)")
@@ -238,14 +303,13 @@ def main() -> None:
             # each bot's line as soon as its matches are in (the base's first): a run cut short
             # (a lent machine's time, say) keeps every line it printed
             runs = {}
-            with ProcessPoolExecutor(a.jobs) as ex:
-                done: list[dict[str, Any]] = []
-                for r in ex.map(play, tasks, chunksize=1):
-                    done.append(r)
-                    if len(done) % per == 0:
-                        h = specs[len(done) // per - 1]
-                        runs[h] = done[-per:]
-                        line(h, other + held, runs, a.base, a.deals)
+            done: list[dict[str, Any]] = []
+            for r in played(tasks, a.jobs, a.keep):
+                done.append(r)
+                if len(done) % per == 0:
+                    h = specs[len(done) // per - 1]
+                    runs[h] = done[-per:]
+                    line(h, other + held, runs, a.base, a.deals)
 
 
 def line(h: str, other: str, runs: dict[str, list[dict[str, Any]]], base_spec: str | None, deals: int) -> None:

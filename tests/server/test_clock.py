@@ -270,6 +270,36 @@ async def test_between_rounds_the_next_deal_waits_for_ready_or_the_delay(hub_clo
     assert a.info["status"] == "playing" and a.events("deal")[-1]["round"] == 3
 
 
+async def test_without_turn_timers_the_next_deal_waits_for_the_players_next_round(
+    hub_clock: tuple[Hub, ManualClock],
+) -> None:
+    # Found in a keyboard and screen-reader player's try: at a practice table (no turn timers) the
+    # round's summary closed on them after 10 s, the next round dealt while it was being read.
+    hub, clock = hub_clock
+    untimed = RULES.replace(card_seconds=None, call_seconds=None)
+
+    async def the_summary_waits_for(p: Seat) -> None:
+        await run_until(clock, lambda: p.info is not None and p.info["status"] == "between_rounds", (p,))
+        assert p.info is not None and p.info["deadline"] is None
+        clock.advance(3600)
+        p.read()
+        assert p.info["status"] == "between_rounds"
+        await p.send({"type": "ready"})
+        clock.advance(0)
+        p.read()
+        assert p.info["status"] == "playing" and p.events("deal")[-1]["round"] == 2
+
+    await the_summary_waits_for(await solo_seat(hub, untimed))
+    # Two friends: the one who went away (a bot plays the seat) does not hold up the one who plays.
+    t, tokens = hub.create_table(untimed, "random", "A", seats=[(0, "A"), (1, "B")], play_now=True)
+    p, q = Seat(hub, t.id, tokens[0]), Seat(hub, t.id, tokens[1])
+    await p.hello()
+    await q.hello()
+    q.leave()
+    await the_summary_waits_for(p)
+    assert p.info is not None and p.info["seats"][1]["autoplay"]
+
+
 async def test_a_player_on_autoplay_still_sees_the_rounds_summary_while_nobody_else_waits(
     hub_clock: tuple[Hub, ManualClock],
 ) -> None:

@@ -507,6 +507,12 @@ class LiveTable:
             if not waiting:
                 self._handle = self.clock.call_later(0, self._next_round, st.v)
                 return
+            rules = st.meta.rules
+            if playing and rules.card_seconds is None and rules.call_seconds is None:
+                # a table without turn timers does not hurry its players through the round's
+                # summary either: the next deal waits for their "Next round" (a screen reader's
+                # user had it closed on them after 10 s at a practice table)
+                return
             if self.between_deadline is None:
                 self.between_deadline = self.clock.time() + cfg.between_rounds
             self.deadline = self.between_deadline

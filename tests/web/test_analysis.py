@@ -141,6 +141,29 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         # line (found in a newcomer's try: no scale, and the mistakes only in the list)
         assert page.locator("[data-testid=analysis-graph] polyline").count() == 4
         assert page.locator("[data-testid=analysis-graph] text").all_text_contents()[:3] == ["0%", "50%", "100%"]
+        # the players told apart by more than colour: each line drawn its own way, as its legend
+        # shows it; and the chances as text, each player's after each round (a keyboard and
+        # screen-reader player's try: the graph's lines had colour alone, its chances no words)
+        dashes = page.eval_on_selector_all(
+            "[data-testid=analysis-graph] polyline", "els => els.map(e => e.getAttribute('stroke-dasharray'))"
+        )
+        keys = page.eval_on_selector_all(
+            ".analysis-legend svg line", "els => els.map(e => e.getAttribute('stroke-dasharray'))"
+        )
+        assert len(set(dashes)) == 4 and keys == dashes, (dashes, keys)
+        chances = page.locator("[data-testid=graph-table]")
+        assert not chances.locator("table").is_visible()  # folded, under the graph
+        chances.locator("summary").tap()
+        rows = chances.locator("tbody tr")
+        played = sorted({d for s in stored.analysis.seats for d, _, _ in stored.analysis.curve[s]})
+        assert rows.count() == len(played) > 0
+        for row, deal in zip(rows.all(), played, strict=True):
+            cells = row.locator("td").all_inner_texts()
+            want = [
+                f"{math.floor([p for d, _, p in stored.analysis.curve[s] if d == deal][-1] * 100 + 0.5)}%"
+                for s in stored.analysis.seats
+            ]
+            assert cells == want, (deal, cells, want)
         # random bots make mistakes: the first one steps the replay to its trick, with the better card
         items = page.locator("[data-testid=mistake-item]")
         assert items.count() > 0

@@ -12,6 +12,9 @@ import { t, num } from "./i18n.js";
 
 const POLL_MS = 700;
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
+/** Each seat's line drawn its own way too (solid, dashes, dots, dash and dot): players told apart
+ *  by more than colour (a keyboard and screen-reader player's try; a colour-blind reader's). */
+const DASHES = ["", "7 3", "2 3", "8 3 2 3"];
 const SVG = "http://www.w3.org/2000/svg";
 
 const pct = (x) => `${num(Math.round(x * 100))}%`;
@@ -77,7 +80,8 @@ export function evaluationGraph(analysis, names, mistakes = [], pick = null) {
       return `${xOf.get(`${d}:${tr}`).toFixed(1)},${y.toFixed(1)}`;
     });
     if (pts.length) {
-      parts.push(svg("polyline", { points: pts.join(" "), fill: "none", stroke: COLOURS[seat], "stroke-width": 2, "data-seat": seat }));
+      const dash = DASHES[seat] ? { "stroke-dasharray": DASHES[seat] } : {};
+      parts.push(svg("polyline", { points: pts.join(" "), fill: "none", stroke: COLOURS[seat], "stroke-width": 2, "data-seat": seat, ...dash }));
     }
   }
   for (const d of mistakes) {
@@ -101,10 +105,33 @@ export function evaluationGraph(analysis, names, mistakes = [], pick = null) {
   // (a picture to the screen reader, said to be one: the mistakes it marks are the list below it,
   // whose buttons the keyboard reaches)
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("analysis.graph_aria", { label: t("analysis.graph_label") }), class: "analysis-graph", "data-testid": "analysis-graph" }, ...parts);
-  const legend = h("p", { class: "analysis-legend" }, ...analysis.seats.map((s) =>
-    h("span", { class: "analysis-key" }, h("span", { class: "swatch", style: { background: COLOURS[s] } }), names[s])));
+  const legend = h("p", { class: "analysis-legend" }, ...analysis.seats.map((s) => h("span", { class: "analysis-key" },
+    svg("svg", { class: "swatch", viewBox: "0 0 24 6", "aria-hidden": "true", "data-seat": s },
+      svg("line", { x1: 0, x2: 24, y1: 3, y2: 3, stroke: COLOURS[s], "stroke-width": 2.5, ...(DASHES[s] ? { "stroke-dasharray": DASHES[s] } : {}) })),
+    names[s])));
   return h("figure", { class: "analysis-figure" }, chart,
-    h("figcaption", null, t("analysis.graph_caption")), legend);
+    h("figcaption", null, t("analysis.graph_caption")), legend, chancesTable(analysis, names, roundOf));
+}
+
+/** The graph's chances as text, for a reader who cannot see its lines: each player's chance of
+ *  finishing first after each round's last trick, a row a round (a deal thrown in has none). */
+function chancesTable(analysis, names, roundOf) {
+  const after = new Map();  // deal -> seat -> the chance after its last trick
+  for (const seat of analysis.seats) {
+    for (const [d, , p] of analysis.curve[seat] || []) {
+      if (!after.has(d)) after.set(d, new Map());
+      after.get(d).set(seat, p);
+    }
+  }
+  const deals = [...after.keys()].sort((a, b) => a - b);
+  return h("details", { class: "analysis-chances", "data-testid": "graph-table" },
+    h("summary", null, t("analysis.graph_table")),
+    h("table", { class: "scoreboard" },
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, t("sheet.round")),
+        ...analysis.seats.map((s) => h("th", { scope: "col" }, names[s])))),
+      h("tbody", null, ...deals.map((d) => h("tr", { dataset: { deal: d } },
+        h("th", { scope: "row" }, num(roundOf.get(d) ?? d + 1)),
+        ...analysis.seats.map((s) => h("td", null, after.get(d).has(s) ? pct(after.get(d).get(s)) : "")))))));
 }
 
 /** The seat's costliest decision in chance of finishing first (its own, not one made for it), or null. */

@@ -28,8 +28,10 @@ new MutationObserver(() => {
   if (!dlg || window.__samples.length > 3000) return;
   const info = document.querySelector("[data-testid=round-info]");
   const rows = [...dlg.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent));
+  const described = document.getElementById(dlg.getAttribute("aria-describedby") || "");
   window.__samples.push({
     title: dlg.querySelector("h2").textContent,
+    described: described ? described.textContent : null,
     info: info ? info.textContent : null,
     cards: document.querySelectorAll("[data-testid=hand] [data-card]").length,
     rows,
@@ -76,6 +78,10 @@ def test_the_round_summary_sits_over_the_round_it_sums_up(finished: tuple[Any, s
         for seat, (call, won, *_rest) in enumerate(s["rows"]):
             meta = " ".join(s["metas"][seat].split())
             assert f"call {call}" in meta and f"won {won}" in meta, (seat, meta, s["rows"])
+        # the player's own round, read with the dialog's name (a keyboard and screen-reader
+        # player's try: "Round 1 summary, Next round button" was all that was said)
+        call, won, points, _total = s["rows"][0]
+        assert s["described"] == f"You: called {call}, won {won}, {points} points.", s
     # and once the summary is gone, round 2 is dealt
     assert page.locator("[data-testid=round-summary]").count() == 0
 

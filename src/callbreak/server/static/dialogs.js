@@ -140,7 +140,10 @@ function roundDialog(ctx) {
     h("td", null, num(lr.calls[s])), h("td", null, num(lr.tricks_won[s])),
     h("td", { "data-testid": `round-points-${s}` }, num(lr.points[s])), h("td", null, st.totals ? num(st.totals[s]) : "")));
   const nextSudden = st.next_sudden_death === undefined ? st.sudden_death : st.next_sudden_death;
+  const mine = me();
+  const verdict = mine >= 0 ? tr("dialog.round_you", { call: num(lr.calls[mine]), won: num(lr.tricks_won[mine]), points: num(lr.points[mine]) }) : "";
   const body = [
+    verdict ? h("p", { id: "round-verdict" }, h("strong", null, verdict)) : null,
     h("table", { class: "scoreboard" }, h("thead", null, h("tr", null, ...["", tr("sheet.call"), tr("sheet.won"), tr("sheet.points"), tr("sheet.total")].map((x) => h("th", { scope: "col" }, x)))), h("tbody", null, ...rows)),
     t.deadline ? h("p", { class: "hint" }, tr("dialog.next_in_before"), h("span", { class: "next-secs" }, ""), tr("dialog.next_in_after")) : null,
     nextSudden ? h("p", { "data-testid": "sudden-death-next" }, h("strong", null, tr("dialog.next_sudden"))) : null,
@@ -154,7 +157,11 @@ function roundDialog(ctx) {
   if (!spectator && t.rules.rounds === null && t.you === t.host) {
     extra.push(h("button", { class: "btn", type: "button", "data-testid": "end-btn", onclick: () => send({ type: "end" }) }, tr("dialog.end_match")));
   }
-  return modal(tr("dialog.round_summary", { round: lr.round }), "round-summary", body, null, extra);
+  const ov = modal(tr("dialog.round_summary", { round: lr.round }), "round-summary", body, null, extra);
+  // the player's own round read with the dialog's name (a screen reader said only "Round 1
+  // summary, Next round button": a keyboard and screen-reader player's try)
+  if (verdict) ov.querySelector("[role=dialog]").setAttribute("aria-describedby", "round-verdict");
+  return ov;
 }
 
 function finalDialog(ctx) {

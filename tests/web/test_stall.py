@@ -130,14 +130,41 @@ def test_a_card_played_on_a_socket_that_goes_silent_is_played_on_the_next(server
     assert page.evaluate("window.__events.filter(e => e.kind === 'play' && e.seat === 0).map(e => e.card)") == [card]
 
 
-def test_a_phone_that_goes_offline_says_so_at_once_and_reconnects_when_back(server: str, phone: Any) -> None:
+def test_a_phone_that_goes_offline_says_so_at_once_and_sends_the_call_tapped_when_back(
+    server: str, phone: Any
+) -> None:
+    """A Bengali player's try: a call tapped with the phone offline was lost ("try again in a
+    moment"), the suggested call still lit as if it were the one chosen, and the timer called 1.
+    The call tapped is kept, marked as the player's, and made once the phone is back."""
+    sockets = stalling(phone)  # (only to see what each socket carried)
     page = open_seat(phone, server)
     phone.set_offline(True)
     page.wait_for_selector("[data-testid=disconnected]", state="visible")
     assert page.evaluate("window.__banners") == 1
-    page.locator(CALLS).first.tap()  # not sent: the player is told, and may call again later
-    page.wait_for_selector("#toast.show:has-text('Not connected')")
+    calls = page.locator(CALLS)
+    call = int(str(calls.last.get_attribute("data-call")))
+    calls.last.tap()
+    page.wait_for_selector("#toast.show:has-text('your move is sent as soon as it is back')")
+    chosen = page.locator("[data-call].chosen")
+    assert chosen.count() == 1 and chosen.get_attribute("data-call") == str(call)
+    assert page.locator(CALLS).count() == 0  # (no second call while this one waits)
     phone.set_offline(False)
     page.wait_for_selector("[data-testid=disconnected]", state="hidden")
-    page.locator(CALLS).first.tap()
     my_call_made(page)
+    assert page.evaluate("window.__events.filter(e => e.kind === 'call' && e.seat === 0).map(e => e.call)") == [call]
+    assert [json.loads(m) for s in sockets for m in s["sent"] if '"call"' in m] == [
+        {"type": "call", "call": call, "ref": "resend"}
+    ]
+    # a card the same way
+    page.wait_for_selector("[data-testid=hand].my-turn [data-legal=true]")
+    card = str(page.locator("[data-testid=hand].my-turn [data-legal=true]").last.get_attribute("data-card"))
+    page.touchscreen.tap(*where(page, card)["face"])  # lifted
+    phone.set_offline(True)
+    page.wait_for_selector("[data-testid=disconnected]", state="visible")
+    page.touchscreen.tap(*where(page, card)["face"])  # played, offline
+    page.wait_for_selector("#toast.show:has-text('your move is sent as soon as it is back')")
+    phone.set_offline(False)
+    page.wait_for_function(f"() => window.__events.some(e => e.kind === 'play' && e.seat === 0 && e.card === {card!r})")
+    assert [json.loads(m) for s in sockets for m in s["sent"] if '"play"' in m] == [
+        {"type": "play", "card": card, "ref": "resend"}
+    ]

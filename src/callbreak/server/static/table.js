@@ -190,8 +190,8 @@ function mountTable(root, id, token) {
   fill(root, page);
   const hand = createHand(handBox, {
     send: (c) => {
-      if (!send({ type: "play", card: c })) return false;
-      S.pending = { card: c, turn: turnKey() }; S.hint = null; renderHand(); renderTurnLine();
+      choose({ type: "play", card: c }, { card: c });
+      S.hint = null; renderHand(); renderTurnLine();
       return true;
     },
     announce: (text) => announce(text),
@@ -286,6 +286,14 @@ function mountTable(root, id, token) {
       S.pending = null;
     }
     render();
+  }
+  /** The player's call or card: sent; with no socket up (offline, or reconnecting) kept, and sent
+   *  once the next socket has caught up if its turn still waits for it (`resendUnsent`). A Bengali
+   *  player's try: a call tapped with the phone offline was lost ("try again in a moment"), the
+   *  suggested call still lit as if chosen, and the timer called 1. */
+  function choose(msg, what) {
+    S.pending = { ...what, turn: turnKey() };
+    if (!conn.send(msg)) { S.unsent = S.pending; toast(tr("table.sent_when_back")); }
   }
   const send = (obj) => {
     if (!conn.send(obj)) { toast(tr("table.not_connected")); return false; }
@@ -695,7 +703,7 @@ function mountTable(root, id, token) {
       const grid = h("div", { class: "call-grid" }, ...st.legal_calls.map((n) =>
         h("button", {
           type: "button", dataset: { call: n },
-          onclick: () => { if (send({ type: "call", call: n })) { S.pending = { call: n, turn: turnKey() }; render(); } },
+          onclick: () => { if (!S.pending) { choose({ type: "call", call: n }, { call: n }); render(); } },
         }, num(n))));
       // arrows move between the calls (13 Tab stops alone, a keyboard player's try): ←/→ one, ↑/↓ a row
       grid.addEventListener("keydown", (e) => {
@@ -718,6 +726,8 @@ function mountTable(root, id, token) {
       b.classList.toggle("suggested", suggested);
       b.setAttribute("aria-label", tr(suggested ? "picker.call_suggested" : "picker.call", { n }));
       b.disabled = !!S.pending;
+      // the call on its way marked as the player's own, unlike a suggestion (both were lit alike)
+      b.classList.toggle("chosen", !!S.pending && S.pending.call === n);
     }
     const hl = picker.querySelector("[data-testid=hint-line]");
     let line = tr("picker.thinking");

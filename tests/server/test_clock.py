@@ -454,8 +454,11 @@ async def test_a_turn_that_runs_out_plays_the_card_lifted_on_it(hub_clock: tuple
         assert play["card"] == str(lifted) != str(lowest) and play["reason"] == "timeout"
         # the player's own choice: an analysis grades it as theirs (it notes no move made for the seat)
         assert hub.get(table).state.auto_decisions() == noted  # type: ignore[union-attr]
+        # and no absence: the player was there, slow to put the card down (a Bengali player's
+        # try: two such turns, or one after a lost call, handed the seat to a bot)
+        assert hub.get(table).autopilot.expiries[0] == 0  # type: ignore[union-attr]
+        assert a.info is not None and not a.info["seats"][0]["autoplay"]
         checked += 1
-        await a.send({"type": "back"})  # in charge again (one expiry at a time)
     # a lift kept from an earlier turn, of a card legal and not the lowest now: the timer plays the lowest
     await run_until(clock, lambda: a.my_turn() and len(a.state["legal_cards"]) > 1)  # type: ignore[index]
     await a.send({"type": "back"})

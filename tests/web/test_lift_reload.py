@@ -103,3 +103,31 @@ def test_a_call_chosen_in_the_terminal_is_not_cleared_by_the_seat_open_in_a_brow
     (call,) = page.evaluate("window.__events.filter(e => e.kind === 'call' && e.seat === 0)")
     assert call["call"] == 5 and call["reason"] == "timeout", call
     ctx.close()
+
+
+def test_a_card_touched_while_a_bot_plays_the_seat_takes_the_seat_back(driven: str, browser: Any) -> None:
+    """A Bengali player's try: with a bot playing her seat (two turns ran out), the hand still
+    offered her cards; her tap lifted one, the bot played another a moment later, and her second tap
+    was told "not your turn". A card touched on the seat's turn takes the seat back first."""
+    ctx, page, _, _ = phone_at_seat(browser, driven)
+    wait_for(page, driven, "[data-call]:not([disabled])")
+    advance(page, driven, 30)  # the call's turn runs out
+    wait_for(page, driven, MINE)
+    advance(page, driven, CARD_SECONDS)  # and a card's: a bot takes the seat
+    page.wait_for_selector("[data-testid=back-btn]")
+    played = len(my_plays(page))
+    for _ in range(1000):  # the seat's next turn, its bot about to play (in 0.05 s on this server)
+        if page.locator(MINE).count():
+            break
+        advance(page, driven, 0.01)
+    assert page.locator("[data-testid=back-btn]").count() == 1 and len(my_plays(page)) == played
+    card = str(page.locator(MINE).last.get_attribute("data-card"))
+    page.touchscreen.tap(*page.evaluate(WHERE, card)["face"])  # lifted, and the seat taken back
+    page.wait_for_selector("[data-testid=back-btn]", state="detached")
+    advance(page, driven, 1.0)  # past the bot's delay: it does not play
+    assert len(my_plays(page)) == played
+    page.touchscreen.tap(*page.evaluate(WHERE, card)["face"])  # played, as the player's own
+    page.wait_for_function(f"() => window.__events.filter(e => e.kind === 'play' && e.seat === 0).length > {played}")
+    last = my_plays(page)[-1]
+    assert (last["card"], last["reason"]) == (card, None), last
+    ctx.close()

@@ -128,7 +128,8 @@ def turn_of(match: Match) -> tuple[int, ...]:
 class Autopilot:
     """The bots and the timers' automatic actions of one `LiveTable`.
 
-    A seat whose time ran out plays its lowest legal action, and its run of expiries is counted
+    A seat whose time ran out plays the card its player lifted on the turn (the player is there:
+    its run of expiries starts again), else its lowest legal action, and that expiry is counted
     (two in a row turn autoplay on):
 
     >>> from callbreak.rules import Ruleset
@@ -252,7 +253,10 @@ class Autopilot:
             entry["lifted"] = True  # (the player's own choice: an analysis counts it as theirs)
         if not self.table.try_submit(entry):
             return
-        if reason == "timeout":
+        if reason == "timeout" and chosen:
+            # the player chose the card and was slow to put it down: there, not away
+            self.expiries[seat] = 0
+        elif reason == "timeout":
             self.expiries[seat] += 1
             if self.expiries[seat] >= 2 and not st.autoplay[seat]:
                 self.table.try_submit({"t": "autoplay", "seat": seat, "on": True, "reason": "timeout"})

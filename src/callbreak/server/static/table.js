@@ -197,6 +197,11 @@ function mountTable(root, id, token) {
     announce: (text) => announce(text),
     onCue: () => { if (S.table) renderTurnLine(); },
     onLift: (c) => {
+      // a card touched on the seat's turn while a bot plays it takes the seat back, before the bot
+      // plays (a Bengali player's try: the lift was the bot's to ignore, it played another card, and
+      // the second tap was told "not your turn")
+      const seat = S.table && me() >= 0 ? S.table.seats[me()] : null;
+      if (c && seat && seat.autoplay) conn.send({ type: "back" });
       conn.send({ type: "select", card: c, ref: LIFT });  // (the socket down: told again on the next `synced`)
       if (c) hideToast("refusal");  // ("tap again to play" shows: a refusal's toast lay over it)
     },

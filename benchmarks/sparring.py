@@ -31,7 +31,8 @@ kept out of all tuning and looked at last.
 opponent, rules, deal seed and seat) as it finishes, and reads the file first: a run cut
 short and started again with the same file plays only the matches it lacks, so a line
 longer than a session's time is finished over several (the matches are seeded, so a
-match played in two runs has the same result):
+match played in two runs has the same result; the decision times are of the machine and load
+each match was played on, and the file does not say which code played it: keep it to one commit):
 
     python benchmarks/sparring.py --think 1.0 --only medium --deals 100 --keep think10.jsonl
 """
@@ -207,8 +208,13 @@ def kept(path: Path | None) -> dict[str, dict[str, Any]]:
 def played(tasks: list[Task], jobs: int, keep: Path | None) -> Iterator[dict[str, Any]]:
     """Each task's result in order: those ``keep`` holds read from it, the others played
     (each written to ``keep`` as it finishes)."""
+    if keep is not None and keep.exists():
+        text = keep.read_text()
+        if not text.endswith("\n"):  # a line cut off as it was written (the run stopped): its match played again
+            keep.write_text(text[: text.rfind("\n") + 1])
     have = kept(keep)
-    todo = [t for t in tasks if task_key(t) not in have]
+    # each match once (two specs may name the same bot: `--base X --hero X`), in order
+    todo = list({task_key(t): t for t in tasks if task_key(t) not in have}.values())
     with ProcessPoolExecutor(jobs) as ex:
         fresh = ex.map(play, todo, chunksize=1)
         out = keep.open("a") if keep is not None else None

@@ -134,31 +134,39 @@ def test_the_sparring_benchmark_keeps_its_matches_and_plays_only_those_it_lacks(
     only the matches the file lacks, and reports the same line as a run in one go."""
     script = Path(__file__).resolve().parents[2] / "benchmarks" / "sparring.py"
     keep = tmp_path / "kept.jsonl"
-    argv = [sys.executable, str(script), "--hero", "easy", "--only", "spar-simple", "--deals", "2"]
+
+    def sparring(*args: str) -> subprocess.CompletedProcess[str]:
+        argv = [sys.executable, str(script), "--only", "spar-simple", "--deals", "2", "--jobs", "1", *args]
+        return subprocess.run(argv, capture_output=True, text=True, timeout=120)
+
+    def lines(*args: str) -> list[str]:
+        """Each bot's line, to the points lost on calls (not the times)."""
+        proc = sparring(*args)
+        assert proc.returncode == 0, proc.stderr
+        return [" ".join(t.split()[:12]) for t in proc.stdout.splitlines() if " v spar-simple " in t]
 
     def untimed(row: str) -> tuple[str, dict[str, object]]:
         d = json.loads(row)
         return d["key"], {k: v for k, v in d["result"].items() if k not in ("cards", "round_times")}
 
-    def sparring(*extra: str) -> str:
-        proc = subprocess.run([*argv, "--jobs", "1", *extra], capture_output=True, text=True, timeout=120)
-        assert proc.returncode == 0, proc.stderr
-        line = next(t for t in proc.stdout.splitlines() if t.startswith("easy v spar-simple"))
-        return " ".join(line.split()[:12])  # to the points lost on calls: not the times
-
-    whole = sparring("--keep", str(keep))
+    (whole,) = lines("--hero", "easy", "--keep", str(keep))
     rows = keep.read_text().splitlines()
     assert len(rows) == 8  # 2 deals, the hero in each of 4 seats
-    keep.write_text("\n".join(rows[:3]) + "\n")  # cut short after 3 matches
-    assert sparring("--keep", str(keep)) == whole
-    # the 5 it lacked, in the same order, with the same results (their times apart)
+    keep.write_text("\n".join(rows[:4])[:-9])  # cut short after 3 matches, as the 4th was written
+    assert lines("--hero", "easy", "--keep", str(keep)) == [whole]
+    # the 5 it lacked (the 4th cut off among them), in the same order, with the same results (their times apart)
     assert [untimed(r) for r in keep.read_text().splitlines()] == [untimed(r) for r in rows]
     # a kept match is read, not played again: a win written in for a loss shows in the line
     lost = next(i for i, r in enumerate(rows) if json.loads(r)["result"]["share"] == 0)
     won = json.loads(rows[lost])
     won["result"]["share"] = 1.0
     keep.write_text("\n".join([*rows[:lost], json.dumps(won), *rows[lost + 1 :]]) + "\n")
-    assert sparring("--keep", str(keep)).split()[4] == f"{float(whole.split()[4]) + 12.5:.1f}"
+    (read,) = lines("--hero", "easy", "--keep", str(keep))
+    assert read.split()[4] == f"{float(whole.split()[4]) + 12.5:.1f}"
+    # the same bot twice (the base and a hero), then another: each match played once, and each
+    # line its own bot's (a reviewer's read: the matches after the repeated ones had their results)
+    (_, alone) = lines("--hero", "easy", "random")
+    assert lines("--base", "easy", "--hero", "easy", "random") == [whole, whole, alone]
     keep.write_text("not json\n")
-    proc = subprocess.run([*argv, "--keep", str(keep)], capture_output=True, text=True, timeout=120)
+    proc = sparring("--hero", "easy", "--keep", str(keep))
     assert proc.returncode != 0 and "kept.jsonl:1: not a kept match" in proc.stderr

@@ -439,7 +439,11 @@ async def test_a_turn_that_runs_out_plays_the_card_lifted_on_it(hub_clock: tuple
     for card, code in (("AS", "illegal"), ("ZZ", "bad_card")):
         (err,) = [m for m in await a.send({"type": "select", "card": card, "ref": 1}) if m["type"] == "error"]
         assert err["code"] == code and err["ref"] == 1
-    await a.send({"type": "call", "call": 2})
+    # a call chosen (the terminal chooses the suggested call by itself where a timer runs) is
+    # made when the turn runs out, and the expiry counts: it tells of no player there
+    await a.send({"type": "select", "call": 2})
+    clock.advance(30)
+    assert mine(a, "call")[-1]["call"] == 2 and hub.get(table).autopilot.expiries[0] == 1  # type: ignore[union-attr]
     checked = 0
     while checked < 2:
         await run_until(clock, lambda: a.my_turn() and len(a.state["legal_cards"]) > 1)  # type: ignore[index]

@@ -538,6 +538,14 @@ async def test_a_card_chosen_late_in_a_round_is_not_raised_in_the_next_calling()
         app.selected, app.picked = first, True
         app.on_game_change()
         assert app.picked
+        # a card chosen that has left the hand (its turn's timer played it): the cursor moves by
+        # itself, and nothing is chosen (a reviewer's read: online, the next turn told the server
+        # the hand's first card as the player's, and a timeout played it as theirs)
+        hand = game.match.view(0).hand
+        gone = next(c for c in (Card.parse(r + u) for r in "23456789TJQKA" for u in "SHDC") if c not in hand)
+        app.selected, app.picked = gone, True
+        app.on_game_change()
+        assert app.selected == first and not app.picked
 
 
 async def test_pagat_match_without_end_is_ended_between_rounds() -> None:

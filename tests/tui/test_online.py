@@ -230,6 +230,39 @@ async def test_seat_url_whole_match_with_timer_and_reconnect(server: Server) -> 
         assert not app.model.summaries
 
 
+async def test_a_next_round_pressed_while_the_connection_is_down_is_told_on_the_next(server: Server) -> None:
+    """A table without turn timers waits for its players' "next round" with no delay to end the
+    wait: a summary closed while the terminal had no connection (its ``ready`` not sent) is told
+    again once it is back, and the next round comes (a reviewer's read: it waited for ever)."""
+    untimed = {"preset": "quick", "rounds": 2, "call_seconds": None, "card_seconds": None}
+    r = httpx.post(f"{server.base}/api/tables", json={"rules": untimed, "bots": "random", "name": "Tess", "play_now": True})
+    assert r.status_code == 200, r.text
+    game = OnlineGame(parse_join_url(server.base + r.json()["seat_url"]), reconnect_delays=(0.1, 0.2, 0.3))
+    app = CallbreakApp(game, hint=False)
+    async with app.run_test(size=(110, 34)) as pilot:
+        while not isinstance(app.screen, SummaryScreen):
+            await settle(pilot, lambda: ready_for_keys(app, game))
+            m = app.model
+            if isinstance(app.screen, SummaryScreen) or m is None:
+                continue
+            v, before = m.view, game.v
+            if v.phase == "calling":
+                await pilot.press(*str(v.legal_calls[0]), "enter")
+            elif len(v.legal_cards) == 1 and v.rules.autoplay_forced:
+                pass  # (the server plays it)
+            else:
+                await pilot.press(*keys_for(next(c for c in sort_hand(v.hand, v.rules.trump) if c in v.legal_cards)), "enter")
+            await settle(pilot, lambda b=before: game.v > b or isinstance(app.screen, SummaryScreen))
+        assert game.status == "between_rounds" and game.table is not None and game.table.deadline is None
+        server.stop()
+        await settle(pilot, lambda: not game.connected)
+        await pilot.press("enter")  # the summary closed: its "ready" has no connection to go on
+        await pilot.pause()
+        assert game.status == "between_rounds"
+        server.start()
+        await settle(pilot, lambda: game.status == "playing" and game.state is not None and game.state.round_number == 2)
+
+
 async def test_invite_join_lobby_and_two_players(server: Server) -> None:
     r = httpx.post(
         f"{server.base}/api/tables",

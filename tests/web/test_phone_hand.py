@@ -36,6 +36,7 @@ RECORDER = """(() => {
         if (m.type === "event" && m.event) window.__events.push(m.event);
         if (m.type === "synced") window.__synced++;
         if (typeof m.v === "number" && m.type !== "error") window.__v = m.v;
+        if (m.state && "to_act" in m.state) window.__toAct = m.state.to_act;
       });
     }
     send(data) { window.__sent.push(JSON.parse(data)); return super.send(data); }

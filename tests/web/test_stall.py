@@ -147,6 +147,7 @@ def test_a_phone_that_goes_offline_says_so_at_once_and_sends_the_call_tapped_whe
     page.wait_for_selector("#toast.show:has-text('your move is sent as soon as it is back')")
     chosen = page.locator("[data-call].chosen")
     assert chosen.count() == 1 and chosen.get_attribute("data-call") == str(call)
+    assert chosen.get_attribute("aria-label") == f"Call {call} (yours: on its way)"
     assert page.locator(CALLS).count() == 0  # (no second call while this one waits)
     phone.set_offline(False)
     page.wait_for_selector("[data-testid=disconnected]", state="hidden")

@@ -2,7 +2,8 @@
 
 A bot seat, or a player's seat on autoplay, is played by the table's bot level
 (off the event loop unless the level is instant).  A turn timer that runs out
-plays the lowest legal call or card; two expiries in a row put the seat on autoplay.
+plays the card or call the player chose on the turn (`select`), else the lowest legal one;
+two expiries in a row put the seat on autoplay (a card the player lifted is not counted).
 """
 
 from __future__ import annotations
@@ -128,9 +129,9 @@ def turn_of(match: Match) -> tuple[int, ...]:
 class Autopilot:
     """The bots and the timers' automatic actions of one `LiveTable`.
 
-    A seat whose time ran out plays the card its player lifted on the turn (the player is there:
-    its run of expiries starts again), else its lowest legal action, and that expiry is counted
-    (two in a row turn autoplay on):
+    A seat whose time ran out plays the card (or call) its player chose on the turn, else its
+    lowest legal action; the expiry is counted (two in a row turn autoplay on), but for a card
+    the player lifted (the player is there: the count starts again):
 
     >>> from callbreak.rules import Ruleset
     >>> from callbreak.server.config import ServerConfig
@@ -253,8 +254,9 @@ class Autopilot:
             entry["lifted"] = True  # (the player's own choice: an analysis counts it as theirs)
         if not self.table.try_submit(entry):
             return
-        if reason == "timeout" and chosen:
-            # the player chose the card and was slow to put it down: there, not away
+        if reason == "timeout" and chosen and isinstance(choice, Card):
+            # the player lifted the card and was slow to put it down: there, not away (not so a
+            # call: the terminal chooses the suggested call by itself where a timer runs)
             self.expiries[seat] = 0
         elif reason == "timeout":
             self.expiries[seat] += 1

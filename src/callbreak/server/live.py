@@ -2,9 +2,9 @@
 
 A `LiveTable` wraps a pure `TableState` and does what needs a clock: it commits
 each accepted entry to the `Store` *before* publishing the events it caused on
-the `Broker`, runs the turn timers (its `Autopilot` plays the lowest legal card
-or call on expiry, and a bot after two expiries in a row or a disconnection past
-the grace period), and pauses while no player is connected.
+the `Broker`, runs the turn timers (its `Autopilot` plays the card or call the
+player chose, else the lowest legal one, on expiry, and a bot after two expiries in
+a row or a disconnection past the grace period), and pauses while no player is connected.
 """
 
 from __future__ import annotations

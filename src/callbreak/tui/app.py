@@ -819,6 +819,7 @@ class CallbreakApp(App[int]):
             self._lifted()
         elif self.selected not in hand:
             self.selected = hand[0] if hand else None
+            self.picked = False  # (moved by itself: the next turn lifts nothing the player did not choose)
         if self.typed:
             self.typed_changed()  # (typed while waiting for the turn: shown, so chosen)
 

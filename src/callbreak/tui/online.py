@@ -583,6 +583,23 @@ class OnlineGame(Game):
                 self._send(Ready())
                 self._timed_out = False  # (a player who said ready is there: the count starts again)
 
+    def _ready_again(self) -> None:
+        """Between rounds, the ``ready`` of a summary the player closed, told again on a new
+        connection where the server has none: it went as the socket fell, or was not sent for
+        want of one (a table without turn timers waits for it, with no delay to end the wait:
+        a reviewer's read found the terminal waiting there for ever)."""
+        seats = self._seats()
+        rows = self._summaries()
+        if (
+            self.status == "between_rounds"
+            and 0 <= self.seat < len(seats)
+            and not seats[self.seat].ready
+            and rows
+            and rows[-1].number <= self._acked
+        ):
+            with contextlib.suppress(IllegalAction):
+                self._send(Ready())
+
     def end_match(self) -> None:
         if self._rules().rounds is not None:
             raise IllegalAction(tr("tui.o_ends_itself"))
@@ -817,6 +834,8 @@ class OnlineGame(Game):
                 self._from_state()
             elif isinstance(msg, Synced):
                 self.v = max(self.v, msg.v)
+            if isinstance(msg, (Snapshot, Synced)):
+                self._ready_again()
             return
         if isinstance(msg, EventMessage):
             self._on_event(msg.v, msg.server_time, msg.table, msg.state, msg.event)

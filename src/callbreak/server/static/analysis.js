@@ -109,8 +109,9 @@ export function evaluationGraph(analysis, names, mistakes = [], pick = null) {
     svg("svg", { class: "swatch", viewBox: "0 0 24 6", "aria-hidden": "true", "data-seat": s },
       svg("line", { x1: 0, x2: 24, y1: 3, y2: 3, stroke: COLOURS[s], "stroke-width": 2.5, ...(DASHES[s] ? { "stroke-dasharray": DASHES[s] } : {}) })),
     names[s])));
-  return h("figure", { class: "analysis-figure" }, chart,
-    h("figcaption", null, t("analysis.graph_caption")), legend, chancesTable(analysis, names, roundOf));
+  // (the caption the figure's last child, as HTML wants it; the chances' table after the figure)
+  return h("div", null, h("figure", { class: "analysis-figure" }, chart, legend,
+    h("figcaption", null, t("analysis.graph_caption"))), chancesTable(analysis, names, roundOf));
 }
 
 /** The graph's chances as text, for a reader who cannot see its lines: each player's chance of

@@ -45,7 +45,7 @@ export function reasonFor(view) {
 const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /**
- * The hand in `box`.  `send(card)` sends a play and returns whether it went out; `announce(text)`
+ * The hand in `box`.  `send(card)` plays a card and returns whether it is on its way (sent, or kept to send once the socket is back); `announce(text)`
  * speaks to screen readers; `onCue()` is called when the lifted card changes (see `cue()`), and
  * `onLift(card)` when the player lifts one.
  * `render(view)` draws it: view = null (no hand) or {cards, trump, playing, pending, legal, hint,

@@ -728,11 +728,12 @@ function mountTable(root, id, token) {
     const hint = S.hint && typeof S.hint.call === "number" ? S.hint : null;
     for (const b of picker.querySelectorAll("[data-call]")) {
       const n = Number(b.dataset.call), suggested = !!hint && hint.call === n;
-      b.classList.toggle("suggested", suggested);
-      b.setAttribute("aria-label", tr(suggested ? "picker.call_suggested" : "picker.call", { n }));
-      b.disabled = !!S.pending;
       // the call on its way marked as the player's own, unlike a suggestion (both were lit alike)
-      b.classList.toggle("chosen", !!S.pending && S.pending.call === n);
+      const chosen = !!S.pending && S.pending.call === n;
+      b.classList.toggle("suggested", suggested);
+      b.classList.toggle("chosen", chosen);
+      b.setAttribute("aria-label", tr(chosen ? "picker.call_chosen" : suggested ? "picker.call_suggested" : "picker.call", { n }));
+      b.disabled = !!S.pending;
     }
     const hl = picker.querySelector("[data-testid=hint-line]");
     let line = tr("picker.thinking");

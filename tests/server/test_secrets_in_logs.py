@@ -18,6 +18,8 @@ from callbreak.cards import Card
 from callbreak.round import SeatView
 from callbreak.server.autopilot import decision_seed, seeded_act
 
+from .conftest import Client, Server
+
 
 class Failing(Bot):
     name = "failing"
@@ -41,3 +43,18 @@ def test_a_failing_bots_log_line_does_not_give_the_tables_seed_away(caplog: pyte
     assert ((seed - v) >> 32) // 4 != table_seed and seed >> 34 != table_seed
     # and the decision seeds of one table do not differ by the version alone
     assert decision_seed(table_seed, seat, v + 1) - seed != 1
+
+
+async def test_no_seat_token_is_logged_even_at_debug_level(make_server) -> None:  # type: ignore[no-untyped-def]
+    """An operator's try: at ``--log-level debug`` the web server logged each WebSocket's
+    handshake, its seat token with it ("sec-websocket-protocol: callbreak, token.Wq…"): anyone
+    reading the log could play that seat."""
+    server: Server = make_server(args=["--log-level", "debug"])
+    made = server.create(rules={"preset": "quick"}, bots="random", name="Asha", play_now=True)
+    a = Client(server, made["table"], made["token"])
+    await a.connect()
+    await a.wait(lambda c: c.state is not None, timeout=30)
+    await a.close()
+    out = server.stop()
+    assert "token.***" in out  # (the handshake was logged: the test saw what it checks)
+    assert made["token"] not in out

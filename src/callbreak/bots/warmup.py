@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -54,6 +55,11 @@ ENTRY_POINTS = (
 )
 
 Report = Callable[[str], None]
+
+#: how the helper process ends when the server is being stopped (a signal to its whole process
+#: group: Ctrl-C, a supervisor's stop): not a failure to report (an operator's try read "the
+#: warm-up process failed (-15: ...)" at a plain stop)
+STOPPED = frozenset({-signal.SIGINT, -signal.SIGTERM, -signal.SIGHUP})
 
 
 def exercise() -> tuple[int, int]:
@@ -169,7 +175,7 @@ class Warmup:
                     return
                 self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
             out, _ = self._proc.communicate()
-            if self._stopped:
+            if self._stopped or self._proc.returncode in STOPPED:
                 return
             if self._proc.returncode != 0:
                 # Compiling here would hold the interpreter for minutes and stall every table:

@@ -115,5 +115,6 @@ def run(args: argparse.Namespace) -> int:
         return 1
     finally:
         store.close()
-    print(f"{total} tables that closed more than {args.older_than:g} days ago deleted from {redacted(db)}")
+    days = f"{args.older_than:g} day{'' if args.older_than == 1 else 's'}"
+    print(f"{total} table{'' if total == 1 else 's'} that closed more than {days} ago deleted from {redacted(db)}")
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import socket
 import sys
 from typing import Any
@@ -122,17 +123,26 @@ def _log_lines(level: str) -> None:
             each.addHandler(_Lines())
 
 
+#: a seat's token as a line may carry it: the WebSocket handshake's subprotocol ("token.…", which
+#: the web server logs at debug level: an operator's try) and a message's "token" field (a rematch's)
+_TOKENS = re.compile(r'(token\.|"token":\s*")[A-Za-z0-9_-]+')
+
+
 class _OneLine(logging.Formatter):
     """A log line's message on one line ("connection failed: ...\\n\\tIs the server running ..."
-    from libpq: its second line had no time); a traceback still follows on lines of its own.
+    from libpq: its second line had no time), with no seat's token in it; a traceback still
+    follows on lines of its own.
 
     >>> record = logging.LogRecord("psycopg.pool", logging.WARNING, "", 0, "failed:\\n\\tIs it running?", None, None)
     >>> _OneLine("%(levelname)s %(name)s: %(message)s").format(record)
     'WARNING psycopg.pool: failed: Is it running?'
+    >>> record = logging.LogRecord("uvicorn.error", logging.DEBUG, "", 0, "< sec-websocket-protocol: callbreak, token.Wq-E2h_k", None, None)
+    >>> _OneLine("%(message)s").format(record)
+    '< sec-websocket-protocol: callbreak, token.***'
     """
 
     def formatMessage(self, record: logging.LogRecord) -> str:
-        record.message = " ".join(record.message.split())
+        record.message = _TOKENS.sub(r"\1***", " ".join(record.message.split()))
         return super().formatMessage(record)
 
 
@@ -245,7 +255,7 @@ def run(args: argparse.Namespace) -> int:
             open_store(cfg.db, cfg.sync).close()
         except StoreUnavailable as e:
             raise SystemExit(f"callbreak serve: {e}") from None
-        for line in served_at(args.host, port, cfg.db):
+        for line in served_at(args.host, port, cfg.db, behind=bool(cfg.redis)):
             print(line, flush=True)
         note = shared_file_note(args.workers, cfg.db)
         if note:
@@ -271,7 +281,7 @@ def run(args: argparse.Namespace) -> int:
     tune_gc(cfg.gc_every)
     sys.setswitchinterval(cfg.switch_interval)  # the event loop waits less for threads holding the GIL
     if args.fd is None:
-        for line in served_at(args.host, port, cfg.db):
+        for line in served_at(args.host, port, cfg.db, behind=bool(cfg.redis)):
             print(line, flush=True)
         note = shared_file_note(1, cfg.db, redis=bool(cfg.redis))
         if note:
@@ -362,13 +372,17 @@ def shared_file_note(workers: int, db: str, redis: bool = False) -> str | None:
     return None
 
 
-def served_at(host: str, port: int, db: str) -> list[str]:
-    """What `callbreak serve` prints: the address to open, and the ones friends can use.
+def served_at(host: str, port: int, db: str, behind: bool = False) -> list[str]:
+    """What `callbreak serve` prints: the address to open, and the ones friends can use;
+    ``behind`` a load balancer (processes sharing their tables through Redis), no advice to open
+    the process to the network (an operator's try: that would pass by the balancer's limits).
 
     >>> served_at("127.0.0.1", 8000, "callbreak.db")[0]
     'Callbreak is being served at http://127.0.0.1:8000/  (database: callbreak.db)'
     >>> served_at("127.0.0.1", 8000, "x.db")[1]
     '  only this device can open it: to play with friends on your network, serve with --host 0.0.0.0'
+    >>> served_at("127.0.0.1", 8001, "x.db", behind=True)[1:]
+    ['  players reach it through the load balancer in front of it']
     """
     import socket
 
@@ -386,7 +400,9 @@ def served_at(host: str, port: int, db: str) -> list[str]:
         return lines
     shown = f"[{host}]" if ":" in host else host
     lines = [f"Callbreak is being served at http://{shown}:{port}/  (database: {redacted(db)})"]
-    if host in ("127.0.0.1", "localhost", "::1"):
+    if behind:
+        lines.append("  players reach it through the load balancer in front of it")
+    elif host in ("127.0.0.1", "localhost", "::1"):
         lines.append("  only this device can open it: to play with friends on your network, serve with --host 0.0.0.0")
     return lines
 

@@ -391,7 +391,7 @@ class Cluster:
                     self.hub._unload(tid)
             self.owned.add(tid)
             if moved:
-                log.info("table %s: taken over (the process that ran it is gone)", tid)
+                log.info("table %s: taken over (no process held its lease: the one that ran it is gone, or Redis lost its keys)", tid)
                 self.moves += 1
                 if self.on_move is not None:
                     self.on_move()

@@ -302,15 +302,24 @@ SMALLEST = """() => {
 
 
 def summary_fits(page: Any) -> bool:
-    """Whether the summary table's seven columns all show on the phone's width: its box
-    does not scroll sideways and ends inside the screen; and no word of its headings and
-    names is broken across lines to get there (a newcomer's try at 360 px in Hindi: "आ/शा",
-    "सटीक/ता")."""
+    """Whether the summary's figures all show on the phone's width: its box does not scroll
+    sideways and ends inside the screen; no word of its headings and names is broken across
+    lines to get there (a newcomer's try at 360 px in Hindi: "आ/शा", "सटीक/ता"); and where the
+    headings' row is out of sight (a phone held upright: each player a block of figures, the
+    seven columns' 10 px headings ran together), each figure shows its column's name, in words
+    of at least 11 px."""
     scroll, width, right, screen, broken = page.evaluate(
         """() => {
           const box = document.querySelector("[data-testid=analysis-summary]").parentElement;
           const broken = [];
-          for (const th of box.querySelectorAll("th")) {
+          const hidden = getComputedStyle(box.querySelector("thead")).position === "absolute";
+          if (hidden) {
+            for (const td of box.querySelectorAll("tbody td")) {
+              const label = getComputedStyle(td, "::before");
+              if (label.content !== JSON.stringify(td.dataset.label) || parseFloat(label.fontSize) < 11) broken.push(`label: ${td.dataset.label}`);
+            }
+          }
+          for (const th of box.querySelectorAll(hidden ? "tbody th" : "th")) {
             for (const word of th.textContent.split(/\\s+/).filter(Boolean)) {
               const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
               for (let n = walk.nextNode(); n; n = walk.nextNode()) {

@@ -31,8 +31,10 @@ LOCALES = {"en": "en-US", "ne": "ne-NP", "hi": "hi-IN", "bn": "bn-BD"}
 #: elements holding visible text that leave the screen, are cut, or stick out of their clip
 SCREEN = """() => {
   const vw = window.innerWidth, out = { texts: [], bad: [] };
+  // (out of sight for a screen reader alone, as .sr-only is: a table's headings row on a phone)
+  const clipped = (el) => { for (let p = el; p; p = p.parentElement) if (getComputedStyle(p).clip === "rect(0px, 0px, 0px, 0px)") return true; return false; };
   const shown = (el) => {
-    if (!el || el.closest(".sr-only, .skip:not(:focus), [hidden], [aria-hidden=true]")) return false;
+    if (!el || el.closest(".sr-only, .skip:not(:focus), [hidden], [aria-hidden=true]") || clipped(el)) return false;
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0 && el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
   };

@@ -144,20 +144,23 @@ function worstLine(analysis, seat) {
 
 function summaryTable(analysis, names) {
   const head = ["player", "col_accuracy", "col_inaccuracies", "col_mistakes", "col_blunders", "col_points_lost", "col_calls"].map((k) => t(`analysis.${k}`));
+  // each cell names its column too (`data-label`): on a phone each player is a block of labelled
+  // figures, not a row of seven columns whose headings were 10 px and ran together (style.css)
+  const td = (k, ...children) => h("td", { dataset: { label: head[k] } }, ...children);
   return h("table", { class: "scoreboard analysis-summary", "data-testid": "analysis-summary" },
     h("thead", null, h("tr", null, ...head.map((x) => h("th", { scope: "col" }, x)))),
     h("tbody", null, ...analysis.summaries.map((s) => h("tr", { dataset: { seat: s.seat } },
       h("th", { scope: "row" }, names[s.seat]),
-      h("td", null, pct(s.accuracy)),
-      h("td", null, num(s.grades.inaccuracy)),
-      h("td", null, num(s.grades.mistake)),
-      h("td", null, num(s.grades.blunder)),
+      td(1, pct(s.accuracy)),
+      td(2, num(s.grades.inaccuracy)),
+      td(3, num(s.grades.mistake)),
+      td(4, num(s.grades.blunder)),
       // (figures joined without spaces: a narrow phone column wraps none of them mid-way)
       // and under them the most chance of finishing first one decision gave away, where it comes to
       // 1 % or more (a mistake graded by that chance alone showed "0.0/0.0" here, as if nothing was
       // lost; the chances' sum is no chance: it passed 100 %)
-      h("td", null, `${dec(s.points_lost_calls)}/${dec(s.points_lost_cards)}`, worstLine(analysis, s.seat)),
-      h("td", null, num(`${s.calls_made}/${s.calls_over}/${s.calls_missed}`))))));
+      td(5, `${dec(s.points_lost_calls)}/${dec(s.points_lost_cards)}`, worstLine(analysis, s.seat)),
+      td(6, num(`${s.calls_made}/${s.calls_over}/${s.calls_missed}`))))));
 }
 
 function hindsightText(d) {

@@ -41,6 +41,22 @@ new MutationObserver(() => {
 """
 
 
+# Records, in the page, whether the server last said seat 0's player is connected.
+SEAT0_CONNECTED = """(() => {
+  const Native = window.WebSocket;
+  window.__seat0 = null;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (e) => {
+        const m = JSON.parse(e.data);
+        if (m.table && m.table.seats && m.table.seats[0]) window.__seat0 = m.table.seats[0].connected;
+      });
+    }
+  };
+})();"""
+
+
 @pytest.fixture(scope="module")
 def finished(server: str, browser: Any) -> Iterator[tuple[Any, str]]:
     ctx = browser.new_context(**PHONE)
@@ -220,6 +236,7 @@ def test_a_spectator_follows_the_players_to_their_rematch(server: str, browser: 
     made = res.json()
     player = browser.new_context(**PHONE)
     watcher = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True, locale="ne-NP")
+    watcher.add_init_script(SEAT0_CONNECTED)
     try:
         page = player.new_page()
         page.set_default_timeout(15_000)
@@ -238,6 +255,11 @@ def test_a_spectator_follows_the_players_to_their_rematch(server: str, browser: 
         # (the player whose rematch another asked for is told so, not only by the button's words)
         page.wait_for_selector("[data-testid=final] [data-testid=join-rematch]")
         assert page.inner_text("[data-testid=rematch-waiting]") == catalogue("en")["dialog.rematch_waiting"]
+        # the player goes (to the rematch, home): not "offline" to those still at the finished table
+        # (a Bengali player's try: the host, gone to the rematch, was marked so to a friend)
+        page.goto(server + "/")
+        watch.wait_for_function("() => window.__seat0 === false")  # (the server told the watcher)
+        assert watch.locator(".seat .badge.off").count() == 0
         watch.click("[data-testid=watch-rematch]")
         watch.wait_for_url(f"**/watch/{again.json()['table']}")
         watch.wait_for_selector("[data-testid=watching]")

@@ -59,11 +59,13 @@ export function avatarOf(seat, index, ...extra) {
   return h("div", { class: "avatar", "data-testid": `avatar-${index}` }, initial, ...extra);
 }
 
-/** The small labels under a seat's name: a bot's level, offline, auto. */
-export function seatBadges(seat, index, tableBots) {
+/** The small labels under a seat's name: a bot's level, offline (not once the match is `over`:
+ *  a player gone to the rematch, or home, was marked "offline" to those still there, a Bengali
+ *  player's try), auto. */
+export function seatBadges(seat, index, tableBots, over = false) {
   const badges = [];
   if (seat.kind === "bot") badges.push(h("span", { class: "badge level", "data-testid": `seat-level-${index}` }, botLabel(seat, tableBots)));
-  if (seat.kind === "human" && seat.connected === false) badges.push(h("span", { class: "badge off" }, t("seat.offline")));
+  if (seat.kind === "human" && seat.connected === false && !over) badges.push(h("span", { class: "badge off" }, t("seat.offline")));
   if (seat.autoplay) badges.push(h("span", { class: "badge" }, t("seat.auto")));
   return badges;
 }

@@ -609,7 +609,7 @@ function mountTable(root, id, token) {
       : tr("seat.meta", { call, won, sep: pos === "left" || pos === "right" ? "\n" : ", " });
     const avatar = avatarOf(seat, s, acting && t.deadline ? ring(s) : null,
       st.dealer === s ? h("span", { class: "dealer", title: tr("seat.dealer"), "aria-hidden": "true" }, tr("seat.dealer_chip")) : null);
-    const badges = seatBadges(seat, s, t.bots);
+    const badges = seatBadges(seat, s, t.bots, t.status === "over");
     let who = seat.kind === "bot" ? tr("seat.with_bot", { name: seatName(s), bot: botLabel(seat, t.bots) }) : seatName(s);
     // the dealer is said in the seat's label (a label on the chip, a plain span, was not read: "D")
     if (st.dealer === s) who = `${who}, ${tr("seat.dealer")}`;

@@ -204,6 +204,7 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         item = items.first
         trick = item.get_attribute("data-trick")
         item_seat = item.get_attribute("data-seat")
+        item_deal = item.get_attribute("data-deal")
         item.tap()
         better = page.locator("[data-testid=analysis-better]")
         better.wait_for()
@@ -277,6 +278,15 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
             if i != int(item_seat):
                 assert name == (was[i] if was[i] != "Asha" else name) and name != "Asha", (was, now)
         assert len(set(now)) == 4, now
+        # the table says the match's round it plays again ("Round 1 of 1" read as a new match: a
+        # Bengali player's try), and its end leads back to the analysis it came from
+        again = next(d.round for d in stored.analysis.decisions if str(d.deal) == item_deal)
+        assert info["table"]["practice"] == {"table": table, "round": again}
+        assert page.inner_text("[data-testid=round-info]") == f"Practice: round {again} again"
+        play_to_end([page])
+        page.tap("[data-testid=back-to-analysis]")
+        page.wait_for_url(f"**/replay/{table}?analyse=1")
+        page.wait_for_selector("[data-testid=analysis-summary]")
         page.goto(replay_url.split("?")[0])
         # the second look, after a restart, is instant: no button, no progress
         stop_server(proc)

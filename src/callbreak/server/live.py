@@ -25,7 +25,16 @@ from .broker import channel
 from .clock import Clock, Handle
 from .config import ServerConfig
 from .conn import RESTART, Conn
-from .protocol import Event, SeatInfo, TableInfo, event_frame, snapshot_frame, synced_frame, table_frame
+from .protocol import (
+    Event,
+    PracticeOf,
+    SeatInfo,
+    TableInfo,
+    event_frame,
+    snapshot_frame,
+    synced_frame,
+    table_frame,
+)
 from .recent import AUDIENCES, Recent
 from .store import EntryDropped, StoreUnavailable
 from .table import BETWEEN, IDLE_ROUNDS, PLAYING, TableError, TableState
@@ -281,7 +290,17 @@ class LiveTable:
             spectators=len(self.conns[-1]),
             invite=self._invite(seat),
             rematch=st.rematch,
+            practice=self._practice,
         )
+
+    @property
+    def _practice(self) -> PracticeOf | None:
+        """Where a table playing a position again comes from (one made before the round was kept: none)."""
+        meta = self.state.meta
+        made = meta.practice or {}
+        if meta.parent is None or not isinstance(made.get("round"), int):
+            return None
+        return PracticeOf(table=meta.parent, round=made["round"])
 
     def _invite(self, seat: int) -> str | None:
         """The invite, a player's to share (a spectator is not told it)."""

@@ -36,6 +36,7 @@ __all__ = [
     "Ping",
     "Play",
     "Pong",
+    "PracticeOf",
     "Ready",
     "Refused",
     "Rematch",
@@ -392,6 +393,18 @@ class SeatInfo(_Strict):
     ready: bool
 
 
+class PracticeOf(_Strict):
+    """Where a table that plays a position again comes from: the finished match's table, and the
+    round of it the position is in (a newcomer's try: the table said "Round 1 of 1").
+
+    >>> msgspec.json.decode('{"table": "k3Xa9Q", "round": 2}', type=PracticeOf)
+    PracticeOf(table='k3Xa9Q', round=2)
+    """
+
+    table: str
+    round: int
+
+
 class TableInfo(_Strict):
     """``TABLE``: the table as this connection may see it.
 
@@ -419,6 +432,7 @@ class TableInfo(_Strict):
     spectators: int
     invite: str | None
     rematch: str | None
+    practice: PracticeOf | None = None  # (a table of before, or any other: none)
 
 
 class RoundRow(_Strict):

@@ -199,6 +199,9 @@ function finalDialog(ctx) {
   // button gave that file, unreadable to them)
   extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(id)}`, "data-link": true, "data-testid": "replay-btn" }, tr("replay.title")));
   extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(id)}?analyse=1`, "data-link": true, "data-testid": "analyse-btn" }, tr("analysis.analyse")));
+  // a position played again: back to the analysis of the match it came from
+  const from = S.table.practice;
+  if (from) extra.push(h("a", { class: "btn", href: `/replay/${encodeURIComponent(from.table)}?analyse=1`, "data-link": true, "data-testid": "back-to-analysis" }, tr("dialog.back_to_analysis")));
   extra.push(h("a", { class: "btn", href: "/", "data-link": true }, tr("nav.home")));
   // (another player asked for the rematch: said, not only the button's words changed)
   const waiting = !spectator && S.rematch ? h("p", { "data-testid": "rematch-waiting" }, tr("dialog.rematch_waiting")) : null;

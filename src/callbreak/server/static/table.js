@@ -496,7 +496,9 @@ function mountTable(root, id, token) {
     const info = h("span", { class: "round-info", "data-testid": "round-info" });
     if (t.status === "lobby") info.append(tr("table.waiting_start"));
     else if (st) {
-      info.append(st.rounds ? tr("table.round_of", { round: st.round_number, rounds: st.rounds }) : tr("table.round", { round: st.round_number }));
+      // (a position played again says the match's round it is in: "Round 1 of 1" read as a new match)
+      info.append(t.practice ? tr("table.practice_round", { round: t.practice.round })
+        : st.rounds ? tr("table.round_of", { round: st.round_number, rounds: st.rounds }) : tr("table.round", { round: st.round_number }));
       if (st.sudden_death) info.append(h("span", { class: "sd", "data-testid": "sudden-death" }, tr("table.sudden_death")));
     }
     // One line of fixed height: the buttons are always there (disabled until they can be used), so

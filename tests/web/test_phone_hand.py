@@ -258,6 +258,13 @@ def test_two_taps_low_on_a_card_play_it(server: str, phone: Any) -> None:
 
 def test_tapping_an_illegal_card_plays_nothing(server: str, phone: Any) -> None:
     page = open_table(phone, server, rounds=1)
+    # a card touched at the seat's call: the call first, not "not your turn" under "Your turn:
+    # make your call" (a newcomer's try on a slow phone)
+    page.wait_for_selector("[data-call]:not([disabled])")
+    card = str(page.locator("[data-testid=hand] [data-card]").first.get_attribute("data-card"))
+    page.touchscreen.tap(*where(page, card)["face"])
+    page.wait_for_selector("#toast.show:has-text('Make your call first')")
+    assert sent_plays(page) == 0
     rng = random.Random(7)
     checked = 0
     while next_step(page) != "over":

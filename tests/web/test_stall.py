@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .test_phone_hand import open_table, phone, where
+from .test_phone_hand import PHONE, open_table, phone, where
 
 CALLS = "[data-call]:not([disabled])"
 # Records, in the page, every time the banner saying the page is reconnecting shows.
@@ -169,3 +169,38 @@ def test_a_phone_that_goes_offline_says_so_at_once_and_sends_the_call_tapped_whe
     assert [json.loads(m) for s in sockets for m in s["sent"] if '"play"' in m] == [
         {"type": "play", "card": card, "ref": "resend"}
     ]
+
+
+# Records, in the page, whether the felt ever said it was connecting.
+SAW_CONNECTING = """() => {
+  window.__connecting = false;
+  new MutationObserver(() => {
+    if (document.querySelector("[data-testid=felt] .center-msg")) window.__connecting = true;
+  }).observe(document, { subtree: true, childList: true });
+}"""
+
+
+def test_on_a_slow_link_play_now_keeps_the_home_pages_look_then_says_it_is_connecting(
+    server: str, browser: Any
+) -> None:
+    """A newcomer's try on a slow phone: after "Play now" the home page was drawn on the table's
+    dark felt for seconds, its words near invisible, while the table's code came; then the felt
+    stood empty, with no word, until the table's first message."""
+    ctx = browser.new_context(service_workers="block", **PHONE)
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(server + "/")
+        page.wait_for_selector("[data-testid=play-now]")
+        held: list[Any] = []
+        page.route("**/static/table.js*", lambda route: held.append(route))  # the table's code held back: a slow link
+        with page.expect_request(lambda r: "/static/table.js" in r.url):
+            page.locator("[data-testid=play-now]").tap()
+        assert page.evaluate("document.body.dataset.page") == "home"  # the home page's look, while it shows
+        page.evaluate(SAW_CONNECTING)
+        held[0].continue_()
+        page.wait_for_selector("[data-testid=hand] [data-card]")
+        assert page.evaluate("document.body.dataset.page") == "table"
+        assert page.evaluate("window.__connecting")  # the felt said so before the table's first word
+    finally:
+        ctx.close()

@@ -74,19 +74,22 @@ async function route() {
   for (const [re, name, loader] of ROUTES) {
     const m = re.exec(path);
     if (!m) continue;
-    document.body.dataset.page = name;
     document.title = t(`title.${name}`);
     for (const a of document.querySelectorAll(".topbar nav a")) {
       if (a.getAttribute("href") === path) a.setAttribute("aria-current", "page");
       else a.removeAttribute("aria-current");
     }
     if (NEEDS_SERVER.has(name) && !navigator.onLine) {
+      document.body.dataset.page = name;
       cleanup = offline(root);
       return;
     }
     try {
       const render = await loader(m);
       if (my !== seq) return;
+      // the page's look with the page: set before its code came, the page before it was drawn on
+      // the table's felt for seconds on a slow phone, its words near invisible (a newcomer's try)
+      document.body.dataset.page = name;
       cleanup = render(root, decodeURIComponent(m[1] || "")) || null;
       if (WAY_BACK.has(name)) {  // (drawn with the page: nothing moves in under a finger)
         const banner = resumeBanner();

@@ -48,7 +48,7 @@ const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-red
  * The hand in `box`.  `send(card)` plays a card and returns whether it is on its way (sent, or kept to send once the socket is back); `announce(text)`
  * speaks to screen readers; `onCue()` is called when the lifted card changes (see `cue()`), and
  * `onLift(card)` when the player lifts one.
- * `render(view)` draws it: view = null (no hand) or {cards, trump, playing, pending, legal, hint,
+ * `render(view)` draws it: view = null (no hand) or {cards, trump, playing, calling (the seat to call), pending, legal, hint,
  * forced, round, trick, mustHead}.
  */
 export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
@@ -180,7 +180,8 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
   function play(c) {
     if (view && view.settling) return;  // the trick just won is a moment on the table: your lead comes after it
     if (view && view.forced) { toast(t("turn.forced"), 3500, "refusal"); return; }  // the server plays it by itself
-    if (!view || !view.playing) { toast(t("error.not_your_turn"), 3500, "refusal"); return; }
+    // (the seat's call first: "not your turn" sat over "Your turn: make your call", a newcomer's try)
+    if (!view || !view.playing) { toast(t(view && view.calling ? "hand.call_first" : "error.not_your_turn"), 3500, "refusal"); return; }
     if (view.pending) return;
     if (!view.legal.includes(c)) {
       // (the toast is read out: a line of the log saying it again was heard twice, a keyboard player's try)

@@ -38,8 +38,10 @@ async function fetchCatalogue(code) {
 }
 
 export const lang = chooseLanguage(storedLanguage(), navigator.languages || [navigator.language]);
-const english = (await fetchCatalogue("en")) || {};
-const catalogue = lang === "en" ? english : ((await fetchCatalogue(lang)) || english);
+// both at once (one after the other, a slow phone's link waited 2 s more for the second: a newcomer's try)
+const [englishGot, ownGot] = await Promise.all([fetchCatalogue("en"), lang === "en" ? null : fetchCatalogue(lang)]);
+const english = englishGot || {};
+const catalogue = lang === "en" ? english : (ownGot || english);
 document.documentElement.lang = lang;
 
 // The digits each language is read in (a choice: CLDR's default for Nepali is Western digits,

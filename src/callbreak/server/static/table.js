@@ -757,7 +757,7 @@ function mountTable(root, id, token) {
     const waiting = myTurn("playing") && settling();
     const forced = forcedCard(), playing = myTurn("playing") && !forced && !waiting;
     hand.render({
-      cards: st.hand || [], trump: (t.rules && t.rules.trump) || "S", playing, settling: waiting, pending: !!S.pending,
+      cards: st.hand || [], trump: (t.rules && t.rules.trump) || "S", playing, calling: myTurn("calling"), settling: waiting, pending: !!S.pending,
       legal: playing ? st.legal_cards : [], hint: S.hint && S.hint.card && playing ? S.hint.card : null,
       forced,
       round: st.round_number, trick: st.trick, mustHead: !!t.rules.must_head,
@@ -867,6 +867,10 @@ function mountTable(root, id, token) {
     const b = top.querySelector(`[data-testid=${opener}]`);
     if (b) b.focus();
   }
+
+  // "Connecting…" until the table's first word (the felt stood empty for seconds on a slow link,
+  // with no word: a newcomer's try)
+  if (!S.table) render();
 
   return () => {
     conn.close();

@@ -164,6 +164,13 @@ def test_a_phone_that_goes_offline_says_so_at_once_and_sends_the_call_tapped_whe
     page.wait_for_selector("[data-testid=disconnected]", state="visible")
     page.touchscreen.tap(*where(page, card)["face"])  # played, offline
     page.wait_for_selector("#toast.show:has-text('your move is sent as soon as it is back')")
+    # and said for as long as it waits (the toast goes in 3.5 s), the card marked in the hand (a
+    # newcomer on a slow phone took the tap for lost: the card sat in the hand like any other)
+    assert "no connection: your card goes as soon as it is back" in page.inner_text("[data-testid=turn-line]")
+    sending = page.locator("[data-testid=hand] .card.sending")
+    assert sending.count() == 1 and sending.get_attribute("data-card") == card
+    said = page.evaluate("async (c) => (await import('/static/util.js')).cardName(c)", card)
+    assert sending.get_attribute("aria-label") == f"{said}, played: on its way"
     phone.set_offline(False)
     page.wait_for_function(f"() => window.__events.some(e => e.kind === 'play' && e.seat === 0 && e.card === {card!r})")
     assert [json.loads(m) for s in sockets for m in s["sent"] if '"play"' in m] == [

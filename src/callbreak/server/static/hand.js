@@ -48,7 +48,8 @@ const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-red
  * The hand in `box`.  `send(card)` plays a card and returns whether it is on its way (sent, or kept to send once the socket is back); `announce(text)`
  * speaks to screen readers; `onCue()` is called when the lifted card changes (see `cue()`), and
  * `onLift(card)` when the player lifts one.
- * `render(view)` draws it: view = null (no hand) or {cards, trump, playing, calling (the seat to call), pending, legal, hint,
+ * `render(view)` draws it: view = null (no hand) or {cards, trump, playing, calling (the seat to call), pending,
+ * sending (the card played, on its way), legal, hint,
  * forced, round, trick, mustHead}.
  */
 export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
@@ -242,7 +243,7 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
     const pad = parseFloat(getComputedStyle(box).paddingLeft || "0");
     // The cards are drawn again only when what they show changes (not on every message the table
     // gets): the card you focused, or are pressing, stays the same element.
-    const look = JSON.stringify([hand.map((c) => (legal.has(c) ? `${c}+` : c)), v.playing, v.forced, v.hint, width, cw, pad]);
+    const look = JSON.stringify([hand.map((c) => (legal.has(c) ? `${c}+` : c)), v.playing, v.forced, v.hint, v.sending, width, cw, pad]);
     if (look !== drawn || !box.firstChild) { drawn = look; liftedAt = null; draw(v, hand, legal, width, cw, pad, focused); }
     showLifted();
     if (drag && !hand.includes(drag.card)) endDrag();   // played for you meanwhile
@@ -257,13 +258,16 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
     const x0 = Math.max(0, (width - (cw + step * (n - 1))) / 2);
     hand.forEach((c, i) => {
       const isLegal = legal.has(c);
-      const cls = [c === v.forced ? "forced" : "", c === v.hint ? "hinted" : ""].filter(Boolean).join(" ");
+      // (the card played and on its way stands out: on a silent link it sat in the hand like any
+      // other, and a newcomer took the tap for lost)
+      const cls = [c === v.forced ? "forced" : "", c === v.hint ? "hinted" : "", c === v.sending ? "sending" : ""].filter(Boolean).join(" ");
       const el = cardEl(c, { button: true, cls });
       el.dataset.legal = String(isLegal);
       el.tabIndex = -1;
       el.style.left = `${pad + x0 + i * step}px`;
       // (the hinted card says so: its dashed ring alone was not read, a keyboard player's try)
-      el.setAttribute("aria-label", v.playing && !isLegal ? t("hand.card_not_playable", { card: cardName(c) })
+      el.setAttribute("aria-label", c === v.sending ? t("hand.card_sending", { card: cardName(c) })
+        : v.playing && !isLegal ? t("hand.card_not_playable", { card: cardName(c) })
         : c === v.hint ? t("hand.card_suggested", { card: cardName(c) }) : cardName(c));
       if (v.playing && !isLegal) el.setAttribute("aria-disabled", "true");   // (while calling, the cards are to be read, not "unavailable")
       box.append(el);

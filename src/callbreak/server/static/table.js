@@ -758,6 +758,7 @@ function mountTable(root, id, token) {
     const forced = forcedCard(), playing = myTurn("playing") && !forced && !waiting;
     hand.render({
       cards: st.hand || [], trump: (t.rules && t.rules.trump) || "S", playing, calling: myTurn("calling"), settling: waiting, pending: !!S.pending,
+      sending: S.pending && S.pending.card ? S.pending.card : null,
       legal: playing ? st.legal_cards : [], hint: S.hint && S.hint.card && playing ? S.hint.card : null,
       forced,
       round: st.round_number, trick: st.trick, mustHead: !!t.rules.must_head,
@@ -813,7 +814,8 @@ function mountTable(root, id, token) {
         text = tr(S.held.winner === me() ? "announce.trick_you" : "announce.trick", { name: shortName(S.held.winner) });  // your turn comes with the next trick
       } else if (st.to_act === me()) {
         mine = true;
-        text = tr(st.phase === "calling" ? "turn.your_call" : S.pending ? "turn.playing" : "turn.your_play");
+        // (a card kept while no socket is up says so for as long as it waits: the toast goes in 3.5 s)
+        text = tr(st.phase === "calling" ? "turn.your_call" : S.pending ? (S.unsent ? "turn.playing_when_back" : "turn.playing") : "turn.your_play");
         if (st.phase === "playing" && st.legal_cards.length === 1 && t.rules.autoplay_forced) text = tr("turn.forced");
       } else {
         text = tr(st.phase === "calling" ? "turn.other_calling" : "turn.other_playing", { name: shortName(st.to_act) });

@@ -59,7 +59,7 @@ Report = Callable[[str], None]
 #: how the helper process ends when the server is being stopped (a signal to its whole process
 #: group: Ctrl-C, a supervisor's stop): not a failure to report (an operator's try read "the
 #: warm-up process failed (-15: ...)" at a plain stop)
-STOPPED = frozenset({-signal.SIGINT, -signal.SIGTERM, -signal.SIGHUP})
+STOPPED = frozenset(-s for s in (getattr(signal, n, None) for n in ("SIGINT", "SIGTERM", "SIGHUP")) if s is not None)
 
 
 def exercise() -> tuple[int, int]:

@@ -124,8 +124,10 @@ def _log_lines(level: str) -> None:
 
 
 #: a seat's token as a line may carry it: the WebSocket handshake's subprotocol ("token.…", which
-#: the web server logs at debug level: an operator's try) and a message's "token" field (a rematch's)
-_TOKENS = re.compile(r'(token\.|"token":\s*")[A-Za-z0-9_-]+')
+#: the web server logs at debug level: an operator's try), a URL's "?token=" (older clients': the
+#: web server logs each socket's URL at info level: a reviewer's read), a seat link's "#…", and a
+#: message's "token" field (a rematch's; to its closing quote: a long frame is logged cut short)
+_TOKENS = re.compile(r'(token\.|[?&]token=|/t/[A-Za-z0-9_-]+#)[A-Za-z0-9_%-]+|("token":\s*")[^"]*')
 
 
 class _OneLine(logging.Formatter):
@@ -139,10 +141,13 @@ class _OneLine(logging.Formatter):
     >>> record = logging.LogRecord("uvicorn.error", logging.DEBUG, "", 0, "< sec-websocket-protocol: callbreak, token.Wq-E2h_k", None, None)
     >>> _OneLine("%(message)s").format(record)
     '< sec-websocket-protocol: callbreak, token.***'
+    >>> record.msg = '"WebSocket /ws/k3Xa9Q?token=dN3D-bd" [accepted] {"type":"rematch","token":"dN...Bx"}'
+    >>> _OneLine("%(message)s").format(record)
+    '"WebSocket /ws/k3Xa9Q?token=***" [accepted] {"type":"rematch","token":"***"}'
     """
 
     def formatMessage(self, record: logging.LogRecord) -> str:
-        record.message = _TOKENS.sub(r"\1***", " ".join(record.message.split()))
+        record.message = _TOKENS.sub(lambda m: f"{m.group(1) or m.group(2)}***", " ".join(record.message.split()))
         return super().formatMessage(record)
 
 
@@ -388,7 +393,7 @@ def served_at(host: str, port: int, db: str, behind: bool = False) -> list[str]:
 
     from ..server.config import redacted
 
-    if host in ("0.0.0.0", "::", ""):
+    if host in ("0.0.0.0", "::", "") and not behind:
         lines = [f"Callbreak is being served at http://127.0.0.1:{port}/  (database: {redacted(db)})"]
         try:
             infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)

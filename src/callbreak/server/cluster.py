@@ -483,8 +483,12 @@ class Cluster:
             elif message["type"] == "http.response.body":
                 chunks.append(message.get("body", b""))
 
+        scope = self._scope(msg, "http")
+        if creates_table(msg.get("method", "GET"), msg["path"]):
+            # (its answer is read here, `let_go`: not gzipped, whatever the browser takes)
+            scope["headers"] = [(k, v) for k, v in scope["headers"] if k.lower() != b"accept-encoding"]
         try:
-            await self.app(self._scope(msg, "http"), receive, send)
+            await self.app(scope, receive, send)
             if status == 200 and creates_table(msg.get("method", "GET"), msg["path"]):
                 self.let_go(b"".join(chunks))
         except Exception:

@@ -146,11 +146,12 @@ function summaryTable(analysis, names) {
   const head = ["player", "col_accuracy", "col_inaccuracies", "col_mistakes", "col_blunders", "col_points_lost", "col_calls"].map((k) => t(`analysis.${k}`));
   // each cell names its column too (`data-label`): on a phone each player is a block of labelled
   // figures, not a row of seven columns whose headings were 10 px and ran together (style.css)
-  const td = (k, ...children) => h("td", { dataset: { label: head[k] } }, ...children);
-  return h("table", { class: "scoreboard analysis-summary", "data-testid": "analysis-summary" },
-    h("thead", null, h("tr", null, ...head.map((x) => h("th", { scope: "col" }, x)))),
-    h("tbody", null, ...analysis.summaries.map((s) => h("tr", { dataset: { seat: s.seat } },
-      h("th", { scope: "row" }, names[s.seat]),
+  // (its roles said outright: a table laid out as blocks is no table to some screen readers)
+  const td = (k, ...children) => h("td", { role: "cell", dataset: { label: head[k] } }, ...children);
+  return h("table", { class: "scoreboard analysis-summary", role: "table", "data-testid": "analysis-summary" },
+    h("thead", { role: "rowgroup" }, h("tr", { role: "row" }, ...head.map((x) => h("th", { scope: "col", role: "columnheader" }, x)))),
+    h("tbody", { role: "rowgroup" }, ...analysis.summaries.map((s) => h("tr", { role: "row", dataset: { seat: s.seat } },
+      h("th", { scope: "row", role: "rowheader" }, names[s.seat]),
       td(1, pct(s.accuracy)),
       td(2, num(s.grades.inaccuracy)),
       td(3, num(s.grades.mistake)),

@@ -80,7 +80,7 @@ async function route() {
       else a.removeAttribute("aria-current");
     }
     if (NEEDS_SERVER.has(name) && !navigator.onLine) {
-      document.body.dataset.page = name;
+      document.body.dataset.page = "offline";  // (a page of its own look: on the table's felt, its words were near invisible)
       cleanup = offline(root);
       return;
     }
@@ -108,6 +108,7 @@ async function route() {
     } catch (e) {
       console.error(e);
       if (my === seq && reloadOnce(path)) return;
+      document.body.dataset.page = "error";
       fill(root, h("div", { class: "page" }, h("h1", null, t("page.error")), h("p", null, String(e.message || e))));
     }
     return;

@@ -310,6 +310,17 @@ class Match:
         """
         return len(self.rounds) + (0 if self._over else 1)
 
+    def round_of(self, deal: int) -> int:
+        """The round that ``deals[deal]`` is: 1 and up, a deal thrown in (a redeal) numbered as the
+        round dealt again after it (the analysis and a position played again say the same).
+
+        >>> m = Match(Ruleset(min_total_calls=10), seed=1)
+        >>> for _ in range(4): _ = m.act(1)   # four calls of 1: thrown in, dealt again
+        >>> len(m.deals), m.round_of(0), m.round_of(1), m.round_number
+        (2, 1, 1, 1)
+        """
+        return 1 + sum(d.phase != REDEAL for d in self.deals[:deal])
+
     @property
     def sudden_death(self) -> bool:
         """Whether the round in progress is a sudden-death (tie-break) round.

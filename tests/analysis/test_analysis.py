@@ -10,6 +10,7 @@ import pytest
 
 from callbreak import Match, Round, Ruleset
 from callbreak.analysis import Analysis, analyse, analyse_decision, practice_match
+from callbreak.analysis.engine import analyse_deal
 from callbreak.analysis.hindsight import DoubleDummy, option_tricks
 from callbreak.bots import make_bot
 from callbreak.cards import Card
@@ -321,3 +322,14 @@ def test_practice_starts_at_the_position_that_went_wrong() -> None:
     assert len(p.rounds) == 1
     with pytest.raises(ValueError, match="no action"):
         practice_match(m, dataclasses.replace(d, seat=(seat + 1) & 3))
+
+
+def test_a_deal_thrown_in_is_numbered_as_the_round_dealt_again() -> None:
+    """A reviewer's read: the calls of a deal thrown in (the calls totalled too little) were "round
+    0" in the analysis, where a position of it played again says round 1 (`Match.round_of`)."""
+    m = Match(Ruleset(min_total_calls=10, rounds=1), seed=1)
+    for _ in range(4):
+        m.act(1)  # thrown in: dealt again
+    assert len(m.deals) == 2 and m.round_number == 1
+    calls = analyse_deal(m, 0, budget=8, hindsight=False)
+    assert [d.round for d in calls] == [1, 1, 1, 1]

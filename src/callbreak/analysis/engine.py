@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from ..bots.evaluation import Evaluator, OptionValues, option_values
 from ..cards import Card
 from ..match import Match
-from ..round import OVER, REDEAL, CallAction, Round, SeatView
+from ..round import OVER, CallAction, Round, SeatView
 from .hindsight import DEFAULT_NODE_BUDGET, DoubleDummy, option_tricks
 from .records import GRADES, Analysis, Decision, Grade, Hindsight, Option, PlayerSummary
 
@@ -303,7 +303,7 @@ def analyse_deal(
     for earlier in match.deals[:deal_index]:
         for act in earlier.actions:
             replay.act(act.call if isinstance(act, CallAction) else act.card)
-    round_no = sum(d.phase != REDEAL for d in match.deals[: deal_index + 1])
+    round_no = match.round_of(deal_index)
     rnd = match.deals[deal_index]
     total = sum(a.seat in chosen for a in rnd.actions)
     evaluators = {s: Evaluator() for s in chosen}

@@ -456,9 +456,6 @@ class Hub:
         except ValueError as e:
             raise TableError("bad_message", str(e)) from None
         seat = st.match.deals[deal].actions[step].seat
-        # the round of the match the position is in (a deal thrown in is none: the one dealt again is)
-        redealt = {id(r) for r in st.match.redeals}
-        round_no = 1 + sum(1 for r in st.match.deals[:deal] if id(r) not in redealt)
         t, tokens = self.create_table(
             pos.rules,
             st.meta.bots,
@@ -467,7 +464,7 @@ class Hub:
             seats=[(seat, clean_name(name, "Player 1"))],
             host=seat,
             # (the bots take the match's names: TableState._a_start; the round is said: TableInfo.practice)
-            practice={**pos.to_dict(), "names": "seats", "round": round_no},
+            practice={**pos.to_dict(), "names": "seats", "round": st.match.round_of(deal)},
             lang=st.meta.lang,
         )
         return t, seat, tokens[seat]

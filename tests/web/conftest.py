@@ -112,6 +112,9 @@ def pw() -> Iterator[Any]:
     the same process; xdist may hand one worker both kinds in any order."""
     from playwright.sync_api import sync_playwright
 
+    # a context's "request" events show the service worker's fetches too (Chromium), for the tests
+    # of what a first visit sends (test_pwa.py); a page's own events are unchanged
+    os.environ["PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS"] = "1"
     with sync_playwright() as p:
         yield p
 

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from callbreak.server.pwa import build_id
+from callbreak.i18n import catalogue
+from callbreak.server.pwa import build_id, precache
 
 from .conftest import STATIC, free_port, start_server, stop_server
 
@@ -178,6 +179,52 @@ def test_pages_load_offline_after_a_first_visit(own_server: tuple[str, Any], pho
     page.tap(".topbar nav a[href='/rules']")
     page.wait_for_selector("[data-testid=score-example]")
 
+
+
+def test_a_first_visit_sends_each_file_once_and_keeps_the_readers_words_offline(
+    own_server: tuple[str, Any], browser: Any
+) -> None:
+    """A Nepali reader's first visit on a slow phone (a newcomer's try): the service worker, installing,
+    fetched every file again past the browser's copies (181 KB beside the page's 71 KB) and every
+    language's words. Now no file the page loaded crosses the link again, no other language's words
+    are fetched, and the reader's own are kept: offline, with the server gone, the page is in Nepali."""
+    base, proc = own_server
+    ctx = browser.new_context(**PHONE, locale="ne-NP")
+    sent: dict[str, list[str]] = {"page": [], "worker": []}  # the paths each had sent with a body
+
+    def finished(r: Any) -> None:
+        if r.sizes()["responseBodySize"] > 0:
+            sent["worker" if r.service_worker else "page"].append(r.url.removeprefix(base))
+
+    ctx.on("requestfinished", finished)
+    try:
+        page = new_page(ctx)
+        page.goto(base + "/")
+        page.wait_for_selector("[data-testid=play-now]")
+        build = build_id(STATIC)
+        stored = f"""caches.open('callbreak-{build}').then(c => c.keys()).then(rs => rs.map(r => new URL(r.url).pathname))"""
+        want = {*precache(STATIC), "/static/i18n/ne.json"}
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        for _ in range(600):
+            if want <= set(page.evaluate(stored)):
+                break
+            page.wait_for_timeout(50)
+        cached = set(page.evaluate(stored))
+        assert want <= cached, want - cached
+        assert "/static/i18n/hi.json" not in cached and "/static/i18n/bn.json" not in cached
+        assert {"/", "/static/app.js", "/static/style.css", "/static/i18n/ne.json"} <= set(sent["page"])
+        assert set(sent["page"]) & set(sent["worker"]) == set(), sent
+        assert "/static/table.js" in sent["worker"]  # (the worker's fetches are seen)
+        assert not [p for p in sent["page"] + sent["worker"] if p.startswith(("/static/i18n/hi", "/static/i18n/bn"))]
+        # offline, and the server gone: the page comes from the worker, in the reader's words
+        stop_server(proc)
+        ctx.set_offline(True)
+        page.reload()
+        page.wait_for_selector("[data-testid=play-now]")
+        assert page.evaluate("document.documentElement.lang") == "ne"
+        assert page.inner_text(".topbar nav a[href='/rules']") == catalogue("ne")["nav.rules"]
+    finally:
+        ctx.close()
 
 INIT = """
 (() => {

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from callbreak.i18n import catalogue
+
 from .test_phone_hand import PHONE, open_table, phone, where
 
 CALLS = "[data-call]:not([disabled])"
@@ -209,5 +211,30 @@ def test_on_a_slow_link_play_now_keeps_the_home_pages_look_then_says_it_is_conne
         page.wait_for_selector("[data-testid=hand] [data-card]")
         assert page.evaluate("document.body.dataset.page") == "table"
         assert page.evaluate("window.__connecting")  # the felt said so before the table's first word
+    finally:
+        ctx.close()
+
+
+def test_the_readers_words_come_before_the_apps_code(server: str, browser: Any) -> None:
+    """A Nepali reader's first visit on a slow phone (a newcomer's try): the page stood in English
+    for 2 s more than it had to, its words asked for only once the whole app's code was in. They are
+    asked for as soon as the words' own small script is in: with the app's code held back, the top
+    bar is in Nepali; the home page comes with the code."""
+    ctx = browser.new_context(service_workers="block", locale="ne-NP", **PHONE)
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(20_000)
+        held: list[Any] = []
+        page.route("**/static/app.js*", lambda route: held.append(route))  # the app's code on its way
+        page.goto(server + "/", wait_until="commit")
+        rules = catalogue("ne")["nav.rules"]
+        page.wait_for_function(
+            "(rules) => document.querySelector(\".topbar nav a[href='/rules']\")?.textContent === rules", arg=rules
+        )
+        assert held and page.locator("[data-testid=play-now]").count() == 0  # (the app's code is not in)
+        assert page.evaluate("document.documentElement.lang") == "ne"
+        held[0].continue_()
+        page.wait_for_selector("[data-testid=play-now]")
+        assert page.inner_text("[data-testid=play-now]") == catalogue("ne")["home.play_now"]
     finally:
         ctx.close()

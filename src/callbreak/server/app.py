@@ -21,7 +21,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
@@ -52,7 +52,7 @@ from .hub import Hub
 from .live import LiveTable
 from .outage import UNAVAILABLE
 from .protocol import Error, ErrorCode, State, encode
-from .pwa import SW_HEADERS, service_worker
+from .pwa import SW_HEADERS, file_answer, service_worker
 from .store import StoreUnavailable
 from .table import TableError
 from .transport import ExposeAbort, abort_of, handshake
@@ -155,7 +155,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
     async def page(request: Request) -> Response:
         index = static / "index.html"
         if index.is_file():
-            return FileResponse(index, media_type="text/html")
+            return file_answer(request.headers, index, "text/html")
         return HTMLResponse(PLACEHOLDER)
 
     # Built once: the static files do not change while the server runs.
@@ -171,7 +171,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         name = request.path_params["name"]
         if name.removesuffix(".json") not in LANGUAGES or not name.endswith(".json"):
             return JSONResponse({"error": "not_found", "message": "no such catalogue"}, status_code=404)
-        return FileResponse(I18N / name, media_type="application/json")
+        return file_answer(request.headers, I18N / name, "application/json")
 
     async def healthz(request: Request) -> Response:
         conns = sum(len(c) for t in the_hub.tables.values() for c in t.conns.values())

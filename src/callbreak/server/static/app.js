@@ -2,7 +2,7 @@
 // module, loaded on first use, and renders into <main id="app">.
 import { h, fill } from "./util.js";
 import { initSettings } from "./settings.js";
-import { t, translatePage } from "./i18n.js";
+import { t, lang, catalogueUrl } from "./i18n.js";
 import { resumeBanner } from "./seats.js";
 
 const ROUTES = [
@@ -141,12 +141,19 @@ document.querySelector("a.skip")?.addEventListener("click", (e) => {
   e.preventDefault();
   document.getElementById("app").focus();
 });
-translatePage();
 initSettings();
-route();
+const drawn = route();
 
 // The service worker (/sw.js) keeps the pages and their files for offline use.  Without it
 // (an old browser, or a page not served over https or from localhost) everything works online.
+// It is installed once the first page is drawn and loaded: its downloads then take nothing from
+// the page's own on a slow link.  Once it controls the page, the page asks for its catalogue again,
+// through it, for it to keep (the first visit's came before it; it stores only English by itself).
 if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch((e) => console.warn("No offline support:", e));
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (lang !== "en") fetch(catalogueUrl(lang)).catch(() => { /* offline: the next visit online keeps it */ });
+  });
+  const loaded = document.readyState === "complete" ? null : new Promise((ok) => window.addEventListener("load", ok, { once: true }));
+  Promise.all([drawn, loaded]).then(() => navigator.serviceWorker.register("/sw.js", { scope: "/" }))
+    .catch((e) => console.warn("No offline support:", e));
 }

@@ -4,11 +4,13 @@
 //   "key": {"one": "…", "other": "…"}      plural forms by Intl.PluralRules, chosen by {count}
 // The language is the one chosen on this device (localStorage "callbreak.lang"), else the first
 // of the browser's languages we have, else English.  A key missing from a catalogue falls back to
-// English (a test holds every catalogue complete).  Numbers are written with the language's own
+// the key itself (a test holds every catalogue complete).  Numbers are written with the language's own
 // digits (Intl.NumberFormat: Devanagari in Nepali, Bengali in Bengali, Western in Hindi, as
 // callbreak.i18n.digits; a browser test holds the two equal).
 // This module loads the catalogues with a top-level await: every module that imports it runs
-// once they are in.
+// once they are in.  index.html runs it as a script of its own as well, so the catalogues are asked
+// for as soon as this file is in, not once the app's code is (on a slow phone the page was in
+// English for 2 s more), and it words the static page (the top bar) itself as soon as they are in.
 
 /** The languages offered, each named in itself. */
 export const LANGUAGES = [["en", "English"], ["ne", "नेपाली"], ["hi", "हिन्दी"], ["bn", "বাংলা"]];
@@ -29,19 +31,25 @@ function storedLanguage() {
   try { return JSON.parse(localStorage.getItem(LANG_KEY)); } catch { return null; }
 }
 
+/** Where a language's catalogue is served ("ne" -> "/static/i18n/ne.json"). */
+export function catalogueUrl(code) {
+  return `/static/i18n/${code}.json`;
+}
+
 async function fetchCatalogue(code) {
   try {
-    const res = await fetch(`/static/i18n/${code}.json`);
+    const res = await fetch(catalogueUrl(code));
     if (res.ok) return await res.json();
   } catch { /* offline without a cached copy: English below */ }
   return null;
 }
 
 export const lang = chooseLanguage(storedLanguage(), navigator.languages || [navigator.language]);
-// both at once (one after the other, a slow phone's link waited 2 s more for the second: a newcomer's try)
-const [englishGot, ownGot] = await Promise.all([fetchCatalogue("en"), lang === "en" ? null : fetchCatalogue(lang)]);
-const english = englishGot || {};
-const catalogue = lang === "en" ? english : (ownGot || english);
+// The reader's catalogue alone: a test holds every catalogue complete, so English is asked for only
+// where the reader's cannot be had (on a slow phone's link its 14 KB came before any word).
+const ownGot = lang === "en" ? null : await fetchCatalogue(lang);
+const english = (lang === "en" || !ownGot ? await fetchCatalogue("en") : null) || {};
+const catalogue = ownGot || english;
 document.documentElement.lang = lang;
 
 // The digits each language is read in (a choice: CLDR's default for Nepali is Western digits,
@@ -122,3 +130,5 @@ export function translatePage(root = document) {
     for (const el of root.querySelectorAll(`[data-i18n-${attr}]`)) el.setAttribute(attr, t(el.getAttribute(`data-i18n-${attr}`)));
   }
 }
+
+translatePage();

@@ -1,9 +1,13 @@
 // The service worker: the pages and their files load offline after a first visit.
 // The server serves this file at /sw.js with two constants in front of it (see pwa.py):
 //   BUILD     a hash of the package version and every static file;
-//   PRECACHE  the app shell: the SPA's pages ("/", "/rules", ...) and every file under /static/.
+//   PRECACHE  the app shell: the SPA's pages ("/", "/rules", ...), every file under /static/ and
+//             the English catalogue (another language's is stored when a page first asks for it).
 // Pages: network first, the cached shell when the network fails.  Static files: from this
 // build's cache (they match the shell of the same build), the network for anything not in it.
+// Whatever it fetches is asked for with "no-cache": the browser's copy is used only once the server
+// has confirmed it (a 304, no body), so the new build's files are stored, never an old copy, and a
+// file the first visit's page has just loaded does not cross a slow link twice.
 // /api/ and /ws/ are never cached: the table itself needs the server.
 /* global BUILD, PRECACHE */
 const CACHE = `callbreak-${BUILD}`;
@@ -13,8 +17,7 @@ const NAV_TIMEOUT_MS = 6000; // a network that hangs (not failing outright) gets
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    // "reload": past the HTTP cache, so the new build's files are stored, not an old copy.
-    await cache.addAll(PRECACHE.map((url) => new Request(url, { cache: "reload" })));
+    await cache.addAll(PRECACHE.map((url) => new Request(url, { cache: "no-cache" })));
     await self.skipWaiting();
   })());
 });
@@ -52,7 +55,7 @@ async function asset(req) {
   const cache = await caches.open(CACHE);
   const hit = await cache.match(req, { ignoreSearch: true });
   if (hit) return hit;
-  const res = await fetch(req);
+  const res = await fetch(new Request(req, { cache: "no-cache" }));
   if (res.ok && res.type === "basic") await cache.put(req, res.clone());
   return res;
 }

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
 import httpx
 
 from callbreak.i18n import LANGUAGES, catalogue
+from callbreak.server.pwa import STATIC
 
 from .conftest import Server
 
@@ -18,9 +24,8 @@ def test_catalogues_are_served_and_precached(server: Server) -> None:
     for other in ("fr.json", "__init__.py", "en", "..%2Fcli.py"):
         r = httpx.get(f"{server.base}/static/i18n/{other}")
         assert r.status_code == 404, other
-    # the worker stores English at install, another language as a page asks for it (test_pwa.py)
     worker = httpx.get(f"{server.base}/sw.js").text
-    assert [lang for lang in LANGUAGES if f'"/static/i18n/{lang}.json"' in worker] == ["en"]
+    assert all(f'"/static/i18n/{lang}.json"' in worker for lang in LANGUAGES)
 
 
 def test_a_file_the_browser_has_is_confirmed_not_sent_again(server: Server) -> None:
@@ -55,3 +60,31 @@ def test_the_pages_files_go_compressed_to_a_browser_that_takes_it(server: Server
         assert packed.headers["x-content-type-options"] == "nosniff"  # (the same headers)
     small = httpx.get(server.base + "/healthz", headers={"Accept-Encoding": "gzip"})
     assert "content-encoding" not in small.headers
+
+
+def test_a_release_that_keeps_a_files_size_and_time_is_not_confirmed_as_the_old(
+    make_server: Callable[..., Server], tmp_path: Path
+) -> None:
+    """A reviewer's find: the ETag was of the file's time and size (Starlette's), and a release built
+    with fixed times (as Nix and some image builders do) keeps both for a changed file; the new
+    worker, asking with the old copy's ETag, was told 304 and kept the old build's code for good.
+    The ETag is of the file's bytes: the same bytes on any host, other bytes another tag."""
+    static = tmp_path / "static"
+    shutil.copytree(STATIC, static)
+    env = {"CALLBREAK_STATIC": str(static)}
+    util = static / "util.js"
+    server = make_server(env=env, db=tmp_path / "a.db")
+    old = httpx.get(server.base + "/static/util.js")
+    assert old.status_code == 200
+    before = util.stat()
+    text = util.read_bytes()
+    util.write_bytes(text.replace(b"export", b"EXPORT", 1))  # the same size, other bytes
+    os.utime(util, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (util.stat().st_size, util.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    server.stop()
+    again = make_server(env=env, db=tmp_path / "b.db")  # (the release: a process started anew)
+    got = httpx.get(again.base + "/static/util.js", headers={"If-None-Match": old.headers["etag"]})
+    assert got.status_code == 200 and got.content == util.read_bytes(), got.status_code
+    # and the same bytes on another process (another host behind the balancer) have the same tag
+    other = make_server(env=env, db=tmp_path / "c.db")
+    assert httpx.get(other.base + "/static/util.js").headers["etag"] == got.headers["etag"]

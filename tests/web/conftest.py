@@ -112,8 +112,9 @@ def pw() -> Iterator[Any]:
     the same process; xdist may hand one worker both kinds in any order."""
     from playwright.sync_api import sync_playwright
 
-    # a context's "request" events show the service worker's fetches too (Chromium), for the tests
-    # of what a first visit sends (test_pwa.py); a page's own events are unchanged
+    # a context's "request" events and routes see the service worker's fetches too (Chromium), for the
+    # tests of what a first visit sends (test_pwa.py): on by default since Playwright 1.57, this
+    # variable for the ones before; a page's own events and routes are unchanged
     os.environ["PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS"] = "1"
     with sync_playwright() as p:
         yield p

@@ -23,7 +23,6 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -52,7 +51,7 @@ from .hub import Hub
 from .live import LiveTable
 from .outage import UNAVAILABLE
 from .protocol import Error, ErrorCode, State, encode
-from .pwa import SW_HEADERS, file_answer, service_worker
+from .pwa import SHELL, SW_HEADERS, AppFiles, file_answer, service_worker
 from .store import StoreUnavailable
 from .table import TableError
 from .transport import ExposeAbort, abort_of, handshake
@@ -360,19 +359,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
                 await writer  # it ends once its queue and close frame are sent, or the socket is aborted
 
-    routes: list[Any] = [
-        Route(path, page)
-        for path in (
-            "/",
-            "/t/{id}",
-            "/join/{code}",
-            "/watch/{id}",
-            "/calculator",
-            "/rules",
-            "/matches",
-            "/replay/{id}",
-        )
-    ]
+    routes: list[Any] = [Route(path, page) for path in SHELL]
     routes += [
         Route("/healthz", healthz),
         Route("/sw.js", sw),
@@ -389,7 +376,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         WebSocketRoute("/ws/{id}", ws),
         Route("/ws/{id}", ws_over_plain_http),
         Route("/static/i18n/{name}", catalogue),
-        Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
+        Mount("/static", AppFiles(directory=static, check_dir=False), name="static"),
     ]
     if cfg.test_hooks:
         from .testhooks import hook_routes

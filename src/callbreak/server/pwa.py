@@ -1,16 +1,17 @@
 """The installable web app: the service worker's source, versioned by the static files.
 
 The worker (``static/sw.js``) is served at ``/sw.js`` so that its scope is the whole site.  The
-server puts two constants in front of it: ``BUILD``, a hash of the package version and of every
-static file, and ``PRECACHE``, the URLs of the app shell (the SPA's pages and every static file).
+server puts three constants in front of it: ``BUILD``, a hash of the package version and of every
+static file, ``PRECACHE``, the URLs of the app shell (the SPA's pages and every static file), and
+``SHELL``, the paths whose page is the app's (answered from the cache at once).
 A release that changes any file changes ``BUILD``, so browsers install the new worker, which fills a
 new cache and deletes the old ones.
 
-The worker installs while the first visit goes on, over the same (maybe slow) link: it asks for each
-file with ``cache: "no-cache"``, so that a file the page has just loaded is only confirmed (``304``,
-`file_answer`), not sent again; and it stores the other languages' catalogues only when a page asks
-for them (a first visit's data on a slow phone was twice the page's: 181 KB for the worker, 71 KB
-for the page; ``benchmarks/first_visit.py``).
+The worker installs once the first visit's page is drawn, over the same (maybe slow) link: it asks
+for each file with ``cache: "no-cache"``, so that a file the page has just loaded is only confirmed
+(``304``, `file_answer`, `AppFiles`: an ETag of the file's bytes), not sent again (a first visit's
+data on a slow phone was twice the page's: 181 KB for the worker, 71 KB for the page;
+``benchmarks/first_visit.py``).
 
 >>> js = service_worker()
 >>> js.startswith('const BUILD = "') and '"/static/app.js"' in js and '"/rules"' in js
@@ -24,21 +25,40 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from starlette.datastructures import Headers
 from starlette.responses import FileResponse, Response
+from starlette.staticfiles import NotModifiedResponse, StaticFiles
+from starlette.types import Scope
 
 from .. import __version__
 from ..i18n import DIR as I18N
 from ..i18n import LANGUAGES
 
-__all__ = ["PAGES", "SW_HEADERS", "build_id", "file_answer", "precache", "service_worker"]
+__all__ = [
+    "PAGES",
+    "SHELL",
+    "SW_HEADERS",
+    "AppFiles",
+    "build_id",
+    "content_etag",
+    "file_answer",
+    "precache",
+    "service_worker",
+    "shell_patterns",
+]
 
 STATIC = Path(__file__).parent / "static"
 # The SPA's pages a person may open offline; each is index.html.  Any other page offline falls
 # back to the cached "/" (the router then shows that a table needs the server).
 PAGES = ("/", "/rules", "/calculator", "/matches")
+#: Every path the server answers with the app's page, index.html (Starlette's templates, for
+#: `server.app`'s routes): the worker answers each from its cache at once, never waiting on the
+#: network (a reload on a silent link showed nothing for 6 s; a slow one waited a round trip).
+SHELL = ("/", "/t/{id}", "/join/{code}", "/watch/{id}", "/calculator", "/rules", "/matches", "/replay/{id}")
 _SKIP = {"sw.js", "index.html"}  # the worker itself; index.html is cached under the pages' URLs
 SW_HEADERS = {"Cache-Control": "no-cache"}  # the browser asks for a new worker on every visit
 
@@ -69,42 +89,93 @@ def build_id(static: Path = STATIC) -> str:
 
 
 def precache(static: Path = STATIC) -> list[str]:
-    """The URLs the worker stores at install: the pages, every static file and the English catalogue.
-
-    The other languages' catalogues are stored as a page asks for them (the reader's own, which
-    the first visit's page asks for again once the worker controls it: ``app.js``).
+    """The URLs the worker stores at install: the pages, then every static file and catalogue.
 
     >>> urls = precache()
-    >>> urls[:4], "/static/app.js" in urls, "/static/i18n/en.json" in urls, "/static/i18n/hi.json" in urls
+    >>> urls[:4], "/static/app.js" in urls, "/static/i18n/hi.json" in urls, "/static/sw.js" in urls
     (['/', '/rules', '/calculator', '/matches'], True, True, False)
-    >>> "/static/sw.js" in urls
-    False
     """
     files = [f"/static/{p.relative_to(static).as_posix()}" for p in _files(static) if p.name not in _SKIP]
-    return [*PAGES, *files, "/static/i18n/en.json"]
+    return [*PAGES, *files, *(f"/static/i18n/{lang}.json" for lang in LANGUAGES)]
+
+
+_ETAGS: dict[tuple[str, int, int], str] = {}
+
+
+def content_etag(path: Path, stat: os.stat_result) -> str:
+    """The file's ETag: a hash of its bytes (Starlette's is of its time and size, which a release
+    may keep for a changed file, and which differ between hosts behind a load balancer).  Kept per
+    file, time and size: read once.
+
+    >>> index = STATIC / "index.html"
+    >>> tag = content_etag(index, index.stat())
+    >>> tag.startswith('"') and tag.endswith('"') and len(tag) == 34, tag == content_etag(index, index.stat())
+    (True, True)
+    """
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key not in _ETAGS:
+        _ETAGS[key] = '"' + hashlib.sha256(path.read_bytes()).hexdigest()[:32] + '"'
+    return _ETAGS[key]
+
+
+def _confirmed(request_headers: Mapping[str, str], answer: Response) -> Response:
+    """``answer``, or ``304 Not Modified`` with no body where ``If-None-Match`` names its ETag
+    (or is ``*``); the 304 says it varies with ``Accept-Encoding`` as the gzipped answer does."""
+    asked = request_headers.get("if-none-match", "")
+    tags = [tag.strip().removeprefix("W/") for tag in asked.split(",")]
+    if asked.strip() == "*" or answer.headers["etag"] in tags:
+        confirmed = NotModifiedResponse(answer.headers)
+        confirmed.headers["vary"] = "Accept-Encoding"
+        return confirmed
+    return answer
 
 
 def file_answer(request_headers: Mapping[str, str], path: Path, media_type: str) -> Response:
-    """A file with its validators (``ETag``, ``Last-Modified``), or ``304 Not Modified`` with no
-    body where the request's ``If-None-Match`` names its ETag (the service worker's install
-    confirming a file the page has just loaded), as ``/static/`` answers.
+    """A file with its validators (``ETag``: `content_etag`; ``Last-Modified``), or ``304 Not
+    Modified`` with no body where the request's ``If-None-Match`` names its ETag (the service
+    worker's install confirming a file the page has just loaded), as `AppFiles` answers.
 
     >>> index = STATIC / "index.html"
     >>> first = file_answer({}, index, "text/html")
-    >>> first.status_code, first.headers["etag"].startswith('"')
+    >>> first.status_code, first.headers["etag"] == content_etag(index, index.stat())
     (200, True)
     >>> again = file_answer({"if-none-match": first.headers["etag"]}, index, "text/html")
-    >>> again.status_code, again.body, again.headers["etag"] == first.headers["etag"]
-    (304, b'', True)
+    >>> again.status_code, again.body, again.headers["etag"] == first.headers["etag"], again.headers["vary"]
+    (304, b'', True, 'Accept-Encoding')
     >>> file_answer({"if-none-match": '"another"'}, index, "text/html").status_code
     200
     """
-    answer = FileResponse(path, media_type=media_type, stat_result=os.stat(path))
-    etag = answer.headers["etag"]
-    asked = request_headers.get("if-none-match", "")
-    if etag in (tag.strip().removeprefix("W/") for tag in asked.split(",")):
-        return Response(status_code=304, headers={"etag": etag, "last-modified": answer.headers["last-modified"]})
-    return answer
+    stat = os.stat(path)
+    answer = FileResponse(path, media_type=media_type, stat_result=stat, headers={"etag": content_etag(path, stat)})
+    return _confirmed(request_headers, answer)
+
+
+class AppFiles(StaticFiles):
+    """``/static/``: Starlette's static files with `content_etag` for their ETag.
+
+    >>> AppFiles(directory=STATIC).directory == STATIC
+    True
+    """
+
+    def file_response(
+        self, full_path: str | os.PathLike[str], stat_result: os.stat_result, scope: Scope, status_code: int = 200
+    ) -> Response:
+        tag = content_etag(Path(full_path), stat_result)
+        answer = FileResponse(full_path, status_code=status_code, stat_result=stat_result, headers={"etag": tag})
+        return _confirmed(Headers(scope=scope), answer)
+
+
+def shell_patterns() -> list[str]:
+    """`SHELL` as the worker's regular expressions (a parameter: one segment; a slash may end it).
+
+    >>> shell_patterns()[:2]
+    ['^/$', '^/t/[^/]+/?$']
+    >>> import re
+    >>> [p for p in shell_patterns() if re.match(p, "/join/ab12cd")], any(re.match(p, "/metrics") for p in shell_patterns())
+    (['^/join/[^/]+/?$'], False)
+    """
+    # (the paths have no character a regular expression reads otherwise but the parameters)
+    return ["^/$" if path == "/" else "^" + re.sub(r"\{\w+\}", "[^/]+", path) + "/?$" for path in SHELL]
 
 
 def service_worker(static: Path = STATIC) -> str:
@@ -116,5 +187,6 @@ def service_worker(static: Path = STATIC) -> str:
     """
     head = (
         f"const BUILD = {json.dumps(build_id(static))};\nconst PRECACHE = {json.dumps(precache(static))};\n"
+        f"const SHELL = {json.dumps(shell_patterns())};\n"
     )
     return head + (static / "sw.js").read_text(encoding="utf-8")

@@ -2,7 +2,7 @@
 // module, loaded on first use, and renders into <main id="app">.
 import { h, fill } from "./util.js";
 import { initSettings } from "./settings.js";
-import { t, lang, catalogueUrl } from "./i18n.js";
+import { t } from "./i18n.js";
 import { resumeBanner } from "./seats.js";
 
 const ROUTES = [
@@ -144,16 +144,23 @@ document.querySelector("a.skip")?.addEventListener("click", (e) => {
 initSettings();
 const drawn = route();
 
+// The pages that lead to a table ("Play now", a friend's link) ask for the table's code once they
+// are drawn: on a slow phone's link a tap on "Play now" then waits for the table's first message
+// only (it waited for the table's code as well, after the tap: 5 to 6 s at 400 kbit/s).
+const LEAD_TO_TABLE = new Set(["home", "join"]);
+const warmed = drawn.then(() => {
+  if (!LEAD_TO_TABLE.has(document.body.dataset.page)) return null;
+  const [, , tableCode] = ROUTES.find(([, name]) => name === "table");
+  return tableCode().catch((e) => console.warn("The table's code is asked for again when a table opens:", e));
+});
+
 // The service worker (/sw.js) keeps the pages and their files for offline use.  Without it
 // (an old browser, or a page not served over https or from localhost) everything works online.
-// It is installed once the first page is drawn and loaded: its downloads then take nothing from
-// the page's own on a slow link.  Once it controls the page, the page asks for its catalogue again,
-// through it, for it to keep (the first visit's came before it; it stores only English by itself).
+// It is installed once the first page is drawn and loaded (and the table's code is in, where it
+// was asked for): its downloads then take nothing from the page's own on a slow link, and a file
+// the page has is only confirmed (a 304), not sent again.
 if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.addEventListener("controllerchange", () => {
-    if (lang !== "en") fetch(catalogueUrl(lang)).catch(() => { /* offline: the next visit online keeps it */ });
-  });
   const loaded = document.readyState === "complete" ? null : new Promise((ok) => window.addEventListener("load", ok, { once: true }));
-  Promise.all([drawn, loaded]).then(() => navigator.serviceWorker.register("/sw.js", { scope: "/" }))
+  Promise.all([warmed, loaded]).then(() => navigator.serviceWorker.register("/sw.js", { scope: "/" }))
     .catch((e) => console.warn("No offline support:", e));
 }

@@ -31,14 +31,9 @@ function storedLanguage() {
   try { return JSON.parse(localStorage.getItem(LANG_KEY)); } catch { return null; }
 }
 
-/** Where a language's catalogue is served ("ne" -> "/static/i18n/ne.json"). */
-export function catalogueUrl(code) {
-  return `/static/i18n/${code}.json`;
-}
-
 async function fetchCatalogue(code) {
   try {
-    const res = await fetch(catalogueUrl(code));
+    const res = await fetch(`/static/i18n/${code}.json`);
     if (res.ok) return await res.json();
   } catch { /* offline without a cached copy: English below */ }
   return null;

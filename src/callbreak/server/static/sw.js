@@ -2,17 +2,22 @@
 // The server serves this file at /sw.js with two constants in front of it (see pwa.py):
 //   BUILD     a hash of the package version and every static file;
 //   PRECACHE  the app shell: the SPA's pages ("/", "/rules", ...), every file under /static/ and
-//             the English catalogue (another language's is stored when a page first asks for it).
-// Pages: network first, the cached shell when the network fails.  Static files: from this
-// build's cache (they match the shell of the same build), the network for anything not in it.
+//             every language's catalogue.
+//   SHELL     the paths whose page is the app's own (index.html): "/", "/t/ID", "/rules", ...
+// The app's pages: from this build's cache at once (a reload on a silent link showed nothing for
+// 6 s, a slow link waited a round trip; the page is the same for every path and changes with the
+// build only, which a new worker brings).  Any other page: network first, the cached shell when the
+// network fails.  Static files: from this build's cache (they match the shell of the same build),
+// the network for anything not in it.
 // Whatever it fetches is asked for with "no-cache": the browser's copy is used only once the server
 // has confirmed it (a 304, no body), so the new build's files are stored, never an old copy, and a
 // file the first visit's page has just loaded does not cross a slow link twice.
 // /api/ and /ws/ are never cached: the table itself needs the server.
-/* global BUILD, PRECACHE */
+/* global BUILD, PRECACHE, SHELL */
 const CACHE = `callbreak-${BUILD}`;
 const NEVER = ["/api/", "/ws/", "/healthz", "/sw.js"];
 const NAV_TIMEOUT_MS = 6000; // a network that hangs (not failing outright) gets the cached page after this
+const SHELL_RE = SHELL.map((source) => new RegExp(source));
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -41,6 +46,10 @@ self.addEventListener("fetch", (event) => {
 });
 
 async function page(req, url) {
+  if (SHELL_RE.some((re) => re.test(url.pathname))) {
+    const shell = await (await caches.open(CACHE)).match("/");
+    if (shell) return shell;
+  }
   try {
     return await withTimeout(fetch(req), NAV_TIMEOUT_MS);
   } catch (err) {

@@ -297,6 +297,16 @@ class Ruleset:
         return pname if not set(diff) - {"card_seconds", "call_seconds"} else "custom"
 
     @property
+    def untimed(self) -> bool:
+        """Whether a table on these rules has no turn timers at all (a game alone against bots,
+        a position played again): its players are never hurried, between rounds either.
+
+        >>> Ruleset().untimed, Ruleset(card_seconds=None, call_seconds=None).untimed, Ruleset(card_seconds=None).untimed
+        (False, True, False)
+        """
+        return self.card_seconds is None and self.call_seconds is None
+
+    @property
     def trump_index(self) -> int:
         """The trump suit as 0..3 (S H D C).
 

@@ -484,12 +484,13 @@ class Cluster:
                 chunks.append(message.get("body", b""))
 
         scope = self._scope(msg, "http")
-        if creates_table(msg.get("method", "GET"), msg["path"]):
+        makes = creates_table(msg.get("method", "GET"), msg["path"])
+        if makes:
             # (its answer is read here, `let_go`: not gzipped, whatever the browser takes)
             scope["headers"] = [(k, v) for k, v in scope["headers"] if k.lower() != b"accept-encoding"]
         try:
             await self.app(scope, receive, send)
-            if status == 200 and creates_table(msg.get("method", "GET"), msg["path"]):
+            if status == 200 and makes:
                 self.let_go(b"".join(chunks))
         except Exception:
             log.exception("forwarded request %s %s failed", msg.get("method"), msg["path"])

@@ -117,6 +117,14 @@ class LiveTable:
         self.autopilot = Autopilot(self)
         self.last_seen = self.clock.time()
         self._rules_dict = state.meta.rules.to_dict()
+        #: where a table playing a position again comes from (one made before the round was kept:
+        #: none); the table's meta, set as it is made
+        made = state.meta.practice or {}
+        self._practice = (
+            PracticeOf(table=state.meta.parent, round=made["round"])
+            if state.meta.parent is not None and isinstance(made.get("round"), int)
+            else None
+        )
         #: the newest events, rendered for every audience, for catch-ups
         self.recent = Recent(self.config.catchup_max)
         self._sheet: tuple[tuple[int, int], str] | None = None
@@ -292,15 +300,6 @@ class LiveTable:
             rematch=st.rematch,
             practice=self._practice,
         )
-
-    @property
-    def _practice(self) -> PracticeOf | None:
-        """Where a table playing a position again comes from (one made before the round was kept: none)."""
-        meta = self.state.meta
-        made = meta.practice or {}
-        if meta.parent is None or not isinstance(made.get("round"), int):
-            return None
-        return PracticeOf(table=meta.parent, round=made["round"])
 
     def _invite(self, seat: int) -> str | None:
         """The invite, a player's to share (a spectator is not told it)."""
@@ -526,8 +525,7 @@ class LiveTable:
             if not waiting:
                 self._handle = self.clock.call_later(0, self._next_round, st.v)
                 return
-            rules = st.meta.rules
-            if playing and rules.card_seconds is None and rules.call_seconds is None:
+            if playing and st.meta.rules.untimed:
                 # a table without turn timers does not hurry its players through the round's
                 # summary either: the next deal waits for their "Next round" (a screen reader's
                 # user had it closed on them after 10 s at a practice table)

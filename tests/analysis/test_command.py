@@ -27,8 +27,11 @@ def test_analyse_prints_the_summary_and_writes_json(
     monkeypatch.setenv("COLUMNS", "80")  # a terminal's usual width: every header whole, none cut short
     out = tmp_path / "a.json"
     assert main(["analyse", str(history), "--seat", "2", "--budget", "40", "--json", str(out)]) == 0
-    printed = capsys.readouterr().out
+    said = capsys.readouterr()
+    printed = said.out
     assert "Accuracy" in printed and "South" in printed  # seat 2 of the demo's North, East, South, West
+    # fewer playouts than the grades are set for: said (a researcher's try took its noise for mistakes)
+    assert "note: 40 playouts a decision, fewer than the 800 the grades are set for" in " ".join(said.err.split())
     assert "…" not in printed and max(len(line) for line in printed.splitlines()) <= 80
     a = Analysis.from_dict(json.loads(out.read_text(encoding="utf-8")))
     assert a.seats == (2,) and a.budget == 40 and len(a.decisions) == 14

@@ -382,7 +382,19 @@ def run_arena(
     ... except ValueError as e:
     ...     print(e)
     an arena match needs four bots, not 2
+    >>> from callbreak.bots import RandomBot
+    >>> try:
+    ...     run_arena([RandomBot(), "easy", "easy", "easy"], 4)
+    ... except TypeError as e:
+    ...     print(e)
+    an arena bot is named by a string (a level such as 'hard', 'FILE.py:CLASS', 'policy:FILE.npz' or an http:// URL), not a RandomBot: for a bot class, give 'its_file.py:RandomBot'
     """
+    for s in specs:  # (each process of --jobs makes its own bots: they are named, not passed)
+        if not isinstance(s, str):
+            raise TypeError(
+                f"an arena bot is named by a string (a level such as 'hard', 'FILE.py:CLASS', 'policy:FILE.npz'"
+                f" or an http:// URL), not a {type(s).__name__}: for a bot class, give 'its_file.py:{type(s).__name__}'"
+            )
     if len(specs) != 4:
         raise ValueError(f"an arena match needs four bots, not {len(specs)}")
     if matches < 1:

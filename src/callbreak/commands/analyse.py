@@ -16,6 +16,10 @@ from typing import Any
 
 from .options import output_file, positive_int, seed_option
 
+#: the analysis' playouts a decision unless ``--budget`` says otherwise (`callbreak.analysis.DEFAULT_BUDGET`:
+#: a test holds the two equal; the analysis itself is imported only when a match is analysed)
+BUDGET = 800
+
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``callbreak analyse`` (alias ``analyze``) to the command line's subcommands.
@@ -26,6 +30,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     >>> args = parser.parse_args(["analyze", "match.json", "--budget", "200", "--no-hindsight"])
     >>> args.func is run, args.file, args.budget, args.no_hindsight, args.seed
     (True, 'match.json', 200, True, 0)
+    >>> from callbreak.analysis import DEFAULT_BUDGET
+    >>> BUDGET == DEFAULT_BUDGET   # (the default the help names is the analysis' own)
+    True
     """
     p = subparsers.add_parser(
         "analyse",
@@ -48,7 +55,13 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="seat 0..3 to analyse (repeatable; default all)",
     )
     p.add_argument("--json", metavar="OUT", type=output_file, help="write the analysis as JSON to OUT")
-    p.add_argument("--budget", type=positive_int, default=None, metavar="PLAYOUTS", help="playouts per decision")
+    p.add_argument(
+        "--budget",
+        type=positive_int,
+        default=None,
+        metavar="PLAYOUTS",
+        help=f"playouts per decision (default {BUDGET}: the grades are set for it; fewer grade the search's noise too)",
+    )
     p.add_argument("--seed", type=seed_option, default=0, help="seed of the searches (default 0)")
     p.add_argument("--no-hindsight", action="store_true", help="skip the double-dummy hindsight")
     p.set_defaults(func=run)
@@ -105,6 +118,11 @@ def run(args: argparse.Namespace) -> int:
 
     from ..analysis import DEFAULT_BUDGET, analyse
 
+    if args.budget is not None and args.budget < DEFAULT_BUDGET:
+        err.print(
+            f"note: {args.budget} playouts a decision, fewer than the {DEFAULT_BUDGET} the grades are set for:"
+            " some mistakes marked may be the search's noise, and the better option may change from run to run"
+        )
     analysis = _with_progress(
         lambda progress: analyse(
             match,
@@ -133,17 +151,19 @@ def _with_progress(work: Any, console: Any) -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     with Progress(
-        TextColumn("analysing"),
+        TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
         console=console,
         transient=True,
     ) as bar:
-        task = bar.add_task("analysing", total=None)
+        # (a first run compiles the search's kernel before the first decision is valued: a minute
+        # with no word was taken for a hang in a newcomer's try)
+        task = bar.add_task("analysing (a first run compiles the search first, up to a minute: `callbreak warmup` does it ahead)", total=None)
 
         def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+            bar.update(task, completed=done, total=total, description="analysing")
 
         return work(progress)
 

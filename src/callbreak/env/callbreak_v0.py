@@ -50,12 +50,11 @@ from ..match import Match
 from ..round import CALLING
 from ..rules import Ruleset
 from . import observation as ob
-from .episode import PLACE_REWARD, match_for, ruleset_of
+from .episode import AGENTS, PLACE_REWARD, match_for, ruleset_of
 from .text import render_text
 
 __all__ = ["AGENTS", "PLACE_REWARD", "env", "raw_env"]
 
-AGENTS = ("player_0", "player_1", "player_2", "player_3")
 RENDER_MODES = ("ansi", "human")
 Obs = dict[str, npt.NDArray[Any]]
 

@@ -179,3 +179,48 @@ def test_a_side_seats_time_stays_on_the_table_at_360_px(server: str, browser: An
     page.set_viewport_size({"width": 740, "height": 360})
     assert page.evaluate(before, side) == '" · "'
     ctx.close()
+
+
+def test_large_text_set_on_the_phone_makes_the_pages_text_large(static_url: str, browser: Any) -> None:
+    """An older player's try, his phone's text set large (the browser's default font 24 px, not 16):
+    the headings grew and the text he reads did not (the body's 16 px, the forms' too). Every
+    page's text follows the reader's default size; at the usual default nothing changes."""
+    for default in (16, 24):
+        ctx = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
+        try:
+            page = ctx.new_page()
+            ctx.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": default, "fixed": default}})
+            page.goto(static_url + "/rules")
+            page.wait_for_selector("[data-testid=score-example]")
+            sizes = page.evaluate("""() => [document.body, document.querySelector("main p")]
+                .map((el) => parseFloat(getComputedStyle(el).fontSize))""")
+            assert sizes == [default, default], (default, sizes)
+            page.goto(static_url + "/calculator")
+            field = page.wait_for_selector("[data-testid=calc-name-0]")
+            assert page.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)", field) == default
+            # (no page scrolls sideways with the larger text)
+            for path in ("/rules", "/calculator", "/"):
+                page.goto(static_url + path)
+                page.wait_for_selector("main h1")
+                assert page.evaluate("document.documentElement.scrollWidth") <= 360, (default, path)
+        finally:
+            ctx.close()
+
+
+def test_a_table_opens_at_its_top_whatever_the_home_page_was_scrolled_to(server: str, browser: Any) -> None:
+    """The same try: the home page scrolled down to its "Create table" (zoomed, a short screen),
+    the table's lobby opened scrolled as far, its heading and the top bar out of view; a table
+    opened so from "Play now" had its header cut. A new page starts at its top."""
+    # a 360 × 640 phone zoomed to 150 %: 240 × 427 CSS px
+    ctx = browser.new_context(viewport={"width": 240, "height": 427}, is_mobile=True, has_touch=True, device_scale_factor=3)
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(server + "/")
+        page.fill("[data-testid=f-name]", "Hari")
+        page.locator("[data-testid=create-table]").tap()  # (scrolled into view to be tapped)
+        page.wait_for_selector("[data-testid=lobby]")
+        assert page.evaluate("window.scrollY") == 0
+        assert page.evaluate("document.querySelector('.topbar').getBoundingClientRect().top") == 0
+    finally:
+        ctx.close()

@@ -357,6 +357,9 @@ export function navigate(path, { replace = false } = {}) {
   // (replace: the page left is one the back button should not come back to, e.g. an invite of a seat held)
   if (replace) history.replaceState(null, "", path);
   else history.pushState(null, "", path);
+  // a new page starts at its top (the home page's scroll carried to the table left its header cut
+  // and the top bar out of view, on a short screen: an older player's try, his text set large)
+  window.scrollTo(0, 0);
   window.dispatchEvent(new Event("popstate"));
 }
 

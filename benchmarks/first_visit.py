@@ -68,6 +68,7 @@ class _Flow:
 
     def __init__(self, writer: asyncio.StreamWriter) -> None:
         self.writer, self.pending, self.ended = writer, bytearray(), False
+        self.on_wire = False  # a segment taken from `pending` is crossing the link
 
 
 class Link:
@@ -111,9 +112,11 @@ class Link:
             turn += 1
             segment = bytes(flow.pending[: self.SEGMENT])
             del flow.pending[: self.SEGMENT]
+            flow.on_wire = True
             await asyncio.sleep(len(segment) / self.rate)  # on the wire
+            flow.on_wire = False
             self.loop.call_later(self.rtt / 2, flow.writer.write, segment)
-            if flow.ended and not flow.pending:
+            if flow.ended and not flow.pending:  # (its last segment: the end after it)
                 self.loop.call_later(self.rtt / 2, flow.writer.close)
 
     async def _pipe(self, r: asyncio.StreamReader, w: asyncio.StreamWriter, way: str) -> None:
@@ -128,9 +131,9 @@ class Link:
         except OSError:
             pass  # (the far end gone: the flow ends)
         flow.ended = True
-        if not flow.pending:
+        if not flow.pending and not flow.on_wire:  # (else the link ends it after its last segment)
             self.loop.call_later(self.rtt / 2, w.close)
-        while flow.pending:
+        while flow.pending or flow.on_wire:
             await asyncio.sleep(self.rtt)
         self.flows[way].remove(flow)
 

@@ -235,3 +235,18 @@ def test_a_copied_env_is_the_same_position_and_plays_on_alone(how: str) -> None:
         e.step(None if e.terminations[e.agent_selection] else first_legal(e))
     assert twin.unwrapped.match.totals == e.unwrapped.match.totals
     assert twin._cumulative_rewards == e._cumulative_rewards
+
+
+def test_an_option_reset_does_not_know_is_warned_of_once_at_the_callers_line() -> None:
+    """A researcher's try: ``reset(options={"delaer": 2})`` (a typo) dealt from an unfixed dealer
+    with no word. One warning names it, at the researcher's own line (not PettingZoo's wrapper)."""
+    import warnings
+
+    e = callbreak_v0.env(ruleset="quick")
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        e.reset(options={"delaer": 2})
+    ours = [w for w in said if "reset ignores" in str(w.message)]
+    assert [(str(w.message), w.filename) for w in ours] == [
+        ("reset ignores the option 'delaer' (its options: 'dealt', 'dealer')", __file__)
+    ]

@@ -224,3 +224,28 @@ def test_a_table_opens_at_its_top_whatever_the_home_page_was_scrolled_to(server:
         assert page.evaluate("document.querySelector('.topbar').getBoundingClientRect().top") == 0
     finally:
         ctx.close()
+
+
+#: the lines of each of the home page's links, and its words (a link wraps between words only)
+LINK_LINES = """() => [...document.querySelectorAll(".links a")].map((a) => {
+  const r = document.createRange(); r.selectNodeContents(a);
+  const lines = new Set([...r.getClientRects()].map((box) => Math.round(box.top))).size;
+  return [a.textContent, lines, a.textContent.trim().split(/\\s+/).length];
+})"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "bn-BD", "hi-IN"])
+def test_the_home_pages_links_break_between_words_only(static_url: str, browser: Any, locale: str) -> None:
+    """A reviewer's find: the links made to wrap under large text broke "Calculat|or" at the usual
+    16 px on 341 to 375 px phones (and "ক্যালকুলে|টর"). A link wraps between its words only."""
+    for width, default in ((341, 16), (360, 16), (375, 16), (360, 24)):
+        ctx = browser.new_context(viewport={"width": width, "height": 740}, is_mobile=True, has_touch=True, locale=locale)
+        try:
+            page = ctx.new_page()
+            ctx.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": default, "fixed": default}})
+            page.goto(static_url + "/")
+            page.wait_for_selector(".links a")
+            links = page.evaluate(LINK_LINES)
+            assert len(links) == 3 and all(lines <= words for _, lines, words in links), (width, default, links)
+        finally:
+            ctx.close()

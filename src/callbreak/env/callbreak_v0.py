@@ -185,7 +185,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's naming
         seat}`` fixes the first deal (cards as `Card`, ints or text like ``"AS"``), as
         `Match`'s ``dealt`` and ``dealer`` do; other keys are ignored, as Gymnasium's are."""
         if options:
-            match_for(self.rules, 0, options)  # bad options: ValueError, before anything changes
+            match_for(self.rules, 0, options, warn=True)  # bad options: ValueError, before anything changes
         if seed is None and self._next_seed is not None:
             seed = self._next_seed
         self._next_seed = None

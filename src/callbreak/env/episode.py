@@ -7,6 +7,8 @@ rewards of its places (no optional dependency: `callbreak.env.single` uses it wi
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from typing import Any
 
@@ -50,9 +52,10 @@ def ruleset_of(ruleset: Ruleset | str | None) -> Ruleset:
     return rules
 
 
-def match_for(rules: Ruleset, seed: int, options: dict[str, Any] | None) -> Match:
+def match_for(rules: Ruleset, seed: int, options: dict[str, Any] | None, *, warn: bool = False) -> Match:
     """The match a ``reset`` starts: ``seed``, and the ``dealt`` hands (one deal: four hand
-    masks or card lists) and ``dealer`` of ``options`` where given.
+    masks or card lists) and ``dealer`` of ``options`` where given; with ``warn``, a warning
+    names the options it does not know (``reset`` checks its options so, once, before it starts).
 
     >>> m = match_for(Ruleset(), seed=5, options={"dealer": 2})
     >>> m.round.dealer, m.to_act, match_for(Ruleset(), 5, None).round.hands == match_for(Ruleset(), 5, {}).round.hands
@@ -62,18 +65,42 @@ def match_for(rules: Ruleset, seed: int, options: dict[str, Any] | None) -> Matc
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as said:
     ...     warnings.simplefilter("always")
-    ...     _ = match_for(Ruleset(), 5, {"delaer": 2})
+    ...     _ = match_for(Ruleset(), 5, {"delaer": 2, "seat": 1}, warn=True)
     >>> str(said[0].message)
-    "reset ignores the option 'delaer' (its options: 'dealt', 'dealer')"
+    "reset ignores the options 'delaer', 'seat' (its options: 'dealt', 'dealer')"
     """
     options = options or {}
     unknown = sorted(set(options) - {"dealt", "dealer"})
-    if unknown:  # a typo, "delaer", dealt from an unfixed dealer unsaid (PettingZoo's api_test passes
-        # an option of its own and wants it taken: a warning, not an error)
-        warnings.warn(f"reset ignores the option {unknown[0]!r} (its options: 'dealt', 'dealer')", stacklevel=3)
+    if warn and unknown:  # a typo, "delaer", dealt from an unfixed dealer unsaid (PettingZoo's
+        # api_test passes an option of its own and wants it taken: a warning, not an error)
+        names = ", ".join(repr(k) for k in unknown)
+        warnings.warn(
+            f"reset ignores the option{'s' if len(unknown) > 1 else ''} {names} (its options: 'dealt', 'dealer')",
+            stacklevel=_callers_level(),
+        )
     dealt = options.get("dealt")
     # the seats named as PettingZoo's agents are (a history saved from an episode read "Player 1" for
     # player_0 in the analysis: a researcher's try)
     return Match(
         rules, seed=seed, dealer=options.get("dealer"), dealt=None if dealt is None else [dealt], players=AGENTS
     )
+
+
+#: the code between a researcher's ``reset`` and `match_for`: a warning names the line above it
+_ENVS = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_WRAPPERS = (os.sep + "pettingzoo" + os.sep, os.sep + "gymnasium" + os.sep)
+
+
+def _callers_level() -> int:
+    """The ``stacklevel`` (for a warning of the function calling this) of the first frame outside
+    this package's environments and the PettingZoo and Gymnasium wrappers around them.
+
+    >>> _callers_level()   # (a doctest's line is outside them)
+    1
+    """
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and (
+        frame.f_code.co_filename.startswith(_ENVS) or any(w in frame.f_code.co_filename for w in _WRAPPERS)
+    ):
+        frame, level = frame.f_back, level + 1
+    return level

@@ -129,7 +129,7 @@ class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
         without one, the seed is drawn from the generator the last seed started.
         ``options`` may fix the first deal (``dealt``, ``dealer``) as in `callbreak_v0`."""
         if options:
-            match_for(self.rules, 0, options)  # bad options: ValueError, before anything changes
+            match_for(self.rules, 0, options, warn=True)  # bad options: ValueError, before anything changes
         super().reset(seed=seed)
         match_seed = seed if seed is not None else int(self.np_random.integers(2**62))
         seeds = random.Random(match_seed)

@@ -52,9 +52,9 @@ __all__ = [
 ]
 
 STATIC = Path(__file__).parent / "static"
-# The SPA's pages a person may open offline; each is index.html.  Any other page offline falls
-# back to the cached "/" (the router then shows that a table needs the server).
-PAGES = ("/", "/rules", "/calculator", "/matches")
+# The app's page, index.html, stored once: the worker answers every path of `SHELL` with it (the
+# router then draws the page, or says that a table needs the server).
+PAGES = ("/",)
 #: Every path the server answers with the app's page, index.html (Starlette's templates, for
 #: `server.app`'s routes): the worker answers each from its cache at once, never waiting on the
 #: network (a reload on a silent link showed nothing for 6 s; a slow one waited a round trip).
@@ -92,8 +92,8 @@ def precache(static: Path = STATIC) -> list[str]:
     """The URLs the worker stores at install: the pages, then every static file and catalogue.
 
     >>> urls = precache()
-    >>> urls[:4], "/static/app.js" in urls, "/static/i18n/hi.json" in urls, "/static/sw.js" in urls
-    (['/', '/rules', '/calculator', '/matches'], True, True, False)
+    >>> urls[0], "/static/app.js" in urls, "/static/i18n/hi.json" in urls, "/static/sw.js" in urls
+    ('/', True, True, False)
     """
     files = [f"/static/{p.relative_to(static).as_posix()}" for p in _files(static) if p.name not in _SKIP]
     return [*PAGES, *files, *(f"/static/i18n/{lang}.json" for lang in LANGUAGES)]

@@ -151,7 +151,9 @@ const LEAD_TO_TABLE = new Set(["home", "join"]);
 const warmed = drawn.then(() => {
   if (!LEAD_TO_TABLE.has(document.body.dataset.page)) return null;
   const [, , tableCode] = ROUTES.find(([, name]) => name === "table");
-  return tableCode().catch((e) => console.warn("The table's code is asked for again when a table opens:", e));
+  // (a failure here is the table's too when one opens: its import fails as this one did, and the
+  // page is loaded again once, as for any page's code that fails: reloadOnce)
+  return tableCode().catch((e) => console.warn("The table's code did not load ahead:", e));
 });
 
 // The service worker (/sw.js) keeps the pages and their files for offline use.  Without it

@@ -1,5 +1,5 @@
 // The service worker: the pages and their files load offline after a first visit.
-// The server serves this file at /sw.js with two constants in front of it (see pwa.py):
+// The server serves this file at /sw.js with three constants in front of it (see pwa.py):
 //   BUILD     a hash of the package version and every static file;
 //   PRECACHE  the app shell: the SPA's pages ("/", "/rules", ...), every file under /static/ and
 //             every language's catalogue.

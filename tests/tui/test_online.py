@@ -759,3 +759,24 @@ def test_what_a_bot_did_while_away_is_in_the_log() -> None:
     game.receive(encode(WhileAway(call=3, cards=9)))
     assert game.fatal is None, game.fatal
     assert game.model().log[-1] == "While you were away, a call of 3 was made and 9 cards were played for you."
+
+
+def test_a_seat_back_from_the_servers_bot_clears_the_timeout_warning() -> None:
+    """Found in a CI run: a timeout told after Enter (or Enter taken for a card: the turn had come
+    round in the messages not yet read) left "your time ran out: once more and a bot takes your
+    seat" under a seat taken back, whose count the server starts afresh. Once the server says the
+    seat is back (here, in the browser), the warning goes."""
+    from callbreak.server.protocol import SeatInfo, TableInfo
+
+    def table(autoplay: bool) -> TableInfo:
+        seats = [SeatInfo("Slow", "human", None, True, autoplay, False)]
+        seats += [SeatInfo(f"Bot {i}", "bot", "random", True, False, False) for i in (1, 2, 3)]
+        rules = Ruleset.preset("quick", rounds=1).to_dict()
+        return TableInfo("abcdefgh", "playing", 0, seats, 0, rules, "random", None, 1, 1, 0, None, None)
+
+    game = OnlineGame(parse_join_url("http://127.0.0.1:1/t/abcdefgh#token"))
+    game._set_table(table(autoplay=True))
+    game._timed_out = True  # (the last of the timeouts that put the bot in the seat, told late)
+    game._set_table(table(autoplay=False))
+    assert game._timed_out is False
+    assert "your time ran out" not in game.model().status

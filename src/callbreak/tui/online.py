@@ -865,9 +865,14 @@ class OnlineGame(Game):
         except (ValueError, TypeError) as e:
             self.fatal = f"this terminal cannot play the table's rules ({e}): " + _SAME_VERSION
             return
+        was_auto = self._on_autoplay()
         self.table, self._table_rules = table, rules
         if table.you >= 0:
             self.seat = table.you
+        if was_auto and not self._on_autoplay():
+            # the seat back from the server's bot (Enter here, or the browser): the server counts the
+            # timeouts afresh, whatever this terminal took in meanwhile (a timeout told late)
+            self._timed_out = False
 
     def _from_state(self) -> None:
         st = self.state

@@ -244,8 +244,7 @@ def test_the_readers_words_come_before_the_apps_code(server: str, browser: Any) 
 
 def test_the_home_page_asks_for_the_tables_code_before_play_now(server: str, browser: Any) -> None:
     """A slow phone's first visit (400 kbit/s): after "Play now" the player waited for the table's
-    code as well as its first message (a hand 4.4 to 4.8 s after the tap, 3.0 to 3.7 s now:
-    benchmarks/first_visit.py). The pages that lead to a table ask for its code once drawn; the
+    code as well as its first message (a hand 3.8 s after the tap, 3.1 s now: benchmarks/first_visit.py). The pages that lead to a table ask for its code once drawn; the
     others (the rules) do not spend a slow link on it."""
     ctx = browser.new_context(**PHONE)
     try:

@@ -146,7 +146,8 @@ const drawn = route();
 
 // The pages that lead to a table ("Play now", a friend's link) ask for the table's code once they
 // are drawn: on a slow phone's link a tap on "Play now" then waits for the table's first message
-// only (it waited for the table's code as well, after the tap: 5 to 6 s at 400 kbit/s).
+// only, not for the table's code too (a hand 3.8 s after the tap before, 3.1 s now, at 400 kbit/s:
+// benchmarks/first_visit.py).
 const LEAD_TO_TABLE = new Set(["home", "join"]);
 const warmed = drawn.then(() => {
   if (!LEAD_TO_TABLE.has(document.body.dataset.page)) return null;

@@ -1,7 +1,7 @@
 // The service worker: the pages and their files load offline after a first visit.
 // The server serves this file at /sw.js with three constants in front of it (see pwa.py):
 //   BUILD     a hash of the package version and every static file;
-//   PRECACHE  the app shell: the SPA's pages ("/", "/rules", ...), every file under /static/ and
+//   PRECACHE  the app shell: the app's page ("/", index.html), every file under /static/ and
 //             every language's catalogue.
 //   SHELL     the paths whose page is the app's own (index.html): "/", "/t/ID", "/rules", ...
 // The app's pages: from this build's cache at once (a reload on a silent link showed nothing for

@@ -195,18 +195,23 @@ def test_a_first_visit_sends_each_file_once_and_keeps_the_readers_words_offline(
             sent["worker" if r.service_worker else "page"].append(r.url.removeprefix(base))
 
     ctx.on("requestfinished", finished)
+    want = set(precache(STATIC))
+    installed = {"fetches": 0}
+
+    def last_of_install(r: Any) -> bool:
+        """The worker's last install fetch has finished (each seen here, as in `finished`)."""
+        installed["fetches"] += r.service_worker is not None
+        return installed["fetches"] >= len(want)
+
     try:
         page = new_page(ctx)
-        page.goto(base + "/")
-        page.wait_for_selector("[data-testid=play-now]")
+        with ctx.expect_event("requestfinished", last_of_install, timeout=60_000):
+            page.goto(base + "/")
+            page.wait_for_selector("[data-testid=play-now]")
+        # (the worker takes the page once its install, which stores every file, is over)
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
         build = build_id(STATIC)
         stored = f"""caches.open('callbreak-{build}').then(c => c.keys()).then(rs => rs.map(r => new URL(r.url).pathname))"""
-        want = set(precache(STATIC))
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-        for _ in range(600):
-            if want <= set(page.evaluate(stored)):
-                break
-            page.wait_for_timeout(50)
         cached = set(page.evaluate(stored))
         assert want <= cached, want - cached
         # the home page's files and the table's code (asked for before "Play now": test_stall.py)

@@ -2,7 +2,8 @@
 
 The worker (``static/sw.js``) is served at ``/sw.js`` so that its scope is the whole site.  The
 server puts three constants in front of it: ``BUILD``, a hash of the package version and of every
-static file, ``PRECACHE``, the URLs of the app shell (the SPA's pages and every static file), and
+static file, ``PRECACHE``, the URLs of the app shell (the app's page, every static file and
+catalogue), and
 ``SHELL``, the paths whose page is the app's (answered from the cache at once).
 A release that changes any file changes ``BUILD``, so browsers install the new worker, which fills a
 new cache and deletes the old ones.

@@ -14,8 +14,9 @@ from playwright.sync_api import Error as PlaywrightError
 from .helpers import play_card
 
 
-def test_pages_fit_320_and_360_wide(static_url: str, browser: Any) -> None:
-    for width in (320, 360):
+def test_pages_fit_240_320_and_360_wide(static_url: str, browser: Any) -> None:
+    # (240 px: a 360 px phone zoomed to 150 %; there the settings button was off the screen)
+    for width in (240, 320, 360):
         ctx = browser.new_context(viewport={"width": width, "height": 640})
         page = ctx.new_page()
         for path in ("/", "/rules", "/calculator", "/matches"):
@@ -127,6 +128,13 @@ def test_phone_held_sideways_fits_one_screen(server: str, browser: Any, size: tu
     page.wait_for_selector("[data-testid=hand].my-turn [data-legal=true]", timeout=15_000)
     assert page.evaluate("document.documentElement.scrollHeight") <= height + 2
     # Play until a card has lain at each of the four places: none covers a seat's face, name or call.
+    assert cards_at_each_place(page) == {"top": [], "bottom": [], "left": [], "right": []}
+    ctx.close()
+
+
+def cards_at_each_place(page: Any) -> dict[str, list[str]]:
+    """Plays (tapping the first card the player may play) until a card has lain at each of the
+    trick's four places; the seats' parts (face, name, call, badge) each place's card covered."""
     covered: dict[str, list[str]] = {}
     deadline = time.monotonic() + 90
     while len(covered) < 4:
@@ -144,7 +152,40 @@ def test_phone_held_sideways_fits_one_screen(server: str, browser: Any, size: tu
             arg=on_table,
             timeout=30_000,
         )
-    assert covered == {"top": [], "bottom": [], "left": [], "right": []}, covered
+    return covered
+
+
+#: whether the round's words show whole in the table's header (not cut to "Roun…")
+ROUND_WHOLE = "(() => { const e = document.querySelector('[data-testid=round-info]'); return e.scrollWidth <= e.clientWidth; })()"
+
+
+@pytest.mark.parametrize("size", [(240, 427), (260, 563), (320, 568)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_phone_zoomed_in_fits_one_screen(server: str, browser: Any, size: tuple[int, int]) -> None:
+    """An older player's try, his 360 × 640 phone zoomed to 150 % (240 × 427 CSS px; a 390 × 844
+    phone's is 260 × 563; 320 × 568 a small phone unzoomed): while calling, the hand lay below the
+    screen; the top bar's settings ran off it (the page scrolled sideways); the round was cut to
+    "Roun…"; the trick's side cards lay under the side seats' names and calls. Now the seats lie in
+    rows at the felt's top and the trick in one row under them; the lines round the felt are lower."""
+    width, height = size
+    ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=True, is_mobile=True, device_scale_factor=3)
+    page = ctx.new_page()
+    timed_table(page, server)
+    assert page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]") == [width, height]
+    gear = _box(page, "[data-testid=settings-btn]")
+    assert gear["right"] <= width and gear["bottom"] <= _box(page, ".table-top")["top"], gear
+    assert page.evaluate(ROUND_WHOLE)
+    # While calling, the whole hand is on the screen, and the picker on the felt, below the top seat's call.
+    bottoms = page.eval_on_selector_all("[data-testid=hand] [data-card]", "els => els.map(e => e.getBoundingClientRect().bottom)")
+    assert len(bottoms) == 13 and max(bottoms) <= height, bottoms
+    picker = _box(page, "[data-testid=call-picker]")
+    assert picker["top"] >= _box(page, "[data-testid=seat-top] .meta")["bottom"], picker
+    assert picker["bottom"] <= _box(page, ".felt")["bottom"], picker
+    page.wait_for_selector("[data-testid=call-picker] .secs:not(:empty)")
+    assert page.evaluate(WHOLE_BUTTONS) == []
+    page.locator("[data-call]").first.tap()
+    page.wait_for_selector("[data-testid=hand].my-turn [data-legal=true]", timeout=15_000)
+    assert page.evaluate("document.documentElement.scrollHeight") == height
+    assert cards_at_each_place(page) == {"top": [], "bottom": [], "left": [], "right": []}
     ctx.close()
 
 
@@ -249,3 +290,26 @@ def test_the_home_pages_links_break_between_words_only(static_url: str, browser:
             assert len(links) == 3 and all(lines <= words for _, lines, words in links), (width, default, links)
         finally:
             ctx.close()
+
+
+#: the bottom of the last of the final places, and the top of the dialog's buttons (its sticky foot)
+PLACES_AND_FOOT = """() => [document.querySelector('[data-testid=final-places] li:last-child').getBoundingClientRect().bottom,
+  document.querySelector('[data-testid=final] > .row:last-child').getBoundingClientRect().top]"""
+
+
+def test_a_phone_zoomed_in_shows_every_final_place_above_the_dialogs_buttons(server: str, browser: Any) -> None:
+    """The same try, at the match's end (240 × 427): the final places' five buttons, four lines, took
+    227 of the dialog's 393 px, and only the first place showed above them. On a short screen the
+    buttons are smaller and closer: the four places show whole above them as the dialog opens."""
+    from .helpers import play_to_end
+    from .test_phone_hand import open_table
+
+    ctx = browser.new_context(viewport={"width": 240, "height": 427}, has_touch=True, is_mobile=True, device_scale_factor=3)
+    try:
+        page = open_table(ctx, server, rounds=1)
+        play_to_end([page])
+        last_place, foot = page.evaluate(PLACES_AND_FOOT)
+        assert last_place <= foot, (last_place, foot)
+        assert page.locator("[data-testid=rematch-btn]").is_visible()
+    finally:
+        ctx.close()

@@ -20,6 +20,7 @@ from .errors import IllegalAction
 from .round import REDEAL, Action, CallAction, Round, SeatView
 from .rules import Ruleset
 from .scoring import match_over, places_of, tenths_to_points
+from .seeds import check_seed
 
 __all__ = ["Match"]
 
@@ -40,6 +41,10 @@ class Match:
     >>> hands = [[f"{r}{s}" for r in "23456789TJQKA"] for s in "SHDC"]
     >>> Match(seed=1, dealt=[hands], dealer=0).round.dealt[1][:2]
     [Card('2H'), Card('3H')]
+    >>> Match(seed=-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be a whole number from 0, not -1
     """
 
     def __init__(
@@ -57,8 +62,7 @@ class Match:
             raise ValueError(f"rules must be a Ruleset, not {type(rules).__name__}")
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError(f"seed must be an int, not {seed!r}")
+        check_seed(seed)
         if dealer is not None and (not isinstance(dealer, int) or not 0 <= dealer <= 3):
             raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
         if players is None:

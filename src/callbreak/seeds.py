@@ -1,4 +1,5 @@
-"""Seeds derived from other seeds: stable across runs, processes and platforms, and one-way.
+"""Seeds: the one check of a seed given (`check_seed`), and seeds derived from other seeds,
+stable across runs, processes and platforms, and one-way.
 
 A derived seed tells nothing of the seeds it came from. That matters where a derived seed leaves
 the process that holds the truth (a bot decision's seed in a log line or on a bot queue): the
@@ -12,7 +13,29 @@ from __future__ import annotations
 
 import hashlib
 
-__all__ = ["derive_seed"]
+__all__ = ["check_seed", "derive_seed"]
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` if it is a whole number from 0; else a `ValueError` that says so.
+
+    A negative seed is refused: Python's generator seeds with its absolute value, so ``-1``
+    would deal what ``1`` deals (two seeds, one match), and NumPy's refuses it.
+
+    >>> check_seed(7)
+    7
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be a whole number from 0, not -1
+    >>> check_seed(True)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be a whole number from 0, not True
+    """
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be a whole number from 0, not {seed!r}")
+    return seed
 
 
 def derive_seed(*parts: int | str) -> int:

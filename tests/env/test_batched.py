@@ -158,6 +158,10 @@ def test_bad_arguments() -> None:
         BatchedEnv(0)
     with pytest.raises(ValueError, match="opponents"):
         BatchedEnv(2, opponents="hard")
+    env = BatchedEnv(2, seed=5)
+    with pytest.raises(ValueError, match="seed must be a whole number from 0, not -1"):
+        env.reset(-1)
+    assert env.seed == 5  # (refused before anything changed)
 
 
 def test_deals_do_not_depend_on_the_learners_play() -> None:

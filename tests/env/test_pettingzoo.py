@@ -169,6 +169,20 @@ def test_a_refused_reset_changes_nothing() -> None:
     assert refused.match.state_key() == plain.match.state_key()
 
 
+def test_a_negative_seed_is_refused_and_changes_nothing() -> None:
+    """``reset(seed=-1)`` dealt what ``seed=1`` deals (Python's generator takes the absolute value):
+    two seeds, one match. It is refused, as the arena and the server refuse it."""
+    assert Match(seed=2).round.dealt != Match(seed=1).round.dealt  # (the match below is seed 2's)
+    env = callbreak_v0.raw_env()
+    env.reset(seed=2)
+    before = env.match.state_key()
+    with pytest.raises(ValueError, match="seed must be a whole number from 0, not -1"):
+        env.reset(seed=-1)
+    assert env.match.state_key() == before
+    with pytest.raises(ValueError, match="whole number from 0"):
+        Match(seed=-1)
+
+
 def test_an_illegal_action_ends_the_wrapped_episode_with_the_penalty() -> None:
     e = callbreak_v0.env(reward="places")
     e.reset(seed=3)

@@ -34,7 +34,7 @@ from ..notation import to_json
 from ..remote.client import fallback_action, resolve_bot
 from ..rules import Ruleset
 from ..scoring import made
-from ..seeds import derive_seed
+from ..seeds import check_seed, derive_seed
 from .pyfile import is_python_spec, python_bot
 from .stats import win_shares
 
@@ -382,6 +382,10 @@ def run_arena(
     ... except ValueError as e:
     ...     print(e)
     an arena match needs four bots, not 2
+    >>> run_arena(["easy"] * 4, 4, seed=-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be a whole number from 0, not -1
     >>> from callbreak.bots import RandomBot
     >>> try:
     ...     run_arena([RandomBot(), "easy", "easy", "easy"], 4)
@@ -399,6 +403,7 @@ def run_arena(
         raise ValueError(f"an arena match needs four bots, not {len(specs)}")
     if matches < 1:
         raise ValueError("play at least one match")
+    check_seed(seed)
     if rules is None:
         rules = Ruleset.preset("bhoos")
     if rules.rounds is None:

@@ -50,6 +50,7 @@ except ModuleNotFoundError:
     need("the batched environment (numba)", "bots")
     raise  # (a module there, broken: its own error)
 from ..rules import Ruleset
+from ..seeds import check_seed
 from . import observation as ob
 
 __all__ = ["OPPONENTS", "POLICIES", "BatchedEnv", "Finished"]
@@ -449,7 +450,7 @@ class BatchedEnv:
     def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
         """Deal every game anew (``seed``: this env's seed if None); seat 0's observations and masks."""
         if seed is not None:
-            self.seed = seed
+            self.seed = check_seed(seed)  # (a bad seed: ValueError, nothing changed)
         n = self.n
         ss = np.random.SeedSequence(self.seed).generate_state(4 * n, dtype=np.uint32).astype(np.int64)
         self.g = np.zeros((n, G), dtype=np.int64)

@@ -49,6 +49,7 @@ from ..cards import Card
 from ..match import Match
 from ..round import CALLING
 from ..rules import Ruleset
+from ..seeds import check_seed
 from . import observation as ob
 from .episode import AGENTS, PLACE_REWARD, match_for, ruleset_of
 from .text import render_text
@@ -184,6 +185,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's naming
         after ``reset(seed=s)`` repeats too.  ``options``: ``{"dealt": [four hands], "dealer":
         seat}`` fixes the first deal (cards as `Card`, ints or text like ``"AS"``), as
         `Match`'s ``dealt`` and ``dealer`` do; other keys are ignored, as Gymnasium's are."""
+        if seed is not None:
+            check_seed(seed)  # (a bad seed: ValueError, before anything changes)
         if options:
             match_for(self.rules, 0, options, warn=True)  # bad options: ValueError, before anything changes
         if seed is None and self._next_seed is not None:

@@ -46,6 +46,7 @@ from ..errors import IllegalAction
 from ..match import Match
 from ..round import CALLING
 from ..rules import Ruleset
+from ..seeds import check_seed
 from . import observation as ob
 from .episode import PLACE_REWARD, match_for, ruleset_of
 from .text import render_text
@@ -128,6 +129,8 @@ class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
         """A new match: ``seed`` deals it as ``Match(ruleset, seed)`` does and seeds the bots;
         without one, the seed is drawn from the generator the last seed started.
         ``options`` may fix the first deal (``dealt``, ``dealer``) as in `callbreak_v0`."""
+        if seed is not None:
+            check_seed(seed)  # (a bad seed: ValueError, before anything changes)
         if options:
             match_for(self.rules, 0, options, warn=True)  # bad options: ValueError, before anything changes
         super().reset(seed=seed)

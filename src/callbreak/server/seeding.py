@@ -33,6 +33,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..seeds import check_seed
+
 __all__ = ["Reseed", "TableSeeds", "seed_route"]
 
 #: a table's seed has this many bits (as `secrets.randbits` drew it before there was a stream)
@@ -61,8 +63,7 @@ class TableSeeds:
 
     def restart(self, seed: int) -> None:
         """Start the stream again from ``seed`` (this process's number mixed in)."""
-        if seed < 0:
-            raise ValueError(f"seed must be a whole number from 0, not {seed}")
+        check_seed(seed)
         # a string seed is hashed (SHA-512) by `random`: the same on every platform and version
         self._rng = random.Random(f"callbreak-tables:{seed}:{self.process}")
 

@@ -263,6 +263,12 @@ def test_a_table_opens_at_its_top_whatever_the_home_page_was_scrolled_to(server:
         page.wait_for_selector("[data-testid=lobby]")
         assert page.evaluate("window.scrollY") == 0
         assert page.evaluate("document.querySelector('.topbar').getBoundingClientRect().top") == 0
+        # nothing in the lobby runs past the screen's edge (the loopback warning's command and
+        # address did, cut: the page is clipped, so it never scrolled sideways to show them)
+        page.wait_for_selector("[data-testid=invite-local-warning]")
+        past = page.evaluate("""() => [...document.querySelectorAll('[data-testid=lobby] *')]
+          .filter((e) => e.getBoundingClientRect().right > innerWidth).map((e) => e.outerHTML.slice(0, 60))""")
+        assert past == []
     finally:
         ctx.close()
 

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from .conftest import free_port, start_server, stop_server
-from .driven import driven
-from .helpers import wait_free_turn
-from .test_phone_hand import PHONE
+from .driven import CARD_SECONDS, MINE, advance, driven, phone_at_table, wait_for
+from .helpers import play_card, wait_free_turn
+from .test_phone_hand import PHONE, RECORDER
 
 __all__ = ["driven"]  # the fixture
 
@@ -126,3 +126,80 @@ def test_the_seat_s_own_link_carries_the_game_to_another_device(driven: str, bro
     assert recorded == 0, recorded
     other.close()
     ctx.close()
+
+
+def test_a_card_tapped_offline_that_the_timer_beat_is_said_not_to_have_gone(driven: str, browser: Any) -> None:
+    """A Hindi player's try: a card tapped with the phone offline ("your card goes as soon as the
+    connection is back"), the turn's timer played another before it was back (a friend still at
+    the table), and the tapped card was back in the hand with only "1 card was played for you" to
+    say why. The page says the card did not reach the table in time, with what was done for the seat."""
+    import httpx
+
+    rules = {"preset": "standard", "rounds": 1, "card_seconds": CARD_SECONDS, "call_seconds": 30, "autoplay_forced": False}
+    made = httpx.post(f"{driven}/api/tables", json={"rules": rules, "bots": "random", "name": "Asha"}).json()
+    friend = httpx.post(f"{driven}{made['invite_url'].replace('/join/', '/api/join/')}", json={"name": "Bimal"}).json()
+    ctx, other = browser.new_context(**PHONE), browser.new_context(**PHONE)
+    try:
+        ctx.add_init_script(RECORDER)
+        other.new_page().goto(driven + friend["seat_url"])  # (the friend stays: the table goes on)
+        page = ctx.new_page()
+        page.goto(driven + made["seat_url"])
+        page.tap("[data-testid=start-btn]")
+        wait_for(page, driven, "[data-call]:not([disabled])")
+        page.locator("[data-call]:not([disabled])").first.tap()
+        for _ in range(13):  # to a turn with a choice of cards
+            wait_for(page, driven, MINE)
+            if page.locator(MINE).count() > 1:
+                break
+            play_card(page, str(page.locator(MINE).first.get_attribute("data-card")), tap=True)
+        card = str(page.locator(MINE).first.get_attribute("data-card"))  # (the timer plays the lowest)
+        seat = made["seat"]
+        plays = f"() => window.__events.filter(e => e.kind === 'play' && e.seat === {seat}).map(e => e.card)"
+        before = page.evaluate(plays)
+        ctx.set_offline(True)
+        page.wait_for_selector("[data-testid=disconnected]", state="visible")
+        play_card(page, card, tap=True)
+        page.wait_for_selector("[data-testid=hand] .card.sending")
+        r = httpx.post(f"{driven}/test/clock", json={"advance": CARD_SECONDS + 1}, timeout=30)
+        assert r.status_code == 200, r.text
+        ctx.set_offline(False)
+        page.wait_for_function(f"() => ({plays})().length > {len(before)}")
+        (played,) = page.evaluate(plays)[len(before):]
+        assert played != card  # (the timer's card, not the one tapped)
+        name = "async (c) => (await import('/static/util.js')).cardName(c)"
+        said, instead = page.evaluate(name, card), page.evaluate(name, played)
+        page.wait_for_selector("#toast.show:has-text('did not reach the table in time')")
+        assert page.inner_text("#toast .toast-text") == (
+            f"Your {said} did not reach the table in time: the {instead} was played for you."
+        )
+        assert page.locator(f"[data-testid=hand] [data-card='{card}']:not(.sending)").count() == 1
+    finally:
+        ctx.close()
+        other.close()
+
+
+#: the page put out of sight (another app in front), or back in view
+SIGHT = """(hidden) => {
+  Object.defineProperty(document, "hidden", { value: hidden, configurable: true });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_what_the_timer_did_while_the_page_was_out_of_sight_is_said_when_it_is_back(driven: str, browser: Any) -> None:
+    """A Hindi player's try: his page behind another app (the socket up), the timer played his 2♣;
+    its toast had gone before he looked, and nothing else said it. Back in view, the page says it."""
+    ctx, page = phone_at_table(browser, driven)
+    try:
+        wait_for(page, driven, "[data-call]:not([disabled])")
+        page.locator("[data-call]:not([disabled])").first.tap()
+        wait_for(page, driven, MINE)
+        page.evaluate(SIGHT, True)
+        advance(page, driven, CARD_SECONDS + 1)
+        (played,) = page.evaluate("() => window.__events.filter(e => e.kind === 'play' && e.seat === 0 && e.auto).map(e => e.card)")
+        said = page.evaluate("async (c) => (await import('/static/util.js')).cardName(c)", played)
+        page.wait_for_selector("#toast.show", state="hidden")  # (its toast gone, unseen)
+        page.evaluate(SIGHT, False)
+        page.wait_for_selector("#toast.show")
+        assert page.inner_text("#toast .toast-text") == f"Time ran out: the {said} was played for you."
+    finally:
+        ctx.close()

@@ -164,7 +164,7 @@ export function renderWatch(root, id) {
 
 function mountTable(root, id, token) {
   const S = {
-    table: null, state: null, v: 0, offset: 0, held: null, hint: null, hintFor: null, pending: null,
+    table: null, state: null, v: 0, offset: 0, held: null, hint: null, hintFor: null, pending: null, missed: null, unseen: [],
     connected: false, fatal: null, rematch: null, showFinal: true, dialog: null, ringTotals: {}, keyBuf: "",
     lastAnnounced: "", autos: new Set(), sheet: [], unsent: null,
   };
@@ -207,6 +207,21 @@ function mountTable(root, id, token) {
     },
   });
   document.addEventListener("keydown", onGlobalKey);
+  // What the timer did for the seat while the page was out of sight (another app in front: the
+  // socket stays up, so no `while_away` comes), said again when it is back in view (a Hindi
+  // player's try: the timer played his 2♣, and its toast had gone before he looked)
+  const onVisible = () => {
+    if (document.hidden || !S.unseen.length) return;
+    const text = S.unseen.join(" ");
+    S.unseen = [];
+    toast(text, 8000);
+  };
+  document.addEventListener("visibilitychange", onVisible);
+  /** A toast of something done for the player's seat: kept, too, for the page's return into view. */
+  const toastForSeat = (text, ms = 3500) => {
+    toast(text, ms);
+    if (document.hidden) S.unseen = [...S.unseen.slice(-2), text];
+  };
   // the control that last had the keyboard's focus inside the table: when a redraw takes it away
   // (removed or disabled), render puts the focus back near; not when the player moved it away
   let lastFocused = null;
@@ -287,10 +302,30 @@ function mountTable(root, id, token) {
       && ("card" in u ? st.legal_cards.includes(u.card) : st.legal_calls.includes(u.call));
     if (due && conn.send("card" in u ? { type: "play", card: u.card, ref: RESEND } : { type: "call", call: u.call, ref: RESEND })) {
       S.pending = u;
-    } else if (S.pending === u) {
-      S.pending = null;
+      render();
+      return;
+    }
+    if (S.pending === u) S.pending = null;
+    // The turn went on without it (a catch-up too long for events: the snapshot shows the card
+    // still in the hand, or another call made)
+    const calls = st && st.calls, made = calls ? calls[me()] : null;
+    if ("card" in u ? !!(st && st.hand && st.hand.includes(u.card)) : made !== null && made !== undefined && made !== u.call) {
+      tellMissed(u, null);
     }
     render();
+  }
+  /** A call or card the player chose offline that the turn went on without (the timer's, or a
+   *  bot's; ``done``: what was made for the seat instead, where the events tell): said, and kept a
+   *  moment for the `while_away` that may follow in the same catch-up. A Hindi player's try: a
+   *  card tapped offline ("your card goes as soon as the connection is back") was back in the hand
+   *  with only "1 card was played for you" to tell why. */
+  function tellMissed(u, done) {
+    const text = "card" in u
+      ? tr(done === null ? "table.missed_card" : "table.missed_card_played", { card: cardName(u.card), played: done === null ? "" : cardName(done) })
+      : tr(done === null ? "table.missed_call" : "table.missed_call_made", { call: u.call, made: done === null ? "" : done });
+    S.missed = { text, told: done !== null, at: Date.now() };
+    toastForSeat(text, 8000);
+    announce(text);
   }
   /** The player's call or card: sent; with no socket up (offline, or reconnecting) kept, and sent
    *  once the next socket has caught up if its turn still waits for it (`resendUnsent`). A Bengali
@@ -369,7 +404,12 @@ function mountTable(root, id, token) {
       case "while_away": {
         // the player back: what was done for the seat meanwhile (by a bot or the timer) (found in a newcomer's try: a player
         // back after a minute found a call of 3 pinned on them, and no word of it)
-        const text = awayText(msg.call, msg.cards);
+        // (after the move the player made offline that did not go, in the same catch-up: both said,
+        // unless that one move, named with what was made instead, is all there is to tell)
+        const lost = S.missed && Date.now() - S.missed.at < 5000 ? S.missed : null;
+        S.missed = null;
+        const away = awayText(msg.call, msg.cards);
+        const text = !lost ? away : lost.told && msg.call === null && msg.cards <= 1 ? lost.text : `${lost.text} ${away}`;
         toast(text, 8000);
         announce(text);
         break;
@@ -386,11 +426,16 @@ function mountTable(root, id, token) {
 
   function onEvent(ev, prevState, prevTable) {
     const mine = me();
+    let missed = null;  // (a card the player chose offline that the turn went on without)
     tableFeedback(ev, prevState, S.state, S.table);
     switch (ev.kind) {
       case "play":
         // a card of this seat, the player's or one played for it (a bot on autoplay): its hint is spent
-        if (ev.seat === mine) { S.pending = null; S.hint = null; S.unsent = null; }
+        if (ev.seat === mine) {
+          const waiting = S.unsent || S.pending;
+          if (waiting && "card" in waiting && waiting.card !== ev.card) missed = waiting;
+          S.pending = null; S.hint = null; S.unsent = null;
+        }
         // The next trick has begun: stop holding the last one (collect it now), so that
         // the new lead is on the table when you are asked to answer it.
         if (S.held && S.held.phase === "hold") {
@@ -406,8 +451,10 @@ function mountTable(root, id, token) {
             && S.state.phase === "playing") {
           holdTrick([...prevState.trick, [ev.seat, ev.card]], S.state.to_act, true);
         }
-        if (ev.seat === mine && ev.auto && ev.reason !== "autoplay") {
-          toast(tr(ev.reason === "timeout" ? "table.timeout_played" : "table.played_for_you", { card: cardName(ev.card) }));
+        if (missed) {
+          tellMissed(missed, ev.card);
+        } else if (ev.seat === mine && ev.auto && ev.reason !== "autoplay") {
+          toastForSeat(tr(ev.reason === "timeout" ? "table.timeout_played" : "table.played_for_you", { card: cardName(ev.card) }));
         } else if (ev.seat === mine && !ev.auto && onlyCard(prevState) === ev.card && prevState.hand && prevState.hand.length > 1) {
           // (told to everyone as a card played: the server plays the only legal card by itself; not
           // said of a hand's last card, which has no choice: it lay over the round's sheet)
@@ -418,8 +465,10 @@ function mountTable(root, id, token) {
         break;
       case "call":
         if (ev.seat === mine) {
+          const waiting = S.unsent || S.pending;
           S.pending = null; S.unsent = null;
-          if (ev.reason === "timeout") toast(tr("table.timeout_called", { call: ev.call }));  // (a bot's call: the autoplay note says so)
+          if (waiting && "call" in waiting && waiting.call !== ev.call) tellMissed(waiting, ev.call);
+          else if (ev.reason === "timeout") toastForSeat(tr("table.timeout_called", { call: ev.call }));  // (a bot's call: the autoplay note says so)
         }
         announce(tr(ev.seat === mine ? "announce.called_you" : "announce.called", { name: shortName(ev.seat), call: ev.call }));
         break;
@@ -880,6 +929,7 @@ function mountTable(root, id, token) {
     clearTimeout(heldTimer);
     clearTimeout(bannerTimer);
     document.removeEventListener("keydown", onGlobalKey);
+    document.removeEventListener("visibilitychange", onVisible);
     hand.destroy();
   };
 }

@@ -26,7 +26,7 @@ from callbreak import Match
 from callbreak.cards import Card
 from callbreak.round import SeatView, lowest_action
 from callbreak.server.autopilot import decision_seed
-from callbreak.server.botpool import BotAsk, BotPool
+from callbreak.server.botpool import BotAsk, BotPool, decide
 from callbreak.server.botqueue import GROUP, decode_request, stream_key
 from callbreak.server.store_pg import PostgresStore
 from callbreak.server.table import TableState
@@ -213,38 +213,88 @@ async def test_a_worker_killed_with_requests_pending_loses_no_decision(procs: di
         time.sleep(0.05)
 
 
-async def test_with_no_worker_the_seat_plays_its_lowest_legal_action_at_the_deadline(procs: dict[str, Any]) -> None:
+async def test_with_no_worker_the_owner_decides_for_the_bots_after_the_deadline_then_sooner(procs: dict[str, Any]) -> None:
+    """An operator's try: with every bot worker down, each bot turn waited the deadline (10 s) and
+    then played its lowest legal action: the bots called 1 each. The table's own process decides
+    instead, the decision a worker makes; after the first decision that runs out, each waits
+    `SILENT_DEADLINE` (1 s), not the whole deadline, until a worker answers again."""
+    from callbreak.server.botqueue_redis import SILENT_DEADLINE
+
     server, _ = procs["server"](DRIVEN | {"CALLBREAK_BOT_DEADLINE": "5"})
     made = server.create(rules={**QUICK1, "call_seconds": 30, "card_seconds": 15}, bots="medium", name="Asha", play_now=True)
     p = Client(server, made["table"], made["token"])
     await p.connect()
     await p.wait(lambda c: c.info is not None and c.state is not None)
-    # the bots' turns wait for an answer that never comes: the clock moves 4.9 s, nothing is played
+    # the first bot turn waits for an answer that never comes: the clock moves 4.8 s, nothing is played
     await drive(server, (p,), lambda: p.state is not None and p.state["to_act"] != 0, players=(p,), seconds=0.1)
     v = p.v
-    await step(server, (p,), 4.8)
+    start = (await step(server, (p,), 4.8))["monotonic"]
     assert p.v == v
-    await drive(server, (p,), lambda: p.info is not None and p.info["status"] == "over", players=(p,), seconds=6)
+    await drive(server, (p,), lambda: p.info is not None and p.info["status"] == "over", players=(p,), seconds=0.25)
+    took = (await step(server, (p,), 0))["monotonic"] - start
     await p.close()
-    _, decisions = bot_decisions(procs["pg"], made["table"])
-    assert len(decisions) >= 39
-    for _, _, view, action, _ in decisions:
-        assert action == lowest_action(view)
-    # marked as the server's, not the bot's own choice (an analysis leaves them out; the table
-    # marks the card "auto")
+    st, decisions = bot_decisions(procs["pg"], made["table"])
+    bot_turns = [d for d in decisions if d[1] != 0]
+    assert len(bot_turns) >= 39
+    # each the bot's own decision, as a worker (or the local pool) makes it, and marked as the bot's
+    for v, seat, view, action, _ in bot_turns:
+        assert action == decide("medium", decision_seed(st.meta.seed, seat, v), view), (v, seat)
+    assert sum(1 for *_, view, action, _ in bot_turns if action != lowest_action(view)) > 0
     store = PostgresStore(procs["pg"])
     try:
         loaded = store.load(made["table"])
     finally:
         store.close()
     assert loaded is not None
-    bots = [e.get("auto") for e in loaded[1] if e.get("t") in ("call", "play") and e["seat"] != 0]
-    assert len(bots) == len([d for d in decisions if d[1] != 0]) and set(bots) == {"timeout"}, bots
+    assert {e.get("auto") for e in loaded[1] if e.get("t") in ("call", "play") and e["seat"] != 0} == {None}
     counts = queue_counts(server)
-    assert counts.get("expired") == len(decisions) and counts.get("answered", 0) == 0, counts
+    assert counts.get("expired") == len(bot_turns) and counts.get("answered", 0) == 0, counts
+    # the first waited the whole deadline, the others a bot's delay and the silent deadline each
+    # (the whole deadline each would be over 5 s a turn)
+    delay = float(DRIVEN["CALLBREAK_BOT_DELAY"])
+    assert took < 0.3 + len(bot_turns) * (delay + SILENT_DEADLINE + 0.3) + 15, (took, len(bot_turns))
     # said once, not at each of the decisions (an operator's log: 20 lines in 15 s for one table)
     lost = [ln for ln in server.output().splitlines() if "no bot worker answered" in ln]
     assert len(lost) == 1 and "bot queue: the bot workers' answers: lost (" in lost[0], lost
+
+
+async def test_a_worker_that_answers_again_ends_the_short_wait(ns: str, redis_server: str) -> None:
+    """The other half: a decision run out makes the queue wait `SILENT_DEADLINE` only; a worker's
+    answer makes it wait the whole deadline again (busy workers keep their time)."""
+    from callbreak.server.botqueue_redis import SILENT_DEADLINE, RedisBotQueue
+    from callbreak.server.clock import ManualClock
+    from callbreak.server.config import ServerConfig
+
+    clock = ManualClock()
+    meter = CountingMeter()
+    q = RedisBotQueue(ServerConfig(redis=redis_server, namespace=ns, bot_deadline=5.0), clock, lambda: meter)
+    m = Match(seed=5)
+    seat = m.to_act
+    assert seat is not None
+    ask = BotAsk("t1", 0, seat, "medium", 7, m.view(seat))
+    worker = None
+    try:
+        await q.start()
+        first = asyncio.ensure_future(q.decide(ask))
+        await until(lambda: q.waiting == 1)
+        clock.advance(4.9)
+        await asyncio.sleep(0)
+        assert not first.done() and not q.silent
+        clock.advance(0.2)
+        assert await first is None and q.silent
+        second = asyncio.ensure_future(q.decide(ask))
+        await until(lambda: q.waiting == 1)
+        clock.advance(SILENT_DEADLINE + 0.01)
+        assert await second is None
+        worker = Worker(redis_server, ns)  # a worker back (the table's clock stands still meanwhile)
+        worker.wait_ready()
+        got = await asyncio.wait_for(q.decide(ask), 60)
+        assert got == decide("medium", 7, m.view(seat)) and not q.silent
+        assert meter.outcomes.count("expired") == 2 and "answered" in meter.outcomes, meter.outcomes
+    finally:
+        await q.close()
+        if worker is not None:
+            worker.stop()
 
 
 def test_a_worker_answers_a_request_skips_one_past_its_deadline_and_drops_one_that_is_not_one(

@@ -298,10 +298,14 @@ class Autopilot:
     ) -> None:
         t0 = time.perf_counter()
         pool = self.table.hub.botpool
+        choice: int | Card | None = None
         if pool is not None:
             meta = self.table.state.meta
             choice = await pool.decide(BotAsk(meta.id, v, seat, meta.bots, seed, view, earlier, self.capped))
-        else:
+        if choice is None and (pool is None or pool.remote):
+            # no bot worker answered by the deadline (none running, or Redis away): decided here, as
+            # with no queue, the same decision (an operator's try: with the workers down, every bot
+            # turn waited 10 s and then played its lowest legal action; each bot called 1)
             choice = await asyncio.to_thread(seeded_act, bot, seed, view, earlier)
         self.table.hub.meter.bot(time.perf_counter() - t0)
         self._bot_done(v, seat, choice)

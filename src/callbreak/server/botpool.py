@@ -76,8 +76,8 @@ class Deciders(Protocol):
     `callbreak.server.botqueue_redis.RedisBotQueue` (bot workers on any host).
 
     >>> pool: Deciders = BotPool(1, warm=False)
-    >>> pool.waiting
-    0
+    >>> pool.waiting, pool.remote
+    (0, False)
     >>> import asyncio; asyncio.run(pool.close())
     """
 
@@ -85,11 +85,17 @@ class Deciders(Protocol):
     def waiting(self) -> int:
         """Decisions asked and not answered yet."""
 
+    @property
+    def remote(self) -> bool:
+        """Whether the decisions are made elsewhere (bot workers): a decision with no answer
+        (None) is then made by the table's own process (`Autopilot`), as with no deciders."""
+
     async def start(self) -> None:
         """Connect (on the running loop) before the first `decide`."""
 
     async def decide(self, ask: BotAsk) -> int | Card | None:
-        """The bot's action (None: the seat plays the lowest legal action)."""
+        """The bot's action (None: none; a remote decider's, decided by the table's process, else
+        the seat plays the lowest legal action)."""
 
     async def close(self) -> None: ...
 
@@ -163,6 +169,11 @@ class BotPool:
     @property
     def waiting(self) -> int:
         return self._waiting
+
+    @property
+    def remote(self) -> bool:
+        """No: a decision this host's processes fail would fail here too."""
+        return False
 
     async def start(self) -> None:
         """Nothing to connect: the workers start with the pool."""

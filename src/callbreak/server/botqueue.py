@@ -7,8 +7,8 @@ processes on any host; a worker answers on the owner's own channel (`reply_chann
 A request (`BotRequest`) holds the decision's id, table, version, seat, bot level and seed,
 its deadline, and the seat's view as `SeatView.to_dict` writes it: the seat's own hand and
 what every seat may see, never another seat's unplayed card.  The answer (`BotReply`) is a
-call (an int), a card (``"AS"``) or null (the bot failed: the owner plays the lowest legal
-action).
+call (an int), a card (``"AS"``) or null (the bot failed: the owner decides itself, and
+plays the lowest legal action if that fails too).
 
 >>> from callbreak import Match
 >>> from callbreak.server.botpool import BotAsk
@@ -221,7 +221,7 @@ def action_text(action: int | Card | None) -> int | str | None:
 
 def action_of(rep: BotReply) -> int | Card | None:
     """The action an answer carries (None for a failed bot or a card that does not parse: the
-    owner then plays the lowest legal action, as it does for an illegal one).
+    owner then decides itself, as with no answer).
 
     >>> action_of(BotReply("i", "AS", "w", False)), action_of(BotReply("i", 2, "w", False))
     (Card('AS'), 2)

@@ -10,9 +10,11 @@ worker that died or stalls is taken over by another (``XAUTOCLAIM`` after
 ``bot_claim_idle`` seconds: `callbreak.server.botworker`).
 
 The owner waits for an answer until ``bot_deadline`` seconds on the table's clock (the
-`ManualClock` in tests), then gives up: the seat plays the lowest legal action, as when a
-bot fails.  A request Redis does not take is asked again every ``ASK_AGAIN`` seconds until then
-(Redis restarting: a decision waits it out).  An answer is used once, by the decision still waiting for it (a second answer
+`ManualClock` in tests), then gives up and decides itself (`Autopilot`: the same decision, in a
+thread of the table's process); while no worker has answered since a decision ran out, it waits
+``SILENT_DEADLINE`` seconds only (the workers down: a bot's turn is not 10 s each).  A request Redis
+does not take is asked again every ``ASK_AGAIN`` seconds until then (Redis restarting: a decision
+waits it out).  An answer is used once, by the decision still waiting for it (a second answer
 to the same request, or one after the deadline, is ignored), and the table uses it only if
 it is still at the version it asked at (`Autopilot`): nothing is played twice.
 """
@@ -52,6 +54,9 @@ ANSWERS_CLIENT = "callbreak-bot-answers"
 DEPTH_EVERY = 1.0
 #: seconds between two tries of a request Redis did not take (until the decision's deadline)
 ASK_AGAIN = 0.25
+#: the deadline (seconds, at most ``bot_deadline``) of a decision asked while the workers are
+#: silent: no answer since a decision ran out
+SILENT_DEADLINE = 1.0
 
 
 async def ensure_group(r: aioredis.Redis, stream: str) -> None:
@@ -92,9 +97,11 @@ class RedisBotQueue:
         self._tasks: list[asyncio.Task[None]] = []
         # (said once as Redis goes, each minute while away, once back: not at every bot's decision)
         self._asking = Said(
-            "bot queue: asking the bot workers (asked again until each decision's deadline, then the seat "
-            "plays its lowest legal action)"
+            "bot queue: asking the bot workers (asked again until each decision's deadline, then this "
+            "process decides)"
         )
+        #: no worker has answered since a decision ran out: decisions wait `SILENT_DEADLINE` only
+        self.silent = False
         #: the requests Redis refused and has not taken since (at their deadline: `failed`, not `expired`)
         self._refused: set[str] = set()
         self._answered = Said("bot queue: the bot workers' answers")
@@ -102,6 +109,11 @@ class RedisBotQueue:
     @property
     def waiting(self) -> int:
         return len(self._waiting)
+
+    @property
+    def remote(self) -> bool:
+        """Yes: the bot workers decide (a decision they leave unanswered is made by this process)."""
+        return True
 
     async def start(self) -> None:
         await ensure_group(self.redis, self.stream)
@@ -114,7 +126,8 @@ class RedisBotQueue:
         rid = f"{self.me}:{next(self._ids)}"
         fut: asyncio.Future[int | Card | None] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = fut
-        timer: Handle = self.clock.call_later(self.deadline, self._expire, rid, ask)
+        deadline = min(self.deadline, SILENT_DEADLINE) if self.silent else self.deadline
+        timer: Handle = self.clock.call_later(deadline, self._expire, rid, ask)
         try:
             req = request_of(ask, self.channel, rid, int((time.time() + self.deadline) * 1000))
             while not fut.done():  # (done: the deadline passed with Redis away, `_expire`)
@@ -122,7 +135,7 @@ class RedisBotQueue:
                     await self.redis.xadd(self.stream, {"r": encode_request(req)}, maxlen=self.maxlen, approximate=True)
                 except (RedisError, OSError) as e:
                     # asked again until the deadline (an operator's try: Redis restarted in a second,
-                    # and each bot decision then in flight was played as the lowest legal action)
+                    # and each bot decision then in flight was given up)
                     self._asking.failed(e)
                     self._refused.add(rid)
                     await asyncio.sleep(ASK_AGAIN)
@@ -138,6 +151,8 @@ class RedisBotQueue:
 
     def _expire(self, rid: str, ask: BotAsk) -> None:
         fut = self._waiting.pop(rid, None)
+        if fut is not None and not fut.done():
+            self.silent = True  # (the next decisions wait less, until a worker answers)
         if fut is not None and not fut.done() and rid in self._refused:
             # never asked: Redis was away all along (said by `_asking`)
             self.meter().bot_queue("failed")
@@ -147,7 +162,8 @@ class RedisBotQueue:
             # worker running, every bot decision of every table expires)
             self._answered.failed(TimeoutError(
                 f"no bot worker answered seat {ask.seat} of table {ask.table} at version {ask.v} in "
-                f"{self.deadline:g} s; the seats play their lowest legal action at the deadline"
+                f"{self.deadline:g} s; this process decides for the bots meanwhile (after {SILENT_DEADLINE:g} s"
+                " each, until a worker answers)"
             ))  # fmt: skip
             self.meter().bot_queue("expired")
             fut.set_result(None)
@@ -158,6 +174,7 @@ class RedisBotQueue:
         except (msgspec.DecodeError, msgspec.ValidationError) as e:
             log.warning("bot queue: an answer that is not one (%s)", e)
             return
+        self.silent = False  # (a worker answers, if late: the decisions wait for the workers again)
         fut = self._waiting.pop(rep.id, None)
         if fut is None or fut.done():  # a second answer to one request, or one after the deadline
             self.meter().bot_queue("ignored")

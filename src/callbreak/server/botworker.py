@@ -7,7 +7,7 @@ pool (`botpool.decide`: the same level, seed and view give the same action), pub
 answer on the owner's channel, then ``XACK``\\ s it.  Every ``bot_claim_idle / 2`` seconds it
 takes over (``XAUTOCLAIM``) the requests another worker has held unanswered for
 ``bot_claim_idle`` seconds (a worker killed, or stalled, mid-decision).  A request past its
-deadline is acknowledged without deciding: its owner has played the lowest legal action.
+deadline is acknowledged without deciding: its owner has decided it itself.
 Consumers of the group idle for a long time with nothing pending are removed.
 
 With ``--processes N`` the command starts N such processes and starts again any that dies.

@@ -122,8 +122,8 @@ class ServerConfig:
     #: where bots decide: "" (this process: ``bot_processes``) or "redis" (the bot queue on ``redis``,
     #: served by ``callbreak bot-worker`` processes on any host: `callbreak.server.botqueue_redis`)
     bot_queue: str = ""
-    #: the bot queue: seconds a decision waits for a worker's answer before the seat plays the
-    #: lowest legal action (a worker skips a request older than that)
+    #: the bot queue: seconds a decision waits for a worker's answer before the table's process
+    #: decides it (a worker skips a request older than that)
     bot_deadline: float = 10.0
     #: the bot queue: seconds a request may sit with one worker unanswered before another takes it
     bot_claim_idle: float = 2.0

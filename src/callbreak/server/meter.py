@@ -46,7 +46,7 @@ class Meter:
     def bot_queue(self, outcome: str) -> None:
         """A decision sent to the bot workers on Redis ended: ``answered`` (by a worker; also
         ``reclaimed`` when a worker took it over from another), ``expired`` (no answer by the
-        deadline: the lowest legal action), ``failed`` (the queue was out of reach), or an
+        deadline: decided by the table's process), ``failed`` (the queue was out of reach), or an
         answer was ``ignored`` (a second one, or one after the deadline)."""
 
     def bot_queue_depth(self, requests: int) -> None:

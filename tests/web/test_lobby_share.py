@@ -114,6 +114,15 @@ def test_the_lobby_names_the_preset_and_the_bots_level(server: str, phone: Any) 
     start = page.locator("[data-testid=start-btn]").bounding_box()
     assert start is not None and start["y"] + start["height"] <= 844
     assert start["y"] < page.locator("[data-testid=invite]").bounding_box()["y"]
+    # every seat taken: no bots to announce (a Hindi players' try: "Start: empty seats get medium
+    # bots" with four friends seated)
+    import httpx
+
+    code = page.input_value("[data-testid=invite-link]").rstrip("/").rsplit("/", 1)[1]
+    for name in ("Bimal", "Chandra", "Dipa"):
+        httpx.post(f"{server}/api/join/{code}", json={"name": name}, timeout=30).raise_for_status()
+    page.wait_for_selector("[data-testid=lobby-seat-3] >> text=Dipa")
+    assert page.inner_text("[data-testid=start-btn]") == "Start"
 
 
 def test_a_seat_left_from_another_client_is_offered_again_by_the_invite(server: str, phone: Any) -> None:

@@ -306,16 +306,56 @@ PLACES_AND_FOOT = """() => [document.querySelector('[data-testid=final-places] l
 def test_a_phone_zoomed_in_shows_every_final_place_above_the_dialogs_buttons(server: str, browser: Any) -> None:
     """The same try, at the match's end (240 × 427): the final places' five buttons, four lines, took
     227 of the dialog's 393 px, and only the first place showed above them. On a short screen the
-    buttons are smaller and closer: the four places show whole above them as the dialog opens."""
-    from .helpers import play_to_end
+    buttons are smaller and closer: the four places show whole above them as the dialog opens. And
+    the round's summary before it (a Hindi players' try): its Total column was cut at the dialog's edge."""
+    from .helpers import ACTIONABLE, play_to_end
     from .test_phone_hand import open_table
 
     ctx = browser.new_context(viewport={"width": 240, "height": 427}, has_touch=True, is_mobile=True, device_scale_factor=3)
     try:
-        page = open_table(ctx, server, rounds=1)
+        page = open_table(ctx, server, rounds=2)
+        # the round's summary first: its Total column within the dialog (a Hindi players' try: cut at its edge)
+        deadline = time.monotonic() + 90
+        while not page.locator("[data-testid=round-summary]").count():
+            assert time.monotonic() < deadline
+            with contextlib.suppress(PlaywrightError):
+                calls, legal = page.locator("[data-call]:not([disabled])"), page.locator("[data-testid=hand].my-turn [data-legal=true]")
+                if calls.count():
+                    calls.first.tap(timeout=2000)
+                elif legal.count():
+                    play_card(page, str(legal.first.get_attribute("data-card", timeout=1000)), tap=True)
+                page.wait_for_selector(f"{ACTIONABLE}, [data-testid=round-summary]", timeout=5000)
+        table = _box(page, "[data-testid=round-summary] .scoreboard")
+        dialog = _box(page, "[data-testid=round-summary]")
+        assert dialog["left"] < table["left"] and table["right"] < dialog["right"], (table, dialog)
         play_to_end([page])
         last_place, foot = page.evaluate(PLACES_AND_FOOT)
         assert last_place <= foot, (last_place, foot)
         assert page.locator("[data-testid=rematch-btn]").is_visible()
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("width", [360, 390, 430])
+def test_a_long_name_on_a_side_seat_ends_where_the_tricks_side_card_begins(server: str, browser: Any, width: int) -> None:
+    """A Hindi players' try (390 × 844): "सुरेश कुमार श्रीवास्तव" on a side seat ran 24 px under his
+    own card in the trick, and his call covered the name under that card, every trick."""
+    from .helpers import create_table
+
+    ctx = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True, locale="hi-IN")
+    try:
+        page = ctx.new_page()
+        create_table(page, server, preset="quick", rounds="1", bots="random", name="रमेश")
+        page.wait_for_selector("[data-testid=lobby]")
+        code = page.input_value("[data-testid=invite-link]").rstrip("/").rsplit("/", 1)[1]
+        for name in ("सुरेश कुमार श्रीवास्तव", "प्रिया", "Chandrashekhar Venkataraman"):
+            httpx.post(f"{server}/api/join/{code}", json={"name": name}, timeout=30).raise_for_status()
+        page.wait_for_selector("[data-testid=lobby-seat-3] >> text=Chandrashekhar")
+        page.tap("[data-testid=start-btn]")
+        page.wait_for_selector("[data-testid=trick]")
+        trick = _box(page, "[data-testid=trick]")
+        left, right = _box(page, "[data-testid=seat-left]"), _box(page, "[data-testid=seat-right]")
+        assert left["right"] <= trick["left"] and right["left"] >= trick["right"], (left, right, trick)
+        assert page.inner_text("[data-testid=seat-left] .name").startswith("सुरेश")
     finally:
         ctx.close()

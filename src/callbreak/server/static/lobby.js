@@ -88,7 +88,10 @@ export function renderLobby(ctx) {
     h("p", { "data-testid": "lobby-rules" }, rulesSummary(t.rules || {}), " · ", h("a", { href: "/rules", "data-link": true, style: { color: "#ffd27a" } }, tr("lobby.how_to_play"))),
     h("ol", null, ...t.seats.map((s, i) => h("li", { "data-testid": `lobby-seat-${i}` }, seatLine(s, i, t)))));
   // The host's Start comes before the invite, so that it is on the first screen of a phone.
-  if (isHost) box.append(h("button", { class: "btn primary", type: "button", "data-testid": "start-btn", onclick: () => send({ type: "start" }) }, tr("lobby.start", { level: levelName(t.bots) })));
+  // ("Start: empty seats get bots" said of a full table too: a Hindi players' try)
+  const full = t.seats.every((s) => s && s.name);
+  if (isHost) box.append(h("button", { class: "btn primary", type: "button", "data-testid": "start-btn", onclick: () => send({ type: "start" }) },
+    full ? tr("lobby.start_full") : tr("lobby.start", { level: levelName(t.bots) })));
   else box.append(h("p", null, tr("lobby.waiting_host")));
   if (link) box.append(inviteBox(link, isHost));
   box.append(h("p", { class: "hint", style: { color: "inherit" } }, tr("lobby.watch_link"), " ", h("a", { href: `/watch/${id}`, "data-link": true, style: { color: "#ffd27a" } }, `${location.origin}/watch/${id}`)));

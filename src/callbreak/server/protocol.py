@@ -138,8 +138,9 @@ ERRORS: dict[ErrorCode, str] = {
     ErrorCode.BAD_ENTRY: "a log entry the server wrote is malformed (a server bug; no client message causes it)",
     ErrorCode.UPGRADE_REQUIRED: "a plain HTTP request to a table's WebSocket path `/ws/ID` (HTTP 426): "
     "a proxy in front of the server dropped the `Upgrade` and `Connection` headers (it is logged)",
-    ErrorCode.UNAVAILABLE: "the database does not answer (a restart, a failover): nothing changed; try again "
-    "in a moment (HTTP 503 with `Retry-After`; a WebSocket is closed with 1013)",
+    ErrorCode.UNAVAILABLE: "the database, or (several processes) Redis, does not answer (a restart, a failover): "
+    "nothing changed; try again in a moment (HTTP 503 with `Retry-After`; a WebSocket's handshake is refused, "
+    "HTTP 403, and an open one is closed with 1013)",
     ErrorCode.INTERNAL: "the server failed to handle the request (it is logged); nothing changed",
 }
 

@@ -205,3 +205,60 @@ async def test_a_server_whose_database_stops_answers_at_once_and_plays_on_once_i
     finally:
         server.stop()
         pg.stop()
+
+
+async def test_a_turn_waits_for_a_player_who_cannot_come_back_while_redis_is_away(pg_url: str, ns: str) -> None:
+    """An operator's try: Redis stopped, a player reloaded the page; every new socket was refused
+    (it cannot be known whose the table is) while the turn's timer ran on, and played the player's
+    card 3.5 s after Redis was back, before the page got in. A seat whose player is away waits
+    while players cannot come back (`/readyz` not ready), then has a whole turn's time."""
+    from ..server.driven import DRIVEN, advance
+
+    own = Redis()
+    server = ScaledServer(pg_url, own.url, ns, env=DRIVEN)
+    try:
+        server.start()
+        rules = {"preset": "quick", "rounds": 1, "call_seconds": 30, "card_seconds": 15}
+        made = server.create(rules=rules, bots="random", name="Asha")
+        code = made["invite"]
+        joined = server.post(f"/api/join/{code}", {"name": "Bimal"}).json()
+        a = Client(server, made["table"], made["token"])
+        b = Client(server, made["table"], joined["token"])
+        await a.connect()
+        await b.connect()
+        await a.send({"type": "start"})
+        # to Bimal's turn, each player acting on theirs, the bots' turns on the clock
+        for _ in range(200):
+            if b.my_turn():
+                break
+            for p in (a, b):
+                if p.my_turn():
+                    v = p.v
+                    await p.act_once()
+                    await p.wait(lambda c, v=v: c.v > v, timeout=30)
+            if not b.my_turn():
+                await advance(server, 0.5)
+                await a.wait(lambda c: True)
+        assert b.my_turn()
+        v = b.v
+        await b.close()  # Bimal's page reloads, as Redis goes
+        own.stop()
+        until(lambda: httpx.get(server.base + "/readyz", timeout=10).status_code == 503, 60, lambda: "still ready")
+        await advance(server, 15 + 20 + 5)  # the turn's time and the grace, and more
+        assert (await advance(server, 0))["tables"][made["table"]] == v  # nothing played for Bimal
+        own.start()
+        until(lambda: httpx.get(server.base + "/readyz", timeout=10).status_code == 200, 60, lambda: "not ready again")
+        await advance(server, 14)  # (the turn's whole time again, less a second)
+        assert (await advance(server, 0))["tables"][made["table"]] == v
+        b = Client(server, made["table"], joined["token"])
+        await b.connect()
+        await b.wait(lambda c: c.my_turn(), timeout=30)
+        await b.act_once()
+        await b.wait(lambda c: c.v > v, timeout=30)
+        await a.wait(lambda c: c.v > v, timeout=30)
+        await a.close()
+        await b.close()
+        assert "Traceback" not in server.output(), server.output()
+    finally:
+        server.stop()
+        own.stop()

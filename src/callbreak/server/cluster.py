@@ -233,6 +233,7 @@ class Cluster:
         self.on_move = self.hub.meter.move
         self.hub.sweeps_store = False
         self.hub.let_go = self.let_go_table
+        self.hub.reachable = self.joined
         await self._beat()
         await self.broker.start()
         await self.broker.join(f"p/{self.me}", self._on_message)

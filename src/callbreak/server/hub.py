@@ -125,6 +125,10 @@ class Hub:
         #: be read, is let go (unloaded, its lease not kept) once that is done, so that the process
         #: its players' requests reach runs it
         self.let_go: Callable[[str], None] | None = None
+        #: set by a cluster (`cluster.Cluster.joined`): whether a player away can come back to this
+        #: process's tables just now (with Redis away, every new socket is refused): while not, a
+        #: turn timer or grace of a seat whose player is away waits (`LiveTable.schedule`)
+        self.reachable: Callable[[], bool] = lambda: True
         self.create_buckets: dict[str, Bucket] = {}
         #: new WebSockets per client address (a token bucket each; cleared past 100,000 addresses)
         self.connect_buckets: dict[str, Bucket] = {}

@@ -47,6 +47,8 @@ __all__ = ["WRITTEN_BEHIND", "LiveTable", "dumps"]
 #: the entries committed off the event loop when the store batches them (the hot path); the
 #: rest (seats, starts, rematches, autoplay, ready...) commit on the loop before anyone is told
 WRITTEN_BEHIND = frozenset({"call", "play"})
+#: seconds between two looks, while a seat's player cannot come back (`Hub.reachable`), at whether they can
+HELD_RECHECK = 1.0
 
 log = logging.getLogger("callbreak.server")
 
@@ -459,8 +461,23 @@ class LiveTable:
         if len(self.conns[-1]) != self._told_spectators:
             self.publish_table()
 
-    def _grace_over(self, seat: int) -> None:
+    def _turn_over(self, v: int, seat: int) -> None:
+        """The turn's time ran out: played for the seat, unless its player is away and cannot
+        come back just now (then held: `schedule`)."""
+        if not self.connected[seat] and not self.hub.reachable():
+            self.schedule()
+            return
+        self.autopilot.auto(v, seat, "timeout")
+
+    def _grace_over(self, seat: int, held: bool = False) -> None:
         self._grace[seat] = None
+        if self.connected[seat] == 0 and not self.hub.reachable():
+            # (the player cannot come back just now: the grace waits, then runs whole: `schedule`)
+            self._grace[seat] = self.clock.call_later(HELD_RECHECK, self._grace_over, seat, True)
+            return
+        if held and self.connected[seat] == 0:
+            self._grace[seat] = self.clock.call_later(self.config.grace, self._grace_over, seat)
+            return
         if self.connected[seat] == 0 and self.active() and self.state.status in (PLAYING, BETWEEN):
             self.try_submit({"t": "autoplay", "seat": seat, "on": True, "reason": "disconnected"})
 
@@ -510,11 +527,19 @@ class LiveTable:
                     self._turn_key = key
                     self._turn_deadline = self.clock.time() + secs * cfg.time_scale
                 self.deadline = self._turn_deadline
+            if not forced and secs and not self.connected[seat] and not self.hub.reachable():
+                # the seat's player is away and cannot come back just now (Redis away: every new
+                # socket refused): its timer waits, and starts afresh once they can (an operator's
+                # try: a page reloaded in a Redis outage found its turn played by the timer before
+                # it could get back in)
+                self._turn_deadline = self.deadline = None
+                self._handle = self.clock.call_later(HELD_RECHECK, self.schedule)
+                return
             if forced:
                 self._handle = self.clock.call_later(cfg.forced_delay, self.autopilot.auto, v, seat, "forced")
             elif self._turn_deadline is not None and secs:
                 delay = max(0.0, self._turn_deadline - self.clock.time())
-                self._handle = self.clock.call_later(delay, self.autopilot.auto, v, seat, "timeout")
+                self._handle = self.clock.call_later(delay, self._turn_over, v, seat)
         elif st.status == BETWEEN:
             # every player not replaced by a bot, connected or not: the delay bounds the wait; when
             # every player's seat is on autoplay, those still connected (a slow player whose turn ran

@@ -62,7 +62,7 @@ class Match:
             raise ValueError(f"rules must be a Ruleset, not {type(rules).__name__}")
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        check_seed(seed)
+        seed = check_seed(seed)
         if dealer is not None and (not isinstance(dealer, int) or not 0 <= dealer <= 3):
             raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
         if players is None:

@@ -12,12 +12,15 @@ True
 from __future__ import annotations
 
 import hashlib
+import operator
+from typing import SupportsIndex
 
 __all__ = ["check_seed", "derive_seed"]
 
 
 def check_seed(seed: object) -> int:
-    """``seed`` if it is a whole number from 0; else a `ValueError` that says so.
+    """``seed`` as an int if it is a whole number from 0 (NumPy's integers too); else a `ValueError`
+    that says so.
 
     A negative seed is refused: Python's generator seeds with its absolute value, so ``-1``
     would deal what ``1`` deals (two seeds, one match), and NumPy's refuses it.
@@ -33,9 +36,10 @@ def check_seed(seed: object) -> int:
     ...
     ValueError: seed must be a whole number from 0, not True
     """
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+    whole = operator.index(seed) if isinstance(seed, SupportsIndex) else -1  # (an int, or NumPy's)
+    if isinstance(seed, bool) or whole < 0:
         raise ValueError(f"seed must be a whole number from 0, not {seed!r}")
-    return seed
+    return whole
 
 
 def derive_seed(*parts: int | str) -> int:

@@ -162,6 +162,8 @@ def test_bad_arguments() -> None:
     with pytest.raises(ValueError, match="seed must be a whole number from 0, not -1"):
         env.reset(-1)
     assert env.seed == 5  # (refused before anything changed)
+    # NumPy's integers are whole numbers too (a reviewer's read: they were refused)
+    assert BatchedEnv(2, seed=np.int64(5)).reset(np.int64(5))[0].tolist() == env.reset(5)[0].tolist()
 
 
 def test_deals_do_not_depend_on_the_learners_play() -> None:

@@ -298,15 +298,17 @@ class Autopilot:
     ) -> None:
         t0 = time.perf_counter()
         pool = self.table.hub.botpool
-        choice: int | Card | None = None
-        if pool is not None:
+        if pool is None:
+            choice = await asyncio.to_thread(seeded_act, bot, seed, view, earlier)
+        else:
             meta = self.table.state.meta
             choice = await pool.decide(BotAsk(meta.id, v, seat, meta.bots, seed, view, earlier, self.capped))
-        if choice is None and (pool is None or pool.remote):
-            # no bot worker answered by the deadline (none running, or Redis away): decided here, as
-            # with no queue, the same decision (an operator's try: with the workers down, every bot
-            # turn waited 10 s and then played its lowest legal action; each bot called 1)
-            choice = await asyncio.to_thread(seeded_act, bot, seed, view, earlier)
+        if choice is None and pool is not None and pool.remote:
+            # no bot worker answered by the deadline (none running, or Redis away): decided here, by
+            # the same bot, a few at a time (an operator's try: with the workers down, every bot turn
+            # waited 10 s and then played its lowest legal action; each bot called 1)
+            async with self.table.hub.deciding_here:
+                choice = await asyncio.to_thread(seeded_act, bot, seed, view, earlier)
         self.table.hub.meter.bot(time.perf_counter() - t0)
         self._bot_done(v, seat, choice)
 

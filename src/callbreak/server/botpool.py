@@ -39,11 +39,16 @@ from ..extras import missing
 from ..round import SeatView
 from .affinity import unpinned, widen
 
-__all__ = ["BotAsk", "BotPool", "Deciders", "decide"]
+__all__ = ["LOCAL_AT_ONCE", "BotAsk", "BotPool", "Deciders", "decide"]
 
 log = logging.getLogger("callbreak.server")
 
 _bots: dict[tuple[str, bool], Bot] = {}
+
+
+#: the bot decisions a table's process makes itself at once, for remote deciders (bot workers)
+#: that did not answer by the deadline (`Autopilot`): its CPU bounded when the workers are down
+LOCAL_AT_ONCE = 2
 
 
 @dataclass(frozen=True)

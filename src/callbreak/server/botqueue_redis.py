@@ -10,9 +10,11 @@ worker that died or stalls is taken over by another (``XAUTOCLAIM`` after
 ``bot_claim_idle`` seconds: `callbreak.server.botworker`).
 
 The owner waits for an answer until ``bot_deadline`` seconds on the table's clock (the
-`ManualClock` in tests), then gives up and decides itself (`Autopilot`: the same decision, in a
-thread of the table's process); while no worker has answered since a decision ran out, it waits
-``SILENT_DEADLINE`` seconds only (the workers down: a bot's turn is not 10 s each).  A request Redis
+`ManualClock` in tests), then gives up and decides itself (`Autopilot`: the same bot, in a thread
+of the table's process, at most `LOCAL_AT_ONCE` at a time; a hard seat as medium until this
+process has loaded the hard bot's kernel); while no worker has answered in time since a decision
+ran out, it waits ``SILENT_DEADLINE`` seconds only (the workers down: a bot's turn is not 10 s
+each), and the request says so (a worker skips it past then: never decided twice).  A request Redis
 does not take is asked again every ``ASK_AGAIN`` seconds until then (Redis restarting: a decision
 waits it out).  An answer is used once, by the decision still waiting for it (a second answer
 to the same request, or one after the deadline, is ignored), and the table uses it only if
@@ -129,7 +131,9 @@ class RedisBotQueue:
         deadline = min(self.deadline, SILENT_DEADLINE) if self.silent else self.deadline
         timer: Handle = self.clock.call_later(deadline, self._expire, rid, ask)
         try:
-            req = request_of(ask, self.channel, rid, int((time.time() + self.deadline) * 1000))
+            # (stamped with the deadline it has: a worker skips it past then, and so never decides
+            # what this process has decided itself meanwhile)
+            req = request_of(ask, self.channel, rid, int((time.time() + deadline) * 1000))
             while not fut.done():  # (done: the deadline passed with Redis away, `_expire`)
                 try:
                     await self.redis.xadd(self.stream, {"r": encode_request(req)}, maxlen=self.maxlen, approximate=True)
@@ -174,11 +178,11 @@ class RedisBotQueue:
         except (msgspec.DecodeError, msgspec.ValidationError) as e:
             log.warning("bot queue: an answer that is not one (%s)", e)
             return
-        self.silent = False  # (a worker answers, if late: the decisions wait for the workers again)
         fut = self._waiting.pop(rep.id, None)
         if fut is None or fut.done():  # a second answer to one request, or one after the deadline
             self.meter().bot_queue("ignored")
             return
+        self.silent = False  # (a worker answers in time: the decisions wait for the workers again)
         self.meter().bot_queue("answered")
         self._answered.ok()
         if rep.claimed:

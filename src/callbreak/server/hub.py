@@ -17,7 +17,7 @@ from ..bots import levels
 from ..i18n import choose_language, translator
 from ..rules import Ruleset
 from .analysis import AnalysisStatus, Analyst
-from .botpool import BotPool, Deciders
+from .botpool import LOCAL_AT_ONCE, BotPool, Deciders
 from .broker import Broker, LocalBroker, channel
 from .clock import Clock, Handle, LoopClock
 from .config import ServerConfig
@@ -129,6 +129,9 @@ class Hub:
         #: process's tables just now (with Redis away, every new socket is refused): while not, a
         #: turn timer or grace of a seat whose player is away waits (`LiveTable.schedule`)
         self.reachable: Callable[[], bool] = lambda: True
+        #: the bot decisions this process makes itself for bot workers that did not answer, at most
+        #: `botpool.LOCAL_AT_ONCE` at a time (the workers down at a busy hour: its CPU bounded)
+        self.deciding_here = asyncio.Semaphore(LOCAL_AT_ONCE)
         self.create_buckets: dict[str, Bucket] = {}
         #: new WebSockets per client address (a token bucket each; cleared past 100,000 addresses)
         self.connect_buckets: dict[str, Bucket] = {}

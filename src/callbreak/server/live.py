@@ -106,6 +106,8 @@ class LiveTable:
         self._handle: Handle | None = None
         self._turn_key: tuple[int, int, int, int] | None = None
         self._turn_deadline: float | None = None
+        #: the turn of a seat whose player cannot come back just now stands still (`schedule`)
+        self._held = False
         self._grace: list[Handle | None] = [None, None, None, None]
         #: what each seat's player was last told was done for them (`Hub._tell_away`): not told again
         self.told_away: list[tuple[int, int | None, int] | None] = [None, None, None, None]
@@ -461,6 +463,13 @@ class LiveTable:
         if len(self.conns[-1]) != self._told_spectators:
             self.publish_table()
 
+    def _held_recheck(self) -> None:
+        """A held turn (`schedule`) looked at again: once its player can come back, its whole
+        time starts, and everyone is told (the page back, and the others' rings)."""
+        self.schedule()
+        if not self._held:
+            self.publish_table()
+
     def _turn_over(self, v: int, seat: int) -> None:
         """The turn's time ran out: played for the seat, unless its player is away and cannot
         come back just now (then held: `schedule`)."""
@@ -471,6 +480,8 @@ class LiveTable:
 
     def _grace_over(self, seat: int, held: bool = False) -> None:
         self._grace[seat] = None
+        if self.state.status not in (PLAYING, BETWEEN):
+            return
         if self.connected[seat] == 0 and not self.hub.reachable():
             # (the player cannot come back just now: the grace waits, then runs whole: `schedule`)
             self._grace[seat] = self.clock.call_later(HELD_RECHECK, self._grace_over, seat, True)
@@ -497,6 +508,7 @@ class LiveTable:
     def schedule(self) -> None:
         """Arrange what happens next: a bot's move, a timer, the next round (nothing on a closed copy)."""
         self.pause()
+        held_before, self._held = self._held, False
         if self._closed:
             return
         st = self.state
@@ -518,6 +530,17 @@ class LiveTable:
             rules = st.meta.rules
             forced = rnd.phase == "playing" and rules.autoplay_forced and rnd.legal_mask().bit_count() == 1
             secs = rules.card_seconds if rnd.phase == "playing" else rules.call_seconds
+            if not forced and secs and not self.connected[seat] and not self.hub.reachable():
+                # the seat's player is away and cannot come back just now (Redis away: every new
+                # socket refused): its timer waits, and starts afresh once they can (an operator's
+                # try: a page reloaded in a Redis outage found its turn played by the timer before
+                # it could get back in)
+                self._turn_deadline = None
+                self._handle = self.clock.call_later(HELD_RECHECK, self._held_recheck)
+                self._held = True
+                if not held_before:
+                    self.publish_table()  # (the seat's time stands still: no ring left running out)
+                return
             if secs:
                 # the same turn keeps its deadline when something else happens meanwhile; a turn of
                 # one legal card is told the same deadline as any other (everyone sees it: a
@@ -527,14 +550,6 @@ class LiveTable:
                     self._turn_key = key
                     self._turn_deadline = self.clock.time() + secs * cfg.time_scale
                 self.deadline = self._turn_deadline
-            if not forced and secs and not self.connected[seat] and not self.hub.reachable():
-                # the seat's player is away and cannot come back just now (Redis away: every new
-                # socket refused): its timer waits, and starts afresh once they can (an operator's
-                # try: a page reloaded in a Redis outage found its turn played by the timer before
-                # it could get back in)
-                self._turn_deadline = self.deadline = None
-                self._handle = self.clock.call_later(HELD_RECHECK, self.schedule)
-                return
             if forced:
                 self._handle = self.clock.call_later(cfg.forced_delay, self.autopilot.auto, v, seat, "forced")
             elif self._turn_deadline is not None and secs:

@@ -308,8 +308,10 @@ function mountTable(root, id, token) {
     if (S.pending === u) S.pending = null;
     // The turn went on without it (a catch-up too long for events: the snapshot shows the card
     // still in the hand, or another call made)
+    // (of this round only: a snapshot of a later round holds another hand and other calls)
     const calls = st && st.calls, made = calls ? calls[me()] : null;
-    if ("card" in u ? !!(st && st.hand && st.hand.includes(u.card)) : made !== null && made !== undefined && made !== u.call) {
+    const sameRound = !!st && u.turn.split(":")[0] === String(st.round_number);
+    if (sameRound && ("card" in u ? !!(st.hand && st.hand.includes(u.card)) : made !== null && made !== undefined && made !== u.call)) {
       tellMissed(u, null);
     }
     render();
@@ -323,7 +325,7 @@ function mountTable(root, id, token) {
     const text = "card" in u
       ? tr(done === null ? "table.missed_card" : "table.missed_card_played", { card: cardName(u.card), played: done === null ? "" : cardName(done) })
       : tr(done === null ? "table.missed_call" : "table.missed_call_made", { call: u.call, made: done === null ? "" : done });
-    S.missed = { text, told: done !== null, at: Date.now() };
+    S.missed = { text, told: done !== null, call: !("card" in u), at: Date.now() };
     toastForSeat(text, 8000);
     announce(text);
   }
@@ -409,7 +411,8 @@ function mountTable(root, id, token) {
         const lost = S.missed && Date.now() - S.missed.at < 5000 ? S.missed : null;
         S.missed = null;
         const away = awayText(msg.call, msg.cards);
-        const text = !lost ? away : lost.told && msg.call === null && msg.cards <= 1 ? lost.text : `${lost.text} ${away}`;
+        const only = lost && lost.told && (lost.call ? !msg.cards : msg.call === null && msg.cards <= 1);
+        const text = !lost ? away : only ? lost.text : `${lost.text} ${away}`;
         toast(text, 8000);
         announce(text);
         break;

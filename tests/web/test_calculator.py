@@ -306,3 +306,52 @@ def test_changing_the_calls_keeps_them_and_a_changed_rule_says_custom(static_url
     assert page.input_value("[data-testid=calc-preset]") == "custom"
     page.select_option("[data-testid=calc-preset]", "standard")  # and back: the preset's scoring again
     assert page.inner_text("[data-testid=pts-1-0]") == "3.2"
+
+
+def test_numbers_typed_and_not_yet_saved_survive_the_browser_closing(static_url: str, browser: Any) -> None:
+    """A Bengali reader's try on a train: the browser closed with a round's tricks half typed (the
+    calls saved), and reopened with the boxes empty. What is typed is kept until it is saved."""
+    ctx = browser.new_context(locale="bn-BD", viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    try:
+        page = ctx.new_page()
+        page.goto(static_url + "/calculator")
+        enter(page, "call", [1, 5, 3, 2], write=lambda n: "০১২৩৪৫৬৭৮৯"[n])
+        page.fill("[data-testid=calc-tricks-0]", "০")
+        page.fill("[data-testid=calc-tricks-1]", "৬")
+        page.close()  # the browser killed (its storage kept)
+        page = ctx.new_page()
+        page.goto(static_url + "/calculator")
+        boxes = "() => [0, 1, 2, 3].map(i => document.querySelector(`[data-testid=calc-tricks-${i}]`).value)"
+        page.wait_for_selector("[data-testid=calc-tricks-0]")
+        assert page.evaluate(boxes) == ["০", "৬", "", ""]
+        # saved, the round's boxes start empty again (the next round's calls)
+        page.fill("[data-testid=calc-tricks-2]", "৪")
+        page.fill("[data-testid=calc-tricks-3]", "৩")
+        page.click("[data-testid=calc-save-tricks]")
+        page.reload()
+        page.wait_for_selector("[data-testid=calc-call-0]")
+        assert page.evaluate("() => [0, 1, 2, 3].map(i => document.querySelector(`[data-testid=calc-call-${i}]`).value)") == ["", "", "", ""]
+    finally:
+        ctx.close()
+
+
+def test_a_bonus_typed_in_the_readers_digits_is_taken_and_a_blank_one_refused(static_url: str, browser: Any) -> None:
+    """The same try: "১৫" in the bonus box, or the box cleared, was stored as a bonus of 0 with no word."""
+    ctx = browser.new_context(locale="bn-BD", viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    try:
+        page = ctx.new_page()
+        page.goto(static_url + "/calculator")
+        page.click("details.rules-fields > summary")
+        box = "[data-testid=calc-rule-bonus_points]"
+        assert page.input_value(box) == "১৩"  # (in the reader's digits, as every other number)
+        stored = "() => JSON.parse(localStorage.getItem('callbreak.calc')).rules.bonus_points"
+        page.fill(box, "১৫")
+        page.dispatch_event(box, "change")
+        assert page.evaluate(stored) == 15
+        page.fill(box, "")
+        page.dispatch_event(box, "change")
+        assert page.evaluate(stored) == 15  # refused: nothing changed, and said
+        assert page.inner_text("[data-testid=calc-error]") == catalogue("bn")["calc.err_bonus_points"]
+        assert page.input_value(box) == "১৫"
+    finally:
+        ctx.close()

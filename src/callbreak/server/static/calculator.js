@@ -6,6 +6,9 @@ import { fmt, ordinal, sheetState } from "./scoring.js";
 import { t, num, westernDigits } from "./i18n.js";
 
 const KEY = "callbreak.calc";
+// What is typed in the open round's boxes and not saved yet (a Bengali reader's try: the browser
+// closed on a train, the tricks typed were gone): kept apart from the sheet, never exported.
+const DRAFT_KEY = "callbreak.calc.draft";
 const MAX_ROUNDS = 20;
 const MAX_WITH_TIEBREAK = 40;
 // The Ruleset fields that matter to a score sheet.
@@ -138,7 +141,7 @@ export function exportSheet(sheet) {
 
 // (the boxes take the reader's digits too: a phone's keyboard in Bengali or Nepali types "৪", "४")
 const toNumber = (v) => {
-  const text = v === null || v === undefined ? "" : westernDigits(v).trim();
+  const text = v === null || v === undefined ? "" : westernDigits(v).trim().replace(/^\u2212/, "-");   // (−: a minus as shown)
   return /^-?\d+$/.test(text) ? Number(text) : NaN;   // (a blank box, "1e1" or "0x0d" is no number here)
 };
 
@@ -191,7 +194,10 @@ export function renderCalculator(root) {
         const v = control.value;
         const next = { ...sheet.rules };
         if (["rounds", "max_overtricks", "bonus_call"].includes(name)) next[name] = v === "none" ? null : Number(v);
-        else if (["min_call", "max_call", "bonus_points"].includes(name)) next[name] = Number(v);
+        else if (["min_call", "max_call"].includes(name)) next[name] = Number(v);
+        // (typed: in the reader's digits too; a blank or "১৫" in a number box was taken for 0, a
+        // Bengali reader's try: NaN is refused by `checkRules`, with its reason, and nothing changes)
+        else if (name === "bonus_points") next[name] = toNumber(v);
         else next[name] = v;
         setRules(next, "custom");
       });
@@ -206,7 +212,7 @@ export function renderCalculator(root) {
         field("max_overtricks", t("rule.max_overtricks"), h("select", null, ...opts([["none", t("rule.no_limit")], ...range(0, 12)], r.max_overtricks ?? "none"))),
         field("missed_penalty", t("calc.missed_scores"), h("select", null, ...opts([["call", t("rule.minus_call")], ["shortfall", t("rule.minus_shortfall")], ["zero", num(0)]], r.missed_penalty))),
         field("bonus_call", t("rule.bonus_call"), h("select", null, ...opts([["none", t("rule.no_bonus")], ...range(1, 13)], r.bonus_call ?? "none"))),
-        field("bonus_points", t("calc.bonus_scores"), h("input", { type: "number", inputmode: "numeric", value: r.bonus_points, min: -1000, max: 1000 })),
+        field("bonus_points", t("calc.bonus_scores"), h("input", { type: "text", inputmode: "numeric", autocomplete: "off", value: num(r.bonus_points) })),
         field("rounds", t("home.rounds"), h("select", null, ...opts([...range(1, MAX_ROUNDS), ["none", t("summary.no_end")]], r.rounds ?? "none"))),
         field("tie_break", t("rule.tie_break"), h("select", null, ...opts([["sudden_death", t("calc.sudden_rounds")], ["share", t("calc.share_first")]], r.tie_break))),
       ));
@@ -288,6 +294,8 @@ export function renderCalculator(root) {
     clear(entryBox);
     inputs = [];
     const n = sheet.rounds.length;
+    const draft = load(DRAFT_KEY, null);
+    const typed = draft && draft.round === n && draft.calling === !sheet.pending && Array.isArray(draft.values) ? draft.values : [];
     const total = n;
     const canEnd = sheet.rules.rounds === null && sheet.ended_after === null && n > 0;
     if (st.over) {
@@ -302,6 +310,8 @@ export function renderCalculator(root) {
         const inp = h("input", {
           id, type: "text", inputmode: "numeric", autocomplete: "off", "data-testid": id,
           min: calling ? sheet.rules.min_call : 0, max: calling ? sheet.rules.max_call : 13, required: true,
+          value: String(typed[i] ?? ""),
+          oninput: keepDraft,
           onkeydown: (e) => { if (e.key === "Enter") { e.preventDefault(); (i < 3 ? inputs[i + 1] : saveBtn).focus(); } },
         });
         inputs.push(inp);
@@ -330,6 +340,12 @@ export function renderCalculator(root) {
     entryBox.append(row);
   }
 
+  /** The open round's boxes as typed, kept (`DRAFT_KEY`) until they are saved or set aside. */
+  function keepDraft() {
+    save(DRAFT_KEY, { round: sheet.rounds.length, calling: !sheet.pending, values: inputs.map((inp) => inp.value) });
+  }
+  const dropDraft = () => save(DRAFT_KEY, null);
+
   function submit(calling) {
     const vals = inputs.map((inp) => toNumber(inp.value));
     const bad = calling ? validRound(sheet.rules, vals) : validRound(sheet.rules, sheet.pending.calls, vals);
@@ -355,6 +371,7 @@ export function renderCalculator(root) {
       sheet.rounds.push({ calls: sheet.pending.calls, tricks: vals });
       sheet.pending = null;
     }
+    dropDraft();
     persist();
     drawAll();
     inputs[0]?.focus();
@@ -368,6 +385,7 @@ export function renderCalculator(root) {
     fail("");
     drawAll();
     inputs.forEach((inp, i) => { inp.value = String(calls[i]); });
+    keepDraft();
     inputs[0]?.focus();
   }
 
@@ -380,6 +398,7 @@ export function renderCalculator(root) {
     fail("");
     drawAll();
     inputs.forEach((inp, i) => { inp.value = String(last.tricks[i]); });
+    keepDraft();
     inputs[0]?.focus();   // (the Undo button is gone with the round: the focus fell to the page's start)
   }
 
@@ -396,6 +415,7 @@ export function renderCalculator(root) {
       if (!f) return;
       try {
         sheet = checkSheet(JSON.parse(await f.text()));
+        dropDraft();
         persist();
         drawNames(); drawRules(); drawAll(); fail("");
         toast(t("calc.loaded"));
@@ -420,7 +440,7 @@ export function renderCalculator(root) {
       onclick: () => {
         if (sheet.rounds.length && !confirm(t("calc.confirm_new"))) return;
         const names = sheet.names;
-        sheet = fresh(); sheet.names = names; persist(); drawNames(); drawRules(); drawAll(); fail("");
+        sheet = fresh(); sheet.names = names; dropDraft(); persist(); drawNames(); drawRules(); drawAll(); fail("");
       },
     }, t("calc.new")));
 

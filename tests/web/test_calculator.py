@@ -355,3 +355,29 @@ def test_a_bonus_typed_in_the_readers_digits_is_taken_and_a_blank_one_refused(st
         assert page.input_value(box) == "১৫"
     finally:
         ctx.close()
+
+
+def test_the_scores_are_copied_as_words_for_the_familys_chat(static_url: str, browser: Any) -> None:
+    """The same try: "Copy the sheet" put 110 lines of JSON (English keys, Latin digits) on the
+    clipboard, for the family's WhatsApp group. The scores are copied as words, in the reader's
+    language and digits: each round's points, then the totals in place order."""
+    ctx = browser.new_context(locale="bn-BD", viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    try:
+        ctx.grant_permissions(["clipboard-read", "clipboard-write"])
+        page = ctx.new_page()
+        page.goto(static_url + "/calculator")
+        for i, name in enumerate(["রুপা", "মা", "বাবা", "দাদা"]):
+            page.fill(f"[data-testid=calc-name-{i}]", name)
+            page.dispatch_event(f"[data-testid=calc-name-{i}]", "input")
+        enter_round(page, [1, 5, 3, 2], [0, 6, 4, 3])
+        enter_round(page, [2, 2, 2, 2], [4, 3, 3, 3])
+        page.click("[data-testid=calc-copy]")
+        page.wait_for_selector("#toast.show")
+        assert page.evaluate("navigator.clipboard.readText()") == (
+            "কলব্রেক: পয়েন্ট ক্যালকুলেটর\n"
+            "রাউন্ড ১: রুপা -১.০, মা ৫.১, বাবা ৩.১, দাদা ২.১\n"
+            "রাউন্ড ২: রুপা ২.২, মা ২.১, বাবা ২.১, দাদা ২.১\n"
+            "মোট: প্রথম মা ৭.২, দ্বিতীয় বাবা ৫.২, তৃতীয় দাদা ৪.২, চতুর্থ রুপা ১.২"
+        )
+    finally:
+        ctx.close()

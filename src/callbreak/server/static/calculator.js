@@ -145,6 +145,22 @@ const toNumber = (v) => {
   return /^-?\d+$/.test(text) ? Number(text) : NaN;   // (a blank box, "1e1" or "0x0d" is no number here)
 };
 
+/** The sheet as words to send (a family's chat): each round's points, then the totals in place
+ *  order, in the reader's language and digits (a Bengali reader's try: "Copy" gave 110 lines of
+ *  JSON, English keys, for the family's WhatsApp group). */
+export function sheetText(sheet) {
+  const st = computeSheet(sheet);
+  const lines = [`${t("home.title")}: ${t("calc.title")}`];
+  sheet.rounds.forEach((_, k) => {
+    const scores = sheet.names.map((n, i) => `${n} ${num(fmt(st.rows[k].points[i]))}`).join(", ");
+    lines.push(t("calc.text_round", { round: num(k + 1), scores }));
+  });
+  const order = [0, 1, 2, 3].sort((a, b) => st.places[a] - st.places[b] || a - b);
+  const scores = order.map((i) => `${ordinal(st.places[i], true)} ${sheet.names[i]} ${num(fmt(st.totals[i]))}`).join(", ");
+  lines.push(t("calc.text_total", { scores }));
+  return lines.join("\n");
+}
+
 export function renderCalculator(root) {
   let sheet;
   try {
@@ -433,7 +449,11 @@ export function renderCalculator(root) {
   };
   const tools = h("div", { class: "row wrap" },
     h("button", { class: "btn", type: "button", "data-testid": "calc-download", onclick: () => { if (namesOk()) download("callbreak-score-sheet.json", exportText()); } }, t("calc.download")),
-    h("button", { class: "btn", type: "button", "data-testid": "calc-copy", onclick: () => { if (namesOk()) copyText(exportText()); } }, t("calc.copy")),
+    typeof navigator.share === "function"
+      ? h("button", { class: "btn", type: "button", "data-testid": "calc-share",
+          onclick: () => { if (namesOk()) navigator.share({ title: "Callbreak", text: sheetText(sheet) }).catch(() => {}); } }, t("calc.share"))
+      : null,
+    h("button", { class: "btn", type: "button", "data-testid": "calc-copy", onclick: () => { if (namesOk()) copyText(sheetText(sheet)); } }, t("calc.copy")),
     h("label", { class: "btn", for: "calc-import" }, t("calc.load")), fileInput,
     h("button", {
       class: "btn danger", type: "button", "data-testid": "calc-new",

@@ -381,3 +381,25 @@ def test_the_scores_are_copied_as_words_for_the_familys_chat(static_url: str, br
         )
     finally:
         ctx.close()
+
+
+def test_a_match_made_shorter_than_its_rounds_written_is_refused_where_the_rules_are(static_url: str, browser: Any) -> None:
+    """The same try: "Quick (3 rounds)" chosen on a sheet of 4 rounds was taken, and rounds 4 on
+    tagged sudden death with no tie; and a rule refused said why a screen below the rules. Refused,
+    with its reason where the player is (a toast) and on the sheet."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    try:
+        page = ctx.new_page()
+        page.goto(static_url + "/calculator")
+        for _ in range(4):
+            enter_round(page, [1, 2, 3, 4], [2, 3, 4, 4])
+        page.select_option("[data-testid=calc-preset]", "quick")
+        said = "This sheet has 4 rounds already: choose a match of at least 4, or no fixed end."
+        page.wait_for_selector("#toast.show")
+        assert page.inner_text("#toast .toast-text") == said
+        assert page.inner_text("[data-testid=calc-error]") == said
+        assert page.evaluate("JSON.parse(localStorage.getItem('callbreak.calc')).rules.rounds") == 5
+        assert page.input_value("[data-testid=calc-preset]") == "standard"
+        assert page.locator("[data-testid=calc-row-3] .tag").count() == 0
+    finally:
+        ctx.close()

@@ -238,6 +238,12 @@ export function renderCalculator(root) {
   function setRules(next, presetName) {
     try {
       checkRules(next);
+      // (a match made shorter than the rounds written: the rounds past its end were tagged sudden
+      // death with no tie, a Bengali reader's try)
+      const n = sheet.rounds.length;
+      if (next.rounds !== sheet.rules.rounds && next.rounds !== null && next.rounds < n) {
+        throw new Error(t("calc.sentence", { text: t("calc.err_fewer_rounds", { count: num(n) }) }));
+      }
       sheet.rounds.forEach((rd, k) => {
         const bad = validRound(next, rd.calls, rd.tricks);
         if (bad) throw new Error(t("calc.sentence", { text: t("calc.err_round_rules", { round: k + 1, why: bad }) }));
@@ -245,6 +251,7 @@ export function renderCalculator(root) {
       if (sheet.pending && validRound(next, sheet.pending.calls)) sheet.pending = null;
     } catch (e) {
       fail(e.message);
+      toast(e.message, 6000);  // (said where the rules are too: the sheet's error line may be a screen below)
       drawRules();
       return;
     }

@@ -403,3 +403,34 @@ def test_a_match_made_shorter_than_its_rounds_written_is_refused_where_the_rules
         assert page.locator("[data-testid=calc-row-3] .tag").count() == 0
     finally:
         ctx.close()
+
+
+#: the sheet's cells whose words overflow them, and the chosen options cut by their box
+CUT = """() => {
+  const cells = [...document.querySelectorAll(".sheet td, .sheet th")].filter((e) => e.scrollWidth > e.clientWidth + 1)
+    .map((e) => e.textContent);
+  const ctx = document.createElement("canvas").getContext("2d");
+  const boxes = [...document.querySelectorAll("select")].filter((e) => e.offsetParent).filter((e) => {
+    const cs = getComputedStyle(e);
+    ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    return ctx.measureText(e.options[e.selectedIndex].text).width > e.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  }).map((e) => e.options[e.selectedIndex].text);
+  return [cells, boxes];
+}"""
+
+
+@pytest.mark.parametrize("lang", ["bn-BD", "hi-IN", "ne-NP"])
+def test_on_a_phone_zoomed_in_every_figure_and_rule_shows_whole(static_url: str, browser: Any, lang: str) -> None:
+    """The same try at 240 × 427 (a 360 × 640 phone zoomed to 150 %): the totals ran together
+    ("১৬.৩৬.২"), the places lay over each other, and "বোনাস নেই" (no bonus) showed as "বোনাস" (bonus)."""
+    ctx = browser.new_context(locale=lang, viewport={"width": 240, "height": 427}, has_touch=True, is_mobile=True, device_scale_factor=3)
+    try:
+        page = ctx.new_page()
+        page.goto(static_url + "/calculator")
+        enter_round(page, [8, 5, 3, 2], [9, 1, 2, 1])
+        enter_round(page, [3, 3, 3, 3], [4, 3, 3, 3])
+        page.click("details.rules-fields > summary")
+        assert page.evaluate(CUT) == [[], []]
+        assert page.evaluate("document.documentElement.scrollWidth") == 240
+    finally:
+        ctx.close()

@@ -394,13 +394,25 @@ def test_a_match_made_shorter_than_its_rounds_written_is_refused_where_the_rules
         for _ in range(4):
             enter_round(page, [1, 2, 3, 4], [2, 3, 4, 4])
         page.select_option("[data-testid=calc-preset]", "quick")
-        said = "This sheet has 4 rounds already: choose a match of at least 4, or no fixed end."
+        said = "Under these rules the match was over after round 3, and this sheet has 4 rounds."
         page.wait_for_selector("#toast.show")
         assert page.inner_text("#toast .toast-text") == said
         assert page.inner_text("[data-testid=calc-error]") == said
         assert page.evaluate("JSON.parse(localStorage.getItem('callbreak.calc')).rules.rounds") == 5
         assert page.input_value("[data-testid=calc-preset]") == "standard"
         assert page.locator("[data-testid=calc-row-3] .tag").count() == 0
+        # a match of the rounds written is taken, from no fixed end too (a reviewer's read: the first
+        # check counted the rounds, and refused a sheet's own rounds after a sudden-death one)
+        page.click("details.rules-fields > summary")
+        page.select_option("[data-testid=calc-rule-rounds]", "4")
+        assert page.evaluate("JSON.parse(localStorage.getItem('callbreak.calc')).rules.rounds") == 4
+        page.select_option("[data-testid=calc-rule-rounds]", "none")
+        page.select_option("[data-testid=calc-rule-rounds]", "4")
+        assert page.evaluate("JSON.parse(localStorage.getItem('callbreak.calc')).rules.rounds") == 4
+        # a refused rule keeps the rules' panel open (a blank bonus closed it, a reviewer's read)
+        page.fill("[data-testid=calc-rule-bonus_points]", "")
+        page.dispatch_event("[data-testid=calc-rule-bonus_points]", "change")
+        assert page.locator("details.rules-fields[open]").count() == 1
     finally:
         ctx.close()
 

@@ -373,3 +373,19 @@ def test_a_long_name_on_a_side_seat_ends_where_the_tricks_side_card_begins(serve
         assert page.inner_text("[data-testid=seat-left] .name").startswith("सुरेश")
     finally:
         ctx.close()
+
+
+def test_a_phone_zoomed_in_keeps_the_turns_time_off_a_full_last_row_of_calls(server: str, browser: Any) -> None:
+    """A reviewer's read: the time laid in the last row's empty places covered a call where that
+    row is full (calls 1 to 10: two rows of five). It lies there only where the row has room."""
+    ctx = browser.new_context(viewport={"width": 240, "height": 427}, has_touch=True, is_mobile=True, device_scale_factor=3)
+    try:
+        page = ctx.new_page()
+        res = httpx.post(f"{server}/api/tables", json={"rules": {"preset": "standard", "max_call": 10}, "bots": "random", "play_now": True})
+        res.raise_for_status()
+        page.goto(server + res.json()["seat_url"])
+        page.wait_for_selector("[data-testid=call-picker] .secs:not(:empty)")
+        assert page.locator("[data-call]").count() == 10
+        assert page.evaluate(WHOLE_BUTTONS) == []
+    finally:
+        ctx.close()

@@ -1,7 +1,7 @@
 // The score calculator for games played with real cards: four names, a preset or
 // custom scoring rules, up to 20 rounds (plus sudden-death rounds), kept in
 // localStorage and exportable as a JSON sheet.
-import { h, clear, fill, load, save, download, copyText, toast, presetRules, PRESETS, PRESET_LIST, fieldClass, NAME_MAX } from "./util.js";
+import { h, clear, fill, load, save, download, copyText, toast, keepFocus, presetRules, PRESETS, PRESET_LIST, fieldClass, NAME_MAX } from "./util.js";
 import { fmt, ordinal, sheetState } from "./scoring.js";
 import { t, num, westernDigits } from "./i18n.js";
 
@@ -156,7 +156,8 @@ export function sheetText(sheet) {
     lines.push(t("calc.text_round", { round: num(k + 1), scores }));
   });
   const order = [0, 1, 2, 3].sort((a, b) => st.places[a] - st.places[b] || a - b);
-  const scores = order.map((i) => `${ordinal(st.places[i], true)} ${sheet.names[i]} ${num(fmt(st.totals[i]))}`).join(", ");
+  // (no round yet: no places, as the sheet shows none)
+  const scores = order.map((i) => `${sheet.rounds.length ? `${ordinal(st.places[i], true)} ` : ""}${sheet.names[i]} ${num(fmt(st.totals[i]))}`).join(", ");
   lines.push(t("calc.text_total", { scores }));
   return lines.join("\n");
 }
@@ -240,9 +241,14 @@ export function renderCalculator(root) {
       checkRules(next);
       // (a match made shorter than the rounds written: the rounds past its end were tagged sudden
       // death with no tie, a Bengali reader's try)
+      // (the match as these rules would have it: over before its last round written, when no tie
+      // at the top after its planned rounds leads to sudden death)
       const n = sheet.rounds.length;
-      if (next.rounds !== sheet.rules.rounds && next.rounds !== null && next.rounds < n) {
-        throw new Error(t("calc.sentence", { text: t("calc.err_fewer_rounds", { count: num(n) }) }));
+      const plan = { ...next, rounds: next.rounds !== null ? next.rounds : sheet.ended_after };
+      for (let k = 1; k < n; k++) {
+        if (sheetState(plan, sheet.rounds.slice(0, k)).over) {
+          throw new Error(t("calc.sentence", { text: t("calc.err_fewer_rounds", { round: num(k), count: num(n) }) }));
+        }
       }
       sheet.rounds.forEach((rd, k) => {
         const bad = validRound(next, rd.calls, rd.tricks);
@@ -251,8 +257,15 @@ export function renderCalculator(root) {
       if (sheet.pending && validRound(next, sheet.pending.calls)) sheet.pending = null;
     } catch (e) {
       fail(e.message);
-      toast(e.message, 6000);  // (said where the rules are too: the sheet's error line may be a screen below)
-      drawRules();
+      // (said where the rules are too, shown only: the sheet's error line, read out, may be a screen below)
+      toast(e.message, 6000, "", { quiet: true });
+      // the rules drawn as they were, their panel kept open and the box changed kept in focus (a
+      // refused bonus closed the panel the box was in, a reviewer's read)
+      const open = !!rulesBox.querySelector("details.rules-fields[open]");
+      keepFocus(rulesBox, () => {
+        drawRules();
+        if (open) rulesBox.querySelector("details.rules-fields").open = true;
+      });
       return;
     }
     fail("");
@@ -458,7 +471,7 @@ export function renderCalculator(root) {
     h("button", { class: "btn", type: "button", "data-testid": "calc-download", onclick: () => { if (namesOk()) download("callbreak-score-sheet.json", exportText()); } }, t("calc.download")),
     typeof navigator.share === "function"
       ? h("button", { class: "btn", type: "button", "data-testid": "calc-share",
-          onclick: () => { if (namesOk()) navigator.share({ title: "Callbreak", text: sheetText(sheet) }).catch(() => {}); } }, t("calc.share"))
+          onclick: () => { if (namesOk()) navigator.share({ title: t("home.title"), text: sheetText(sheet) }).catch(() => {}); } }, t("calc.share"))
       : null,
     h("button", { class: "btn", type: "button", "data-testid": "calc-copy", onclick: () => { if (namesOk()) copyText(sheetText(sheet)); } }, t("calc.copy")),
     h("label", { class: "btn", for: "calc-import" }, t("calc.load")), fileInput,

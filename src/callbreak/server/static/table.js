@@ -774,7 +774,9 @@ function mountTable(root, id, token) {
         e.preventDefault();
         buttons[Math.max(0, Math.min(buttons.length - 1, at + step))].focus();
       });
-      keepFocus(picker, () => fill(picker, h("section", { class: "call-picker", "data-testid": "call-picker", "aria-labelledby": "call-h" },
+      // (a last row of five with two places free, where the turn's time may lie on a phone zoomed in)
+      const room = [1, 2, 3].includes(st.legal_calls.length % 5);
+      keepFocus(picker, () => fill(picker, h("section", { class: `call-picker${room ? " time-room" : ""}`, "data-testid": "call-picker", "aria-labelledby": "call-h" },
         h("h2", { id: "call-h" }, h("span", { class: "question" }, tr("picker.question")),
           S.table.deadline ? h("span", { class: "secs", "aria-hidden": "true" }, "") : null),
         grid, h("p", { class: "hint-line", "data-testid": "hint-line" }))));

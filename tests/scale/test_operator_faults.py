@@ -218,7 +218,8 @@ async def test_a_turn_waits_for_a_player_who_cannot_come_back_while_redis_is_awa
     server = ScaledServer(pg_url, own.url, ns, env=DRIVEN)
     try:
         server.start()
-        rules = {"preset": "quick", "rounds": 1, "call_seconds": 30, "card_seconds": 15}
+        # (no card played by itself: a turn of one legal card is played whoever is there, held or not)
+        rules = {"preset": "quick", "rounds": 1, "call_seconds": 30, "card_seconds": 15, "autoplay_forced": False}
         made = server.create(rules=rules, bots="random", name="Asha")
         code = made["invite"]
         joined = server.post(f"/api/join/{code}", {"name": "Bimal"}).json()

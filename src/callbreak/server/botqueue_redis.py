@@ -155,13 +155,13 @@ class RedisBotQueue:
 
     def _expire(self, rid: str, ask: BotAsk) -> None:
         fut = self._waiting.pop(rid, None)
-        if fut is not None and not fut.done():
-            self.silent = True  # (the next decisions wait less, until a worker answers)
-        if fut is not None and not fut.done() and rid in self._refused:
+        if fut is None or fut.done():
+            return
+        self.silent = True  # (the next decisions wait less, until a worker answers)
+        if rid in self._refused:
             # never asked: Redis was away all along (said by `_asking`)
             self.meter().bot_queue("failed")
-            fut.set_result(None)
-        elif fut is not None and not fut.done():
+        else:
             # (said once as the workers stop answering, each minute, once they answer again: with no
             # worker running, every bot decision of every table expires)
             self._answered.failed(TimeoutError(
@@ -170,7 +170,7 @@ class RedisBotQueue:
                 " each, until a worker answers)"
             ))  # fmt: skip
             self.meter().bot_queue("expired")
-            fut.set_result(None)
+        fut.set_result(None)
 
     def _answer(self, raw: bytes | str) -> None:
         try:

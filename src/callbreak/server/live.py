@@ -480,16 +480,14 @@ class LiveTable:
 
     def _grace_over(self, seat: int, held: bool = False) -> None:
         self._grace[seat] = None
-        if self.state.status not in (PLAYING, BETWEEN):
+        if self.connected[seat] or self.state.status not in (PLAYING, BETWEEN):
             return
-        if self.connected[seat] == 0 and not self.hub.reachable():
+        if not self.hub.reachable():
             # (the player cannot come back just now: the grace waits, then runs whole: `schedule`)
             self._grace[seat] = self.clock.call_later(HELD_RECHECK, self._grace_over, seat, True)
-            return
-        if held and self.connected[seat] == 0:
+        elif held:
             self._grace[seat] = self.clock.call_later(self.config.grace, self._grace_over, seat)
-            return
-        if self.connected[seat] == 0 and self.active() and self.state.status in (PLAYING, BETWEEN):
+        elif self.active():
             self.try_submit({"t": "autoplay", "seat": seat, "on": True, "reason": "disconnected"})
 
     # --- the clock ---------------------------------------------------------------------

@@ -207,3 +207,27 @@ async def test_a_hung_owner_s_table_is_reached_through_another_process(
     events = [m["v"] for m in p.messages if m["type"] == "event"]
     assert sorted(set(events)) == list(range(min(events), max(events) + 1))  # no gap anywhere
     await p.close()
+
+
+async def test_pages_and_reads_are_answered_by_the_live_process_while_the_other_hangs(
+    pair: tuple[ScaledServer, ScaledServer, Nginx],
+) -> None:
+    """An operator's try: with one process stopped (SIGSTOP: its kernel still takes the connection),
+    a page load or a read that nginx spread to it waited for the site's socket timeout, an hour.
+    nginx gives a plain request 10 s, then sends a page or a read to the next process."""
+    import os
+    import signal
+
+    a, b, nginx = pair
+    assert a.proc is not None
+    os.kill(a.proc.pid, signal.SIGSTOP)
+    try:
+        # each request to a random process: eight of them reach the stopped one at least once
+        # (all eight missing it: one time in 256)
+        async with httpx.AsyncClient(base_url=nginx.base, timeout=httpx.Timeout(45.0)) as client:
+            paths = ["/", "/healthz", "/static/style.css", "/calculator"] * 2
+            answers = await asyncio.gather(*(client.get(p) for p in paths))
+        assert [r.status_code for r in answers] == [200] * len(paths)
+        assert {r.json()["pid"] for r in answers if r.url.path == "/healthz"} == {b.proc.pid}
+    finally:
+        os.kill(a.proc.pid, signal.SIGCONT)

@@ -172,6 +172,8 @@ export class ApiError extends Error {
   constructor(status, code, message) { super(message); this.status = status; this.code = code; }
 }
 
+const GATEWAY = [502, 503, 504];
+
 export async function api(method, path, body) {
   let res;
   try {
@@ -186,7 +188,8 @@ export async function api(method, path, body) {
   let data = null;
   try { data = await res.json(); } catch { /* not JSON */ }
   if (!res.ok) {
-    const code = (data && data.error) || "http";
+    // a proxy's own answer (no error of ours in it): no server process answered in time
+    const code = (data && data.error) || (GATEWAY.includes(res.status) ? "gateway" : "http");
     throw new ApiError(res.status, code, errorText(code, res.status));
   }
   return data;

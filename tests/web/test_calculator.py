@@ -446,3 +446,29 @@ def test_on_a_phone_zoomed_in_every_figure_and_rule_shows_whole(static_url: str,
         assert page.evaluate("document.documentElement.scrollWidth") == 240
     finally:
         ctx.close()
+
+
+def test_a_name_not_given_yet_is_a_hint_not_text_to_erase(static_url: str, browser: Any) -> None:
+    """A Bengali family's try: each name box held "খেলোয়াড় ১" as text, so a name typed into it
+    read "খেলোয়াড় ১রিনা" until the stand-in was erased by hand. The stand-in is the box's grey
+    hint: what is typed is the name, and a box emptied again shows the hint and the sheet the stand-in."""
+    ctx = browser.new_context(locale="bn-BD", viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True)
+    try:
+        page = ctx.new_page()
+        page.goto(static_url + "/calculator")
+        box = page.locator("[data-testid=calc-name-0]")
+        stand_in = catalogue("bn")["calc.player"].replace("{n}", "১")
+        assert (box.input_value(), box.get_attribute("placeholder")) == ("", stand_in)
+        box.tap()
+        box.press_sequentially("রিনা")
+        assert box.input_value() == "রিনা"
+        assert page.inner_text("th.pname >> nth=0") == "রিনা"
+        page.reload()
+        assert page.locator("[data-testid=calc-name-0]").input_value() == "রিনা"  # kept with the sheet
+        page.locator("[data-testid=calc-name-0]").fill("")
+        assert page.inner_text("th.pname >> nth=0") == stand_in
+        page.reload()
+        assert page.locator("[data-testid=calc-name-0]").input_value() == ""
+        assert page.locator("[data-testid=calc-name-1]").get_attribute("placeholder") == stand_in.replace("১", "২")
+    finally:
+        ctx.close()

@@ -183,8 +183,11 @@ export function renderCalculator(root) {
   function drawNames() {
     clear(namesBox);
     sheet.names.forEach((n, i) => {
+      // a name not given yet is the box's grey hint, not text to erase before typing (found by a newcomer)
+      const standIn = t("calc.player", { n: i + 1 });
       const input = h("input", {
-        id: `calc-name-${i}`, value: n, maxlength: NAME_MAX, autocomplete: "off", "data-testid": `calc-name-${i}`,
+        id: `calc-name-${i}`, value: n === standIn ? "" : n, placeholder: standIn, maxlength: NAME_MAX,
+        autocomplete: "off", "data-testid": `calc-name-${i}`,
         oninput: (e) => { sheet.names[i] = e.target.value.slice(0, NAME_MAX) || t("calc.player", { n: i + 1 }); persist(); drawTable(); drawEntryLabels(); },
       });
       namesBox.append(h("label", { class: "field", for: `calc-name-${i}` }, h("span", null, t("calc.player", { n: i + 1 })), input));

@@ -257,7 +257,6 @@ export function renderCalculator(root) {
         const bad = validRound(next, rd.calls, rd.tricks);
         if (bad) throw new Error(t("calc.sentence", { text: t("calc.err_round_rules", { round: k + 1, why: bad }) }));
       });
-      if (sheet.pending && validRound(next, sheet.pending.calls)) sheet.pending = null;
     } catch (e) {
       fail(e.message);
       // (said where the rules are too, shown only: the sheet's error line, read out, may be a screen below)
@@ -272,12 +271,25 @@ export function renderCalculator(root) {
       return;
     }
     fail("");
+    // the open round's calls saved, which these rules do not allow: back in their boxes to mend, with
+    // the reason (they were dropped with no word, and the tricks typed with them: a family's try)
+    const misfit = sheet.pending && validRound(next, sheet.pending.calls);
+    const calls = misfit ? sheet.pending.calls : null;
+    const was = load(DRAFT_KEY, null);
+    const tricks = misfit && was && was.round === sheet.rounds.length && was.calling === false ? was.values : null;
+    if (misfit) sheet.pending = null;
     sheet.rules = next;
     if (presetName !== "custom") sheet.base = presetName;
     sheet.preset = presetName;
     presetSelect.value = presetName;  // (a scoring rule changed: the box says "Custom", not the preset)
     persist();
     drawAll();
+    if (calls) {
+      inputs.forEach((inp, i) => { inp.value = String(calls[i]); });
+      keepDraft(tricks);  // (the tricks typed come back once the calls are saved again)
+      submitMarks(true);
+      fail(t("calc.sentence", { text: t("calc.err_calls_rules", { round: sheet.rounds.length + 1, why: misfit }) }));
+    }
   }
 
   // ---- the sheet -------------------------------------------------------------
@@ -350,7 +362,7 @@ export function renderCalculator(root) {
           id, type: "text", inputmode: "numeric", autocomplete: "off", "data-testid": id,
           min: calling ? sheet.rules.min_call : 0, max: calling ? sheet.rules.max_call : 13, required: true,
           value: String(typed[i] ?? ""),
-          oninput: keepDraft,
+          oninput: () => keepDraft(),
           onkeydown: (e) => { if (e.key === "Enter") { e.preventDefault(); (i < 3 ? inputs[i + 1] : saveBtn).focus(); } },
         });
         inputs.push(inp);
@@ -379,38 +391,56 @@ export function renderCalculator(root) {
     entryBox.append(row);
   }
 
-  /** The open round's boxes as typed, kept (`DRAFT_KEY`) until they are saved or set aside. */
-  function keepDraft() {
-    save(DRAFT_KEY, { round: sheet.rounds.length, calling: !sheet.pending, values: inputs.map((inp) => inp.value) });
+  /** The open round's boxes as typed, kept (`DRAFT_KEY`) until they are saved or set aside;
+   * ``later``: the tricks typed for the round, for its boxes once its calls are saved (kept as
+   * the calls are typed). */
+  function keepDraft(later) {
+    const n = sheet.rounds.length, calling = !sheet.pending;
+    if (later === undefined) {
+      const was = load(DRAFT_KEY, null);
+      later = was && was.round === n && was.calling && calling && Array.isArray(was.later) ? was.later : null;
+    }
+    save(DRAFT_KEY, { round: n, calling, values: inputs.map((inp) => inp.value), later });
   }
   const dropDraft = () => save(DRAFT_KEY, null);
+
+  /** Mark the open round's boxes out of range (``bad``: the round is refused); the first one's index, or -1. */
+  function submitMarks(bad) {
+    const calling = !sheet.pending;
+    const lo = calling ? sheet.rules.min_call : 0, hi = calling ? sheet.rules.max_call : 13;
+    const wrong = inputs.map((inp) => !isInt(toNumber(inp.value), lo, hi));
+    inputs.forEach((inp, i) => {
+      if (bad && wrong[i]) { inp.setAttribute("aria-invalid", "true"); inp.setAttribute("aria-describedby", "calc-error"); }
+      else { inp.removeAttribute("aria-invalid"); inp.removeAttribute("aria-describedby"); }
+    });
+    return wrong.indexOf(true);
+  }
 
   function submit(calling) {
     const vals = inputs.map((inp) => toNumber(inp.value));
     const bad = calling ? validRound(sheet.rules, vals) : validRound(sheet.rules, sheet.pending.calls, vals);
     // the boxes out of range are marked, the error names the first one's player (found by a newcomer:
     // a call of 0 was refused with no word of whose)
-    const lo = calling ? sheet.rules.min_call : 0, hi = calling ? sheet.rules.max_call : 13;
-    const wrong = vals.map((v) => !isInt(v, lo, hi));
-    inputs.forEach((inp, i) => {
-      if (bad && wrong[i]) { inp.setAttribute("aria-invalid", "true"); inp.setAttribute("aria-describedby", "calc-error"); }
-      else { inp.removeAttribute("aria-invalid"); inp.removeAttribute("aria-describedby"); }
-    });
+    const k = submitMarks(!!bad);
     if (bad) {
-      const k = wrong.indexOf(true);
       const text = k >= 0 ? `${sheet.names[k]}: ${bad}` : bad.charAt(0).toUpperCase() + bad.slice(1);
       fail(t("calc.sentence", { text }));
       inputs[k >= 0 ? k : 0].focus();
       return;
     }
     fail("");
+    const was = load(DRAFT_KEY, null);
     if (calling) {
       sheet.pending = { calls: vals };
     } else {
       sheet.rounds.push({ calls: sheet.pending.calls, tricks: vals });
       sheet.pending = null;
     }
-    dropDraft();
+    if (calling && was && was.round === sheet.rounds.length && Array.isArray(was.later)) {
+      save(DRAFT_KEY, { round: sheet.rounds.length, calling: false, values: was.later, later: null });
+    } else {
+      dropDraft();
+    }
     persist();
     drawAll();
     inputs[0]?.focus();

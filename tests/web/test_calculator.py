@@ -498,3 +498,34 @@ def test_saved_calls_that_new_rules_do_not_allow_go_back_to_their_boxes_with_the
     assert [page.input_value(f"[data-testid=calc-tricks-{i}]") for i in range(4)] == ["9", "2", "1", "1"]
     page.click("[data-testid=calc-save-tricks]")
     check_sheet(page, Ruleset.preset("bhoos"), [([8, 2, 1, 1], [9, 2, 1, 1])])
+
+
+def test_a_file_whose_rounds_go_on_past_the_matchs_end_is_refused_and_changes_nothing(
+    static_url: str, page: Any, tmp_path: Path
+) -> None:
+    """A sheet file of a two-round match with a third round written after its end (edited by
+    hand, or from another app) was opened as it was, the third round tagged sudden death though no
+    one was tied: it is refused as `callbreak score` refuses it, with the reason, and the sheet on
+    the page stays as it was."""
+    ref = ScoreSheet(["Asha", "Bikash", "Chandra", "Dipa"], Ruleset.preset("standard", rounds=2))
+    for _ in range(2):
+        ref.add_round([3, 3, 3, 3], [4, 3, 3, 3])
+    data = json.loads(ref.to_json())
+    data["rounds"].append({"calls": [3, 3, 3, 3], "tricks": [4, 3, 3, 3]})
+    for key in ("points", "totals", "places"):
+        del data[key]
+    file = tmp_path / "sheet.json"
+    file.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="over"):
+        ScoreSheet.from_json(file.read_text())  # the engine's rule, which the page keeps
+    page.goto(static_url + "/calculator")
+    enter_round(page, [2, 2, 2, 2], [4, 3, 3, 3])
+    page.set_input_files("[data-testid=calc-import]", str(file))
+    en = catalogue("en")
+    assert page.inner_text("[data-testid=calc-error]") == en["calc.load_failed"].format(
+        why=en["calc.err_fewer_rounds"].format(round=2, count=3)
+    )
+    check_sheet(page, Ruleset(), [([2, 2, 2, 2], [4, 3, 3, 3])])
+    page.reload()
+    page.wait_for_selector("[data-testid=pts-0-0]")
+    check_sheet(page, Ruleset(), [([2, 2, 2, 2], [4, 3, 3, 3])])

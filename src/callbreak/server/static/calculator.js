@@ -48,8 +48,25 @@ function readRules(raw, presetHint) {
   return { preset: PRESETS[presetHint] ? presetHint : "custom", rules: sheetRules({ ...base, ...(raw || {}) }) };
 }
 
-/** Validate a sheet loaded from storage or a file (ours or `callbreak score --save`); throw a readable error. */
-export function checkSheet(s) {
+/**
+ * Why ``rounds`` cannot all have been played under ``rules`` (the match over before the last of
+ * them, ``endedAfter`` standing for an open-ended match's end), or null.
+ */
+function overBefore(rules, rounds, endedAfter) {
+  const n = rounds.length;
+  const plan = { ...rules, rounds: rules.rounds !== null ? rules.rounds : endedAfter };
+  for (let k = 1; k < n; k++) {
+    if (sheetState(plan, rounds.slice(0, k)).over) return t("calc.err_fewer_rounds", { round: num(k), count: num(n) });
+  }
+  return null;
+}
+
+/**
+ * Validate a sheet loaded from storage or a file (ours or `callbreak score --save`); throw a
+ * readable error.  ``file``: a file opened, whose rounds must not go on past the match's end
+ * (as `callbreak score` refuses them); a sheet kept in this browser is taken as it was kept.
+ */
+export function checkSheet(s, file = false) {
   if (!s || typeof s !== "object") throw new Error(t("calc.err_not_sheet"));
   const names = s.players || s.names;
   if (!Array.isArray(names) || names.length !== 4) throw new Error(t("calc.err_four_names"));
@@ -61,6 +78,9 @@ export function checkSheet(s) {
     if (bad) throw new Error(t("calc.err_round", { round: k + 1, why: bad }));
     return { calls: r.calls.map(Number), tricks: r.tricks.map(Number) };
   });
+  const endedAfter = Number.isInteger(s.ended_after) ? s.ended_after : null;
+  const early = file ? overBefore(rules, rounds, endedAfter) : null;
+  if (early) throw new Error(early);
   return {
     names: names.map((n) => String(n).slice(0, NAME_MAX)),
     preset: s.preset === "custom" ? "custom" : preset,
@@ -68,7 +88,7 @@ export function checkSheet(s) {
     rules,
     rounds,
     pending: s.pending && Array.isArray(s.pending.calls) ? { calls: s.pending.calls.map(Number) } : null,
-    ended_after: Number.isInteger(s.ended_after) ? s.ended_after : null,
+    ended_after: endedAfter,
   };
 }
 
@@ -246,13 +266,8 @@ export function renderCalculator(root) {
       // death with no tie, a Bengali reader's try)
       // (the match as these rules would have it: over before its last round written, when no tie
       // at the top after its planned rounds leads to sudden death)
-      const n = sheet.rounds.length;
-      const plan = { ...next, rounds: next.rounds !== null ? next.rounds : sheet.ended_after };
-      for (let k = 1; k < n; k++) {
-        if (sheetState(plan, sheet.rounds.slice(0, k)).over) {
-          throw new Error(t("calc.sentence", { text: t("calc.err_fewer_rounds", { round: num(k), count: num(n) }) }));
-        }
-      }
+      const early = overBefore(next, sheet.rounds, sheet.ended_after);
+      if (early) throw new Error(t("calc.sentence", { text: early }));
       sheet.rounds.forEach((rd, k) => {
         const bad = validRound(next, rd.calls, rd.tricks);
         if (bad) throw new Error(t("calc.sentence", { text: t("calc.err_round_rules", { round: k + 1, why: bad }) }));
@@ -483,7 +498,7 @@ export function renderCalculator(root) {
       const f = fileInput.files && fileInput.files[0];
       if (!f) return;
       try {
-        sheet = checkSheet(JSON.parse(await f.text()));
+        sheet = checkSheet(JSON.parse(await f.text()), true);
         dropDraft();
         persist();
         drawNames(); drawRules(); drawAll(); fail("");

@@ -521,6 +521,7 @@ def test_a_file_whose_rounds_go_on_past_the_matchs_end_is_refused_and_changes_no
     page.goto(static_url + "/calculator")
     enter_round(page, [2, 2, 2, 2], [4, 3, 3, 3])
     page.set_input_files("[data-testid=calc-import]", str(file))
+    page.wait_for_function("() => document.querySelector('[data-testid=calc-error]').textContent !== ''")
     en = catalogue("en")
     assert page.inner_text("[data-testid=calc-error]") == en["calc.load_failed"].format(
         why=en["calc.err_fewer_rounds"].format(round=2, count=3)

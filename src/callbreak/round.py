@@ -16,6 +16,7 @@ search can walk the game tree without copying.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -51,6 +52,7 @@ __all__ = [
     "lowest_action",
     "lowest_card",
     "trick_winner",
+    "whole_call",
 ]
 
 _T = TypeVar("_T")
@@ -129,6 +131,21 @@ class Trick:
         return out
 
 
+def whole_call(n: object) -> int | None:
+    """``n`` as a call's whole number, or None where it is not one: an ``int``, or any
+    integer type (NumPy's, from a policy's ``argmax``), but not a bool, a card or text.
+
+    >>> whole_call(3), whole_call(True), whole_call(3.0), whole_call("3")
+    (3, None, None, None)
+    """
+    if isinstance(n, (bool, str, Card)):
+        return None
+    try:
+        return operator.index(n)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
 @dataclass(frozen=True, slots=True)
 class SeatView:
     """All that one seat may know of a round: never another seat's unplayed card.
@@ -193,7 +210,7 @@ class SeatView:
             return _why_illegal(int(action), trick, mask_of(self.hand), mask_of(self.legal_cards), self.rules)
         if self.phase != CALLING or not self.my_turn:
             return f"no call now: {f'the round is in phase {self.phase!r}' if self.phase != CALLING else 'not your turn'}"
-        if isinstance(action, bool) or not isinstance(action, int):  # (as `Round.call` refuses it)
+        if whole_call(action) is None:  # (as `Round.call` refuses it)
             return f"a call is a whole number, not {action!r}"
         if action in self.legal_calls:
             return None
@@ -675,8 +692,10 @@ class Round:
             raise IllegalAction(f"no call now: the round is in phase {self._phase!r}")
         seat = self._to_act
         assert seat is not None
-        if not isinstance(n, int) or isinstance(n, (bool, Card)):
+        whole = whole_call(n)
+        if whole is None:
             raise IllegalAction(f"a call is a whole number, not {n!r}")
+        n = whole
         r = self.rules
         if not r.min_call <= n <= r.max_call:
             raise IllegalAction(f"seat {seat} cannot call {n}: calls are {r.min_call} to {r.max_call}")

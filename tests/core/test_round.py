@@ -309,3 +309,22 @@ def test_a_seats_view_says_why_an_action_is_refused_as_the_engine_does(rules: Ru
         assert rnd.view(0).why_illegal(Card.parse("AS")) == "no card now: the round is in phase 'over'"
     calling = Round(rules, Round.deal_hands(seed=9), dealer=3).view(0)
     assert calling.why_illegal(True) == "a call is a whole number, not True"  # (a bool is an int to Python)
+
+
+def test_a_call_of_numpys_integers_is_taken_as_its_number_and_its_floats_and_bools_are_not() -> None:
+    """A researcher's try: a bot that picks its call with ``np.argmax`` (an ``np.int64``) was told
+    "a call is a whole number, not np.int64(1)", and the arena counted each of its calls a fault."""
+    import numpy as np  # (the dev extra has it)
+    rnd = Round(Ruleset(), Round.deal_hands(seed=9), dealer=3)
+    assert rnd.view(0).why_illegal(np.int64(2)) is None
+    assert rnd.act(np.int64(2)) == CallAction(0, 2)
+    assert type(rnd.calls[0]) is int  # stored as the engine's own int: histories, JSON
+    assert json.dumps(rnd.calls[0]) == "2"
+    before = rnd.state_key()
+    for bad in (np.float64(2.0), np.True_):
+        with pytest.raises(IllegalAction, match="a call is a whole number"):
+            rnd.call(bad)
+        assert rnd.view(1).why_illegal(bad) == f"a call is a whole number, not {bad!r}"
+    assert rnd.state_key() == before
+    with pytest.raises(IllegalAction, match="calls are 1 to 13"):
+        rnd.call(np.int8(14))

@@ -134,3 +134,42 @@ def test_bad_settings_are_refused() -> None:
         CallbreakEnv(opponents=("easy", "easy"))
     with pytest.raises(ValueError, match="unknown bot level"):
         CallbreakEnv(opponents="grandmaster")
+
+
+def test_an_opponent_that_fails_mid_match_ends_the_episode_and_the_learner_never_acts_for_it() -> None:
+    """A researcher's try: an opponent bot that raised on its third decision let its error out
+    of `step` with the learner's action already taken, the episode not ended; the next `step` was
+    then played for the bot's seat, with its hidden hand. Now the failure ends the episode
+    (`OpponentFailed`, the bot's error as its cause), and `step` asks for `reset()`; an opponent
+    whose answer the engine refuses (a call of 99) ends it the same way."""
+    from callbreak.bots import Bot
+    from callbreak.env.single import OpponentFailed
+    from callbreak.round import SeatView
+
+    class Flaky(Bot):
+        def __init__(self, answer: object) -> None:
+            super().__init__(seed=0)
+            self.answer, self.asked = answer, 0
+
+        def act(self, view: SeatView) -> int:
+            self.asked += 1
+            if self.asked == 3:
+                if self.answer is None:
+                    raise RuntimeError("out of memory")
+                return self.answer  # type: ignore[return-value]
+            return view.legal_calls[0] if view.phase == "calling" else view.legal_cards[0]  # type: ignore[return-value]
+
+    for answer, cause in ((None, RuntimeError), (99, Exception)):
+        env = CallbreakEnv(ruleset="quick", seat=0, opponents=[Flaky(answer), "easy", "easy"])
+        _, info = env.reset(seed=1, options={"dealer": 0})
+        with pytest.raises(OpponentFailed, match="seat 1 \\(Flaky\\)") as failed:
+            for _ in range(20):
+                *_, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        assert isinstance(failed.value.__cause__, cause)
+        log = list(env.match.actions())
+        assert env.action_masks().sum() == 0  # no legal action is offered any more
+        with pytest.raises(ValueError, match="call reset"):
+            env.step(int(np.flatnonzero(ob.mask(env.match.view(env.match.to_act or 0)))[0]))
+        assert list(env.match.actions()) == log  # nothing was played for seat 1
+        env.reset(seed=2)  # and a new episode goes on as usual
+        assert env.match.to_act == 0 and env.action_masks().any()

@@ -51,11 +51,27 @@ from . import observation as ob
 from .episode import PLACE_REWARD, match_for, ruleset_of
 from .text import render_text
 
-__all__ = ["ENV_ID", "CallbreakEnv"]
+__all__ = ["ENV_ID", "CallbreakEnv", "OpponentFailed"]
 
 Obs = npt.NDArray[np.float32]
 ENV_ID = "callbreak/Callbreak-v0"
 """``gymnasium.make(ENV_ID, ...)`` makes a `CallbreakEnv` (registered when this module is imported)."""
+
+
+class OpponentFailed(RuntimeError):
+    """An opponent bot raised, or gave an action the engine refused: the episode is over
+    (`CallbreakEnv.step` then asks for ``reset()``), the bot's own error as its cause.
+
+    >>> from callbreak.bots import Bot
+    >>> class Broken(Bot):
+    ...     def act(self, view):
+    ...         raise RuntimeError("out of memory")
+    >>> env = CallbreakEnv(ruleset="quick", seat=0, opponents=[Broken(), "easy", "easy"])
+    >>> env.reset(seed=1, options={"dealer": 0})   # seat 1 calls first
+    Traceback (most recent call last):
+    ...
+    callbreak.env.single.OpponentFailed: the opponent in seat 1 (Broken) failed: out of memory; the episode is over: call reset()
+    """
 
 
 class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
@@ -157,6 +173,8 @@ class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
             raise ValueError("no episode yet: call reset() first")
         if self._ended or self.match.is_over:
             raise ValueError("the episode is over: call reset()")
+        if self.match.to_act != self.seat:  # (the bots play up to the learner's turn: never otherwise)
+            raise RuntimeError(f"seat {self.match.to_act} is to act, not the learner's seat {self.seat}")
         if isinstance(action, np.ndarray) and action.shape == ():
             action = action[()]  # (a 0-d array, as a policy's sample may be: its number)
         kind, value = ob.to_engine(action)  # (a float, a text, None: ValueError, nothing changed)
@@ -178,14 +196,24 @@ class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
         return obs, reward, m.is_over, False, info
 
     def _bots_play(self) -> float:
-        """The bots act until the learner's turn or the end; the learner's reward meanwhile."""
+        """The bots act until the learner's turn or the end; the learner's reward meanwhile.
+        A bot that raises, or whose action the engine refuses, ends the episode
+        (`OpponentFailed`): the match cannot go on with the learner acting for the right seat."""
         m = self.match
         reward = 0.0
         while not m.is_over and m.to_act != self.seat:
             seat = m.to_act
             assert seat is not None
             rounds_before = len(m.rounds)
-            m.act(self._bots[seat].act(m.view(seat)))
+            bot = self._bots[seat]
+            try:
+                m.act(bot.act(m.view(seat)))
+            except Exception as e:
+                self._ended = True
+                raise OpponentFailed(
+                    f"the opponent in seat {seat} ({type(bot).__name__}) failed: {e}; the episode is over: "
+                    "call reset()"
+                ) from e
             reward += self._rewards_since(rounds_before)
         return reward
 

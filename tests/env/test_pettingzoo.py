@@ -183,6 +183,25 @@ def test_a_negative_seed_is_refused_and_changes_nothing() -> None:
         Match(seed=-1)
 
 
+
+def test_seeds_are_checked_where_given_and_numpys_integers_taken() -> None:
+    """A researcher's try: ``reset(seed=np.int64(3))`` failed inside ``random.Random`` (the seed
+    checked, its int thrown away); ``raw_env(seed=-3)`` (or "abc", 2.5) was taken and refused only at
+    the first reset; and stepped without a reset, ``raw_env(seed=2)`` played another deal than
+    ``reset(seed=2)`` gives, its seats named "Player 1" to "Player 4"."""
+    env = callbreak_v0.raw_env(ruleset="quick")
+    env.reset(seed=np.int64(3))
+    assert env.match.round.dealt == Match(Ruleset.preset("quick"), seed=3).round.dealt
+    for bad in (-3, "abc", 2.5, True):
+        with pytest.raises(ValueError, match="seed must be a whole number from 0"):
+            callbreak_v0.raw_env(seed=bad)  # type: ignore[arg-type]
+    unreset, reset = callbreak_v0.raw_env(seed=np.int64(2)), callbreak_v0.raw_env(seed=2)
+    reset.reset()
+    assert unreset.match.state_key() == reset.match.state_key()
+    assert unreset.match.players == list(AGENTS) and unreset.agent_selection == reset.agent_selection
+    with pytest.raises(ValueError, match="no agent 'player_9': the agents are player_0, player_1"):
+        reset.observe("player_9")
+
 def test_an_illegal_action_ends_the_wrapped_episode_with_the_penalty() -> None:
     e = callbreak_v0.env(reward="places")
     e.reset(seed=3)

@@ -46,7 +46,6 @@ except ModuleNotFoundError:
     raise  # (a module there, broken: its own error)
 
 from ..cards import Card
-from ..match import Match
 from ..round import CALLING
 from ..rules import Ruleset
 from ..seeds import check_seed
@@ -114,6 +113,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's naming
     ) -> None:
         EzPickle.__init__(self, ruleset, render_mode, reward, seed)
         super().__init__()
+        if seed is not None:
+            seed = check_seed(seed)  # (a bad seed: ValueError here, not at the first reset)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         if reward not in ("points", "places"):
@@ -135,7 +136,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's naming
         self.state_space = spaces.Box(np.tile(ob.LOW, 4), np.tile(ob.HIGH, 4), dtype=np.float32)
         self._next_seed = seed
         self._seeds = random.Random(seed)
-        self.match = Match(self.rules, seed=self._seeds.randrange(2**63))
+        # the match the first reset() starts (stepped without one, the same deal and seats' names)
+        self.match = match_for(self.rules, seed if seed is not None else self._seeds.randrange(2**63), None)
         self._begin()
 
     # --- copies ---------------------------------------------------------------
@@ -186,7 +188,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's naming
         seat}`` fixes the first deal (cards as `Card`, ints or text like ``"AS"``), as
         `Match`'s ``dealt`` and ``dealer`` do; other keys are ignored, as Gymnasium's are."""
         if seed is not None:
-            check_seed(seed)  # (a bad seed: ValueError, before anything changes)
+            seed = check_seed(seed)  # (a bad seed: ValueError, before anything changes; NumPy's as an int)
         if options:
             match_for(self.rules, 0, options, warn=True)  # bad options: ValueError, before anything changes
         if seed is None and self._next_seed is not None:
@@ -213,6 +215,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's naming
         self.agent_selection = AGENTS[to_act]
 
     def observe(self, agent: str) -> Obs:
+        if agent not in AGENTS:
+            raise ValueError(f"no agent {agent!r}: the agents are {', '.join(AGENTS)}")
         view = self.match.view(AGENTS.index(agent))
         return {"observation": ob.observe(view), "action_mask": ob.mask(view)}
 

@@ -256,3 +256,23 @@ def test_each_matchs_hand_history_is_kept_for_analysis(tmp_path: Path, capsys: A
     with pytest.raises(SystemExit):
         main([*argv, "--histories", str(tmp_path / "taken")])
     assert "cannot write into" in capsys.readouterr().err
+
+
+def test_run_arena_takes_a_presets_name_and_refuses_bad_counts_clearly() -> None:
+    """A researcher's try: ``rules="quick"`` (as the command line and the environments take rules)
+    failed with "'str' object has no attribute 'rounds'", ``jobs=0`` was taken, and ``matches=4.5``
+    gave a TypeError from inside."""
+    by_name = run_arena(["random"] * 4, 2, rules="quick", seed=1)
+    assert by_name.rules == Ruleset.preset("quick")
+    assert [r.totals for r in by_name.records] == [r.totals for r in run_arena(["random"] * 4, 2, rules=Ruleset.preset("quick"), seed=1).records]
+    for kwargs, said in (
+        ({"jobs": 0}, "jobs must be a whole number of processes from 1, not 0"),
+        ({"jobs": 1.5}, "jobs must be a whole number"),
+        ({"rules": 3}, "rules must be a Ruleset or a preset's name, not 3"),
+        ({"rules": "nonsense"}, "nonsense"),
+    ):
+        with pytest.raises(ValueError, match=said):
+            run_arena(["random"] * 4, 2, **kwargs)  # type: ignore[arg-type]
+    for matches in (4.5, 0, True):
+        with pytest.raises(ValueError, match="matches must be a whole number from 1"):
+            run_arena(["random"] * 4, matches)  # type: ignore[arg-type]

@@ -358,7 +358,7 @@ def run_arena(
     specs: Sequence[str],
     matches: int,
     *,
-    rules: Ruleset | None = None,
+    rules: Ruleset | str | None = None,
     seed: int = 0,
     jobs: int = 1,
     duplicate: bool = False,
@@ -368,7 +368,8 @@ def run_arena(
     histories: bool = False,
 ) -> RunResult:
     """Play ``matches`` matches (rounded up to a multiple of 4 in duplicate play) between
-    the four bots of ``specs``; with ``jobs`` > 1 in that many processes; ``think``: each
+    the four bots of ``specs`` under ``rules`` (a `Ruleset` or a preset's name; default
+    ``bhoos``); with ``jobs`` > 1 in that many processes; ``think``: each
     hard seat's budget in seconds of one core per round (`seat_bot`); ``histories``: each
     record keeps its match's hand history.  The records are the same whatever ``jobs`` is.
 
@@ -382,6 +383,14 @@ def run_arena(
     ... except ValueError as e:
     ...     print(e)
     an arena match needs four bots, not 2
+    >>> run_arena(["easy"] * 4, 4.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: matches must be a whole number from 1, not 4.5
+    >>> run_arena(["easy"] * 4, 4, rules="quick", jobs=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: jobs must be a whole number of processes from 1, not 0
     >>> run_arena(["easy"] * 4, 4, seed=-1)
     Traceback (most recent call last):
     ...
@@ -401,11 +410,17 @@ def run_arena(
             )
     if len(specs) != 4:
         raise ValueError(f"an arena match needs four bots, not {len(specs)}")
-    if matches < 1:
-        raise ValueError("play at least one match")
+    if isinstance(matches, bool) or not isinstance(matches, int) or matches < 1:
+        raise ValueError(f"matches must be a whole number from 1, not {matches!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a whole number of processes from 1, not {jobs!r}")
     check_seed(seed)
     if rules is None:
         rules = Ruleset.preset("bhoos")
+    elif isinstance(rules, str):
+        rules = Ruleset.preset(rules)  # (as the command line and the environments take them)
+    elif not isinstance(rules, Ruleset):
+        raise ValueError(f"rules must be a Ruleset or a preset's name, not {rules!r}")
     if rules.rounds is None:
         raise ValueError("the arena needs a fixed number of rounds: give the ruleset a rounds count")
     for s in specs:  # fail early on a bad level name, policy file or Python file

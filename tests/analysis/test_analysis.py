@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 
 import pytest
 
@@ -333,3 +334,26 @@ def test_a_deal_thrown_in_is_numbered_as_the_round_dealt_again() -> None:
     assert len(m.deals) == 2 and m.round_number == 1
     calls = analyse_deal(m, 0, budget=8, hindsight=False)
     assert [d.round for d in calls] == [1, 1, 1, 1]
+
+
+def test_bad_arguments_are_refused_with_words_that_say_what_is_wrong() -> None:
+    """A researcher's try: ``seats=0`` gave "'int' object is not iterable", ``seed="x"`` a
+    concatenation error from inside, a history's text an AttributeError, and ``seed=-1`` was taken
+    where the rest of the library refuses it."""
+    m = Match(Ruleset.preset("quick", rounds=1), seed=2)
+    for a in (2, 3, 2, 3):
+        m.act(a)
+    for kwargs, said in (
+        ({"seats": 0}, "seats must be a list of seats among 0..3, not 0"),
+        ({"seats": "0"}, "seats must be a list of seats among 0..3, not '0'"),
+        ({"seed": "x"}, "seed must be a whole number from 0, not 'x'"),
+        ({"seed": -1}, "seed must be a whole number from 0, not -1"),
+        ({"budget": 0}, "budget must be a whole number of playouts from 1, not 0"),
+        ({"budget": 2.5}, "budget must be a whole number of playouts from 1, not 2.5"),
+    ):
+        for run in (lambda **k: analyse(m, **k), lambda **k: analyse_deal(m, 0, **k)):
+            with pytest.raises(ValueError, match=re.escape(said)):
+                run(**kwargs)
+    with pytest.raises(TypeError, match="an analysis takes a Match, not a str"):
+        analyse("[Event]", budget=40)  # type: ignore[arg-type]
+    assert [d.kind for d in analyse(m, seats=[1], budget=40, seed=1).decisions] == ["call"]

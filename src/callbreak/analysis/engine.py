@@ -37,6 +37,7 @@ from ..bots.evaluation import Evaluator, OptionValues, option_values
 from ..cards import Card
 from ..match import Match
 from ..round import OVER, CallAction, Round, SeatView
+from ..seeds import check_seed
 from .hindsight import DEFAULT_NODE_BUDGET, DoubleDummy, option_tricks
 from .records import GRADES, Analysis, Decision, Grade, Hindsight, Option, PlayerSummary
 
@@ -219,9 +220,26 @@ def count_decisions(match: Match, seats: Iterable[int]) -> int:
 
 
 def _seats(seats: Sequence[int] | None) -> tuple[int, ...]:
+    if seats is not None and (isinstance(seats, (str, bytes)) or not isinstance(seats, Iterable)):
+        raise ValueError(f"seats must be a list of seats among 0..3, not {seats!r}")
     chosen = tuple(sorted(set(range(4) if seats is None else seats)))
     if not chosen or any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= 3 for s in chosen):
         raise ValueError(f"seats must be among 0..3, not {list(seats or [])!r}")
+    return chosen
+
+
+def _checked(match: object, seats: Sequence[int] | None, budget: object, seed: object) -> tuple[int, ...]:
+    """The seats chosen, once ``match``, ``budget`` and ``seed`` are what an analysis takes (else a
+    `TypeError` for a match that is not one, a `ValueError` for the rest, saying so)."""
+    if not isinstance(match, Match):
+        raise TypeError(
+            f"an analysis takes a Match, not a {type(match).__name__} (a hand history: read it with "
+            "callbreak.notation.loads or from_json)"
+        )
+    chosen = _seats(seats)
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise ValueError(f"budget must be a whole number of playouts from 1, not {budget!r}")
+    check_seed(seed)
     return chosen
 
 
@@ -254,8 +272,12 @@ def analyse(
     ... except ValueError as e:
     ...     print(e)
     seats must be among 0..3, not [4]
+    >>> analyse(m, seats=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: seats must be a list of seats among 0..3, not 0
     """
-    chosen = _seats(seats)
+    chosen = _checked(match, seats, budget, seed)
     total = count_decisions(match, chosen)
     decisions: list[Decision] = []
     for deal_index in range(len(match.deals)):
@@ -294,9 +316,7 @@ def analyse_deal(
     >>> ds == analyse_deal(m, 0, seats=[0, 2], budget=40, seed=1)   # seeded: the same every time
     True
     """
-    chosen = _seats(seats)
-    if budget < 1:
-        raise ValueError("budget must be at least 1")
+    chosen = _checked(match, seats, budget, seed)
     if not 0 <= deal_index < len(match.deals):
         raise ValueError(f"the match has {len(match.deals)} deals, not a deal {deal_index}")
     replay = _replay(match)

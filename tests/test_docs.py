@@ -104,6 +104,10 @@ def test_each_readme_example_runs_on_its_own() -> None:
                 continue
             line = text[: m.start()].count("\n") + 1
             name = f"{path.name}:{line}"
+            # an example's last output ends before a blank line: run as a doctest of the whole file
+            # (python -m doctest docs/rl.md), the fence would be read as more of its output
+            last = m.group(1).rstrip("\n").split("\n")[-1]
+            assert last.startswith((">>>", "...")) or m.group(1).endswith("\n\n"), f"{name}: no blank line before the fence"
             test = doctest.DocTestParser().get_doctest(m.group(1), {}, name, str(path), line)
             runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)  # (as pyproject.toml)
             failed: list[str] = []

@@ -203,3 +203,42 @@ def test_what_the_timer_did_while_the_page_was_out_of_sight_is_said_when_it_is_b
         assert page.inner_text("#toast .toast-text") == f"Time ran out: the {said} was played for you."
     finally:
         ctx.close()
+
+
+def test_what_was_done_for_a_seat_while_away_told_out_of_sight_is_said_again_in_view(driven: str, browser: Any) -> None:
+    """A phone offline with the page behind another app: the seat's call was made for it; the
+    page got back in (the network back, the page still out of sight) and said so in a toast no
+    one saw, and nothing said it again. Back in view, the page says it again."""
+    import httpx
+
+    rules = {"preset": "standard", "rounds": 1, "card_seconds": CARD_SECONDS, "call_seconds": 30}
+    made = httpx.post(f"{driven}/api/tables", json={"rules": rules, "bots": "random", "name": "Asha"}).json()
+    friend = httpx.post(f"{driven}{made['invite_url'].replace('/join/', '/api/join/')}", json={"name": "Bimal"}).json()
+    ctx, other = browser.new_context(**PHONE), browser.new_context(**PHONE)
+    try:
+        ctx.add_init_script(RECORDER)
+        other.new_page().goto(driven + friend["seat_url"])  # (the friend stays: the table goes on)
+        page = ctx.new_page()
+        page.goto(driven + made["seat_url"])
+        page.tap("[data-testid=start-btn]")
+        wait_for(page, driven, "[data-call]:not([disabled])")
+        page.evaluate(SIGHT, True)
+        ctx.set_offline(True)
+        page.wait_for_selector("[data-testid=disconnected]", state="visible")
+        seat = made["seat"]
+        for _ in range(120):  # the grace, then the call's timer (or the seat's bot)
+            if httpx.get(f"{driven}/api/tables/{made['table']}").json()["state"]["calls"][seat] is not None:
+                break
+            assert httpx.post(f"{driven}/test/clock", json={"advance": 1.0}, timeout=30).status_code == 200
+        call = httpx.get(f"{driven}/api/tables/{made['table']}").json()["state"]["calls"][seat]
+        assert call is not None
+        ctx.set_offline(False)
+        said = f"While you were away, a call of {call} was made for you."
+        page.wait_for_selector(f"#toast.show:has-text('{said}')")  # told out of sight ...
+        page.wait_for_selector("#toast.show", state="hidden")  # ... and gone, unseen
+        page.evaluate(SIGHT, False)
+        page.wait_for_selector("#toast.show")
+        assert page.inner_text("#toast .toast-text") == said
+    finally:
+        ctx.close()
+        other.close()

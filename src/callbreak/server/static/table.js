@@ -413,7 +413,7 @@ function mountTable(root, id, token) {
         const away = awayText(msg.call, msg.cards);
         const only = lost && lost.told && (lost.call ? !msg.cards : msg.call === null && msg.cards <= 1);
         const text = !lost ? away : only ? lost.text : `${lost.text} ${away}`;
-        toast(text, 8000);
+        toastForSeat(text, 8000);  // (come while out of sight, said again back in view)
         announce(text);
         break;
       }

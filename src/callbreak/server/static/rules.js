@@ -113,12 +113,15 @@ export function renderRules(root) {
 
     h("section", { id: "variants" }, h("h2", null, t("rules.p59")),
       h("p", null, t("rules.p60")),
-      h("dl", { class: "variants" }, ...FIELDS.flatMap(([f, k, name]) => [
-        // (the rule's own words first; its setting's name, for the command line and the API, last and
-        // apart: beside the name it read as part of it to a newcomer, "Lowest call min_call")
+      h("dl", { class: "variants" }, ...FIELDS.flatMap(([, k, name]) => [
         h("dt", null, h("strong", null, t(name))),
-        h("dd", null, t(`rules.f.${k}.what`), h("br"), h("small", null, t("rules.ours", { ours: t(`rules.f.${k}.ours`), choices: t(`rules.f.${k}.choices`) })),
-          h("br"), h("small", { class: "field-name" }, t("rules.setting"), " ", h("code", null, f)))]))),
+        h("dd", null, t(`rules.f.${k}.what`), h("br"), h("small", null, t("rules.ours", { ours: t(`rules.f.${k}.ours`), choices: t(`rules.f.${k}.choices`) })))])),
+      // the settings' names, for the command line and the API, apart and folded: a line of code under
+      // each rule was programmers' text to a family (a Nepali reader's try; beside the rule's name it
+      // had read as part of it, "Lowest call min_call")
+      h("details", { class: "field-names", "data-testid": "field-names" },
+        h("summary", null, t("rules.setting_names")),
+        h("dl", null, ...FIELDS.flatMap(([f, , name]) => [h("dt", null, t(name)), h("dd", null, h("code", null, f))])))),
 
     h("section", { id: "presets" }, h("h2", null, t("rules.p61")),
       h("dl", null,

@@ -76,6 +76,15 @@ def test_whole_match_against_bots(server: str, page: Any) -> None:
         page.click("[data-testid=replay-next]")
     assert "trick 3" in page.inner_text("[data-testid=replay-pos]")
     assert page.locator("[data-testid=replay-trick] .card").count() == 4
+    # on a phone, the trick scrolled into view (below the analysis' panel), ▶ is still on the
+    # screen above it (a Nepali player's try: a scroll down to see each step, back up to tap ▶)
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.evaluate("document.querySelector('[data-testid=replay-trick]').scrollIntoView({ block: 'center' })")
+    trick, step = (page.locator(s).bounding_box() for s in ("[data-testid=replay-trick]", "[data-testid=replay-next]"))
+    assert trick is not None and step is not None
+    assert step["y"] >= 0 and step["y"] + step["height"] <= trick["y"] and trick["y"] + trick["height"] <= 640, (step, trick)
+    page.click("[data-testid=replay-next]")
+    assert "trick 4" in page.inner_text("[data-testid=replay-pos]")
     # each player's name on its own line above their cards (found in a newcomer's try: beside
     # them, with no room between, the first card touched or covered a Bengali name's last letter)
     beside = page.evaluate("""() => [...document.querySelectorAll(".replay-hands > div")].filter((row) => {

@@ -85,6 +85,9 @@ def test_whole_match_against_bots(server: str, page: Any) -> None:
     assert step["y"] >= 0 and step["y"] + step["height"] <= trick["y"] and trick["y"] + trick["height"] <= 640, (step, trick)
     page.click("[data-testid=replay-next]")
     assert "trick 4" in page.inner_text("[data-testid=replay-pos]")
+    # the trick's winning card is marked (its class had no look: nothing showed who won)
+    won = page.locator("[data-testid=replay-trick] .card.win")
+    assert won.count() == 1 and won.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
     # each player's name on its own line above their cards (found in a newcomer's try: beside
     # them, with no room between, the first card touched or covered a Bengali name's last letter)
     beside = page.evaluate("""() => [...document.querySelectorAll(".replay-hands > div")].filter((row) => {

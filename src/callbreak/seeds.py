@@ -12,8 +12,8 @@ True
 from __future__ import annotations
 
 import hashlib
-import operator
-from typing import SupportsIndex
+
+from .checks import check_whole
 
 __all__ = ["check_seed", "derive_seed"]
 
@@ -36,10 +36,7 @@ def check_seed(seed: object) -> int:
     ...
     ValueError: seed must be a whole number from 0, not True
     """
-    whole = operator.index(seed) if isinstance(seed, SupportsIndex) else -1  # (an int, or NumPy's)
-    if isinstance(seed, bool) or whole < 0:
-        raise ValueError(f"seed must be a whole number from 0, not {seed!r}")
-    return whole
+    return check_whole(seed, "seed")
 
 
 def derive_seed(*parts: int | str) -> int:

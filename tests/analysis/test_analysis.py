@@ -348,12 +348,16 @@ def test_bad_arguments_are_refused_with_words_that_say_what_is_wrong() -> None:
         ({"seats": "0"}, "seats must be a list of seats among 0..3, not '0'"),
         ({"seed": "x"}, "seed must be a whole number from 0, not 'x'"),
         ({"seed": -1}, "seed must be a whole number from 0, not -1"),
-        ({"budget": 0}, "budget must be a whole number of playouts from 1, not 0"),
-        ({"budget": 2.5}, "budget must be a whole number of playouts from 1, not 2.5"),
+        ({"budget": 0}, "budget must be a whole number from 1, not 0"),
+        ({"budget": 2.5}, "budget must be a whole number from 1, not 2.5"),
     ):
         for run in (lambda **k: analyse(m, **k), lambda **k: analyse_deal(m, 0, **k)):
             with pytest.raises(ValueError, match=re.escape(said)):
                 run(**kwargs)
     with pytest.raises(TypeError, match="an analysis takes a Match, not a str"):
         analyse("[Event]", budget=40)  # type: ignore[arg-type]
-    assert [d.kind for d in analyse(m, seats=[1], budget=40, seed=1).decisions] == ["call"]
+    import numpy as np  # (NumPy's integers, as a script's arrays give them: taken as their numbers)
+
+    plain = analyse(m, seats=[1], budget=40, seed=1)
+    assert [d.kind for d in plain.decisions] == ["call"]
+    assert analyse(m, seats=[np.int64(1)], budget=np.int64(40), seed=np.int64(1)) == plain

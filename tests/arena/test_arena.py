@@ -262,11 +262,13 @@ def test_run_arena_takes_a_presets_name_and_refuses_bad_counts_clearly() -> None
     """A researcher's try: ``rules="quick"`` (as the command line and the environments take rules)
     failed with "'str' object has no attribute 'rounds'", ``jobs=0`` was taken, and ``matches=4.5``
     gave a TypeError from inside."""
-    by_name = run_arena(["random"] * 4, 2, rules="quick", seed=1)
+    import numpy as np
+
+    by_name = run_arena(["random"] * 4, np.int64(2), rules="quick", seed=np.int64(1), jobs=np.int32(1))
     assert by_name.rules == Ruleset.preset("quick")
     assert [r.totals for r in by_name.records] == [r.totals for r in run_arena(["random"] * 4, 2, rules=Ruleset.preset("quick"), seed=1).records]
     for kwargs, said in (
-        ({"jobs": 0}, "jobs must be a whole number of processes from 1, not 0"),
+        ({"jobs": 0}, "jobs must be a whole number from 1, not 0"),
         ({"jobs": 1.5}, "jobs must be a whole number"),
         ({"rules": 3}, "rules must be a Ruleset or a preset's name, not 3"),
         ({"rules": "nonsense"}, "nonsense"),

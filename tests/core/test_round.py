@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from callbreak import CallAction, Card, IllegalAction, PlayAction, Round, Ruleset
+from callbreak import CallAction, Card, IllegalAction, PlayAction, Round, Ruleset, SeatView
 from callbreak.cards import FACE_MASK, SUIT_MASKS, cards_of
 
 from .helpers import deal
@@ -328,3 +328,15 @@ def test_a_call_of_numpys_integers_is_taken_as_its_number_and_its_floats_and_boo
     assert rnd.state_key() == before
     with pytest.raises(IllegalAction, match="calls are 1 to 13"):
         rnd.call(np.int8(14))
+    # the same wherever a bot's call is taken: Bot.call, and a bot served over HTTP
+    from callbreak.bots import Bot
+    from callbreak.remote.server import BotService
+
+    class Argmax(Bot):
+        def act(self, view: SeatView) -> int | Card:
+            return np.int64(view.legal_calls[1]) if view.phase == "calling" else view.legal_cards[0]  # type: ignore[return-value]
+
+    view = rnd.view(1)
+    call = Argmax(seed=0).call(view)
+    assert (call, type(call)) == (2, int)
+    assert BotService("random", seed=1)._answer(view, np.int64(2)) == (200, {"value": 2})

@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..bots.evaluation import Evaluator, OptionValues, option_values
 from ..cards import Card
+from ..checks import check_whole
 from ..match import Match
 from ..round import OVER, CallAction, Round, SeatView
 from ..seeds import check_seed
@@ -222,25 +223,29 @@ def count_decisions(match: Match, seats: Iterable[int]) -> int:
 def _seats(seats: Sequence[int] | None) -> tuple[int, ...]:
     if seats is not None and (isinstance(seats, (str, bytes)) or not isinstance(seats, Iterable)):
         raise ValueError(f"seats must be a list of seats among 0..3, not {seats!r}")
-    chosen = tuple(sorted(set(range(4) if seats is None else seats)))
-    if not chosen or any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= 3 for s in chosen):
-        raise ValueError(f"seats must be among 0..3, not {list(seats or [])!r}")
+    given = list(range(4) if seats is None else seats)
+    try:
+        chosen = tuple(sorted({check_whole(s, "a seat") for s in given}))  # (NumPy's integers too)
+    except ValueError:
+        chosen = ()
+    if not chosen or chosen[-1] > 3:
+        raise ValueError(f"seats must be among 0..3, not {given!r}")
     return chosen
 
 
-def _checked(match: object, seats: Sequence[int] | None, budget: object, seed: object) -> tuple[int, ...]:
-    """The seats chosen, once ``match``, ``budget`` and ``seed`` are what an analysis takes (else a
-    `TypeError` for a match that is not one, a `ValueError` for the rest, saying so)."""
+def _checked(
+    match: object, seats: Sequence[int] | None, budget: object, seed: object
+) -> tuple[tuple[int, ...], int, int]:
+    """The seats chosen, the budget and the seed as ints, once ``match``, ``budget`` and ``seed``
+    are what an analysis takes (else a `TypeError` for a match that is not one, a `ValueError` for
+    the rest, saying so; NumPy's integers are taken)."""
     if not isinstance(match, Match):
         raise TypeError(
             f"an analysis takes a Match, not a {type(match).__name__} (a hand history: read it with "
             "callbreak.notation.loads or from_json)"
         )
     chosen = _seats(seats)
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-        raise ValueError(f"budget must be a whole number of playouts from 1, not {budget!r}")
-    check_seed(seed)
-    return chosen
+    return chosen, check_whole(budget, "budget", 1), check_seed(seed)
 
 
 def analyse(
@@ -277,7 +282,7 @@ def analyse(
     ...
     ValueError: seats must be a list of seats among 0..3, not 0
     """
-    chosen = _checked(match, seats, budget, seed)
+    chosen, budget, seed = _checked(match, seats, budget, seed)
     total = count_decisions(match, chosen)
     decisions: list[Decision] = []
     for deal_index in range(len(match.deals)):
@@ -316,7 +321,7 @@ def analyse_deal(
     >>> ds == analyse_deal(m, 0, seats=[0, 2], budget=40, seed=1)   # seeded: the same every time
     True
     """
-    chosen = _checked(match, seats, budget, seed)
+    chosen, budget, seed = _checked(match, seats, budget, seed)
     if not 0 <= deal_index < len(match.deals):
         raise ValueError(f"the match has {len(match.deals)} deals, not a deal {deal_index}")
     replay = _replay(match)

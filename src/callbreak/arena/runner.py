@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import Bot
+from ..checks import check_whole
 from ..errors import IllegalAction
 from ..match import Match
 from ..notation import to_json
@@ -390,7 +391,7 @@ def run_arena(
     >>> run_arena(["easy"] * 4, 4, rules="quick", jobs=0)
     Traceback (most recent call last):
     ...
-    ValueError: jobs must be a whole number of processes from 1, not 0
+    ValueError: jobs must be a whole number from 1, not 0
     >>> run_arena(["easy"] * 4, 4, seed=-1)
     Traceback (most recent call last):
     ...
@@ -410,11 +411,7 @@ def run_arena(
             )
     if len(specs) != 4:
         raise ValueError(f"an arena match needs four bots, not {len(specs)}")
-    if isinstance(matches, bool) or not isinstance(matches, int) or matches < 1:
-        raise ValueError(f"matches must be a whole number from 1, not {matches!r}")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be a whole number of processes from 1, not {jobs!r}")
-    check_seed(seed)
+    matches, jobs, seed = check_whole(matches, "matches", 1), check_whole(jobs, "jobs", 1), check_seed(seed)
     if rules is None:
         rules = Ruleset.preset("bhoos")
     elif isinstance(rules, str):

@@ -29,7 +29,7 @@ from typing import Any
 from ..cards import Card
 from ..errors import IllegalAction
 from ..i18n import catalogue, digits, translator
-from ..round import SeatView
+from ..round import SeatView, whole_call
 
 __all__ = ["Bot", "Hint"]
 
@@ -87,9 +87,10 @@ class Bot:
         if view.phase != "calling":
             raise ValueError(f"call asks for a call, and the seat is {view.phase}: use play (or act, for either)")
         choice = self.act(view)
-        if isinstance(choice, Card) or not isinstance(choice, int):
+        call = whole_call(choice)  # (an int, or NumPy's: a policy's argmax)
+        if call is None:
             raise TypeError(f"{self.name} returned {choice!r} for a call")
-        return choice
+        return call
 
     def play(self, view: SeatView) -> Card:
         """The card for ``view`` (calls `act`); a `ValueError` outside the playing phase.

@@ -146,7 +146,7 @@ class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
         without one, the seed is drawn from the generator the last seed started.
         ``options`` may fix the first deal (``dealt``, ``dealer``) as in `callbreak_v0`."""
         if seed is not None:
-            check_seed(seed)  # (a bad seed: ValueError, before anything changes)
+            seed = check_seed(seed)  # (a bad seed: ValueError, before anything changes; NumPy's as an int)
         if options:
             match_for(self.rules, 0, options, warn=True)  # bad options: ValueError, before anything changes
         super().reset(seed=seed)

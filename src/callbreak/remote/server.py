@@ -41,7 +41,7 @@ from typing import Any
 from ..bots import Bot, make_bot
 from ..cards import Card, to_card
 from ..match import Match
-from ..round import SeatView, lowest_action
+from ..round import SeatView, lowest_action, whole_call
 from ..rules import Ruleset
 from .codec import Answer, ErrorAnswer, Reply, parse_request
 from .memory import MatchMemory
@@ -330,10 +330,11 @@ class BotService:
         action: int | Card
         legal: tuple[int | Card, ...]
         if view.phase == "calling":
-            if not isinstance(choice, int) or isinstance(choice, (bool, Card)):
+            call = whole_call(choice)  # (an int, or NumPy's: a policy's argmax)
+            if call is None:
                 self.errors += 1
                 return 500, ErrorAnswer(error=f"the bot answered {choice!r} to a call: a call is a whole number")
-            action, legal = choice, view.legal_calls
+            action, legal = call, view.legal_calls
         else:
             try:  # (what the engine takes: a Card, its index, its text)
                 if not isinstance(choice, (Card, int, str)):

@@ -131,3 +131,20 @@ def test_the_sites_websocket_limits_are_the_servers_own() -> None:
 
     assert body(SITE) == body(SITE.with_name("compose.conf"))
 
+
+
+def test_the_sites_wait_for_a_plain_request_outlasts_the_servers_own_waits() -> None:
+    """A review's find: nginx gave a plain request 10 s, while a server process waits by design up
+    to 11 s for a table's process to be found (its lease moving) and 10 s for a database batch:
+    nginx's 504 came before the server's own answer. The site's wait outlasts both, and a read is
+    tried on at most one more process (a slow database is not asked N times over)."""
+    from callbreak.server.router import route_wait
+    from callbreak.server.writebehind import WAIT_LIMIT
+
+    text = SITE.read_text()
+    plain = text[text.index("    location / {") :]
+    plain = plain[: plain.index("\n    }\n")]
+    wait = re.search(r"proxy_read_timeout (\d+)s;", plain)
+    assert wait is not None
+    assert int(wait.group(1)) > max(route_wait(ServerConfig().lease_ttl), WAIT_LIMIT)
+    assert "proxy_next_upstream_tries 2;" in plain and "proxy_read_timeout 3600s" not in plain

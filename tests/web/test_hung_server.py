@@ -22,9 +22,10 @@ def test_play_now_that_no_process_answers_in_time_is_said_and_can_be_tapped_agai
 ) -> None:
     port = free_port()
     proc = start_server(port, str(tmp_path / "tables.sqlite"), str(tmp_path / "server.log"))
-    nginx = Nginx([port])
+    nginx: Nginx | None = None
     ctx = browser.new_context(**PHONE, locale="hi-IN")
     try:
+        nginx = Nginx([port])
         page = ctx.new_page()
         page.goto(nginx.base + "/")
         button = page.locator("[data-testid=play-now]")
@@ -42,5 +43,6 @@ def test_play_now_that_no_process_answers_in_time_is_said_and_can_be_tapped_agai
     finally:
         os.kill(proc.pid, signal.SIGCONT)
         ctx.close()
-        nginx.stop()
+        if nginx is not None:
+            nginx.stop()
         stop_server(proc)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .config import ServerConfig
     from .hub import Hub
 
-__all__ = ["ClusterRouter", "clustered", "table_of"]
+__all__ = ["ClusterRouter", "clustered", "route_wait", "table_of"]
 
 #: forwarded HTTP requests: the paths that name a table (or an invite)
 _TABLE_PREFIXES = ("/api/tables/", "/ws/")
@@ -39,6 +39,18 @@ def table_of(path: str) -> str | None:
             return rest or None
     return None
 
+
+
+def route_wait(ttl: float) -> float:
+    """The longest a request for a table waits for the table's process to be found (its lease
+    taken over after ``ttl`` twice, and some room) before the router answers for it itself; a
+    proxy in front gives a plain request longer than this (deploy/nginx/callbreak.conf, held to
+    it by a test).
+
+    >>> route_wait(3.0)
+    11.0
+    """
+    return ttl * 2 + 5
 
 class ClusterRouter:
     """ASGI middleware: requests for a table owned by another process go there (`Cluster`).
@@ -99,7 +111,7 @@ class ClusterRouter:
             await self.app(scope, receive, send)
             return
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.cluster.ttl * 2 + 5
+        deadline = loop.time() + route_wait(self.cluster.ttl)
         body = b"" if kind == "websocket" else await _read_body(receive, self.max_body)
         lost_since: float | None = None  # (when Redis began to fail this request, in a row)
         while True:

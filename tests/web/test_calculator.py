@@ -496,8 +496,13 @@ def test_saved_calls_that_new_rules_do_not_allow_go_back_to_their_boxes_with_the
     assert [page.input_value(f"[data-testid=calc-call-{i}]") for i in range(4)] == ["9", "2", "1", "1"]
     enter(page, "call", [8, 2, 1, 1])
     assert [page.input_value(f"[data-testid=calc-tricks-{i}]") for i in range(4)] == ["9", "2", "1", "1"]
+    # "Change calls" the same way: the tricks typed are back once the calls are saved again
+    page.click("[data-testid=calc-back]")
+    assert [page.input_value(f"[data-testid=calc-call-{i}]") for i in range(4)] == ["8", "2", "1", "1"]
+    enter(page, "call", [7, 2, 1, 1])
+    assert [page.input_value(f"[data-testid=calc-tricks-{i}]") for i in range(4)] == ["9", "2", "1", "1"]
     page.click("[data-testid=calc-save-tricks]")
-    check_sheet(page, Ruleset.preset("bhoos"), [([8, 2, 1, 1], [9, 2, 1, 1])])
+    check_sheet(page, Ruleset.preset("bhoos"), [([7, 2, 1, 1], [9, 2, 1, 1])])
 
 
 def test_a_file_whose_rounds_go_on_past_the_matchs_end_is_refused_and_changes_nothing(
@@ -530,3 +535,20 @@ def test_a_file_whose_rounds_go_on_past_the_matchs_end_is_refused_and_changes_no
     page.reload()
     page.wait_for_selector("[data-testid=pts-0-0]")
     check_sheet(page, Ruleset(), [([2, 2, 2, 2], [4, 3, 3, 3])])
+
+
+def test_saved_calls_are_kept_when_new_rules_end_the_match_before_their_round(static_url: str, page: Any) -> None:
+    """A review's find: an open-ended pagat sheet of five rounds, round 6's calls saved (one of 9),
+    then the rules set to bhoos (five rounds, calls up to 8): the match is over, no box is drawn, and
+    the calls were lost though the words said they were back in their boxes. They are kept: the rules
+    set back, they are in their boxes again."""
+    page.goto(static_url + "/calculator")
+    page.select_option("[data-testid=calc-preset]", "pagat")
+    for _ in range(5):
+        enter_round(page, [3, 3, 3, 3], [4, 3, 3, 3])
+    enter(page, "call", [9, 2, 2, 2])
+    page.select_option("[data-testid=calc-preset]", "bhoos")
+    assert page.locator("[data-testid=calc-call-0]").count() == 0  # (over after five rounds)
+    assert page.inner_text("[data-testid=calc-error]") == ""
+    page.select_option("[data-testid=calc-preset]", "pagat")
+    assert [page.input_value(f"[data-testid=calc-call-{i}]") for i in range(4)] == ["9", "2", "2", "2"]

@@ -289,19 +289,21 @@ export function renderCalculator(root) {
     // the open round's calls saved, which these rules do not allow: back in their boxes to mend, with
     // the reason (they were dropped with no word, and the tricks typed with them: a family's try)
     const misfit = sheet.pending && validRound(next, sheet.pending.calls);
-    const calls = misfit ? sheet.pending.calls : null;
-    const was = load(DRAFT_KEY, null);
-    const tricks = misfit && was && was.round === sheet.rounds.length && was.calling === false ? was.values : null;
-    if (misfit) sheet.pending = null;
+    if (misfit) {
+      // (kept as the open round's typed calls, the tricks typed for later, before anything is drawn:
+      // also where these rules end the match and no box is drawn, for the rules changed back)
+      const was = load(DRAFT_KEY, null), n = sheet.rounds.length;
+      const tricks = was && was.round === n && was.calling === false ? was.values : null;
+      save(DRAFT_KEY, { round: n, calling: true, values: sheet.pending.calls.map(String), later: tricks });
+      sheet.pending = null;
+    }
     sheet.rules = next;
     if (presetName !== "custom") sheet.base = presetName;
     sheet.preset = presetName;
     presetSelect.value = presetName;  // (a scoring rule changed: the box says "Custom", not the preset)
     persist();
     drawAll();
-    if (calls) {
-      inputs.forEach((inp, i) => { inp.value = String(calls[i]); });
-      keepDraft(tricks);  // (the tricks typed come back once the calls are saved again)
+    if (misfit && inputs.length) {  // (the tricks typed come back once the calls are saved again)
       submitMarks(true);
       fail(t("calc.sentence", { text: t("calc.err_calls_rules", { round: sheet.rounds.length + 1, why: misfit }) }));
     }
@@ -464,12 +466,15 @@ export function renderCalculator(root) {
   /** Back from the tricks to the round's calls, as they were saved (only the wrong one to mend). */
   function changeCalls() {
     const calls = sheet.pending.calls;
+    // the tricks typed so far come back once the calls are saved again (a review's find: dropped)
+    const was = load(DRAFT_KEY, null);
+    const typed = was && was.round === sheet.rounds.length && was.calling === false ? was.values : null;
     sheet.pending = null;
     persist();
     fail("");
     drawAll();
     inputs.forEach((inp, i) => { inp.value = String(calls[i]); });
-    keepDraft();
+    keepDraft(typed);
     inputs[0]?.focus();
   }
 

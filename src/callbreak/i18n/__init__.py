@@ -45,6 +45,7 @@ __all__ = [
     "catalogue",
     "choose_language",
     "digits",
+    "language_from_accept",
     "language_from_env",
     "placeholders",
     "plural_form",
@@ -172,6 +173,36 @@ def choose_language(wanted: str | None) -> str:
         return "en"
     base = re.split(r"[-_.@]", wanted.strip().lower(), maxsplit=1)[0]
     return base if base in LANGUAGES else "en"
+
+
+def language_from_accept(header: str | None) -> str:
+    """The language a browser's ``Accept-Language`` asks for: the first of its tags, by weight
+    (``q``), that is one of ours (as the web client's ``chooseLanguage`` reads the browser's list);
+    English otherwise.
+
+    >>> language_from_accept("ne-NP,ne;q=0.9,en-US;q=0.8,en;q=0.7"), language_from_accept("fr, bn;q=0.5")
+    ('ne', 'bn')
+    >>> language_from_accept("en-GB,hi;q=0.9"), language_from_accept("hi;q=0, bn;q=0.1"), language_from_accept(None)
+    ('en', 'bn', 'en')
+    """
+    tags: list[tuple[float, int, str]] = []
+    for i, part in enumerate((header or "").split(",")):
+        tag, _, params = part.strip().partition(";")
+        weight = 1.0
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        if tag and weight > 0:
+            tags.append((-weight, i, tag))
+    for _, _, tag in sorted(tags):
+        base = tag.strip().lower().split("-")[0]
+        if base in LANGUAGES:
+            return base
+    return "en"
 
 
 def language_from_env(env: Mapping[str, str] | None = None) -> str:

@@ -51,7 +51,7 @@ from .hub import Hub
 from .live import LiveTable
 from .outage import UNAVAILABLE
 from .protocol import Error, ErrorCode, State, encode
-from .pwa import SHELL, SW_HEADERS, AppFiles, file_answer, service_worker
+from .pwa import SHELL, SW_HEADERS, AppFiles, file_answer, page_answer, service_worker
 from .store import StoreUnavailable
 from .table import TableError
 from .transport import ExposeAbort, abort_of, handshake
@@ -154,7 +154,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
     async def page(request: Request) -> Response:
         index = static / "index.html"
         if index.is_file():
-            return file_answer(request.headers, index, "text/html")
+            return page_answer(request.headers, index)  # (in the reader's words: Accept-Language)
         return HTMLResponse(PLACEHOLDER)
 
     # Built once: the static files do not change while the server runs.

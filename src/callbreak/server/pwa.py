@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import os
 import re
@@ -37,7 +38,7 @@ from starlette.types import Scope
 
 from .. import __version__
 from ..i18n import DIR as I18N
-from ..i18n import LANGUAGES
+from ..i18n import LANGUAGES, catalogue, language_from_accept
 
 __all__ = [
     "PAGES",
@@ -47,6 +48,7 @@ __all__ = [
     "build_id",
     "content_etag",
     "file_answer",
+    "page_answer",
     "precache",
     "service_worker",
     "shell_patterns",
@@ -149,6 +151,58 @@ def file_answer(request_headers: Mapping[str, str], path: Path, media_type: str)
     stat = os.stat(path)
     answer = FileResponse(path, media_type=media_type, stat_result=stat, headers={"etag": content_etag(path, stat)})
     return _confirmed(request_headers, answer)
+
+
+_WORDED: dict[tuple[str, int, int, str], tuple[bytes, str]] = {}
+_TEXT = re.compile(r'(<(\w+)\b[^>]*\sdata-i18n="([\w.]+)"[^>]*>)[^<]*(</\2>)')
+
+
+def _worded(index: Path, lang: str) -> tuple[bytes, str]:
+    """index.html in ``lang``'s words (what the client's ``translatePage`` does on the page: each
+    ``data-i18n`` element's text, each ``data-i18n-ATTR``'s attribute, ``<html lang>``), and its ETag."""
+    stat = index.stat()
+    key = (str(index), stat.st_mtime_ns, stat.st_size, lang)
+    if key not in _WORDED:
+        words = catalogue(lang)
+        text = index.read_text(encoding="utf-8").replace('<html lang="en">', f'<html lang="{lang}">', 1)
+        text = _TEXT.sub(lambda m: m.group(1) + html.escape(str(words[m.group(3)]), quote=False) + m.group(4), text)
+        for attr in ("aria-label", "title", "content"):
+
+            def attribute(m: re.Match[str], attr: str = attr) -> str:
+                value = html.escape(str(words[m.group(1)]), quote=True)
+                return re.sub(rf'(\s{attr}=")[^"]*"', lambda a: a.group(1) + value + '"', m.group(0), count=1)
+
+            text = re.sub(rf'<[^>]*\sdata-i18n-{attr}="([\w.]+)"[^>]*>', attribute, text)
+        body = text.encode("utf-8")
+        _WORDED[key] = (body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
+    return _WORDED[key]
+
+
+def page_answer(request_headers: Mapping[str, str], index: Path) -> Response:
+    """The app's page, index.html, worded in the language the browser asks for
+    (``Accept-Language``, `language_from_accept`), so that its first paint (the top bar, "Loading…")
+    is in the reader's words, not English until the catalogue is in (on a slow phone's link, over a
+    second: ``benchmarks/first_visit.py``); the client words it again by the reader's own choice.
+    A ``304`` where ``If-None-Match`` names that wording's ETag.
+
+    >>> index = STATIC / "index.html"
+    >>> ne = page_answer({"accept-language": "ne-NP,ne;q=0.9,en;q=0.8"}, index)
+    >>> text = ne.body.decode()
+    >>> '<html lang="ne">' in text, ">नियम</a>" in text, ne.headers["vary"]
+    (True, True, 'Accept-Language')
+    >>> page_answer({"accept-language": "ne", "if-none-match": ne.headers["etag"]}, index).status_code
+    304
+    >>> page_answer({}, index).headers["etag"] == content_etag(index, index.stat())   # English: the file itself
+    True
+    """
+    lang = language_from_accept(request_headers.get("accept-language"))
+    if lang == "en":
+        answer = file_answer(request_headers, index, "text/html")
+    else:
+        body, tag = _worded(index, lang)
+        answer = _confirmed(request_headers, Response(body, media_type="text/html", headers={"etag": tag}))
+    answer.headers["vary"] = "Accept-Encoding, Accept-Language" if answer.status_code == 304 else "Accept-Language"
+    return answer
 
 
 class AppFiles(StaticFiles):

@@ -612,6 +612,12 @@ async def test_the_final_scores_offer_an_analysis_of_your_play() -> None:
         assert practice.match.round.dealt == original.dealt
         assert len(practice.match.round.actions) == worst.step  # the same position: the player to act again
         assert not isinstance(app.screen, (SummaryScreen, AnalysisScreen))
+        # a new match after it is one of the rules chosen at the start (it was the practice's:
+        # one round, a tie shared; a newcomer's try)
+        app.new_match()
+        fresh = app.game
+        assert isinstance(fresh, LocalGame) and fresh is not practice
+        assert fresh.match.rules == game.match.rules != practice.match.rules
 
 
 @pytest.mark.parametrize("size", [(100, 32), (80, 24)])

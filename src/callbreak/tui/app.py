@@ -688,14 +688,17 @@ class CallbreakApp(App[int]):
         if not isinstance(old, LocalGame):
             return
         old.close()
-        # the same rules, bots and name; a fresh seed
+        # the same rules, bots and name; a fresh seed (the rules chosen at the start, also after a
+        # practice position, whose match is one round of its own: a newcomer's "new match" after a
+        # practice was one round, its tie shared); the kernel's warm-up as before, but for a position
         self.game = LocalGame(
-            rules=old.rules if start is None else start.rules,
+            rules=old.rules,
             seed=None if start is None else start.seed,
             bots=old.bots,
             name=old.name,
             delay=old.delay,
             trick_pause=old.trick_pause,
+            until_ready=old.until_ready if start is None else None,
             start=start,
         )
         self.model = None

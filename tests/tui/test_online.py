@@ -193,12 +193,17 @@ async def test_seat_url_whole_match_with_timer_and_reconnect(server: Server) -> 
         assert not game.connected
         app.render_all()
         assert "reconnecting" in screen_text(app, "header")
+        await pilot.press("enter")  # the turn's card, with no connection: said so
+        assert "not connected" in screen_text(app, "message")
         server.start()
         for _ in range(500):
             if game.connected and game.connects > connects:
                 break
             await asyncio.sleep(0.02)
         assert game.connected and game.connects > connects
+        await pilot.pause()
+        # back: the words that it was not connected are gone (they stayed under the countdown)
+        assert "not connected" not in screen_text(app, "message")
 
     async with app.run_test(size=(110, 34)) as pilot:
         await settle(pilot, lambda: app.model is not None and game.connected)

@@ -725,6 +725,8 @@ class CallbreakApp(App[int]):
             self.exit(1)
             return
         self.model = self.game.model()
+        if self.model.connected and self.message == tr("tui.o_not_connected"):
+            self.message = ""  # (back at the table: "not connected" no longer true, a newcomer's try)
         self._track_state(self.model)
         self._sync_choices()
         self._maybe_hint()

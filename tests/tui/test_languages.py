@@ -297,3 +297,18 @@ def test_changed_rules_in_the_header_are_worded_in_nepali(nepali: None) -> None:
         label = rules_label(Ruleset.preset("standard", **{field: value}))
         assert "=" not in label and field not in label and not ENGLISH.search(label), label
         assert label.startswith(NE["tui.rules_changed"].split("{")[0] + NE["preset.short.standard"]), label
+
+
+def test_a_shared_place_is_named_as_a_place_in_hindi() -> None:
+    """A Hindi reader's try: "आपने दीपक के साथ तीसरे स्थान साझा किया" (the place in the form a
+    sentence's "came third" takes); a place shared is "तीसरा स्थान"."""
+    from decimal import Decimal
+
+    from callbreak.tui.render import result_line
+
+    use("hi")
+    try:
+        line = result_line([2, 1, 3, 3], [Decimal(x) for x in ("8", "12", "3", "3")], ("आप", "रितु", "दीपक", "मीना"), 2)
+        assert "तीसरा स्थान" in line and "तीसरे" not in line, line
+    finally:
+        use("en")

@@ -660,7 +660,8 @@ def result_line(places: Sequence[int], totals: Sequence[Decimal], names: Sequenc
     others = [s for s in range(len(places)) if s != seat]
     level = [names[s] for s in others if places[s] == me]
     if level:
-        return tr("tui.result_shared", place=ordinal(me), names=_and(level), points=mine)
+        # (the place as a name, "तीसरा स्थान", not as a sentence's "तीसरे आए": a Hindi reader's try)
+        return tr("tui.result_shared", place=ordinal(me, label=True), names=_and(level), points=mine)
     if me == 1:
         second = min(others, key=lambda s: (places[s], s))
         return tr("tui.result_won", points=mine, name=names[second], other=d(fmt_points(totals[second])))

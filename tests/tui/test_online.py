@@ -208,6 +208,14 @@ async def test_seat_url_whole_match_with_timer_and_reconnect(server: Server) -> 
     async with app.run_test(size=(110, 34)) as pilot:
         await settle(pilot, lambda: app.model is not None and game.connected)
         assert game.seat == 0 and app.model is not None and app.model.names[0] == "Tess"
+        # the seat's link whole on a small terminal (at 60 columns the line showed "rejoin:" alone)
+        assert game.seat_url and f"rejoin: {game.seat_url}" in screen_text(app, "message")
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        app.render_all()
+        assert screen_text(app, "message").replace("\n", "") == game.seat_url  # (folded over two lines)
+        await pilot.resize_terminal(110, 34)
+        await pilot.pause()
         played = await play_online(pilot, app, game, on_turn=maybe_restart)
         assert restarted
         m = app.model

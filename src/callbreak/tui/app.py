@@ -48,6 +48,7 @@ from .game import (
     typed_choice,
 )
 from .render import (
+    fit_status,
     hand_slots,
     hand_text,
     header_text,
@@ -967,14 +968,23 @@ class CallbreakApp(App[int]):
             hand_text(v.hand, v.legal_cards, shown, v.rules.trump, hand_w, playing)
         )
         screen.query_one("#prompt", Static).update(self.prompt_text())
+        message = screen.query_one("#message", Static)
+        folded = False
         if self.message:
             msg = Text(self.message, style=self.message_style)
         elif m.error and self._error_state == self._state:
             msg = Text(m.error, style="bold red")
         else:
-            msg = Text(m.status, style="dim")
-        msg.no_wrap, msg.overflow = True, "ellipsis"  # (one line: cut at its end, never a blank line)
-        screen.query_one("#message", Static).update(msg)
+            url = getattr(self.game, "seat_url", None)
+            line = max(1, (message.size.width or screen.size.width) - 2)
+            msg = Text(fit_status(m.status, url, line), style="dim")
+            folded = msg.plain == url and msg.cell_len > line  # (the seat's link, longer than the line: two)
+        if folded:
+            msg.no_wrap, msg.overflow = False, "fold"
+        else:
+            msg.no_wrap, msg.overflow = True, "ellipsis"  # (one line: cut at its end, never a blank line)
+        message.styles.height = 2 if folded else 1
+        message.update(msg)
 
     def prompt_text(self) -> Text:
         m = self.model

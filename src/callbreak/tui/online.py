@@ -77,6 +77,7 @@ from ..server.protocol import (
     WhileAway,
 )
 from .game import LEVEL_KEYS, Game, RoundSummary, TableModel, refusal
+from .render import NOTES
 from .words import current, tr
 
 __all__ = ["JoinTarget", "OnlineGame", "away_text", "parse_join_url", "view_of"]
@@ -503,7 +504,7 @@ class OnlineGame(Game):
             places=places,
             log=tuple(self._log[-8:]),
             deadline=None if deadline is None else deadline / 1000 - self._clock_offset,
-            status="  ·  ".join(note),
+            status=NOTES.join(note),
             error=self.error,
             connected=self.connected,
             waiting=waiting,

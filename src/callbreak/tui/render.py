@@ -29,6 +29,7 @@ from .words import current, tr
 __all__ = [
     "card_face",
     "card_text",
+    "fit_status",
     "hand_slots",
     "hand_text",
     "header_text",
@@ -46,6 +47,32 @@ RED_SUITS = "HD"
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 FACE = 4  # columns of a card face in the hand
 POS_NAMES = {"S": "south", "W": "west", "N": "north", "E": "east"}
+
+
+#: how the online game's status line joins its notes (`callbreak.tui.online`)
+NOTES = "  ·  "
+
+
+def fit_status(status: str, url: str | None, width: int) -> str:
+    """The status line for a line of ``width`` cells. Where it does not fit and holds the seat's
+    link ``url``: the other notes alone (they are the moment's; the link is there again after),
+    else the link alone, without its words (a cut link is no link: at 60 columns the line showed
+    "rejoin:" and nothing of it, a newcomer's try; the terminal folds a link longer than the line
+    over two).
+
+    >>> url = "http://127.0.0.1:8772/t/k3Xa9Q#s3cretT0ken-abcdefghij"
+    >>> fit_status(f"rejoin: {url}", url, 80) == f"rejoin: {url}"
+    True
+    >>> fit_status(f"rejoin: {url}", url, 60) == url
+    True
+    >>> fit_status(f"time ran out: a card was played{NOTES}rejoin: {url}", url, 80)
+    'time ran out: a card was played'
+    """
+    if cell_len(status) <= width or not url or url not in status:
+        return status
+    notes = status.split(NOTES)
+    others = [n for n in notes if url not in n]
+    return NOTES.join(others) if others else url
 
 
 def card_text(card: Card, style: str = "") -> Text:

@@ -141,24 +141,30 @@ def run(args: argparse.Namespace) -> int:
     )
     setup = args.bots is None and args.rules is None and not args.set
     app = CallbreakApp(options=options, setup=setup)
-    later = _warm_up()
+    _warm_up()
     result = app.run()
-    for line in later[1:]:  # what the warm-up said while the table had the screen
-        print(line)
+    _warm_up_failed()
     return int(result or 0)
 
 
-def _warm_up() -> list[str]:
-    """Start compiling the hard level's kernel in the background (hints use it
-    too); say so now, keep its later messages for after the game."""
-    from ..bots.cachedir import configure_cache
+def _warm_up() -> None:
+    """Start compiling the hard level's kernel in the background (hints use it too), quietly: a
+    player is told nothing of a cache's directory before the game and after it (a newcomer's try:
+    two lines of it around every game, easy bots too), only of a warm-up that failed
+    (`_warm_up_failed`)."""
     from ..bots.warmup import KERNEL
 
-    choice = configure_cache()
-    print(f"warming up the hard bot's kernel in the background… (numba cache: {choice.path}; {choice.why})")
-    later: list[str] = []
-    KERNEL.start(later.append)
-    return later
+    KERNEL.start(lambda message: None)
+
+
+def _warm_up_failed() -> None:
+    """After the game: the warm-up's failure, if it failed (hard bots and hints played at the
+    medium level meanwhile)."""
+    from ..bots.warmup import KERNEL
+
+    if KERNEL.error is not None:
+        print(f"callbreak play: the hard bot's kernel could not be prepared ({KERNEL.error}); "
+              "hard bots and hints played at the medium level", file=sys.stderr)
 
 
 def _run_online(args: argparse.Namespace) -> int:
@@ -180,13 +186,12 @@ def _run_online(args: argparse.Namespace) -> int:
         print(f"callbreak play: {game.fatal}", file=sys.stderr)
         return 1
     app = CallbreakApp(game)
-    later = _warm_up()  # hints are computed here
+    _warm_up()  # hints are computed here
     result = app.run()
     if game.fatal:
         print(f"callbreak play: {game.fatal}", file=sys.stderr)
         return 1
-    for line in later[1:]:
-        print(line)
+    _warm_up_failed()
     if game.seat_url:
         print(tr("tui.o_your_seat", url=game.seat_url))
     return int(result or 0)

@@ -787,3 +787,25 @@ async def test_ctrl_q_in_a_local_match_asks_before_it_quits() -> None:
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert not app.is_running
+
+
+async def test_the_footer_offers_only_the_keys_that_do_something_now() -> None:
+    """A newcomer's try: the footer offered Tab (a hint) while calling, where it does nothing, and
+    the arrows and Tab once the match was over."""
+    game = LocalGame(Ruleset.preset("quick", rounds=1), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+    app = CallbreakApp(game, hint=False)
+
+    def offered() -> set[str]:
+        return {key for key, b in app.screen.active_bindings.items() if b.enabled and b.binding.show}
+
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot, app, lambda: waiting_for_human(app))
+        assert game.match.view(0).phase == "calling"
+        assert "tab" not in offered() and {"left", "enter"} <= offered()
+        v = game.match.view(0)
+        await pilot.press(*str(v.legal_calls[0]), "enter")
+        await settle(pilot, app, lambda: waiting_for_human(app) and game.match.view(0).phase == "playing")
+        assert "tab" in offered()
+        await play_match(pilot, app)
+        assert game.over and app.screen is app.table_screen
+        assert "enter" in offered() and not {"left", "tab"} & offered()

@@ -499,6 +499,16 @@ class TableScreen(Screen[None]):
     def action_card_hint(self) -> None:
         self.cb.card_hint()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers a key only where it does something (a newcomer's try: Tab for a
+        hint while calling, and the arrows and Tab once the match was over, did nothing)."""
+        m = self.cb.model
+        if action == "card_hint":
+            return m is not None and not m.over and m.my_turn and m.view.phase == "playing"
+        if action in ("move", "erase"):
+            return m is not None and not m.over
+        return True
+
     def action_erase(self) -> None:
         self.cb.erase()
         self.cb.render_all()
@@ -985,6 +995,7 @@ class CallbreakApp(App[int]):
             msg.no_wrap, msg.overflow = True, "ellipsis"  # (one line: cut at its end, never a blank line)
         message.styles.height = 2 if folded else 1
         message.update(msg)
+        screen.refresh_bindings()  # (the footer's keys by what they do now: `check_action`)
 
     def prompt_text(self) -> Text:
         m = self.model

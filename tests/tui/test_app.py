@@ -323,6 +323,28 @@ async def test_start_screen_starts_a_match() -> None:
         assert game.levels == ["random"] * 3
 
 
+async def test_a_name_typed_after_tab_on_the_start_screen_is_the_players() -> None:
+    """A newcomer's try: from Play, Tab went to the screen's box, unseen, and the name typed then
+    was lost; the name box held "You" as text to erase. Tab goes round the fields, the box's "You"
+    is a hint, and what is typed is the name."""
+    from textual.widgets import Input
+
+    from callbreak.tui.app import LocalOptions
+
+    app = CallbreakApp(options=LocalOptions(bots="random", preset="quick", seed=9, delay=0, trick_pause=0),
+                       setup=True, hint=False)
+    async with app.run_test(size=(100, 36)) as pilot:
+        await pilot.pause()
+        box = app.screen.query_one("#setup-name", Input)
+        assert (box.value, box.placeholder) == ("", "You")
+        await pilot.press("tab")
+        assert app.focused is box
+        await pilot.press(*"Ramesh", "enter")
+        await settle(pilot, app, lambda: app.game is not None and waiting_for_human(app))
+        game = app.game
+        assert isinstance(game, LocalGame) and game.match.players[0] == "Ramesh"
+
+
 @pytest.mark.parametrize("typed", ["-5", "x"])
 async def test_the_start_screen_refuses_a_seed_the_command_line_refuses(typed: str) -> None:
     from textual.widgets import Input, Label

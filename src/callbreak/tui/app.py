@@ -353,11 +353,14 @@ class SetupScreen(Screen[LocalOptions]):
 
     def compose(self) -> ComposeResult:
         o = self.options
-        with VerticalScroll(id="setup-box"):
+        # (the box itself takes no focus: Tab from Play went to it, unseen, and a name typed then
+        # was lost; the name box is empty, "You" its hint, not text to erase: a newcomer's try)
+        with VerticalScroll(id="setup-box", can_focus=False):
             yield Static(Text(tr("tui.setup_title"), style="bold"), id="setup-title")
             with Horizontal(classes="setup-row"):
                 yield Label(tr("home.your_name"))
-                yield Input(value=o.name or tr("seat.you"), id="setup-name", max_length=20)
+                you = tr("seat.you")
+                yield Input(value="" if o.name in ("", you) else o.name, placeholder=you, id="setup-name", max_length=20)
             with Horizontal(classes="setup-row"):
                 yield Label(tr("home.bots"))
                 have = [lv for lv in LEVELS if lv in levels()] or ["random"]
@@ -373,6 +376,7 @@ class SetupScreen(Screen[LocalOptions]):
                             placeholder=tr("tui.seed_placeholder"))
             yield Label("", id="setup-error")
             yield Button(tr("tui.play"), variant="primary", id="setup-play")
+        yield Footer()  # (Esc: quit, said)
 
     def on_mount(self) -> None:
         self.query_one("#setup-play", Button).focus()

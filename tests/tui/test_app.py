@@ -831,3 +831,24 @@ async def test_the_footer_offers_only_the_keys_that_do_something_now() -> None:
         await play_match(pilot, app)
         assert game.over and app.screen is app.table_screen
         assert "enter" in offered() and not {"left", "tab"} & offered()
+
+
+async def test_ctrl_c_says_how_to_quit_in_the_readers_words() -> None:
+    """A newcomer's try: Ctrl+C showed Textual's own English toast ("Press ctrl+q to quit the
+    app"), over the hand at 60 x 20. The table's line says it, in the reader's language."""
+    from callbreak.i18n import catalogue
+    from callbreak.tui.words import use
+
+    use("hi")
+    try:
+        game = LocalGame(Ruleset.preset("quick", rounds=1), seed=3, bots="easy", name="Asha", delay=0, trick_pause=0)
+        app = CallbreakApp(game, hint=False)
+        async with app.run_test(size=(60, 20)) as pilot:
+            await settle(pilot, app, lambda: waiting_for_human(app))
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+            assert screen_text(app, "message").strip() == catalogue("hi")["tui.ctrl_c"]
+            assert not app._notifications  # (no toast over the hand)
+            assert app.is_running  # (nothing quit)
+    finally:
+        use("en")

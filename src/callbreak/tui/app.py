@@ -670,6 +670,15 @@ class CallbreakApp(App[int]):
         game = self.game
         self.run_worker(game.run(self.on_game_change), group="game", exclusive=True, exit_on_error=True)
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C (which quits most terminal programs): how to quit, in the reader's language
+        (Textual's own toast was English, and at 60 × 20 it covered the hand: a newcomer's try)."""
+        if self.table_screen is None or self.screen is not self.table_screen:
+            self.notify(tr("tui.ctrl_c"))  # (the start screen, a summary, the help: said over it)
+            return
+        self.message, self.message_style = tr("tui.ctrl_c"), "bold yellow"
+        self.render_all()
+
     async def action_quit(self) -> None:
         """Ctrl+Q: quit; in a local match still being played, only when pressed again while the
         table says so (a newcomer's one key ended a five-round match, which is not kept)."""

@@ -593,9 +593,12 @@ async def test_pagat_match_without_end_is_ended_between_rounds() -> None:
 
 
 async def test_the_final_scores_offer_an_analysis_of_your_play() -> None:
+    from callbreak.bots.warmup import Warmup
     from callbreak.tui.analysis_screen import AnalysisScreen
 
-    app = make_app(seed=5)
+    # (a warm-up of the kind `callbreak play` gives an unseeded game: random bots never ask it)
+    warmup = Warmup(report=lambda message: None)
+    app = CallbreakApp(LocalGame(ONE_ROUND, seed=5, bots="random", delay=0, trick_pause=0, until_ready=warmup), hint=False)
     async with app.run_test(size=(100, 40)) as pilot:
         game = app.game
         assert isinstance(game, LocalGame)
@@ -636,10 +639,12 @@ async def test_the_final_scores_offer_an_analysis_of_your_play() -> None:
         assert not isinstance(app.screen, (SummaryScreen, AnalysisScreen))
         # a new match after it is one of the rules chosen at the start (it was the practice's:
         # one round, a tie shared; a newcomer's try)
+        assert practice.rules == practice.match.rules  # (the game's rules are its match's: an end, a forced card)
         app.new_match()
         fresh = app.game
         assert isinstance(fresh, LocalGame) and fresh is not practice
         assert fresh.match.rules == game.match.rules != practice.match.rules
+        assert fresh.until_ready is warmup  # the warm-up's fallback kept (a reviewer's read)
 
 
 @pytest.mark.parametrize("size", [(100, 32), (80, 24)])

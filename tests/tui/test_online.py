@@ -213,7 +213,18 @@ async def test_seat_url_whole_match_with_timer_and_reconnect(server: Server) -> 
         await pilot.resize_terminal(60, 20)
         await pilot.pause()
         app.render_all()
+        await pilot.pause()
         assert screen_text(app, "message").replace("\n", "") == game.seat_url  # (folded over two lines)
+        # ... both of them on the screen, above the footer (at 60 x 20 the second lay under it)
+        from textual.widgets import Footer
+
+        from callbreak.tui.app import MAIN_ROWS
+
+        assert f"min-height: {MAIN_ROWS};" in CallbreakApp.CSS
+        screen = app.table_screen
+        assert screen is not None
+        line, foot = screen.query_one("#message").region, screen.query_one(Footer).region
+        assert line.height == 2 and line.bottom <= foot.y and foot.bottom <= 20 and line.width == 60, (line, foot)
         await pilot.resize_terminal(110, 34)
         await pilot.pause()
         played = await play_online(pilot, app, game, on_turn=maybe_restart)

@@ -29,7 +29,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, Markdown, Select, Static
 
 from ..bots import LEVELS, Hint, levels
-from ..bots.warmup import KERNEL
+from ..bots.warmup import KERNEL, Warmup
 from ..cards import Card
 from ..errors import IllegalAction
 from ..i18n import catalogue, digits
@@ -68,6 +68,9 @@ HintFn = Callable[[Any], Any]
 PRESET_NAMES = ("standard", "quick", "pagat", "bhoos")  # the ones the catalogue names
 #: printable keys that stay the table's own (help), not typed into a card or call
 _NOT_TYPED = frozenset({"question_mark"})
+#: the table's least height in rows (``#main``'s min-height in `CallbreakApp`'s CSS): a row less while
+#: the message line folds the seat's link over two
+MAIN_ROWS = 12
 
 
 
@@ -610,6 +613,9 @@ class CallbreakApp(App[int]):
         spacing_marks_take_a_cell()  # Nepali, Hindi and Bengali measured as terminals draw them
         super().__init__()
         self.game = game
+        #: a local game's rules and warm-up as the player chose them (a practice's game has its own)
+        self._home: tuple[Ruleset, Warmup | None] | None = None
+        self._offered: tuple[bool, bool] | None = None  # (the footer's keys drawn for: `_draw`)
         self.options = options or LocalOptions()
         self.setup = setup and game is None
         self.hint_fn: HintFn | None = load_hint() if hint is True else (hint or None)
@@ -665,6 +671,8 @@ class CallbreakApp(App[int]):
     def _start(self) -> None:
         if self.game is None:
             self.game = self.options.make_game()
+        if isinstance(self.game, LocalGame):
+            self._home = (self.game.rules, self.game.until_ready)
         self.table_screen = TableScreen()
         self.push_screen(self.table_screen)
         game = self.game
@@ -712,17 +720,19 @@ class CallbreakApp(App[int]):
         if not isinstance(old, LocalGame):
             return
         old.close()
-        # the same rules, bots and name; a fresh seed (the rules chosen at the start, also after a
-        # practice position, whose match is one round of its own: a newcomer's "new match" after a
-        # practice was one round, its tie shared); the kernel's warm-up as before, but for a position
+        # the same rules, bots and name; a fresh seed: the rules and warm-up chosen at the start, also
+        # after a practice position, whose game has its position's own (a newcomer's "new match" after
+        # a practice was one round, its tie shared; a reviewer's read: and its hard bots waited for the
+        # kernel); a position's own rules, without the warm-up's fallback (a seeded position)
+        home_rules, home_ready = self._home if self._home is not None else (old.rules, old.until_ready)
         self.game = LocalGame(
-            rules=old.rules,
+            rules=home_rules if start is None else start.rules,
             seed=None if start is None else start.seed,
             bots=old.bots,
             name=old.name,
             delay=old.delay,
             trick_pause=old.trick_pause,
-            until_ready=old.until_ready if start is None else None,
+            until_ready=home_ready if start is None else None,
             start=start,
         )
         self.model = None
@@ -1007,8 +1017,14 @@ class CallbreakApp(App[int]):
         else:
             msg.no_wrap, msg.overflow = True, "ellipsis"  # (one line: cut at its end, never a blank line)
         message.styles.height = 2 if folded else 1
+        # (the row the fold takes comes from the table's least height: at 60 x 20 the rows added up
+        # to 21, the fold's second row under the footer, a reviewer's read)
+        screen.query_one("#main").styles.min_height = MAIN_ROWS - 1 if folded else MAIN_ROWS
         message.update(msg)
-        screen.refresh_bindings()  # (the footer's keys by what they do now: `check_action`)
+        offered = (m.over, m.my_turn and v.phase == "playing")  # (what `check_action` reads)
+        if offered != self._offered:  # (the footer's keys by what they do now, redrawn only then)
+            self._offered = offered
+            screen.refresh_bindings()
 
     def prompt_text(self) -> Text:
         m = self.model

@@ -42,3 +42,30 @@ def test_a_nepali_readers_first_paint_is_in_nepali_before_the_catalogue_comes(se
         assert page.evaluate(WORDED) == served  # the client words it the same
     finally:
         ctx.close()
+
+
+def test_a_language_chosen_on_the_device_is_the_first_paints(server: str, browser: Any) -> None:
+    """A review's find: a reader who chose English on a Nepali phone got a Nepali first paint on
+    every load (the server went by the browser's language), then English. The page keeps the choice
+    in a cookie, and the server words the page by it. (No service worker here: each page from the
+    server, its catalogue held back.)"""
+    ctx = browser.new_context(**PHONE, locale="ne-NP", service_workers="block")
+    held: list[Any] = []
+    try:
+        page = ctx.new_page()
+        page.goto(server + "/")
+        page.wait_for_selector("[data-testid=play-now]")
+        with page.expect_navigation():
+            page.evaluate("async () => (await import('/static/i18n.js')).setLanguage('en')")  # (the settings' choice)
+        page.wait_for_selector("[data-testid=play-now]")
+        page.route("**/static/i18n/en.json", lambda route: held.append(route))
+        page.goto(server + "/rules", wait_until="domcontentloaded")
+        page.wait_for_function("() => document.querySelector('header.topbar') !== null")
+        assert held  # (the page's words not in yet)
+        lang, header, _, _ = page.evaluate(HEADER)
+        en = catalogue("en")
+        assert lang == "en" and f">{en['nav.rules']}<" in header, header
+    finally:
+        for route in held:
+            route.continue_()
+        ctx.close()

@@ -41,6 +41,7 @@ from ..i18n import DIR as I18N
 from ..i18n import LANGUAGES, catalogue, language_from_accept
 
 __all__ = [
+    "LANG_COOKIE",
     "PAGES",
     "SHELL",
     "SW_HEADERS",
@@ -49,6 +50,7 @@ __all__ = [
     "content_etag",
     "file_answer",
     "page_answer",
+    "page_language",
     "precache",
     "service_worker",
     "shell_patterns",
@@ -178,9 +180,30 @@ def _worded(index: Path, lang: str) -> tuple[bytes, str]:
     return _WORDED[key]
 
 
+#: the cookie in which the page keeps the language chosen on the device (static/i18n.js)
+LANG_COOKIE = "callbreak_lang"
+
+
+def page_language(request_headers: Mapping[str, str]) -> str:
+    """The language to word the app's page in: the one chosen on the device (`LANG_COOKIE`; a reader
+    who chose English on a Nepali phone saw a Nepali first paint, then English), else the browser's
+    ``Accept-Language`` (`language_from_accept`).
+
+    >>> page_language({"accept-language": "ne-NP", "cookie": "a=1; callbreak_lang=en"}), page_language({"accept-language": "ne-NP"})
+    ('en', 'ne')
+    >>> page_language({"accept-language": "bn", "cookie": "callbreak_lang=xx"})   # not one of ours: the browser's
+    'bn'
+    """
+    for part in request_headers.get("cookie", "").split(";"):
+        name, _, value = part.strip().partition("=")
+        if name == LANG_COOKIE and value in LANGUAGES:
+            return value
+    return language_from_accept(request_headers.get("accept-language"))
+
+
 def page_answer(request_headers: Mapping[str, str], index: Path) -> Response:
     """The app's page, index.html, worded in the language the browser asks for
-    (``Accept-Language``, `language_from_accept`), so that its first paint (the top bar, "Loading…")
+    (`page_language`: the device's choice, else ``Accept-Language``), so that its first paint (the top bar, "Loading…")
     is in the reader's words, not English until the catalogue is in (on a slow phone's link, over a
     second: ``benchmarks/first_visit.py``); the client words it again by the reader's own choice.
     A ``304`` where ``If-None-Match`` names that wording's ETag.
@@ -189,19 +212,22 @@ def page_answer(request_headers: Mapping[str, str], index: Path) -> Response:
     >>> ne = page_answer({"accept-language": "ne-NP,ne;q=0.9,en;q=0.8"}, index)
     >>> text = ne.body.decode()
     >>> '<html lang="ne">' in text, ">नियम</a>" in text, ne.headers["vary"]
-    (True, True, 'Accept-Language')
+    (True, True, 'Accept-Language, Cookie')
     >>> page_answer({"accept-language": "ne", "if-none-match": ne.headers["etag"]}, index).status_code
     304
     >>> page_answer({}, index).headers["etag"] == content_etag(index, index.stat())   # English: the file itself
     True
     """
-    lang = language_from_accept(request_headers.get("accept-language"))
+    # (the service worker's copy too, asked with the same headers: the page a first visit loaded is
+    # confirmed, not sent again, and later visits open in the reader's words from it; a language
+    # chosen after it was kept shows at first paint from the next release's copy)
+    lang = page_language(request_headers)
     if lang == "en":
         answer = file_answer(request_headers, index, "text/html")
     else:
         body, tag = _worded(index, lang)
         answer = _confirmed(request_headers, Response(body, media_type="text/html", headers={"etag": tag}))
-    answer.headers["vary"] = "Accept-Encoding, Accept-Language" if answer.status_code == 304 else "Accept-Language"
+    answer.headers["vary"] = ("Accept-Encoding, " if answer.status_code == 304 else "") + "Accept-Language, Cookie"
     return answer
 
 

@@ -31,6 +31,13 @@ function storedLanguage() {
   try { return JSON.parse(localStorage.getItem(LANG_KEY)); } catch { return null; }
 }
 
+/** The language chosen on this device, kept for the server too (the `callbreak_lang` cookie): it
+ * words the app's page in it before any script runs (pwa.page_language; a reader who chose English
+ * on a Nepali phone had a Nepali first paint). */
+function keepForServer(code) {
+  document.cookie = `callbreak_lang=${code}; path=/; max-age=31536000; samesite=lax`;
+}
+
 async function fetchCatalogue(code) {
   try {
     const res = await fetch(`/static/i18n/${code}.json`);
@@ -40,6 +47,7 @@ async function fetchCatalogue(code) {
 }
 
 export const lang = chooseLanguage(storedLanguage(), navigator.languages || [navigator.language]);
+if (CODES.includes(storedLanguage())) keepForServer(lang);  // (a choice made before the cookie was)
 // The reader's catalogue alone: a test holds every catalogue complete, so English is asked for only
 // where the reader's cannot be had (on a slow phone's link its 14 KB came before any word).
 const ownGot = lang === "en" ? null : await fetchCatalogue(lang);
@@ -115,6 +123,7 @@ export const has = (key) => key in catalogue || key in english;
 export function setLanguage(code) {
   if (!CODES.includes(code)) throw new Error(`no language "${code}"`);
   try { localStorage.setItem(LANG_KEY, JSON.stringify(code)); } catch { /* storage disabled */ }
+  keepForServer(code);
   location.reload();
 }
 

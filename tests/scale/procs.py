@@ -88,10 +88,11 @@ http {{
 """
 
 
-def site(upstreams: list[int], port: int, limits: bool = True) -> str:
+def site(upstreams: list[int], port: int, limits: bool = True, plain_wait: int | None = None) -> str:
     """deploy/nginx/callbreak.conf with ``upstreams`` (loopback ports) and listening on ``port``;
     without its per-address limits when ``limits`` is false (a load benchmark's clients all come
-    from 127.0.0.1)."""
+    from 127.0.0.1); ``plain_wait``: seconds for a plain request in place of the site's own (a test
+    of what a page does with nginx's 504, not of how long nginx waits)."""
     text = SITE.read_text()
     if not limits:
         text, n = re.subn(r"^ +limit_(?:req|conn) [^;]*;\n", "", text, flags=re.M)
@@ -104,6 +105,9 @@ def site(upstreams: list[int], port: int, limits: bool = True) -> str:
     assert n == 1, "deploy/nginx/callbreak.conf: no upstream block"
     text, n = re.subn(r"listen 80;", f"listen 127.0.0.1:{port};", text)
     assert n == 1, "deploy/nginx/callbreak.conf: no listen 80"
+    if plain_wait is not None:
+        text, n = re.subn(r"(    location / \{\n(?:.*\n)*?        proxy_read_timeout )\d+s;", rf"\g<1>{plain_wait}s;", text)
+        assert n == 1, "deploy/nginx/callbreak.conf: no read timeout in location /"
     return text
 
 
@@ -112,14 +116,16 @@ class Nginx:
     them, the rest spread), with the site's
     per-address limits unless ``limits`` is false."""
 
-    def __init__(self, upstreams: list[int], limits: bool = True, worker_connections: int = 1024) -> None:
+    def __init__(
+        self, upstreams: list[int], limits: bool = True, worker_connections: int = 1024, plain_wait: int | None = None
+    ) -> None:
         import os
 
         if not os.path.exists(NGINX):
             unavailable("nginx is not installed (apt-get install nginx)")
         self.dir = Path(tempfile.mkdtemp(prefix="callbreak-nginx-"))
         self.port = free_port()
-        (self.dir / "site.conf").write_text(site(upstreams, self.port, limits))
+        (self.dir / "site.conf").write_text(site(upstreams, self.port, limits, plain_wait))
         conf = self.dir / "nginx.conf"
         # a proxied socket holds two of nginx's connections (the client's and the upstream's)
         conf.write_text(MAIN_CONF.format(dir=self.dir, conns=worker_connections, files=2 * worker_connections + 64))

@@ -25,7 +25,7 @@ def test_play_now_that_no_process_answers_in_time_is_said_and_can_be_tapped_agai
     nginx: Nginx | None = None
     ctx = browser.new_context(**PHONE, locale="hi-IN")
     try:
-        nginx = Nginx([port])
+        nginx = Nginx([port], plain_wait=2)  # (the site's 15 s: tests/scale/test_nginx.py waits it out)
         page = ctx.new_page()
         page.goto(nginx.base + "/")
         button = page.locator("[data-testid=play-now]")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +130,30 @@ def test_the_seat_s_own_link_carries_the_game_to_another_device(driven: str, bro
     ctx.close()
 
 
+@contextlib.contextmanager
+def asha_and_a_friend(driven: str, browser: Any, **rules: object) -> Iterator[tuple[dict[str, Any], Any, Any]]:
+    """A one-round table of Asha (this phone, its page recorded) and a friend who stays at it (so
+    the table goes on while Asha is away), started, at Asha's call: the table as made, Asha's
+    context and page."""
+    import httpx
+
+    table_rules = {"preset": "standard", "rounds": 1, "card_seconds": CARD_SECONDS, "call_seconds": 30, **rules}
+    made = httpx.post(f"{driven}/api/tables", json={"rules": table_rules, "bots": "random", "name": "Asha"}).json()
+    friend = httpx.post(f"{driven}{made['invite_url'].replace('/join/', '/api/join/')}", json={"name": "Bimal"}).json()
+    ctx, other = browser.new_context(**PHONE), browser.new_context(**PHONE)
+    try:
+        ctx.add_init_script(RECORDER)
+        other.new_page().goto(driven + friend["seat_url"])
+        page = ctx.new_page()
+        page.goto(driven + made["seat_url"])
+        page.tap("[data-testid=start-btn]")
+        wait_for(page, driven, "[data-call]:not([disabled])")
+        yield made, ctx, page
+    finally:
+        ctx.close()
+        other.close()
+
+
 def test_a_card_tapped_offline_that_the_timer_beat_is_said_not_to_have_gone(driven: str, browser: Any) -> None:
     """A Hindi player's try: a card tapped with the phone offline ("your card goes as soon as the
     connection is back"), the turn's timer played another before it was back (a friend still at
@@ -135,17 +161,7 @@ def test_a_card_tapped_offline_that_the_timer_beat_is_said_not_to_have_gone(driv
     say why. The page says the card did not reach the table in time, with what was done for the seat."""
     import httpx
 
-    rules = {"preset": "standard", "rounds": 1, "card_seconds": CARD_SECONDS, "call_seconds": 30, "autoplay_forced": False}
-    made = httpx.post(f"{driven}/api/tables", json={"rules": rules, "bots": "random", "name": "Asha"}).json()
-    friend = httpx.post(f"{driven}{made['invite_url'].replace('/join/', '/api/join/')}", json={"name": "Bimal"}).json()
-    ctx, other = browser.new_context(**PHONE), browser.new_context(**PHONE)
-    try:
-        ctx.add_init_script(RECORDER)
-        other.new_page().goto(driven + friend["seat_url"])  # (the friend stays: the table goes on)
-        page = ctx.new_page()
-        page.goto(driven + made["seat_url"])
-        page.tap("[data-testid=start-btn]")
-        wait_for(page, driven, "[data-call]:not([disabled])")
+    with asha_and_a_friend(driven, browser, autoplay_forced=False) as (made, ctx, page):
         page.locator("[data-call]:not([disabled])").first.tap()
         for _ in range(13):  # to a turn with a choice of cards
             wait_for(page, driven, MINE)
@@ -173,9 +189,6 @@ def test_a_card_tapped_offline_that_the_timer_beat_is_said_not_to_have_gone(driv
             f"Your {said} did not reach the table in time: the {instead} was played for you."
         )
         assert page.locator(f"[data-testid=hand] [data-card='{card}']:not(.sending)").count() == 1
-    finally:
-        ctx.close()
-        other.close()
 
 
 #: the page put out of sight (another app in front), or back in view
@@ -211,17 +224,7 @@ def test_what_was_done_for_a_seat_while_away_told_out_of_sight_is_said_again_in_
     one saw, and nothing said it again. Back in view, the page says it again."""
     import httpx
 
-    rules = {"preset": "standard", "rounds": 1, "card_seconds": CARD_SECONDS, "call_seconds": 30}
-    made = httpx.post(f"{driven}/api/tables", json={"rules": rules, "bots": "random", "name": "Asha"}).json()
-    friend = httpx.post(f"{driven}{made['invite_url'].replace('/join/', '/api/join/')}", json={"name": "Bimal"}).json()
-    ctx, other = browser.new_context(**PHONE), browser.new_context(**PHONE)
-    try:
-        ctx.add_init_script(RECORDER)
-        other.new_page().goto(driven + friend["seat_url"])  # (the friend stays: the table goes on)
-        page = ctx.new_page()
-        page.goto(driven + made["seat_url"])
-        page.tap("[data-testid=start-btn]")
-        wait_for(page, driven, "[data-call]:not([disabled])")
+    with asha_and_a_friend(driven, browser) as (made, ctx, page):
         page.evaluate(SIGHT, True)
         ctx.set_offline(True)
         page.wait_for_selector("[data-testid=disconnected]", state="visible")
@@ -239,6 +242,3 @@ def test_what_was_done_for_a_seat_while_away_told_out_of_sight_is_said_again_in_
         page.evaluate(SIGHT, False)
         page.wait_for_selector("#toast.show")
         assert page.inner_text("#toast .toast-text") == said
-    finally:
-        ctx.close()
-        other.close()

@@ -292,9 +292,7 @@ export function renderCalculator(root) {
     if (misfit) {
       // (kept as the open round's typed calls, the tricks typed for later, before anything is drawn:
       // also where these rules end the match and no box is drawn, for the rules changed back)
-      const was = load(DRAFT_KEY, null), n = sheet.rounds.length;
-      const tricks = was && was.round === n && was.calling === false ? was.values : null;
-      save(DRAFT_KEY, { round: n, calling: true, values: sheet.pending.calls.map(String), later: tricks });
+      save(DRAFT_KEY, { round: sheet.rounds.length, calling: true, values: sheet.pending.calls.map(String), later: typedTricks() });
       sheet.pending = null;
     }
     sheet.rules = next;
@@ -408,6 +406,12 @@ export function renderCalculator(root) {
     entryBox.append(row);
   }
 
+  /** The tricks typed in the open round's boxes (its calls saved), as the draft keeps them; or null. */
+  function typedTricks() {
+    const was = load(DRAFT_KEY, null);
+    return was && was.round === sheet.rounds.length && was.calling === false ? was.values : null;
+  }
+
   /** The open round's boxes as typed, kept (`DRAFT_KEY`) until they are saved or set aside;
    * ``later``: the tricks typed for the round, for its boxes once its calls are saved (kept as
    * the calls are typed). */
@@ -466,9 +470,7 @@ export function renderCalculator(root) {
   /** Back from the tricks to the round's calls, as they were saved (only the wrong one to mend). */
   function changeCalls() {
     const calls = sheet.pending.calls;
-    // the tricks typed so far come back once the calls are saved again (a review's find: dropped)
-    const was = load(DRAFT_KEY, null);
-    const typed = was && was.round === sheet.rounds.length && was.calling === false ? was.values : null;
+    const typed = typedTricks();  // (back once the calls are saved again: a review's find, dropped)
     sheet.pending = null;
     persist();
     fail("");

@@ -85,6 +85,27 @@ async def test_a_match_in_nepali(nepali: None) -> None:
         assert NE["tui.match_over"] in screen_text(app, "prompt")
 
 
+@pytest.mark.parametrize("lang", ["en", "hi", "ne", "bn"])
+async def test_the_dealers_words_are_whole_on_an_80_column_table(lang: str) -> None:
+    """A newcomer's try: at 80 × 24 Hindi's "(बाँटने वाला)" broke in two beside the dealer's name
+    ("ईशान (बाँटने" and "वाला)" on the next line); where they do not fit beside it they go under it."""
+    use(lang)
+    try:
+        game = LocalGame(Ruleset.preset("standard"), seed=3, bots="random", delay=0, trick_pause=0)
+        app = CallbreakApp(game, hint=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app, lambda: app.model is not None and waiting_for_human(app))
+            await pilot.pause()
+            lines = screen_text(app, "table").splitlines()
+            words = tr("tui.dealer")
+            dealer = game.match.players[game.match.round.dealer]
+    finally:
+        use("en")
+    assert any(words in line for line in lines), lines
+    named = [i for i, line in enumerate(lines) if dealer in line]
+    assert any(words in lines[i] or words in lines[i + 1] for i in named), lines
+
+
 def test_lang_option_and_environment() -> None:
     """``--lang`` takes the four languages and refuses others; without it LANG chooses."""
     from callbreak.cli import build_parser

@@ -245,6 +245,14 @@ async def test_seat_url_whole_match_with_timer_and_reconnect(server: Server) -> 
         # the line under the hand offers the rematch whole, not a link to this finished table
         line = screen_text(app, "message")
         assert "n: rematch" in line and "rejoin" not in line and "…" not in line, line
+        # at 60 columns the line's end is there, the way out whole ("Ctrl+Q: quit" was cut off)
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        app.render_all()
+        prompt = screen_text(app, "prompt").strip()  # (the line is one row: what wraps is not seen)
+        assert "\n" not in prompt and prompt.endswith("Ctrl+Q: quit") and "n: rematch" in prompt, prompt
+        await pilot.resize_terminal(110, 34)
+        await pilot.pause()
         # n: a rematch, the same players at a new table that starts at once
         old = game.table_id
         await pilot.press("n")

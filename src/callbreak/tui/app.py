@@ -1037,9 +1037,18 @@ class CallbreakApp(App[int]):
         if m.my_turn and remaining is not None:
             t.append(tr("tui.left", time=seconds_left(remaining)) + "  ", style="bold yellow" if remaining > 5 else "bold red")
         if m.over:
-            t.append(tr("tui.match_over"), style="bold yellow")  # the result is under the table
+            # the line's first words that fit (at 60 columns "Ctrl+Q: quit" was cut off: "Match over."
+            # goes first, the table's caption says it too, then the rematch's explanation)
             keys = "tui.keys_final_local" if isinstance(self.game, LocalGame) else "tui.keys_final_online"
-            t.append(tr(keys), style="dim")
+            room = None if self.table_screen is None else self.table_screen.size.width - 2
+            choices = [(True, tr(keys)), (False, tr(keys))]
+            if not isinstance(self.game, LocalGame):
+                choices.append((False, tr("tui.keys_final_online_short")))
+            for over, words in choices:
+                t = Text(tr("tui.match_over"), style="bold yellow") if over else Text()  # (the result: under the table)
+                t.append(words if over else words.lstrip(), style="dim")
+                if room is None or t.cell_len <= room:
+                    break
             return t
         if not m.connected:
             t.append(tr("tui.connection_lost"), style="bold yellow")

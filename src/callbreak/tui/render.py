@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from rich.cells import cell_len
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -27,6 +28,7 @@ from .game import RoundSummary, TableModel, sort_hand
 from .words import current, tr
 
 __all__ = [
+    "FirstFit",
     "card_face",
     "card_text",
     "fit_status",
@@ -352,10 +354,51 @@ def header_text(model: TableModel, width: int | None = None) -> Text:
 NAME_CELLS = 18
 
 
+class FirstFit:
+    """The first of ``choices`` whose widest line fits the width it is given, else the last one.
+
+    A seat's name with "(D)" beside it, or the dealer's words on a line of their own where a side
+    of an 80-column table is too narrow for them (a newcomer's try: Hindi's "(बाँटने वाला)" broke
+    in two, "वाला)" under the name).
+
+    >>> import io
+    >>> from rich.console import Console
+    >>> fit = FirstFit(Text("Asha (D)"), Text("Asha\\n(D)"))
+    >>> for width in (20, 6):
+    ...     console = Console(width=width, file=io.StringIO())
+    ...     console.print(fit)
+    ...     console.file.getvalue().splitlines()
+    ['Asha (D)']
+    ['Asha', '(D)']
+    """
+
+    def __init__(self, *choices: Text) -> None:
+        self.choices = choices
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for choice in self.choices:
+            if max(cell_len(line) for line in choice.plain.split("\n")) <= options.max_width:
+                yield choice
+                return
+        yield self.choices[-1]
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widest = Measurement.get(console, options, self.choices[0])
+        least = Measurement.get(console, options, self.choices[-1])
+        return Measurement(least.minimum, widest.maximum)
+
+
 def _seat_block(
     model: TableModel, seat: int, remaining: float | None, *, short: bool = False, totals: bool = False
-) -> Text:
+) -> FirstFit:
     """A seat: name (▶ when to act, D for the dealer), label, call and tricks won, timer."""
+    beside = _seat_text(model, seat, remaining, short=short, totals=totals, dealer_below=False)
+    return FirstFit(beside, _seat_text(model, seat, remaining, short=short, totals=totals, dealer_below=True))
+
+
+def _seat_text(
+    model: TableModel, seat: int, remaining: float | None, *, short: bool, totals: bool, dealer_below: bool
+) -> Text:
     v = model.view
     t = Text(justify="center")
     to_act = v.to_act == seat and not model.over
@@ -366,7 +409,7 @@ def _seat_block(
     name.truncate(NAME_CELLS, overflow="ellipsis")
     t.append_text(name)
     if seat == v.dealer and v.phase != "lobby":
-        t.append(" " + tr("tui.dealer"), style="dim")
+        t.append(("\n" if dealer_below else " ") + tr("tui.dealer"), style="dim")
     if not short and model.labels[seat]:
         t.append("\n")
         t.append(model.labels[seat], style="dim italic")
@@ -472,7 +515,7 @@ def table_renderable(
     grid.add_column(justify="center", vertical="middle", ratio=1)
     rem = {s: (remaining if s == v.to_act else None) for s in range(4)}
 
-    def block(pos: str) -> Text:
+    def block(pos: str) -> FirstFit:
         return _seat_block(model, at[pos], rem[at[pos]], short=short, totals=totals)
 
     grid.add_row("", block("N"), "")

@@ -46,6 +46,10 @@ Rules of the format:
 * ``Redeal: reason`` marks a deal thrown in (a hand without trump or face card,
   or calls under ``min_total_calls``); the same dealer deals again.
 * ``End: ...`` marks where the table ended the match (`Match.end`).
+* The ``Auto`` tag lists the calls and cards made for a seat, not by its player (a turn
+  that ran out, a bot that played for an absent player, an arena's fallback for a bot
+  that faulted): ``[Auto "0.5 timeout, 2.17 fault"]``, see `auto_decisions`.  An
+  analysis leaves them out of the player's figures.
 * Blank lines and lines starting with ``#`` are ignored.  ``Tricks``, ``Points``,
   ``Totals``, ``Status`` and ``Result`` are checked against the replay when
   present, and may be left out of a hand-written history.
@@ -85,11 +89,78 @@ from .match import Match
 from .round import OVER, REDEAL, Round
 from .rules import Ruleset
 
-__all__ = ["Step", "dumps", "from_dict", "from_json", "loads", "replay_states", "to_dict", "to_json"]
+__all__ = [
+    "AUTO_TAG",
+    "Step",
+    "auto_decisions",
+    "dumps",
+    "from_dict",
+    "from_json",
+    "loads",
+    "replay_states",
+    "set_auto_decisions",
+    "to_dict",
+    "to_json",
+]
 
 FORMAT = "callbreak-history"
 VERSION = 1
 _KNOWN_TAGS = ("Ruleset", "Changes", "Seed", "Dealer", "Players", "Status", "Result")
+
+
+#: the tag of the calls and cards made for a seat, not by its player (`auto_decisions`)
+AUTO_TAG = "Auto"
+_AUTO_ITEM = re.compile(r"(\d+)\.(\d+) ([a-z]+)")
+
+
+def auto_decisions(match: Match) -> dict[tuple[int, int], str]:
+    """The calls and cards ``match``'s history marks as made for their seat, not by its player,
+    by (deal, step), with why: its ``Auto`` tag, ``DEAL.STEP WHY`` items separated by ", "
+    (``DEAL``: the deal's index from 0, deals thrown in counted; ``STEP``: the action's index in
+    that deal, the calls 0..3 then the cards; ``WHY``: "timeout" (the turn ran out), "autoplay"
+    (a bot played for an absent player), "fault" (an arena played its fallback for a bot that
+    failed to answer legally)).  Loading a history checks the tag (`HistoryError`).
+
+    >>> m = Match(seed=2)
+    >>> for n in (1, 2, 3, 4): _ = m.call(n)
+    >>> set_auto_decisions(m, {(0, 3): "fault", (0, 1): "timeout"})
+    >>> m.tags["Auto"], auto_decisions(m)
+    ('0.1 timeout, 0.3 fault', {(0, 1): 'timeout', (0, 3): 'fault'})
+    >>> auto_decisions(loads(dumps(m))) == auto_decisions(m)
+    True
+    >>> loads(dumps(m).replace("0.3 fault", "0.9 fault"))
+    Traceback (most recent call last):
+    ...
+    callbreak.errors.HistoryError: line 1: the Auto tag: deal 0 has no step 9 (4 actions)
+    """
+    text = match.tags.get(AUTO_TAG, "")
+    out: dict[tuple[int, int], str] = {}
+    for item in text.split(", ") if text else ():
+        m = _AUTO_ITEM.fullmatch(item)
+        if m is None:
+            raise HistoryError(f'the Auto tag lists "DEAL.STEP WHY" items separated by ", ", not {item!r}')
+        deal, step = int(m.group(1)), int(m.group(2))
+        if deal >= len(match.deals):
+            raise HistoryError(f"the Auto tag: there is no deal {deal} ({len(match.deals)} deals)")
+        actions = len(match.deals[deal].actions)
+        if step >= actions:
+            raise HistoryError(f"the Auto tag: deal {deal} has no step {step} ({actions} actions)")
+        out[(deal, step)] = m.group(3)
+    return out
+
+
+def set_auto_decisions(match: Match, auto: dict[tuple[int, int], str]) -> None:
+    """Mark ``auto``'s decisions (by (deal, step), with why) in ``match``'s ``Auto`` tag (see
+    `auto_decisions`; none: no tag).
+
+    >>> m = Match(seed=2)
+    >>> set_auto_decisions(m, {}); AUTO_TAG in m.tags
+    False
+    """
+    if auto:
+        match.tags[AUTO_TAG] = ", ".join(f"{d}.{s} {why}" for (d, s), why in sorted(auto.items()))
+    else:
+        match.tags.pop(AUTO_TAG, None)
 
 
 # --- writing -----------------------------------------------------------------
@@ -734,6 +805,10 @@ def _load(history: str | dict[str, Any]) -> Match:
     holder: list[Match] = []
     for _ in _replay(d, ln, holder):
         pass
+    try:
+        auto_decisions(holder[0])
+    except HistoryError as e:
+        raise HistoryError(str(e), ln.lines.get((AUTO_TAG,))) from None
     return holder[0]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -128,6 +129,60 @@ def test_local_faults_are_counted_and_the_match_finishes() -> None:
     assert rec.faults[2] == [] and rec.faults[3] == []
 
 
+class Flaky(Bot):
+    """Plays its lowest legal card, and raises at every trick 7 (a bot builder's try)."""
+
+    name = "flaky"
+
+    def act(self, view: SeatView) -> int | Card:
+        if view.phase == "calling":
+            return view.legal_calls[0]
+        if len(view.tricks) == 6:
+            raise RuntimeError("boom")
+        return min(view.legal_cards)
+
+
+class Strings(Bot):
+    """Answers its cards as text ("2C"), as a newcomer's bot might."""
+
+    name = "strings"
+
+    def act(self, view: SeatView) -> int | Card:
+        return view.legal_calls[0] if view.phase == "calling" else str(view.legal_cards[0])  # type: ignore[return-value]
+
+
+def test_what_the_arena_played_for_a_faulting_bot_is_not_graded_as_the_bots() -> None:
+    """A bot builder's try: the cards the arena played for a bot that raised were graded in the
+    analysis of the match's history as the bot's own ("good"), in its accuracy; the history now
+    marks them (its ``Auto`` tag) and the analysis leaves them out. Each fault says its match and
+    decision (it said only the round)."""
+    from callbreak.analysis import analyse
+    from callbreak.notation import auto_decisions, from_json
+
+    rules = Ruleset.preset("quick", rounds=1)
+    rec = play_match([Flaky(0), make_bot("random", 1), make_bot("random", 2), make_bot("random", 3)], rules,
+                     Task(7, 7, 0, 5), history=True)
+    assert [(f["kind"], f["match"], f["round"], f["decision"]) for f in rec.faults[0]] == [("error", 7, 1, "trick 7")]
+    assert rec.history is not None
+    m = from_json(rec.history)
+    made_for = auto_decisions(m)
+    ((deal, step),) = made_for
+    assert made_for == {(deal, step): "fault"} and m.deals[deal].actions[step].seat == 0
+    a = analyse(m, seats=[0], budget=8, hindsight=False)
+    (faulted,) = [d for d in a.decisions if (d.deal, d.step) == (deal, step)]
+    assert faulted.trick == 7 and faulted.auto == "fault"
+    assert sum(a.summaries[0].grades.values()) == len(a.decisions) - 1  # the bot's own graded, not the arena's
+
+
+def test_a_card_answered_as_text_is_a_fault_as_the_bots_contract_says() -> None:
+    """A bot builder's try: a card answered as "2C" was taken silently (a call answered "1" was a
+    fault, and `Bot.play` refuses the same card): each is a fault, the match goes on."""
+    rec = play_match([Strings(0), make_bot("random", 1), make_bot("random", 2), make_bot("random", 3)],
+                     Ruleset.preset("quick", rounds=1), Task(0, 0, 0, 5))
+    assert len(rec.faults[0]) == 13 and {f["kind"] for f in rec.faults[0]} == {"illegal"}
+    assert re.search(r"a card is a Card \(Card.parse\('\w\w'\)\), not text", rec.faults[0][0]["detail"]), rec.faults[0]
+
+
 @pytest.mark.parametrize("bots", [["easy"] * 3, ["easy"] * 5])
 def test_the_arena_says_four_bots_are_needed(bots: list[str], capsys: Any) -> None:
     """Three bots were "the following arguments are required: BOT", five "unrecognized arguments"."""
@@ -153,7 +208,7 @@ def test_the_arena_says_which_bot_faulted_and_where(tmp_path: Path, capsys: Any)
     (line,) = [x for x in err.splitlines() if x.startswith("warning:")]
     assert line.startswith(f"warning: {f}:Boom: ") and "\N{COLLISION SYMBOL}" not in err, line
     assert "of its decisions faulted (error " in line, line
-    assert line.endswith("the first: error in round 1: RuntimeError (at bad.py:8, in act): boom"), line
+    assert line.endswith("the first: error in match 0, round 1, the call: RuntimeError (at bad.py:8, in act): boom"), line
     assert f"error: {f}:Boom faulted on every decision: it never played" in err, err
 
 

@@ -48,11 +48,12 @@ def test_a_bad_python_spec_is_said_before_the_matches(tmp_path: Path, capsys: An
     (tmp_path / "exits.py").write_text("import sys\nsys.exit(3)\n")
     for spec, said in (
         (f"{tmp_path}/missing.py:Greedy", "missing.py: no such file"),
-        (f"{greedy}:Greedier", "has no Greedier (its names: Bot, Card, Greedy, Match, Ruleset, SeatView)"),
+        (f"{greedy}:Greedier", "has no Greedier (its bots: Greedy)"),
         (f"{tmp_path}/broken.py:Bot", "importing it failed: ModuleNotFoundError"),
         (f"{tmp_path}/notabot.py:Greedy", "Greedy is not a subclass of callbreak.bots.Bot"),
         (f"{tmp_path}/noact.py:Idle", "Idle does not define act(view)"),
         (f"{tmp_path}/exits.py:Bot", "importing it failed: SystemExit: 3"),
+        (str(greedy), f"a bot in a Python file is named FILE.py:CLASS, {greedy}:MyBot"),  # (its class forgotten)
     ):
         assert main(["arena", spec, "random", "random", "random", "-n", "1", "-q"]) == 2
         out, err = capsys.readouterr()

@@ -65,7 +65,7 @@ def served_random() -> Iterator[ServedBot]:
 
 
 class BadBotHandler(BaseHTTPRequestHandler):
-    """Answers according to ``server.mode``: stall, garbage, illegal, error or wrongtype."""
+    """Answers according to ``server.mode``: stall, slow, garbage, illegal, error or wrongtype."""
 
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True
@@ -89,6 +89,10 @@ class BadBotHandler(BaseHTTPRequestHandler):
             view = parse_request(self.path, body).view
             answer = 1 if bid else view.legal_cards[0].bhoos
             self._send(200, json.dumps({"value": answer}).encode())
+        elif mode == "slow":  # legal answers, each after 50 ms: 0.7 s a round of 14 decisions
+            time.sleep(0.05)
+            view = parse_request(self.path, body).view
+            self._send(200, json.dumps({"value": 1 if bid else view.legal_cards[0].bhoos}).encode())
         elif mode == "garbage":
             self._send(200, b"lol, not json")
         elif mode == "wrongtype":

@@ -59,6 +59,10 @@ def test_illegal_answers_are_replaced_and_counted(bad_bot: Any) -> None:
     assert s.bots[1].faults == {"illegal": _decisions(res, 1)}
     details = [f["detail"] for f in res.records[0].faults[1]]
     assert any("called 0" in d for d in details) and any("does not hold" in d for d in details)
+    # in the engine's words (a bot in the process is told "you must follow hearts"; a served one
+    # was told "may not play 9S"), each at its match and decision
+    assert all(re.fullmatch(r"(\w\w): seat 1 does not hold \1", d) for d in details if "hold" in d), details
+    assert {(f["match"], f["round"]) for f in res.records[0].faults[1]} == {(0, 1), (0, 2)}
 
 
 def test_http_errors_are_faults(bad_bot: Any) -> None:
@@ -141,6 +145,22 @@ def test_bot_check_fails_a_cheating_bot(bad_bot: Any, capsys: Any) -> None:
     assert main(["bot", "check", url, "--positions", "6"]) == 1
     out = capsys.readouterr().out
     assert "FAIL" in out and "illegal answer" in out
+
+
+def test_bot_check_fails_a_bot_whose_round_outlasts_the_budget(bad_bot: Any, capsys: Any) -> None:
+    """A bot builder's try: a bot of 0.5 s a decision (7 s a round against 1.5 s) passed `bot check`
+    with warnings, and the arena played its fallback 11 times. Each slow answer stays a warning;
+    at its median pace a round over the budget fails the check."""
+    from callbreak.arena.check import check_bot
+    from callbreak.cli import main
+
+    url = bad_bot("slow").url  # 50 ms a decision: 0.7 s a round, over a budget of 0.14 s
+    rep = check_bot(url, positions=4, time_budget=0.14)
+    (failed,) = rep.failures
+    assert failed.name == "a round within the budget" and "for a round's 14 decisions, the budget 0.14 s" in failed.detail
+    assert all(w.detail.endswith("(slow: over 10 ms per decision)") for w in rep.warnings if w.name.startswith("/"))
+    assert main(["bot", "check", url, "--positions", "3", "--time-budget", "0.14"]) == 1
+    assert "a round within the budget" in capsys.readouterr().out
 
 
 def test_bot_check_of_nothing_fails(capsys: Any) -> None:

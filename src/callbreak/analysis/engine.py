@@ -37,6 +37,7 @@ from ..bots.evaluation import Evaluator, OptionValues, option_values
 from ..cards import Card
 from ..checks import check_whole
 from ..match import Match
+from ..notation import auto_decisions
 from ..round import OVER, CallAction, Round, SeatView
 from ..seeds import check_seed
 from .hindsight import DEFAULT_NODE_BUDGET, DoubleDummy, option_tricks
@@ -141,6 +142,9 @@ def _decision(
     loss_win = max(0.0, ov.win[bi] - ov.win[ti])
     if forced:
         loss_points = loss_win = 0.0
+    # graded on the losses the record shows (a loss of 0.24996 was shown as 25 % and graded a
+    # mistake where 25 % is a blunder: a bot builder's try)
+    loss_points, loss_win = round(loss_points, 3), round(loss_win, 4)
     deal, rnd_no, step, trick = where
     return Decision(
         deal=deal,
@@ -155,8 +159,8 @@ def _decision(
             Option(action=_action_text(a), win=round(w, 4), points=round(p, 3))
             for a, w, p in zip(ov.options, ov.win, ov.points)
         ),
-        loss_points=round(loss_points, 3),
-        loss_win=round(loss_win, 4),
+        loss_points=loss_points,
+        loss_win=loss_win,
         grade=grade(loss_points, loss_win),
         forced=forced,
         hindsight=hindsight,
@@ -260,7 +264,8 @@ def analyse(
     """Analyse every call and card of ``seats`` (default: all four) in ``match``
     (finished or not): ``budget`` playouts per decision, ``seed`` for the searches,
     ``hindsight`` adds the double-dummy view of each card (``node_budget`` per question).
-    ``progress(done, total)`` is called after each decision.
+    ``progress(done, total)`` is called after each decision.  The calls and cards its history
+    marks as made for a seat (`callbreak.notation.auto_decisions`) are left out of that seat's figures.
 
     The same as `analyse_deal` for each deal, then `assemble`.
     Raises ValueError for a seat outside 0..3 or a budget below 1.
@@ -293,7 +298,7 @@ def analyse(
                 progress(offset + done, total)
 
         decisions += analyse_deal(match, deal_index, chosen, budget, seed, hindsight, node_budget, step)
-    return assemble(match, chosen, budget, seed, decisions, hindsight=hindsight)
+    return assemble(match, chosen, budget, seed, decisions, auto_decisions(match), hindsight=hindsight)
 
 
 def analyse_deal(

@@ -4,7 +4,8 @@
 from seeded matches, chosen to cover the edge cases (first and last caller, a
 lead, following and heading, a void with and without trumps, a single legal
 card, the last trick, a later round with points on the board), and checks that
-each answer is well-formed and legal.
+each answer is well-formed and legal, and that at its median pace a round's 14 decisions
+fit the round's time budget (a slow answer alone is a warning).
 
 >>> from callbreak.remote.server import BotServer
 >>> srv = BotServer("random", port=0); srv.start(); _ = srv.wait_ready()
@@ -31,7 +32,11 @@ from ..round import SeatView
 from ..rules import Ruleset
 from .stats import percentile
 
-__all__ = ["CheckReport", "CheckResult", "check_bot", "sample_positions"]
+__all__ = ["ROUND_DECISIONS", "CheckReport", "CheckResult", "check_bot", "sample_positions"]
+
+#: a seat's decisions in a round: its call and its 13 cards (a bot slower than the round's budget
+#: over these, at its median pace, fails the check: the arena would play its fallback for it)
+ROUND_DECISIONS = 14
 
 
 @dataclass(slots=True)
@@ -172,7 +177,7 @@ def check_bot(
         rules = Ruleset.preset("bhoos")
     url = url.rstrip("/")
     rep = CheckReport(url)
-    per_decision = time_budget / 14
+    per_decision = time_budget / ROUND_DECISIONS
     with httpx.Client(timeout=timeout) as client:
         t0 = time.perf_counter()
         try:
@@ -226,6 +231,18 @@ def check_bot(
                         "warn" if slow else "fail",
                     )
                 )
+        if rep.times_ms:  # (each slow answer is a warning; at the pace of most, a round outlasting its budget fails)
+            p50 = percentile(rep.times_ms, 50)
+            pace = p50 * ROUND_DECISIONS / 1000
+            rep.results.append(
+                CheckResult(
+                    "a round within the budget",
+                    pace <= time_budget,
+                    f"p50 {p50:.0f} ms a decision: about {pace:.1f} s for a round's {ROUND_DECISIONS} decisions,"
+                    f" the budget {time_budget:g} s",
+                    p50,
+                )
+            )
         # A malformed request should get HTTP 400, but the tournament does not require it.
         try:
             r = client.post(url + "/play", json={"playerId": "P0"})

@@ -75,7 +75,7 @@ def python_bot(spec: str, seed: int | None = None) -> Bot:
     >>> python_bot(f"{folder}/lowest.py:Highest")
     Traceback (most recent call last):
     ...
-    ValueError: .../lowest.py has no Highest (its names: Bot, Lowest)
+    ValueError: .../lowest.py has no Highest (its bots: Lowest)
     """
     m = PY_SPEC.match(spec)
     if m is None:
@@ -84,8 +84,11 @@ def python_bot(spec: str, seed: int | None = None) -> Bot:
     name = m["name"]
     cls = getattr(module, name, None)
     if cls is None:
-        names = sorted(k for k, v in vars(module).items() if isinstance(v, type) and not k.startswith("_"))
-        raise ValueError(f"{m['file']} has no {name} (its names: {', '.join(names) or 'none'})")
+        names = sorted(
+            k for k, v in vars(module).items()
+            if isinstance(v, type) and issubclass(v, Bot) and v is not Bot and not k.startswith("_")
+        )
+        raise ValueError(f"{m['file']} has no {name} (its bots: {', '.join(names) or 'none'})")
     if not (isinstance(cls, type) and issubclass(cls, Bot)):
         raise ValueError(f"{spec}: {name} is not a subclass of callbreak.bots.Bot")
     if cls.act is Bot.act:

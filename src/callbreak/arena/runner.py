@@ -31,8 +31,9 @@ from ..bots import Bot
 from ..checks import check_whole
 from ..errors import IllegalAction
 from ..match import Match
-from ..notation import to_json
-from ..remote.client import fallback_action, resolve_bot
+from ..notation import set_auto_decisions, to_json
+from ..remote.client import Fault, fallback_action, resolve_bot
+from ..round import SeatView
 from ..rules import Ruleset
 from ..scoring import made
 from ..seeds import check_seed, derive_seed
@@ -124,6 +125,20 @@ def distinct(names: Sequence[str]) -> list[str]:
         seen[s] += 1
         out.append(f"{s} #{seen[s]}" if counts[s] > 1 else s)
     return out
+
+
+def _decision(view: SeatView) -> str:
+    """Which decision of its round a seat was at, for a fault's record.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=1)
+    >>> _decision(m.view(m.to_act))
+    'the call'
+    >>> for n in (1, 1, 1, 1): _ = m.act(n)
+    >>> _decision(m.view(m.to_act))
+    'trick 1'
+    """
+    return "the call" if view.phase == "calling" else f"trick {len(view.tricks) + 1}"
 
 
 def _where(e: BaseException) -> str:
@@ -245,8 +260,8 @@ def play_match(bots: Sequence[Bot], rules: Ruleset, task: Task, *, history: bool
     times: list[list[float]] = [[] for _ in range(4)]  # per seat
     round_times: list[list[float]] = [[] for _ in range(4)]
     faults: list[list[dict[str, Any]]] = [[] for _ in range(4)]
-    fault_start = [len(getattr(b, "faults", ())) for b in at_seat]
     spent = [0.0] * 4
+    made_for: dict[tuple[int, int], str] = {}  # (deal, step): the fallback's, played for a bot that faulted
     current = m.round
     while not m.is_over:
         if m.round is not current:
@@ -259,6 +274,7 @@ def play_match(bots: Sequence[Bot], rules: Ruleset, task: Task, *, history: bool
         assert seat is not None
         view = m.view(seat)
         bot = at_seat[seat]
+        before = len(getattr(bot, "faults", ()))  # (a remote bot answers its own fallback, and says so)
         t0 = time.perf_counter()
         try:
             action: Any = bot.act(view)
@@ -268,24 +284,26 @@ def play_match(bots: Sequence[Bot], rules: Ruleset, task: Task, *, history: bool
         dt = time.perf_counter() - t0
         times[seat].append(dt)
         spent[seat] += dt
-        if err is None:
+        said: list[Any] = list(getattr(bot, "faults", ())[before:])
+        step = (len(m.deals) - 1, len(m.deals[-1].actions))
+        kind = "error"
+        if err is None and view.phase == "playing" and isinstance(action, str):  # (the engine reads text; a bot's card is not)
+            err, kind = f"illegal {action!r}: a card is a Card (Card.parse({action!r})), not text", "illegal"
+        elif err is None:
             try:
                 m.act(action)
-                continue
             except (IllegalAction, ValueError, TypeError) as e:
-                err = f"illegal {action!r}: {e}"
-                kind = "illegal"
-        else:
-            kind = "error"
-        faults[seat].append({"kind": kind, "round": view.round_number, "detail": err[:200]})
-        m.act(fallback_action(view))
+                err, kind = f"illegal {action!r}: {e}", "illegal"
+        if err is not None:
+            said.append(Fault(kind, view.round_number, err[:200]))
+            m.act(fallback_action(view))
+        if said:
+            made_for[step] = "fault"
+            faults[seat].extend({**f.to_dict(), "match": task.index, "decision": _decision(view)} for f in said)
     if m.rounds and m.rounds[-1] is current:
         for s in range(4):
             round_times[s].append(spent[s])
-    for s, b in enumerate(at_seat):
-        extra = getattr(b, "faults", None)
-        if extra:
-            faults[s].extend(f.to_dict() for f in extra[fault_start[s] :])
+    set_auto_decisions(m, made_for)  # (an analysis of the history leaves them out of the bot's figures)
     totals = [float(t) for t in m.totals]
     shares = win_shares(m.totals_tenths)
     places = m.places

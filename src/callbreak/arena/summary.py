@@ -24,7 +24,7 @@ from ..extras import need
 from .runner import MatchRecord, RunResult, distinct
 from .stats import mean, mean_ci, percentile, share_interval
 
-__all__ = ["BotSummary", "Summary", "plot_formats", "rules_label", "summarize"]
+__all__ = ["BotSummary", "Summary", "fault_text", "plot_formats", "rules_label", "summarize"]
 
 
 @dataclass(slots=True)
@@ -62,7 +62,7 @@ class BotSummary:
     round_time_p99_ms: float
     rounds_over_budget: int
     faults: dict[str, int] = field(default_factory=dict)
-    #: what the first fault was (its kind, round and detail), in the order of the matches
+    #: what the first fault was (`fault_text`), in the order of the matches
     first_fault: str | None = None
 
     @property
@@ -77,9 +77,10 @@ class BotSummary:
         >>> b = summarize(run_arena(["random"] * 4, 1, rules=Ruleset.preset("quick", rounds=1))).bots[0]
         >>> b.fault_warning() is None
         True
-        >>> b.faults, b.first_fault = {"error": 26}, "error in round 1: RuntimeError (at bad.py:9, in act): boom"
+        >>> b.faults = {"error": 26}
+        >>> b.first_fault = "error in match 0, round 1, trick 7: RuntimeError (at bad.py:9, in act): boom"
         >>> print(b.fault_warning())
-        random #1: 26 of its decisions faulted (error 26), each played for it by its lowest legal action; the first: error in round 1: RuntimeError (at bad.py:9, in act): boom
+        random #1: 26 of its decisions faulted (error 26), each played for it by its lowest legal action; the first: error in match 0, round 1, trick 7: RuntimeError (at bad.py:9, in act): boom
         """
         if not self.fault_count:
             return None
@@ -88,6 +89,20 @@ class BotSummary:
             f"{self.label}: {self.fault_count} of its decisions faulted ({kinds}), each played for it by its"
             f" lowest legal action; the first: {self.first_fault}"
         )
+
+
+def fault_text(fault: dict[str, Any]) -> str:
+    """A fault's record in words: its kind, where (the match's index, as in ``--json`` and the
+    ``--histories`` files' names, the round, the call or the trick) and its detail.
+
+    >>> fault_text({"kind": "illegal", "match": 3, "round": 2, "decision": "trick 5", "detail": "may not play 9S"})
+    'illegal in match 3, round 2, trick 5: may not play 9S'
+    """
+    where = [f"match {fault['match']}"] if "match" in fault else []
+    where.append(f"round {fault['round']}")
+    if "decision" in fault:
+        where.append(str(fault["decision"]))
+    return f"{fault['kind']} in {', '.join(where)}: {fault['detail']}"
 
 
 @dataclass(slots=True)
@@ -160,7 +175,7 @@ class Summary:
         for b in self.bots:
             faults = ", ".join(f"{k} {v}" for k, v in sorted(b.faults.items())) or "0"
             if b.rounds_over_budget:
-                faults += f" ({b.rounds_over_budget} rounds over budget)"
+                faults += f" ({b.rounds_over_budget} round{'s' if b.rounds_over_budget != 1 else ''} over budget)"
             t.add_row(
                 b.label,
                 f"{b.points:.2f} ± {_fmt(b.points_ci)}",
@@ -298,7 +313,7 @@ def summarize(result: RunResult) -> Summary:
                 round_time_p99_ms=1000 * percentile(rtimes, 99),
                 rounds_over_budget=sum(1 for t in rtimes if t > result.time_budget),
                 faults=dict(faults),
-                first_fault=None if first is None else f"{first['kind']} in round {first['round']}: {first['detail']}",
+                first_fault=None if first is None else fault_text(first),
             )
         )
     return Summary(

@@ -171,7 +171,7 @@ def run_check(args: argparse.Namespace) -> int:
     from ..extras import need
 
     need("`callbreak bot check`", "remote")
-    from ..arena.check import check_bot
+    from ..arena.check import ROUND_DECISIONS, check_bot
     from ..arena.stats import percentile
     from ..rules import Ruleset
 
@@ -197,7 +197,7 @@ def run_check(args: argparse.Namespace) -> int:
         console.print(
             f"timing over {len(rep.times_ms)} requests: p50 {percentile(rep.times_ms, 50):.1f} ms, "
             f"p99 {percentile(rep.times_ms, 99):.1f} ms, max {max(rep.times_ms):.1f} ms "
-            f"(budget {args.time_budget:.2f} s per round ≈ {1000 * args.time_budget / 14:.0f} ms per decision)"
+            f"(budget {args.time_budget:.2f} s per round ≈ {1000 * args.time_budget / ROUND_DECISIONS:.0f} ms per decision)"
         )
     n_ok = sum(1 for r in rep.results if r.ok)
     verdict = "[green]PASS[/green]" if rep.ok else "[red]FAIL[/red]"

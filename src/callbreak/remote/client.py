@@ -169,9 +169,8 @@ class RemoteBot(Bot):
                 )
                 return fallback
             return choice
-        if choice not in view.legal_cards:
-            what = "does not hold" if choice not in view.hand else "may not play"
-            self._fault("illegal", view, f"{what} {choice.bhoos if isinstance(choice, Card) else choice}")
+        if choice not in view.legal_cards:  # (in the engine's words, as a bot in the process is told)
+            self._fault("illegal", view, f"{choice.bhoos if isinstance(choice, Card) else choice}: {view.why_illegal(choice)}")
             return fallback
         return choice
 
@@ -219,9 +218,15 @@ def resolve_bot(spec: str, seed: int | None = None, time_budget: float = 1.5) ->
     Traceback (most recent call last):
     ...
     ValueError: unknown bot level '127.0.0.1:7001': a bot over HTTP is named by its URL, http://127.0.0.1:7001
+    >>> resolve_bot("mine.py")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot level 'mine.py': a bot in a Python file is named FILE.py:CLASS, mine.py:MyBot
     """
     if spec.startswith(("http://", "https://")):
         return RemoteBot(spec, time_budget=time_budget, seed=seed)
     if re.fullmatch(r"[\w.-]+:\d{1,5}(/\S*)?", spec):  # host:port, the scheme forgotten
         raise ValueError(f"unknown bot level {spec!r}: a bot over HTTP is named by its URL, http://{spec}")
+    if spec.endswith(".py"):  # a file, its class forgotten
+        raise ValueError(f"unknown bot level {spec!r}: a bot in a Python file is named FILE.py:CLASS, {spec}:MyBot")
     return make_bot(spec, seed)

@@ -30,11 +30,14 @@ def history(st: TableState, fmt: str) -> tuple[str, str]:
     ... except TableError as e:
     ...     print(e.code)
     not_over
-    >>> while st.status != "over":   # everyone plays their first legal move
+    >>> while st.status != "over":   # everyone plays their first legal move, each deal's first call by the timer
     ...     r = st.match.round
     ...     _ = st.apply({"t": "next"} if st.status == "between_rounds"
-    ...                  else {"t": "call", "seat": r.to_act, "call": r.legal_calls()[0]} if r.phase == "calling"
+    ...                  else {"t": "call", "seat": r.to_act, "call": r.legal_calls()[0]} | (
+    ...                      {"auto": "timeout"} if r.calls.count(None) == 4 else {}) if r.phase == "calling"
     ...                  else {"t": "play", "seat": r.to_act, "card": str(r.legal_cards()[0])})
+    >>> history(st, "text")[1].splitlines()[0]   # (an analysis of the file leaves that call out of the seat's figures)
+    '[Auto "0.0 timeout, 1.0 timeout"]'
     >>> import json
     >>> media, text = history(st, "log")
     >>> media, json.loads(text)["seed"], len(json.loads(text)["actions"])
@@ -45,6 +48,9 @@ def history(st: TableState, fmt: str) -> tuple[str, str]:
     if st.status != FINISHED or st.match is None:
         raise TableError("not_over", "the hand history is ready once the match is over")
     m = st.match
+    if fmt != "log" and st.auto_decisions():  # (the calls and cards made for a seat, on a copy: `notation.AUTO_TAG`)
+        m = notation.from_dict(notation.to_dict(m))
+        notation.set_auto_decisions(m, st.auto_decisions())
     if fmt == "text":
         return "text/plain; charset=utf-8", notation.dumps(m)
     if fmt == "json":

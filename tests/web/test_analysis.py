@@ -246,6 +246,13 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         assert "wins" not in page.inner_text("[data-testid=replay-view] .panel")
         page.click("[data-testid=replay-prev]")  # (from the moment: the trick before, not two back)
         assert (f"trick {n - 1} " in page.inner_text("[data-testid=replay-pos]")) if n > 1 else ("the calls" in page.inner_text("[data-testid=replay-pos]"))
+        # ▶ tapped at the top of the page brings the step into view, below the analysis' panel (a
+        # Bengali player's try: only the line beside ▶ changed, the trick 1,900 pixels down)
+        page.evaluate("window.scrollTo(0, 0)")
+        assert page.locator("[data-testid=replay-view]").bounding_box()["y"] > 640  # type: ignore[index]
+        page.tap("[data-testid=replay-next]")
+        page.wait_for_function("() => { const r = document.querySelector('[data-testid=replay-view]').getBoundingClientRect();"
+                               " return r.top >= 0 && r.top < innerHeight / 2; }")
         item.tap()  # (the first mistake again, for what follows)
         page.locator(f"[data-testid=analysis-better][data-taken='{taken}'][data-best='{best}']").wait_for()
         if not best.isdigit():  # a card: shown as a card, marked the better one

@@ -33,19 +33,20 @@ def test_pages_fit_240_320_and_360_wide(static_url: str, browser: Any) -> None:
         ctx.close()
 
 
-def timed_table(page: Any, server: str) -> None:
+def timed_table(page: Any, server: str, lang: str | None = None) -> None:
     """A table against random bots with the turn timers of a table for friends (the time shows
-    beside the calls; Play now has none), opened at its seat, the calls on screen."""
-    res = httpx.post(f"{server}/api/tables", json={"rules": {"preset": "standard"}, "bots": "random", "play_now": True})
+    beside the calls; Play now has none), opened at its seat, the calls on screen; ``lang``: the
+    maker's language, the bots named in its script."""
+    res = httpx.post(f"{server}/api/tables", json={"rules": {"preset": "standard"}, "bots": "random", "play_now": True, "lang": lang})
     res.raise_for_status()
     page.goto(server + res.json()["seat_url"])
     page.wait_for_selector("[data-call]")
 
 
 def test_trick_clears_the_top_seat_on_a_low_phone(server: str, browser: Any) -> None:
-    ctx = browser.new_context(viewport={"width": 360, "height": 640})
+    ctx = browser.new_context(viewport={"width": 360, "height": 640}, locale="hi-IN", has_touch=True, is_mobile=True)
     page = ctx.new_page()
-    timed_table(page, server)
+    timed_table(page, server, "hi")
     # While calling, the picker and the top of every card of the hand (one row) are on the screen.
     tops = page.eval_on_selector_all(
         "[data-testid=hand] [data-card]", "els => els.map(e => e.getBoundingClientRect().top)"
@@ -60,6 +61,8 @@ def test_trick_clears_the_top_seat_on_a_low_phone(server: str, browser: Any) -> 
     )
     trick_top = page.evaluate("document.querySelector('[data-testid=trick]').getBoundingClientRect().top")
     assert trick_top >= meta_bottom, (trick_top, meta_bottom)
+    # no card covers a seat, nor the name under another card of the trick (in Devanagari, a taller line)
+    assert cards_at_each_place(page) == {"top": [], "bottom": [], "left": [], "right": []}
     ctx.close()
 
 
@@ -67,8 +70,9 @@ def test_trick_clears_the_top_seat_on_a_low_phone(server: str, browser: Any) -> 
 COVERED = """() => {
   const seats = ['top', 'bottom', 'left', 'right'].map(p => [p, document.querySelector(`[data-testid=seat-${p}]`)]);
   const out = {};
-  for (const el of document.querySelectorAll('[data-testid=trick] .played:not(.old)')) {
-    for (const a of el.getAnimations({ subtree: true })) a.finish();
+  const played = document.querySelectorAll('[data-testid=trick] .played:not(.old)');
+  for (const el of played) for (const a of el.getAnimations({ subtree: true })) a.finish();  // (all, before any is measured)
+  for (const el of played) {
     const r = el.getBoundingClientRect();
     const pos = [...el.classList].find(c => c.startsWith('pos-')).slice(4);
     out[pos] = [];
@@ -77,6 +81,14 @@ COVERED = """() => {
         const q = part.getBoundingClientRect();
         if (r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom) out[pos].push(`${p} ${part.className}`);
       }
+    }
+    // the names under the trick's other cards too (a Bengali player's try: the bottom card lay over
+    // the name under the top one, "ईशान" half hidden)
+    for (const other of played) {
+      const who = other.querySelector('.who'), q = who && who.getBoundingClientRect();
+      if (other === el || !q) continue;
+      const card = el.querySelector('.card').getBoundingClientRect();
+      if (card.left < q.right && q.left < card.right && card.top < q.bottom && q.top < card.bottom) out[pos].push(`name under ${[...other.classList].find(c => c.startsWith('pos-'))}`);
     }
   }
   return out;
@@ -134,12 +146,17 @@ def test_phone_held_sideways_fits_one_screen(server: str, browser: Any, size: tu
 
 def cards_at_each_place(page: Any) -> dict[str, list[str]]:
     """Plays (tapping the first card the player may play) until a card has lain at each of the
-    trick's four places; the seats' parts (face, name, call, badge) each place's card covered."""
+    trick's four places, and the top and bottom ones together; the seats' parts (face, name, call,
+    badge) and the names under the trick's other cards that each place's card covered."""
     covered: dict[str, list[str]] = {}
+    together = False
     deadline = time.monotonic() + 90
-    while len(covered) < 4:
+    while len(covered) < 4 or not together:
         assert time.monotonic() < deadline, covered
-        covered.update(page.evaluate(COVERED))
+        now = page.evaluate(COVERED)
+        together = together or {"top", "bottom"} <= set(now)
+        for pos, parts in now.items():  # (all it covered, whenever it lay there)
+            covered[pos] = sorted({*covered.get(pos, []), *parts})
         on_table = page.evaluate(ON_TABLE)
         mine = page.locator("[data-testid=hand].my-turn [data-legal=true]")
         if mine.count():
@@ -362,15 +379,21 @@ def test_a_long_name_on_a_side_seat_ends_where_the_tricks_side_card_begins(serve
         create_table(page, server, preset="quick", rounds="1", bots="random", name="रमेश")
         page.wait_for_selector("[data-testid=lobby]")
         code = page.input_value("[data-testid=invite-link]").rstrip("/").rsplit("/", 1)[1]
-        for name in ("सुरेश कुमार श्रीवास्तव", "प्रिया", "Chandrashekhar Venkataraman"):
+        for name in ("सुरेश कुमार श्रीवास्तव", "प्रिया", "मोहम्मद अब्दुल्ला अल मामून चौधरी"):
             httpx.post(f"{server}/api/join/{code}", json={"name": name}, timeout=30).raise_for_status()
-        page.wait_for_selector("[data-testid=lobby-seat-3] >> text=Chandrashekhar")
+        page.wait_for_selector("[data-testid=lobby-seat-3] >> text=मोहम्मद")
         page.tap("[data-testid=start-btn]")
         page.wait_for_selector("[data-testid=trick]")
         trick = _box(page, "[data-testid=trick]")
         left, right = _box(page, "[data-testid=seat-left]"), _box(page, "[data-testid=seat-right]")
         assert left["right"] <= trick["left"] and right["left"] >= trick["right"], (left, right, trick)
         assert page.inner_text("[data-testid=seat-left] .name").startswith("सुरेश")
+        # each side seat's name within its seat and on the screen, cut at its end with "…" (a Bengali
+        # player's try: a name of 32 letters was as wide as itself, its start off the screen's left edge)
+        for side in ("left", "right"):
+            seat, name = _box(page, f"[data-testid=seat-{side}]"), _box(page, f"[data-testid=seat-{side}] .name")
+            assert seat["left"] <= name["left"] and name["right"] <= seat["right"] <= width, (side, seat, name)
+        assert page.eval_on_selector("[data-testid=seat-right] .name", "e => e.scrollWidth > e.clientWidth")  # (cut)
     finally:
         ctx.close()
 

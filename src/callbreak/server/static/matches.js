@@ -105,7 +105,13 @@ export function renderReplay(root, id) {
     const view = h("div", { "data-testid": "replay-view" });
     const pos = h("span", { "data-testid": "replay-pos", "aria-live": "polite" });
     let moment = null;  // (a decision's moment on screen in place of step k, until the replay moves)
-    const go = (n) => { k = Math.max(0, Math.min(steps.length - 1, n)); moment = null; draw(); };
+    // a step is shown where it is drawn: on a phone the trick lies below the analysis' panel, and
+    // ▶ changed only the line beside it (a Bengali player's try: "nothing changes")
+    const go = (n) => { k = Math.max(0, Math.min(steps.length - 1, n)); moment = null; draw(); inSight(); };
+    const inSight = () => {
+      const r = view.getBoundingClientRect();
+      if (r.top > innerHeight * 0.6 || r.bottom < innerHeight * 0.3) view.scrollIntoView({ block: "start" });
+    };
     // from a decision's moment: a card's lies after step k, so ◀ goes to step k itself; a call's
     // lies before its calls step k, so ▶ goes to k itself
     const prev = () => go(moment && !moment.called ? k : k - 1);

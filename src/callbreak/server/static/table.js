@@ -671,7 +671,7 @@ function mountTable(root, id, token) {
     const label = tr(acting ? "seat.label_acting" : "seat.label", { who, said });
     return h("div", { class: `seat seat-${pos}${acting ? " acting" : ""}`, "data-testid": `seat-${pos}`, "data-toast-avoid": true, dataset: { seat: s }, "aria-label": label, role: "group" },
       avatar,
-      h("div", null,
+      h("div", { class: "words" },
         h("div", { class: "name" }, pos === "bottom" && !spectator ? tr("seat.you") : (seat.name || tr("seat.n", { n: s + 1 }))),
         h("div", { class: "meta", "data-testid": `seat-meta-${s}` }, meta, acting && t.deadline ? h("span", { class: "secs", "aria-hidden": "true" }, "") : null),
         badges.length ? h("div", null, ...badges) : null));

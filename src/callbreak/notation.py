@@ -48,7 +48,7 @@ Rules of the format:
 * ``End: ...`` marks where the table ended the match (`Match.end`).
 * The ``Auto`` tag lists the calls and cards made for a seat, not by its player (a turn
   that ran out, a bot that played for an absent player, an arena's fallback for a bot
-  that faulted): ``[Auto "0.5 timeout, 2.17 fault"]``, see `auto_decisions`.  An
+  that faulted): ``[Auto "0:5 timeout, 2:17 fault"]``, see `auto_decisions`.  An
   analysis leaves them out of the player's figures.
 * Blank lines and lines starting with ``#`` are ignored.  ``Tricks``, ``Points``,
   ``Totals``, ``Status`` and ``Result`` are checked against the replay when
@@ -93,10 +93,12 @@ __all__ = [
     "AUTO_TAG",
     "Step",
     "auto_decisions",
+    "auto_tag",
     "dumps",
     "from_dict",
     "from_json",
     "loads",
+    "next_step",
     "replay_states",
     "set_auto_decisions",
     "to_dict",
@@ -110,12 +112,12 @@ _KNOWN_TAGS = ("Ruleset", "Changes", "Seed", "Dealer", "Players", "Status", "Res
 
 #: the tag of the calls and cards made for a seat, not by its player (`auto_decisions`)
 AUTO_TAG = "Auto"
-_AUTO_ITEM = re.compile(r"(\d+)\.(\d+) ([a-z]+)")
+_AUTO_ITEM = re.compile(r"(\d+):(\d+) ([a-z]+)")
 
 
 def auto_decisions(match: Match) -> dict[tuple[int, int], str]:
     """The calls and cards ``match``'s history marks as made for their seat, not by its player,
-    by (deal, step), with why: its ``Auto`` tag, ``DEAL.STEP WHY`` items separated by ", "
+    by (deal, step), with why: its ``Auto`` tag, ``DEAL:STEP WHY`` items separated by ", "
     (``DEAL``: the deal's index from 0, deals thrown in counted; ``STEP``: the action's index in
     that deal, the calls 0..3 then the cards; ``WHY``: "timeout" (the turn ran out), "autoplay"
     (a bot played for an absent player), "fault" (an arena played its fallback for a bot that
@@ -125,10 +127,10 @@ def auto_decisions(match: Match) -> dict[tuple[int, int], str]:
     >>> for n in (1, 2, 3, 4): _ = m.call(n)
     >>> set_auto_decisions(m, {(0, 3): "fault", (0, 1): "timeout"})
     >>> m.tags["Auto"], auto_decisions(m)
-    ('0.1 timeout, 0.3 fault', {(0, 1): 'timeout', (0, 3): 'fault'})
+    ('0:1 timeout, 0:3 fault', {(0, 1): 'timeout', (0, 3): 'fault'})
     >>> auto_decisions(loads(dumps(m))) == auto_decisions(m)
     True
-    >>> loads(dumps(m).replace("0.3 fault", "0.9 fault"))
+    >>> loads(dumps(m).replace("0:3 fault", "0:9 fault"))
     Traceback (most recent call last):
     ...
     callbreak.errors.HistoryError: line 1: the Auto tag: deal 0 has no step 9 (4 actions)
@@ -138,15 +140,31 @@ def auto_decisions(match: Match) -> dict[tuple[int, int], str]:
     for item in text.split(", ") if text else ():
         m = _AUTO_ITEM.fullmatch(item)
         if m is None:
-            raise HistoryError(f'the Auto tag lists "DEAL.STEP WHY" items separated by ", ", not {item!r}')
+            raise HistoryError(f'the Auto tag lists "DEAL:STEP WHY" items separated by ", ", not {item!r}')
         deal, step = int(m.group(1)), int(m.group(2))
         if deal >= len(match.deals):
-            raise HistoryError(f"the Auto tag: there is no deal {deal} ({len(match.deals)} deals)")
+            raise HistoryError(f"the Auto tag: there is no deal {deal} ({_count(len(match.deals), 'deal')})")
         actions = len(match.deals[deal].actions)
         if step >= actions:
-            raise HistoryError(f"the Auto tag: deal {deal} has no step {step} ({actions} actions)")
+            raise HistoryError(f"the Auto tag: deal {deal} has no step {step} ({_count(actions, 'action')})")
         out[(deal, step)] = m.group(3)
     return out
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def next_step(match: Match) -> tuple[int, int]:
+    """(deal, step) of the action about to be taken in ``match``, as `auto_decisions` and the
+    analysis number decisions.
+
+    >>> m = Match(seed=2)
+    >>> _ = m.act(1)
+    >>> next_step(m)
+    (0, 1)
+    """
+    return len(match.deals) - 1, len(match.deals[-1].actions)
 
 
 def set_auto_decisions(match: Match, auto: dict[tuple[int, int], str]) -> None:
@@ -158,9 +176,18 @@ def set_auto_decisions(match: Match, auto: dict[tuple[int, int], str]) -> None:
     False
     """
     if auto:
-        match.tags[AUTO_TAG] = ", ".join(f"{d}.{s} {why}" for (d, s), why in sorted(auto.items()))
+        match.tags[AUTO_TAG] = auto_tag(auto)
     else:
         match.tags.pop(AUTO_TAG, None)
+
+
+def auto_tag(auto: dict[tuple[int, int], str]) -> str:
+    """The ``Auto`` tag's words for ``auto`` (by (deal, step), with why; see `auto_decisions`).
+
+    >>> auto_tag({(2, 17): "fault", (0, 5): "timeout"}), auto_tag({})
+    ('0:5 timeout, 2:17 fault', '')
+    """
+    return ", ".join(f"{d}:{s} {why}" for (d, s), why in sorted(auto.items()))
 
 
 # --- writing -----------------------------------------------------------------

@@ -65,7 +65,7 @@ def served_random() -> Iterator[ServedBot]:
 
 
 class BadBotHandler(BaseHTTPRequestHandler):
-    """Answers according to ``server.mode``: stall, slow, garbage, illegal, error or wrongtype."""
+    """Answers according to ``server.mode``: stall, slow, share, garbage, illegal, error or wrongtype."""
 
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True
@@ -92,6 +92,10 @@ class BadBotHandler(BaseHTTPRequestHandler):
         elif mode == "slow":  # legal answers, each after 50 ms: 0.7 s a round of 14 decisions
             time.sleep(0.05)
             view = parse_request(self.path, body).view
+            self._send(200, json.dumps({"value": 1 if bid else view.legal_cards[0].bhoos}).encode())
+        elif mode == "share":  # 0.8 of the time it is told it has left, shared over its decisions left (as our served bots)
+            view = parse_request(self.path, body).view
+            time.sleep(0.8 * body["timeBudget"] / 1000 / (len(view.hand) + bid))
             self._send(200, json.dumps({"value": 1 if bid else view.legal_cards[0].bhoos}).encode())
         elif mode == "garbage":
             self._send(200, b"lol, not json")

@@ -55,7 +55,10 @@ def test_wrong_shapes_are_malformed(bad_bot: Any) -> None:
 
 
 def test_illegal_answers_are_replaced_and_counted(bad_bot: Any) -> None:
-    res, s = _arena_with(bad_bot("illegal").url)
+    from callbreak.notation import auto_decisions, from_json
+
+    res = run_arena(["random", bad_bot("illegal").url, "random", "random"], matches=1, seed=4, rules=RULES, histories=True)
+    s = summarize(res)
     assert s.bots[1].faults == {"illegal": _decisions(res, 1)}
     details = [f["detail"] for f in res.records[0].faults[1]]
     assert any("called 0" in d for d in details) and any("does not hold" in d for d in details)
@@ -63,6 +66,11 @@ def test_illegal_answers_are_replaced_and_counted(bad_bot: Any) -> None:
     # was told "may not play 9S"), each at its match and decision
     assert all(re.fullmatch(r"(\w\w): seat 1 does not hold \1", d) for d in details if "hold" in d), details
     assert {(f["match"], f["round"]) for f in res.records[0].faults[1]} == {(0, 1), (0, 2)}
+    # its history marks each as the arena's fallback, not the bot's own (the bot answered it itself)
+    history = res.records[0].history
+    assert history is not None
+    made_for = auto_decisions(from_json(history))
+    assert len(made_for) == _decisions(res, 1) and set(made_for.values()) == {"fault"}
 
 
 def test_http_errors_are_faults(bad_bot: Any) -> None:
@@ -161,6 +169,10 @@ def test_bot_check_fails_a_bot_whose_round_outlasts_the_budget(bad_bot: Any, cap
     assert all(w.detail.endswith("(slow: over 10 ms per decision)") for w in rep.warnings if w.name.startswith("/"))
     assert main(["bot", "check", url, "--positions", "3", "--time-budget", "0.14"]) == 1
     assert "a round within the budget" in capsys.readouterr().out
+    # a bot that spends a share of the time it is told it has left passes: each position is sent the
+    # budget left after the decisions before it (a reviewer's read: sent the whole budget at the
+    # round's last cards, such a bot looked slow there)
+    assert check_bot(bad_bot("share").url, positions=9, time_budget=3.0).failures == []
 
 
 def test_bot_check_of_nothing_fails(capsys: Any) -> None:

@@ -31,6 +31,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..bots.evaluation import Evaluator, OptionValues, option_values
@@ -89,6 +90,17 @@ def grade(
     return GRADES[max(steps)]
 
 
+def shown_losses(loss_points: float, loss_win: float) -> tuple[float, float]:
+    """A decision's losses as the analysis shows them, which its grade is taken on: the points to a
+    tenth, the chance of finishing first to a whole percent, a half rounded up (a loss shown as
+    "−25%" was graded a mistake where 25 % is a blunder: a bot builder's try).
+
+    >>> shown_losses(2.46, 0.246), grade(2.46, 0.246), grade(*shown_losses(2.46, 0.246))
+    ((2.5, 0.25), 'mistake', 'blunder')
+    """
+    return math.floor(loss_points * 10 + 0.5) / 10, math.floor(loss_win * 100 + 0.5) / 100
+
+
 def _action_text(a: int | Card) -> str:
     return str(a)
 
@@ -142,9 +154,6 @@ def _decision(
     loss_win = max(0.0, ov.win[bi] - ov.win[ti])
     if forced:
         loss_points = loss_win = 0.0
-    # graded on the losses the record shows (a loss of 0.24996 was shown as 25 % and graded a
-    # mistake where 25 % is a blunder: a bot builder's try)
-    loss_points, loss_win = round(loss_points, 3), round(loss_win, 4)
     deal, rnd_no, step, trick = where
     return Decision(
         deal=deal,
@@ -159,9 +168,9 @@ def _decision(
             Option(action=_action_text(a), win=round(w, 4), points=round(p, 3))
             for a, w, p in zip(ov.options, ov.win, ov.points)
         ),
-        loss_points=loss_points,
-        loss_win=loss_win,
-        grade=grade(loss_points, loss_win),
+        loss_points=round(loss_points, 3),
+        loss_win=round(loss_win, 4),
+        grade=grade(*shown_losses(loss_points, loss_win)),
         forced=forced,
         hindsight=hindsight,
     )
@@ -288,6 +297,7 @@ def analyse(
     ValueError: seats must be a list of seats among 0..3, not 0
     """
     chosen, budget, seed = _checked(match, seats, budget, seed)
+    auto = auto_decisions(match)  # (a tag that says nothing sound is said before the search)
     total = count_decisions(match, chosen)
     decisions: list[Decision] = []
     for deal_index in range(len(match.deals)):
@@ -298,7 +308,7 @@ def analyse(
                 progress(offset + done, total)
 
         decisions += analyse_deal(match, deal_index, chosen, budget, seed, hindsight, node_budget, step)
-    return assemble(match, chosen, budget, seed, decisions, auto_decisions(match), hindsight=hindsight)
+    return assemble(match, chosen, budget, seed, decisions, auto, hindsight=hindsight)
 
 
 def analyse_deal(
@@ -376,7 +386,7 @@ def assemble(
 ) -> Analysis:
     """The `Analysis` of ``match`` from its ``decisions`` (every deal's, in order):
     the summaries and the curve of each seat's chance of finishing first. ``auto``: the
-    decisions the server made for a seat, by (deal, step), with why (`Decision.auto`);
+    decisions made for a seat, not by its player, by (deal, step), with why (`Decision.auto`);
     ``hindsight``: whether the decisions were analysed with it (`Analysis.hindsight`).
 
     >>> from callbreak import Match, Ruleset

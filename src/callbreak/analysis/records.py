@@ -74,8 +74,8 @@ class Decision:
     values outcomes); ``loss_points`` and ``loss_win`` are how far the option
     taken falls below that best option on each figure (never negative; both 0
     when the option taken is the best).
-    ``forced``: the only legal option (not graded against the player); ``auto``: why the
-    server made it for the seat (a played match's log says; None for the player's own).
+    ``forced``: the only legal option (not graded against the player); ``auto``: why it
+    was made for the seat, not by its player (the history's ``Auto`` tag says; None for the player's own).
 
     >>> d = Decision(deal=0, round=1, step=1, trick=None, seat=1, kind="call", taken="5", best="3",
     ...              options=(Option("3", 0.31, 2.4), Option("5", 0.22, 0.9)), loss_points=1.5, loss_win=0.09,
@@ -98,8 +98,10 @@ class Decision:
     grade: Grade
     forced: bool
     hindsight: Hindsight | None = None
-    #: made for the seat, not by its player: "timeout" (the turn ran out) or "autoplay" (a bot
-    #: played the seat); left out of the player's summary and mistakes (None: the player's own)
+    #: made for the seat, not by its player: "timeout" (the turn ran out), "autoplay" (a bot
+    #: played the seat) or "fault" (an arena's fallback for a bot that failed to answer legally:
+    #: `callbreak.notation.auto_decisions`); left out of the player's summary and mistakes (None:
+    #: the player's own)
     auto: str | None = None
 
     def option(self, action: str) -> Option:

@@ -11,6 +11,13 @@ True
 ...        '"actions": [{"seat": 1, "call": 2}]}') % (__import__("json").dumps(m.rules.to_dict()), m.first_dealer)
 >>> load_match(log).actions()
 [2]
+>>> from callbreak.notation import auto_decisions   # the calls and cards the server made for a seat
+>>> auto_decisions(load_match(log.replace('"actions"', '"auto": "0:0 timeout", "actions"')))
+{(0, 0): 'timeout'}
+>>> load_match(log.replace('"actions"', '"auto": "0:7 timeout", "actions"'))
+Traceback (most recent call last):
+...
+callbreak.errors.HistoryError: the Auto tag: deal 0 has no step 7 (1 action)
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from typing import Any
 
 from ..errors import HistoryError, IllegalAction
 from ..match import Match
-from ..notation import from_json, loads
+from ..notation import AUTO_TAG, auto_decisions, from_json, loads
 from ..rules import Ruleset
 from .practice import Position, start_position
 
@@ -70,4 +77,7 @@ def _from_log(d: dict[str, Any]) -> Match:
             m.act(int(a["call"]) if "call" in a else str(a["card"]))
     except (KeyError, TypeError, ValueError, IllegalAction) as e:
         raise HistoryError(f"not a server log of a match: {e}") from None
+    if d.get("auto"):  # the calls and cards the server made for a seat: not the player's
+        m.tags[AUTO_TAG] = str(d["auto"])
+        auto_decisions(m)  # (checked: a HistoryError that says what is wrong)
     return m

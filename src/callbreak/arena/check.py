@@ -27,7 +27,7 @@ import httpx
 from ..bots import make_bot
 from ..cards import Card
 from ..match import Match
-from ..remote.codec import parse_response, view_to_request
+from ..remote.codec import parse_response, view_to_request, why_illegal_bhoos
 from ..round import SeatView
 from ..rules import Ruleset
 from .stats import percentile
@@ -189,7 +189,11 @@ def check_bot(
             rep.results.append(CheckResult("GET /hi", False, f"{type(e).__name__}: {e}"))
             return rep
         for label, view in sample_positions(rules, positions, seed):
-            path, body = view_to_request(view, time_budget_ms=int(time_budget * 1000))
+            # the round's budget as the seat has it then, its earlier decisions having taken their
+            # share (a bot that spends a share of the time left looked slow at the round's last
+            # cards when each was sent the whole budget: a reviewer's read)
+            left = len(view.hand) + (view.phase == "calling")
+            path, body = view_to_request(view, time_budget_ms=int(time_budget * 1000 * left / ROUND_DECISIONS))
             name = f"{path} {label}"
             t0 = time.perf_counter()
             try:
@@ -210,9 +214,7 @@ def check_bot(
             legal: tuple[object, ...] = view.legal_calls if view.phase == "calling" else view.legal_cards
             shown = choice.bhoos if isinstance(choice, Card) else str(choice)
             if choice not in legal:
-                why = str(view.why_illegal(choice))
-                if isinstance(choice, Card):  # (the reason in the bot's own notation: "1S", not "AS")
-                    why = why.replace(str(choice), choice.bhoos)
+                why = why_illegal_bhoos(view, choice)  # (in the bot's own notation: "1S", not "AS")
                 allowed = " ".join(c.bhoos if isinstance(c, Card) else str(c) for c in legal)
                 rep.results.append(CheckResult(name, False, f"illegal answer {shown!r}: {why} (legal: {allowed})", ms))
             elif ms > time_budget * 1000:

@@ -31,8 +31,8 @@ from ..bots import Bot
 from ..checks import check_whole
 from ..errors import IllegalAction
 from ..match import Match
-from ..notation import set_auto_decisions, to_json
-from ..remote.client import Fault, fallback_action, resolve_bot
+from ..notation import next_step, set_auto_decisions, to_json
+from ..remote.client import Fault, RemoteBot, fallback_action, resolve_bot
 from ..round import SeatView
 from ..rules import Ruleset
 from ..scoring import made
@@ -274,7 +274,7 @@ def play_match(bots: Sequence[Bot], rules: Ruleset, task: Task, *, history: bool
         assert seat is not None
         view = m.view(seat)
         bot = at_seat[seat]
-        before = len(getattr(bot, "faults", ()))  # (a remote bot answers its own fallback, and says so)
+        before = len(bot.faults) if isinstance(bot, RemoteBot) else 0  # (it answers its own fallback, and says so)
         t0 = time.perf_counter()
         try:
             action: Any = bot.act(view)
@@ -284,8 +284,8 @@ def play_match(bots: Sequence[Bot], rules: Ruleset, task: Task, *, history: bool
         dt = time.perf_counter() - t0
         times[seat].append(dt)
         spent[seat] += dt
-        said: list[Any] = list(getattr(bot, "faults", ())[before:])
-        step = (len(m.deals) - 1, len(m.deals[-1].actions))
+        said: list[Fault] = bot.faults[before:] if isinstance(bot, RemoteBot) else []
+        step = next_step(m)
         kind = "error"
         if err is None and view.phase == "playing" and isinstance(action, str):  # (the engine reads text; a bot's card is not)
             err, kind = f"illegal {action!r}: a card is a Card (Card.parse({action!r})), not text", "illegal"

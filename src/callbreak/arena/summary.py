@@ -95,8 +95,8 @@ def fault_text(fault: dict[str, Any]) -> str:
     """A fault's record in words: its kind, where (the match's index, as in ``--json`` and the
     ``--histories`` files' names, the round, the call or the trick) and its detail.
 
-    >>> fault_text({"kind": "illegal", "match": 3, "round": 2, "decision": "trick 5", "detail": "may not play 9S"})
-    'illegal in match 3, round 2, trick 5: may not play 9S'
+    >>> fault_text({"kind": "illegal", "match": 3, "round": 2, "decision": "trick 5", "detail": "9S: you must follow hearts"})
+    'illegal in match 3, round 2, trick 5: 9S: you must follow hearts'
     """
     where = [f"match {fault['match']}"] if "match" in fault else []
     where.append(f"round {fault['round']}")

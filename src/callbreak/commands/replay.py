@@ -120,6 +120,7 @@ def render(match: Any, console: Any, summary: bool = False) -> None:
     from rich.rule import Rule
     from rich.table import Table
 
+    from ..notation import AUTO_TAG, auto_decisions
     from ..round import OVER, REDEAL
 
     names = match.players
@@ -131,7 +132,10 @@ def render(match: Any, console: Any, summary: bool = False) -> None:
     )
     console.print(f"Rules: {head}   Seed: {match.seed}   Players: {', '.join(names)}")
     for k, v in match.tags.items():
-        console.print(f"{k}: {v}")
+        if k == AUTO_TAG:  # (its items can be hundreds: their number)
+            console.print(f"Made for a seat, not by its player: {len(auto_decisions(match))} calls and cards")
+        else:
+            console.print(f"{k}: {v}")
     for rnd in match.deals:
         number = finished + 1
         console.print(Rule(f"Round {number} · {names[rnd.dealer]} deals"))

@@ -19,7 +19,7 @@ from ..bots import Bot, make_bot
 from ..cards import Card
 from ..extras import need
 from ..round import SeatView, lowest_action
-from .codec import DEFAULT_IDS, parse_response, view_to_request
+from .codec import DEFAULT_IDS, parse_response, view_to_request, why_illegal_bhoos
 
 __all__ = ["Fault", "RemoteBot", "fallback_action", "resolve_bot"]
 
@@ -170,7 +170,7 @@ class RemoteBot(Bot):
                 return fallback
             return choice
         if choice not in view.legal_cards:  # (in the engine's words, as a bot in the process is told)
-            self._fault("illegal", view, f"{choice.bhoos if isinstance(choice, Card) else choice}: {view.why_illegal(choice)}")
+            self._fault("illegal", view, f"{choice.bhoos if isinstance(choice, Card) else choice}: {why_illegal_bhoos(view, choice)}")
             return fallback
         return choice
 

@@ -51,6 +51,7 @@ __all__ = [
     "parse_request",
     "parse_response",
     "view_to_request",
+    "why_illegal_bhoos",
 ]
 
 DEFAULT_IDS: tuple[str, str, str, str] = ("P0", "P1", "P2", "P3")
@@ -175,6 +176,24 @@ def card_from_bhoos(text: object, where: str = "card") -> Card:
         if r is not None and s is not None:
             return CARDS[s * 13 + r]
     raise ValueError(f"{where}: unknown card {text!r} (cards are two characters like '1S', 'TH', '9D')")
+
+
+def why_illegal_bhoos(view: SeatView, answer: int | Card) -> str:
+    """Why ``answer`` (a call, or a card) may not be made at ``view``, in the engine's words with
+    the card in the tournament's notation ("1S", not "AS"): what `bot check` and the arena tell a
+    bot served over HTTP.
+
+    >>> from callbreak import Match
+    >>> m = Match(seed=1)
+    >>> view = m.view(m.to_act)
+    >>> for n in (1, 1, 1, 1): _ = m.act(n)
+    >>> view = m.view(m.to_act)
+    >>> stranger = next(c for c in CARDS if c not in view.hand)
+    >>> why_illegal_bhoos(view, stranger) == f"seat {view.seat} does not hold {stranger.bhoos}"
+    True
+    """
+    why = str(view.why_illegal(answer))
+    return why.replace(str(answer), answer.bhoos) if isinstance(answer, Card) else why
 
 
 def _points_json(p: Decimal) -> int | float:

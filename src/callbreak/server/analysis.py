@@ -64,9 +64,9 @@ def settings_key(budget: int) -> str:
     """The name a stored analysis is kept under: what it was made with.
 
     >>> settings_key(800)
-    'v3:budget=800:seed=0'
+    'v4:budget=800:seed=0'
     """
-    return f"v3:budget={budget}:seed={SEED}"  # v2: hindsight from the first cards; v3: moves made for a seat marked
+    return f"v4:budget={budget}:seed={SEED}"  # v2: hindsight from the first cards; v3: moves made for a seat marked; v4: graded as shown
 
 
 def _deal_job(history: str, deal: int, budget: int) -> list[dict[str, Any]]:
@@ -103,7 +103,7 @@ class Analyst:
     >>> store = open_store(":memory:")
     >>> analyst = Analyst(store, budget=800, workers=1)
     >>> analyst.key, analyst.status("k3Xa9Q")   # never asked for
-    ('v3:budget=800:seed=0', None)
+    ('v4:budget=800:seed=0', None)
     >>> analyst.close(); store.close()
     """
 

@@ -36,8 +36,11 @@ def history(st: TableState, fmt: str) -> tuple[str, str]:
     ...                  else {"t": "call", "seat": r.to_act, "call": r.legal_calls()[0]} | (
     ...                      {"auto": "timeout"} if r.calls.count(None) == 4 else {}) if r.phase == "calling"
     ...                  else {"t": "play", "seat": r.to_act, "card": str(r.legal_cards()[0])})
-    >>> history(st, "text")[1].splitlines()[0]   # (an analysis of the file leaves that call out of the seat's figures)
-    '[Auto "0.0 timeout, 1.0 timeout"]'
+    >>> history(st, "text")[1].splitlines()[0]   # (an analysis of the file leaves those calls out of the seat's figures)
+    '[Auto "0:0 timeout, 1:0 timeout"]'
+    >>> import json
+    >>> json.loads(history(st, "json")[1])["tags"], json.loads(history(st, "log")[1])["auto"]
+    ({'Auto': '0:0 timeout, 1:0 timeout'}, '0:0 timeout, 1:0 timeout')
     >>> import json
     >>> media, text = history(st, "log")
     >>> media, json.loads(text)["seed"], len(json.loads(text)["actions"])
@@ -63,6 +66,8 @@ def history(st: TableState, fmt: str) -> tuple[str, str]:
             "dealer": m.first_dealer,
             "players": m.players,
             "actions": st.actions(),
+            # the calls and cards made for a seat (`notation.AUTO_TAG`'s words): not the player's
+            **({"auto": tag} if (tag := notation.auto_tag(st.auto_decisions())) else {}),
             "totals": [str(p) for p in m.totals],
             "places": m.places,
             # a practice table starts at a position (its actions before it are in here)

@@ -38,6 +38,7 @@ from ..cards import Card
 from ..errors import IllegalAction
 from ..i18n import choose_language
 from ..match import Match
+from ..notation import next_step
 from ..round import OVER, REDEAL, Round
 from ..rules import Ruleset
 from .protocol import (
@@ -398,7 +399,7 @@ class TableState:
         rnd, redeals, number = m.round, len(m.redeals), m.round_number
         if rnd.phase != "calling":
             raise TableError("illegal", "no call now: the cards are being played")
-        at = self._step(m)
+        at = next_step(m)
         try:
             m.call(n)
         except IllegalAction as err:
@@ -426,7 +427,7 @@ class TableState:
         rnd, number = m.round, m.round_number
         if rnd.phase != "playing":
             raise TableError("illegal", "no card now: the calls are being made")
-        at = self._step(m)
+        at = next_step(m)
         try:
             action = rnd.play(card)
         except IllegalAction as err:
@@ -708,11 +709,6 @@ class TableState:
             return {s: "null" for s in seats}
         head, tails = parts
         return {s: head + "," + tails[s] for s in seats}
-
-    @staticmethod
-    def _step(m: Match) -> tuple[int, int]:
-        """(deal, step) of the action about to be taken: as `callbreak.analysis` numbers decisions."""
-        return len(m.deals) - 1, len(m.deals[-1].actions)
 
     def _note_auto(self, at: tuple[int, int], auto: Auto) -> None:
         if auto == "timeout" or auto == "autoplay":  # ("forced": the only legal card, the player's all the same)

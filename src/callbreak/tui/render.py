@@ -355,7 +355,7 @@ NAME_CELLS = 18
 
 
 class FirstFit:
-    """The first of ``choices`` whose widest line fits the width it is given, else the last one.
+    """The first of ``choices`` whose first line fits the width it is given, else the last one.
 
     A seat's name with "(D)" beside it, or the dealer's words on a line of their own where a side
     of an 80-column table is too narrow for them (a newcomer's try: Hindi's "(बाँटने वाला)" broke
@@ -377,7 +377,7 @@ class FirstFit:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         for choice in self.choices:
-            if max(cell_len(line) for line in choice.plain.split("\n")) <= options.max_width:
+            if cell_len(choice.plain.split("\n", 1)[0]) <= options.max_width:  # (the name's line: a label below may wrap as it will)
                 yield choice
                 return
         yield self.choices[-1]

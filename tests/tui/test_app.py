@@ -440,9 +440,12 @@ async def test_call_picker_shows_the_bots_hint() -> None:
     app = CallbreakApp(game)  # the real callbreak.bots.hints.hint
     from callbreak.bots.warmup import KERNEL
 
-    # the real hint, answering at the medium level while the hard kernel warms up
+    # the real hint, answering at the medium level while the hard kernel warms up (the hard level's
+    # own call search once it is ready: waited for here, the hint's call one of the two else)
     assert isinstance(app.hint_fn, functools.partial)
     assert app.hint_fn.func is hints.hint and app.hint_fn.keywords == {"until_ready": KERNEL}
+    KERNEL.start(lambda message: None)
+    assert KERNEL.wait(300)
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(pilot, app, lambda: waiting_for_human(app) and "suggested" in screen_text(app, "prompt"))
         want = hints.hint(game.match.view(0))

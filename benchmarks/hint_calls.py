@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from callbreak import Match, Ruleset  # noqa: E402
-from callbreak.analysis import analyse_decision  # noqa: E402
-from callbreak.bots.hints import hint  # noqa: E402
+from callbreak import Match, Ruleset
+from callbreak.analysis import analyse_decision
+from callbreak.bots.hints import hint
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -377,6 +377,9 @@ def in_nepali(browser: Any, url: str) -> None:
         assert "%" in numbers and not re.search("[0-9]", numbers) and re.search("[०-९]", numbers)
         label = page.get_attribute("[data-testid=analysis-graph]", "aria-label")
         assert label == ne["analysis.graph_aria"].replace("{label}", ne["analysis.graph_label"]), label
+        # one who sat at no seat of the match has no "own" slips (a Bengali player's try on a second
+        # phone: "and your minor mistakes", none listed)
+        assert page.inner_text("h3:has(+ [data-testid=analysis-mistakes])") == ne["analysis.mistakes_all"]
         item = page.locator("[data-testid=mistake-item]").first
         grades = (ne["analysis.grade.mistake"], ne["analysis.grade.blunder"])
         assert item.inner_text().startswith(grades)

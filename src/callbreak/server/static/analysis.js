@@ -266,7 +266,8 @@ export function analysisPanel(id, opts) {
     fill(box, h("h2", null, t("analysis.title")),
       h("p", { class: "hint" }, t("analysis.method")),
       h("div", { class: "analysis-scroll" }, summaryTable(a, names)), evaluationGraph(a, names, mistakes, pick),
-      h("h3", null, t(mistakes.length ? "analysis.mistakes" : "analysis.no_mistakes")), list, detail);
+      // (one who sat at no seat of it has no "own" slips: a Bengali player's try on a second phone)
+      h("h3", null, t(!mistakes.length ? "analysis.no_mistakes" : opts.mine === null ? "analysis.mistakes_all" : "analysis.mistakes")), list, detail);
   }
 
   async function poll() {

@@ -335,7 +335,9 @@ function mountTable(root, id, token) {
    *  suggested call still lit as if chosen, and the timer called 1. */
   function choose(msg, what) {
     S.pending = { ...what, turn: turnKey() };
-    if (!conn.send(msg)) { S.unsent = S.pending; toast(tr("table.sent_when_back")); }
+    // (a card's wait is said on the line under the table: a toast beside it said it twice, a
+    // Bengali player's try; a call's line says only "your call")
+    if (!conn.send(msg)) { S.unsent = S.pending; if (!("card" in what)) toast(tr("table.sent_when_back")); }
   }
   const send = (obj) => {
     if (!conn.send(obj)) { toast(tr("table.not_connected")); return false; }

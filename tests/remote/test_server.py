@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -351,6 +352,26 @@ def test_a_served_answer_that_is_no_call_or_card_is_an_error_naming_it() -> None
     status, obj = svc.handle("POST", path, json.dumps(body).encode())
     assert status == 500 and obj["error"].startswith("the bot answered 'a good card' to a card: "), obj
     assert svc.errors == 2
+    # a card's text is refused as the arena refuses it from a bot in its process (a bot builder's
+    # try: "2C" was taken served and locally, where a call's "1" was refused), and a bot that
+    # raises is named with where, as the arena names it (it said only "RuntimeError: boom")
+
+    class Text(Bot):
+        name = "text"
+
+        def act(self, view: Any) -> Any:
+            if view.phase == "playing":
+                return str(view.legal_cards[0])
+            raise RuntimeError("boom")
+
+    register_level("text", Text)
+    svc = BotService("text", BHOOS, seed=1)
+    status, obj = svc.handle("POST", path, json.dumps(body).encode())
+    assert status == 500 and obj["error"].endswith("a card is a Card (Card.parse('" + str(m.view(m.to_act).legal_cards[0]) + "')), not text"), obj
+    m2 = Match(BHOOS, seed=8)
+    path2, body2 = view_to_request(m2.view(m2.to_act), time_budget_ms=1500)  # type: ignore[arg-type]
+    status, obj = svc.handle("POST", path2, json.dumps(body2).encode())
+    assert status == 500 and re.fullmatch(r"the bot failed: RuntimeError \(at test_server\.py:\d+, in act\): boom", obj["error"]), obj
 
 
 def test_with_no_clock_the_answer_is_the_seed_s_and_the_request_s_alone() -> None:

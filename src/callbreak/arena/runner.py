@@ -20,14 +20,13 @@ seat's cards once; four identical bots then play four identical matches.
 from __future__ import annotations
 
 import time
-import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ..bots import Bot
+from ..bots.base import where_raised
 from ..checks import check_whole
 from ..errors import IllegalAction
 from ..match import Match
@@ -139,28 +138,6 @@ def _decision(view: SeatView) -> str:
     'trick 1'
     """
     return "the call" if view.phase == "calling" else f"trick {len(view.tricks) + 1}"
-
-
-def _where(e: BaseException) -> str:
-    """Where an exception was raised: the innermost frame outside this package (the bot's own
-    code, when the error came through the engine: a bad card it parsed), its file, line and
-    function.
-
-    >>> def f():
-    ...     raise RuntimeError("boom")
-    >>> try:
-    ...     f()
-    ... except RuntimeError as e:
-    ...     _where(e)
-    ' (at <doctest callbreak.arena.runner._where[0]>:2, in f)'
-    """
-    frames = traceback.extract_tb(e.__traceback__)
-    if not frames:
-        return ""
-    ours = str(Path(__file__).resolve().parents[1])
-    outside = [f for f in frames if not str(Path(f.filename).resolve()).startswith(ours)]
-    last = (outside or frames)[-1]
-    return f" (at {Path(last.filename).name}:{last.lineno}, in {last.name})"
 
 
 def tasks_for(matches: int, seed: int, duplicate: bool) -> list[Task]:
@@ -280,7 +257,7 @@ def play_match(bots: Sequence[Bot], rules: Ruleset, task: Task, *, history: bool
             action: Any = bot.act(view)
             err: str | None = None
         except Exception as e:  # a bot that raises loses its turn to the fallback
-            action, err = None, f"{type(e).__name__}{_where(e)}: {e}"
+            action, err = None, f"{type(e).__name__}{where_raised(e)}: {e}"
         dt = time.perf_counter() - t0
         times[seat].append(dt)
         spent[seat] += dt

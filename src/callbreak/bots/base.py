@@ -23,7 +23,9 @@ from __future__ import annotations
 import functools
 import math
 import random
+import traceback
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..cards import Card
@@ -31,7 +33,29 @@ from ..errors import IllegalAction
 from ..i18n import catalogue, digits, translator
 from ..round import SeatView, whole_call
 
-__all__ = ["Bot", "Hint"]
+__all__ = ["Bot", "Hint", "where_raised"]
+
+
+def where_raised(e: BaseException) -> str:
+    """Where an exception was raised: the innermost frame outside this package (the bot's own
+    code, when the error came through the engine: a bad card it parsed), its file, line and
+    function; what the arena and `callbreak bot serve` say of a bot that raised.
+
+    >>> def f():
+    ...     raise RuntimeError("boom")
+    >>> try:
+    ...     f()
+    ... except RuntimeError as e:
+    ...     where_raised(e)
+    ' (at <doctest callbreak.bots.base.where_raised[0]>:2, in f)'
+    """
+    frames = traceback.extract_tb(e.__traceback__)
+    if not frames:
+        return ""
+    ours = str(Path(__file__).resolve().parents[1])
+    outside = [f for f in frames if not str(Path(f.filename).resolve()).startswith(ours)]
+    last = (outside or frames)[-1]
+    return f" (at {Path(last.filename).name}:{last.lineno}, in {last.name})"
 
 
 class Bot:

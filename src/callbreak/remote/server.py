@@ -39,6 +39,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from ..bots import Bot, make_bot
+from ..bots.base import where_raised
 from ..cards import Card, to_card
 from ..match import Match
 from ..round import SeatView, lowest_action, whole_call
@@ -302,7 +303,7 @@ class BotService:
             except Exception as e:  # the bot failed: answer for it rather than crash (and say so)
                 self.errors += 1
                 log.exception("the bot %s failed", self.level)
-                return 500, ErrorAnswer(error=f"the bot failed: {type(e).__name__}: {e}")
+                return 500, ErrorAnswer(error=f"the bot failed: {type(e).__name__}{where_raised(e)}: {e}")
             finally:
                 think[0] = self.clock() - t0
         if fast:
@@ -336,8 +337,10 @@ class BotService:
                 return 500, ErrorAnswer(error=f"the bot answered {choice!r} to a call: a call is a whole number")
             action, legal = call, view.legal_calls
         else:
-            try:  # (what the engine takes: a Card, its index, its text)
-                if not isinstance(choice, (Card, int, str)):
+            try:  # (a Card or its index, as the arena takes them from a bot in its process; not text)
+                if isinstance(choice, str):
+                    raise ValueError(f"a card is a Card (Card.parse({choice!r})), not text")
+                if not isinstance(choice, (Card, int)):
                     raise ValueError(f"not a card: {choice!r}")
                 action = to_card(choice)
             except ValueError as e:

@@ -262,6 +262,30 @@ async def test_seat_url_whole_match_with_timer_and_reconnect(server: Server) -> 
         assert not app.model.summaries
 
 
+async def test_the_bots_names_are_in_the_readers_script(server: Server) -> None:
+    """A table made by a Bengali player names its bots in Bengali; a Hindi reader in the terminal
+    reads them in Devanagari (the web page's try: "দীপক की बारी…")."""
+    from callbreak.bots.names import NAMES, written
+    from callbreak.tui.words import use
+
+    made = httpx.post(f"{server.base}/api/tables", json={"rules": {"preset": "quick", "rounds": 1}, "bots": "random",
+                                                         "name": "করিম", "lang": "bn", "play_now": True}).json()
+    seats = httpx.get(f"{server.base}/api/tables/{made['table']}").json()["table"]["seats"]
+    bengali = {written(n, "bn"): n for n in NAMES}
+    assert all(s["name"] in bengali for s in seats[1:]), seats
+    use("hi")
+    try:
+        game = OnlineGame(parse_join_url(server.base + made["seat_url"]))
+        app = CallbreakApp(game, hint=False)
+        async with app.run_test(size=(110, 34)) as pilot:
+            await settle(pilot, lambda: app.model is not None and game.connected)
+            assert app.model is not None
+            names = app.model.names
+    finally:
+        use("en")
+    assert names[0] == "করিম" and list(names[1:]) == [written(bengali[s["name"]], "hi") for s in seats[1:]], names
+
+
 async def test_a_next_round_pressed_while_the_connection_is_down_is_told_on_the_next(server: Server) -> None:
     """A table without turn timers waits for its players' "next round" with no delay to end the
     wait: a summary closed while the terminal had no connection (its ``ready`` not sent) is told

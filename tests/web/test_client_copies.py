@@ -36,6 +36,18 @@ def test_the_clients_level_names_are_the_bots(static_url: str, page: Any) -> Non
     assert got == LEVEL_NAMES
 
 
+def test_the_clients_bot_names_are_the_bots(static_url: str, page: Any) -> None:
+    """The bots' names in each script, and a name read in the reader's script, as the Python side has them."""
+    from callbreak.bots.names import WRITTEN, in_script
+
+    page.goto(static_url + "/rules")
+    assert page.evaluate('async () => (await import("/static/avatars.js")).BOT_NAMES') == {k: list(v) for k, v in WRITTEN.items()}
+    names = [form for key, forms in WRITTEN.items() for form in (key, *forms)] + ["Asha", "আশা"]
+    cases = [[name, lang] for name in names for lang in ("en", "ne", "hi", "bn")]
+    got = page.evaluate('async (cases) => { const m = await import("/static/avatars.js"); return cases.map(([n, l]) => m.botNameIn(n, l)); }', cases)
+    assert got == [in_script(name, lang) for name, lang in cases]
+
+
 def test_the_clients_longest_name_is_the_servers(static_url: str, page: Any) -> None:
     page.goto(static_url + "/")
     assert page.evaluate('async () => (await import("/static/util.js")).NAME_MAX') == NAME_MAX

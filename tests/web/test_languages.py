@@ -226,6 +226,35 @@ def test_a_whole_match_in_each_language(server: str, browser: Any, lang: str) ->
     ctx.close()
 
 
+def test_a_friend_reads_the_bots_names_in_the_script_of_their_own_language(server: str, browser: Any) -> None:
+    """A Bengali player's try: at a Bengali host's table, the Hindi friend read the bots' names in
+    Bengali letters ("দীপক की बारी…"). Each reads a bot's name in their own script; a person's name
+    as that person wrote it."""
+    made = httpx.post(f"{server}/api/tables", json={"rules": {"preset": "quick", "rounds": 1}, "bots": "random",
+                                                     "name": "করিম", "lang": "bn"}, timeout=30).json()
+    friend = httpx.post(f"{server}{made['invite_url'].replace('/join/', '/api/join/')}", json={"name": "प्रिया", "lang": "hi"},
+                        timeout=30).json()
+    host, guest = (browser.new_context(locale=LOCALES[lang], **PHONE) for lang in ("bn", "hi"))
+    try:
+        pages = {"bn": host.new_page(), "hi": guest.new_page()}
+        pages["hi"].goto(server + friend["seat_url"])
+        pages["bn"].goto(server + made["seat_url"])
+        pages["bn"].tap("[data-testid=start-btn]")
+        seen = {}
+        for lang, page in pages.items():
+            page.wait_for_selector("[data-testid=hand] [data-card]")
+            seen[lang] = {p: page.inner_text(f"[data-testid=seat-{p}] .name") for p in ("left", "top", "right")}
+        bots = {written(n, "bn"): n for n in NAMES}
+        host_bots = [name for name in seen["bn"].values() if name in bots]
+        assert len(host_bots) == 2 and "প্রিয়া" not in seen["bn"].values() and "प्रिया" in seen["bn"].values(), seen
+        # the friend: the same bots, in Devanagari; the host's own name as he wrote it
+        assert sorted(n for n in seen["hi"].values() if n != "করিম") == sorted(written(bots[b], "hi") for b in host_bots), seen
+        assert "করিম" in seen["hi"].values()
+    finally:
+        host.close()
+        guest.close()
+
+
 #: the numbers of an ordered list in each language (Hindi: Western digits, as its text)
 LIST_DIGITS = {"en": "decimal", "hi": "decimal", "ne": "devanagari", "bn": "bengali"}
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-__all__ = ["LEVEL_NAMES", "NAMES", "WRITTEN", "bot_names", "level_name", "same_person", "written"]
+__all__ = ["LEVEL_NAMES", "NAMES", "WRITTEN", "bot_names", "in_script", "level_name", "same_person", "written"]
 
 NAMES: tuple[str, ...] = (
     "Aarav",
@@ -124,6 +124,20 @@ def written(name: str, lang: str) -> str:
     """
     script = _SCRIPT.get(lang)
     return name if script is None or name not in WRITTEN else WRITTEN[name][script]
+
+
+def in_script(name: str, lang: str) -> str:
+    """A bot's name, as written in any of its scripts, as a reader of ``lang`` reads it (a table's
+    bots are named in its maker's script: a Hindi player at a Bengali host's table read "দীপক");
+    any other name as it is.
+
+    >>> in_script("দীপক", "hi"), in_script("दीपक", "en"), in_script("Dipak", "bn"), in_script("Asha", "hi")
+    ('दीपक', 'Dipak', 'দীপক', 'Asha')
+    """
+    for key, forms in WRITTEN.items():
+        if name == key or name in forms:
+            return written(key, lang)
+    return name
 
 
 def same_person(a: str, b: str) -> bool:

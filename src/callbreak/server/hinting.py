@@ -181,7 +181,10 @@ class Hints:
         if use_child and self._children is not None:
             pid, result = self._children.submit(_child_hint, view).result()
             self.children.add(pid)
-            return result
+            if not result.quick:
+                return result
+            # (the child still loading the kernel from this process's cache, seconds: this process
+            # has it, and works the hard hint out here meanwhile, not the medium level's quick one)
         return hint(view, until_ready=KERNEL)
 
     def forget(self, table_id: str) -> None:

@@ -30,7 +30,7 @@ from urllib.parse import quote, urlsplit
 
 import msgspec
 
-from ..bots.names import level_name
+from ..bots.names import in_script, level_name
 from ..cards import Card
 from ..errors import IllegalAction
 from ..i18n import catalogue
@@ -392,7 +392,9 @@ class OnlineGame(Game):
     def _names(self) -> tuple[str, str, str, str]:
         seats = self._seats()
         unnamed = [tr("seat.n", n=i + 1) for i in range(4)]
-        names = [s.name or unnamed[i] for i, s in enumerate(seats[:4])]
+        # (a bot's name in the reader's script: a table's bots are named in its maker's)
+        names = [(in_script(s.name, current()) if s.kind == "bot" and s.name else s.name) or unnamed[i]
+                 for i, s in enumerate(seats[:4])]
         names += unnamed[len(names) :]
         if 0 <= self.seat < 4 and names[self.seat] in ("", unnamed[self.seat]):
             names[self.seat] = tr("seat.you")

@@ -1,10 +1,39 @@
 // Who sits in a seat, at a glance: a person's initial, or a bot's robot face on its own colour,
 // with the bot's level ("medium bot") under its name.
 import { h } from "./util.js";
-import { t } from "./i18n.js";
+import { t, lang } from "./i18n.js";
 
 /** How a bot level reads on screen (callbreak.bots.names.LEVEL_NAMES). */
 export const LEVEL_NAMES = { random: "beginner", easy: "easy", medium: "medium", hard: "hard" };
+
+/** Bots' names as written in Devanagari (Nepali, Hindi) and in Bengali (callbreak.bots.names.WRITTEN,
+ *  held to it by a test). */
+export const BOT_NAMES = {
+  Aarav: ["आरव", "আরভ"], Anika: ["अनिका", "আনিকা"], Arjun: ["अर्जुन", "অর্জুন"], Bina: ["बीना", "বীণা"],
+  Chandra: ["चन्द्र", "চন্দ্র"], Dipak: ["दीपक", "দীপক"], Farhan: ["फरहान", "ফারহান"], Gita: ["गीता", "গীতা"],
+  Hari: ["हरि", "হরি"], Ishaan: ["ईशान", "ঈশান"], Kabir: ["कबीर", "কবীর"], Laxmi: ["लक्ष्मी", "লক্ষ্মী"],
+  Maya: ["माया", "মায়া"], Meena: ["मीना", "মীনা"], Nabin: ["नवीन", "নবীন"], Nusrat: ["नुसरत", "নুসরাত"],
+  Pooja: ["पूजा", "পূজা"], Priya: ["प्रिया", "প্রিয়া"], Rahul: ["राहुल", "রাহুল"], Rina: ["रीना", "রিনা"],
+  Ritu: ["रितु", "ঋতু"], Sagar: ["सागर", "সাগর"], Sita: ["सीता", "সীতা"], Suman: ["सुमन", "সুমন"],
+  Tanvir: ["तनवीर", "তানভীর"], Usha: ["उषा", "ঊষা"],
+};
+const SCRIPT = { ne: 0, hi: 0, bn: 1 };
+
+/** A bot's name as a reader of ``language`` reads it: one of the bots' names, in any of its scripts,
+ *  in the reader's (`callbreak.bots.names.in_script`); any other name as it is. A Hindi player at a
+ *  Bengali host's table read "দীপক" (a table's bots are named in its maker's script). */
+export function botNameIn(name, language = lang) {
+  for (const [key, forms] of Object.entries(BOT_NAMES)) {
+    if (name === key || forms.includes(name)) return language in SCRIPT ? forms[SCRIPT[language]] : key;
+  }
+  return name;
+}
+
+/** ``table`` (a TABLE message's) with its bots' names in the reader's script; the people's as they wrote them. */
+export function readableSeats(table) {
+  if (!table || !table.seats) return table;
+  return { ...table, seats: table.seats.map((s) => (s && s.kind === "bot" && s.name ? { ...s, name: botNameIn(s.name) } : s)) };
+}
 
 /** A level's name in the reader's language ("medium"). */
 export function levelName(level) {

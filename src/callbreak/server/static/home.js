@@ -1,7 +1,7 @@
 // Home (play now, play with friends, join) and the join page.
 import { h, fill, api, load, save, toast, navigate, presetRules, rulesSummary, PRESET_LIST, fieldClass, NAME_MAX } from "./util.js";
 import { rememberSeat, tokenFor, myName, setMyName, resumeBanner } from "./seats.js";
-import { botLabel } from "./avatars.js";
+import { botLabel, botNameIn } from "./avatars.js";
 import { t, num, lang } from "./i18n.js";
 
 const PREFS = "callbreak.prefs";
@@ -263,7 +263,7 @@ export function renderJoin(root, code) {
     },
       h("h2", null, t("join.who")),
       info.rules ? h("p", { class: "hint", "data-testid": "join-rules" }, rulesSummary(info.rules), " · ", h("a", { href: "/rules", "data-link": true }, t("lobby.how_to_play"))) : null,
-      h("ol", { class: "seat-list" }, ...seats.map((s) => h("li", null, s && s.kind !== "empty" && s.name ? (s.kind === "bot" ? t("seat.with_bot", { name: s.name, bot: botLabel(s, info.bots) }) : s.name) : t("join.empty_seat")))),
+      h("ol", { class: "seat-list" }, ...seats.map((s) => h("li", null, s && s.kind !== "empty" && s.name ? (s.kind === "bot" ? t("seat.with_bot", { name: botNameIn(s.name), bot: botLabel(s, info.bots) }) : s.name) : t("join.empty_seat")))),
       ...(started ? [
         h("p", { "data-testid": "join-closed" }, info.status === "over" ? t("join.over") : info.status === "expired" ? t("table.expired") : t("join.started")),
         info.status === "expired" ? null : h("div", { class: "row" }, h("a", { class: "btn primary big", href: `/watch/${info.table}`, "data-link": true }, info.status === "over" ? t("join.see_result") : t("join.watch_game"))),

@@ -199,10 +199,18 @@ def test_a_decision_at_a_grades_line_as_the_record_shows_it_has_that_grade() -> 
     m = Match(seed=3)
     view = m.view(m.to_act)
     a, b = view.legal_calls[:2]
-    for lost, shown in ((0.2499, "blunder"), (0.246, "blunder"), (0.244, "mistake")):
+    for lost, shown in ((0.2499, "blunder"), (0.246, "blunder"), (0.24496, "blunder"), (0.244, "mistake")):
         ov = OptionValues(options=(a, b), win=(0.5, 0.5 - lost), points=(2.0, 2.0), deals=16)
         d = _decision(view, b, ov, False, (0, 1, 0, None), None)
         assert (d.loss_win, d.grade) == (round(lost, 4), shown), (lost, d)
+    # the points the same way (a reviewer's read: 1.15 showed "1.1" and was graded on 1.2), the
+    # figure shown as the grade has it, on the page (`analysis.js`, held to it) and the command's
+    from callbreak.analysis.report import _dec
+
+    for lost, shown_as, graded in ((1.15, "1.2", "mistake"), (1.149, "1.1", "inaccuracy"), (2.449, "2.4", "mistake")):
+        ov = OptionValues(options=(a, b), win=(0.5, 0.5), points=(3.0, 3.0 - lost), deals=16)
+        d = _decision(view, b, ov, False, (0, 1, 0, None), None)
+        assert (_dec("en", d.loss_points), d.grade) == (shown_as, graded), (lost, d)
 
 
 def test_the_analysis_survives_json_and_is_reproducible(one_round: tuple[Match, Analysis]) -> None:

@@ -113,7 +113,8 @@ def test_hints_are_legal(level: str) -> None:
 def test_the_hard_hints_call_is_the_hard_bots_call() -> None:
     """A Bengali player's try: the hint said call 4 (the calling model's best call, the medium
     level's), the analysis after the match "call 5 was better". The hard hint's call is the hard
-    level's call search's (the analysis' best in 33 of 40 calls where the model's was in 21)."""
+    level's call search's (the analysis' best in 34 of 40 first calls where the model's was in 26:
+    `benchmarks/hint_calls.py`)."""
     from callbreak.bots.hard import HardBot
     from callbreak.bots.hints import _seed_of
 

@@ -457,6 +457,21 @@ async def test_call_picker_shows_the_bots_hint() -> None:
         assert game.match.round.calls[0] == want.call
 
 
+async def test_a_quick_call_hint_is_said_to_be_one() -> None:
+    """While the hard kernel warms up, the call suggested is the calling model's: the prompt says
+    "quick hint", as a card's does (a reviewer's read: it looked like the hard level's call)."""
+    from callbreak.bots import hints
+    from callbreak.bots.warmup import Warmup
+
+    game = LocalGame(ONE_ROUND, seed=3, bots="random", delay=0, trick_pause=0)
+    cold = Warmup()  # (never started: not ready)
+    app = CallbreakApp(game, hint=functools.partial(hints.hint, until_ready=cold))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot, app, lambda: waiting_for_human(app) and "hint" in screen_text(app, "prompt"))
+        want = hints.hint(game.match.view(0), level="medium")
+        assert f"quick hint {want.call} (" in screen_text(app, "prompt")
+
+
 async def test_tab_picks_the_hinted_card() -> None:
     from callbreak.bots import hints
     game = LocalGame(ONE_ROUND, seed=6, bots="random", delay=0, trick_pause=0)

@@ -253,6 +253,8 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         page.tap("[data-testid=replay-next]")
         page.wait_for_function("() => { const r = document.querySelector('[data-testid=replay-view]').getBoundingClientRect();"
                                " return r.top >= 0 && r.top < innerHeight / 2; }")
+        step, view = (page.locator(s).bounding_box() for s in ("[data-testid=replay-next]", "[data-testid=replay-view]"))
+        assert step is not None and view is not None and step["y"] >= 0 and step["y"] + step["height"] <= view["y"], (step, view)  # ▶ above it, sticky
         item.tap()  # (the first mistake again, for what follows)
         page.locator(f"[data-testid=analysis-better][data-taken='{taken}'][data-best='{best}']").wait_for()
         if not best.isdigit():  # a card: shown as a card, marked the better one

@@ -48,6 +48,18 @@ def test_the_clients_bot_names_are_the_bots(static_url: str, page: Any) -> None:
     assert got == [in_script(name, lang) for name, lang in cases]
 
 
+def test_the_clients_rounding_of_the_analysis_figures_is_the_analysis(static_url: str, page: Any) -> None:
+    """The figures the page shows are those the grades are taken on (`records.half_up`)."""
+    from callbreak.analysis.records import half_up
+    from callbreak.analysis.report import _dec, _pct
+
+    xs = [0.0, 0.005, 0.045, 0.05, 0.125, 0.145, 0.245, 0.2449, 0.25, 1.15, 1.149, 1.25, 2.449, 2.45, 0.675]
+    page.goto(static_url + "/rules")
+    got = page.evaluate("""async (xs) => { const m = await import("/static/analysis.js");
+        return xs.map((x) => [m.halfUp(x, 1), m.halfUp(x, 2), m.dec(x), m.pct(x)]); }""", xs)
+    assert got == [[half_up(x, 1), half_up(x, 2), _dec("en", x), _pct("en", x)] for x in xs]
+
+
 def test_the_clients_longest_name_is_the_servers(static_url: str, page: Any) -> None:
     page.goto(static_url + "/")
     assert page.evaluate('async () => (await import("/static/util.js")).NAME_MAX') == NAME_MAX

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .helpers import create_table
+from .driven import MINE, advance, driven, phone_at_seat, wait_for
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+__all__ = ["driven"]  # the fixture
 
 # The visible controls the toast's box overlaps (it should be none), and what a tap at its middle hits.
 COVERED = """() => {
@@ -67,17 +67,15 @@ def check_toast(page: Any, text: str) -> None:
     assert (hi + 0.05) / (lo + 0.05) >= 7
 
 
-def test_timeout_messages_cover_no_control_and_the_auto_card_is_marked(server: str, browser: Any) -> None:
-    ctx = browser.new_context(**PHONE)
-    page = ctx.new_page()
-    page.set_default_timeout(15_000)
-    create_table(
-        page, server, preset="quick", rounds="1", bots="random", card_seconds="10", call_seconds="10"
-    )
-    page.click("[data-testid=start-btn]")
-    page.wait_for_selector("[data-testid=hand] [data-card]")
+def test_timeout_messages_cover_no_control_and_the_auto_card_is_marked(driven: str, browser: Any) -> None:
+    # (the server's clock moved by the test: the turn timers run out when it says, not after 20 s)
+    ctx, page, _, _ = phone_at_seat(browser, driven, {"preset": "quick", "rounds": 1, "card_seconds": 10, "call_seconds": 10})
     # We do nothing: the call timer runs out first, then the card timer.
+    wait_for(page, driven, "[data-call]:not([disabled])")
+    advance(page, driven, 10.5)
     check_toast(page, "Time ran out: you called")
+    wait_for(page, driven, MINE)
+    advance(page, driven, 10.5)
     found = page.wait_for_function(AUTO_CARD, timeout=45_000).json_value()
     assert found["opacity"] == "1" and found["filter"] == "none", found
     assert "rgb(29, 78, 216)" in found["shadow"] and found["mark"] == '"auto"', found

@@ -31,7 +31,6 @@ True
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..bots.evaluation import Evaluator, OptionValues, option_values
@@ -42,7 +41,7 @@ from ..notation import auto_decisions
 from ..round import OVER, CallAction, Round, SeatView
 from ..seeds import check_seed
 from .hindsight import DEFAULT_NODE_BUDGET, DoubleDummy, option_tricks
-from .records import GRADES, Analysis, Decision, Grade, Hindsight, Option, PlayerSummary
+from .records import GRADES, Analysis, Decision, Grade, Hindsight, Option, PlayerSummary, half_up
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -91,14 +90,17 @@ def grade(
 
 
 def shown_losses(loss_points: float, loss_win: float) -> tuple[float, float]:
-    """A decision's losses as the analysis shows them, which its grade is taken on: the points to a
-    tenth, the chance of finishing first to a whole percent, a half rounded up (a loss shown as
-    "−25%" was graded a mistake where 25 % is a blunder: a bot builder's try).
+    """A decision's recorded losses as the analysis shows them (`callbreak.analysis.report` and the
+    web page round the same way), which its grade is taken on: the points to a tenth, the chance of
+    finishing first to a whole percent, a half rounded up (a loss shown as "−25%" was graded a
+    mistake where 25 % is a blunder: a bot builder's try).
 
     >>> shown_losses(2.46, 0.246), grade(2.46, 0.246), grade(*shown_losses(2.46, 0.246))
     ((2.5, 0.25), 'mistake', 'blunder')
+    >>> shown_losses(1.15, 0.245)   # (the halves up, as 1.15 and 0.245 are stored: a hair below)
+    (1.2, 0.25)
     """
-    return math.floor(loss_points * 10 + 0.5) / 10, math.floor(loss_win * 100 + 0.5) / 100
+    return half_up(loss_points, 1), half_up(loss_win, 2)
 
 
 def _action_text(a: int | Card) -> str:
@@ -170,7 +172,7 @@ def _decision(
         ),
         loss_points=round(loss_points, 3),
         loss_win=round(loss_win, 4),
-        grade=grade(*shown_losses(loss_points, loss_win)),
+        grade=grade(*shown_losses(round(loss_points, 3), round(loss_win, 4))),  # (of the record, as shown)
         forced=forced,
         hindsight=hindsight,
     )

@@ -14,13 +14,27 @@ True
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["GRADES", "Analysis", "Decision", "Grade", "Hindsight", "Option", "PlayerSummary"]
+__all__ = ["GRADES", "Analysis", "Decision", "Grade", "Hindsight", "Option", "PlayerSummary", "half_up"]
 
 Grade = Literal["good", "inaccuracy", "mistake", "blunder"]
 GRADES: tuple[Grade, ...] = ("good", "inaccuracy", "mistake", "blunder")
+
+
+def half_up(x: float, places: int) -> float:
+    """``x`` to ``places`` decimals, a half up, reading ``x`` as the decimal it is written as: how
+    the analysis shows a figure (a loss, a chance) and grades a decision on it; the web page's copy
+    (`analysis.js`'s ``halfUp``) is held to it by a test.  1.15 is 1.1499... in binary, which plain
+    rounding takes down.
+
+    >>> half_up(1.15, 1), half_up(0.245, 2), half_up(0.2449, 2), half_up(2.0, 1)
+    (1.2, 0.25, 0.24, 2.0)
+    """
+    scaled = round(x * 10**places, 6)  # (the binary hair off a figure of a few decimals)
+    return float(math.floor(scaled + 0.5) / 10**places)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,14 +22,12 @@ True
 
 from __future__ import annotations
 
-import math
-
 from rich.console import Console, RenderableType
 from rich.table import Table
 
 from ..cards import Card
 from ..i18n import digits, translator
-from .records import Analysis, Decision
+from .records import Analysis, Decision, half_up
 
 __all__ = ["hindsight_text", "render", "tables"]
 
@@ -41,11 +39,11 @@ def _pct(lang: str, x: float) -> str:
     >>> _pct("en", 0.125), _pct("en", 0.005), _pct("ne", 0.5)
     ('13%', '1%', '५०%')
     """
-    return digits(lang, f"{math.floor(x * 100 + 0.5)}%")
+    return digits(lang, f"{round(half_up(x, 2) * 100)}%")
 
 
 def _dec(lang: str, x: float) -> str:
-    return digits(lang, f"{x:.1f}")
+    return digits(lang, f"{half_up(x, 1):.1f}")
 
 
 def _action(lang: str, action: str) -> str:

@@ -52,8 +52,8 @@ def where_raised(e: BaseException) -> str:
     frames = traceback.extract_tb(e.__traceback__)
     if not frames:
         return ""
-    ours = str(Path(__file__).resolve().parents[1])
-    outside = [f for f in frames if not str(Path(f.filename).resolve()).startswith(ours)]
+    ours = Path(__file__).resolve().parents[1]
+    outside = [f for f in frames if not Path(f.filename).resolve().is_relative_to(ours)]
     last = (outside or frames)[-1]
     return f" (at {Path(last.filename).name}:{last.lineno}, in {last.name})"
 

@@ -77,12 +77,12 @@ def hint(view: SeatView, level: str = "hard", until_ready: Warmup | None = None)
             until_ready.quick("a call hint")
             return Hint(call=call, chance=chance, why="call", level="medium", mean=mean, quick=True)
         if level == "hard":  # the hard level's own call, its search's (the calling model's best
-            # call, which the medium level makes, was the analysis's "inaccuracy" after a
-            # Bengali player followed it: 21 of 40 calls the analysis's best, the search's 33)
+            # call, which the medium level makes, was the analysis's "inaccuracy" after a Bengali
+            # player followed it: `benchmarks/hint_calls.py`); no clock: a count of deals
             need("a hard hint", "bots")
-            from .hard import SERVING_TIME_LIMIT, HardBot
+            from .hard import HardBot
 
-            call = int(HardBot(seed=_seed_of(view), time_limit=SERVING_TIME_LIMIT).act(view))
+            call = int(HardBot(seed=_seed_of(view)).act(view))
             chance = made_chance(call, dist, view.rules)
         return Hint(call=call, chance=chance, why="call", level=level, mean=mean)
     if view.phase == "playing" and view.legal_cards:

@@ -133,7 +133,8 @@ def render(match: Any, console: Any, summary: bool = False) -> None:
     console.print(f"Rules: {head}   Seed: {match.seed}   Players: {', '.join(names)}")
     for k, v in match.tags.items():
         if k == AUTO_TAG:  # (its items can be hundreds: their number)
-            console.print(f"Made for a seat, not by its player: {len(auto_decisions(match))} calls and cards")
+            made = len(auto_decisions(match))
+            console.print(f"Calls and cards made for a seat, not by its player: {made}")
         else:
             console.print(f"{k}: {v}")
     for rnd in match.deals:

@@ -33,6 +33,9 @@ _GONE = "the turn moved on before the hint was ready"
 #: how much lower a hint process's CPU priority is than the server's (`os.nice`)
 HINT_NICE = 10
 
+#: the most seconds a new hint process waits for its kernel before its first hint
+CHILD_LOAD_WAIT = 30.0
+
 
 def _child_start(cpus: frozenset[int] | None) -> None:
     """A hint process: on every CPU the server had before its loop was pinned (`widen`), at a
@@ -41,6 +44,9 @@ def _child_start(cpus: frozenset[int] | None) -> None:
     widen(cpus)
     os.nice(HINT_NICE)
     KERNEL.start(_quiet)
+    # (the child is made once the server's kernel is ready, its cache on disk: a load of seconds,
+    # which the first hint waits for rather than answer at the medium level; CI's find)
+    KERNEL.wait(CHILD_LOAD_WAIT)
 
 
 def _quiet(message: str) -> None:
@@ -180,8 +186,8 @@ class Hints:
                 )
         if use_child and self._children is not None:
             pid, result = self._children.submit(_child_hint, view).result()
-            self.children.add(pid)
             if not result.quick:
+                self.children.add(pid)  # (the processes whose hints were given)
                 return result
             # (the child still loading the kernel from this process's cache, seconds: this process
             # has it, and works the hard hint out here meanwhile, not the medium level's quick one)

@@ -893,7 +893,7 @@ class CallbreakApp(App[int]):
         if call is None:
             return
         t = Text()
-        t.append(tr("tui.suggested"), style="dim")
+        t.append(tr("tui.suggested_quick" if getattr(h, "quick", False) else "tui.suggested"), style="dim")
         t.append(digits(current(), call), style="bold cyan")
         if chance is not None:
             t.append(tr("tui.to_make", percent=round(100 * float(chance))), style="dim")

@@ -796,7 +796,7 @@ function mountTable(root, id, token) {
     const hl = picker.querySelector("[data-testid=hint-line]");
     let line = tr("picker.thinking");
     if (hint) {
-      line = tr("picker.suggested", { n: hint.call });
+      line = tr(hint.quick ? "picker.quick_suggested" : "picker.suggested", { n: hint.call });  // (the model's, while the kernel warms up)
       if (typeof hint.chance === "number") line += ` · ${tr("picker.chance", { percent: Math.round(hint.chance * 100) })}`;
     }
     if (hl.textContent !== line) hl.textContent = line;

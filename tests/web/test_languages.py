@@ -22,7 +22,7 @@ from playwright.sync_api import Error as PlaywrightError
 from callbreak.bots.names import NAMES, written
 from callbreak.i18n import LANGUAGES, catalogue, digits, plural_form, translator
 
-from .helpers import ACTIONABLE, play_card
+from .helpers import ACTIONABLE, create_table, play_card
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 LOCALES = {"en": "en-US", "ne": "ne-NP", "hi": "hi-IN", "bn": "bn-BD"}
@@ -190,9 +190,10 @@ def test_a_whole_match_in_each_language(server: str, browser: Any, lang: str) ->
     check_screen(page, lang, patterns, "home")
     page.click("details.rules-fields > summary")  # every rule a host can set, in two columns
     check_screen(page, lang, patterns, "home, more rules")
-    page.select_option("#now-bots", "random")
-    page.select_option("#now-preset", "quick")
-    page.click("[data-testid=play-now]")
+    # a table of two rounds (a summary between them, then the final places: all a match shows, in
+    # two thirds of the quick preset's time), started by its host alone, the bots in the other seats
+    create_table(page, server, preset="quick", rounds="2", bots="random", name={"ne": "आशा", "hi": "आशा", "bn": "আশা"}[lang])
+    page.tap("[data-testid=start-btn]")
     page.wait_for_selector("[data-testid=hand] [data-card]")
     assert (
         page.locator("[data-testid=round-info]").inner_text().startswith(own["table.round_of"].split("{")[0])

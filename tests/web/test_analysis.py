@@ -306,7 +306,8 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         page.wait_for_selector("[data-testid=analysis-summary]", timeout=30_000)
         assert page.locator("[data-testid=analysis-progress]").count() == 0
         # the same analysis read in Nepali (the browser's language): every word and digit in नेपाली
-        in_nepali(browser, f"{base}/replay/{table}")
+        seats = httpx.get(f"{base}/api/tables/{table}", timeout=10).json()["table"]["seats"]
+        in_nepali(browser, f"{base}/replay/{table}", [s["name"] for s in seats if s["kind"] == "bot"])
     finally:
         ctx.close()
         stop_server(proc)
@@ -360,9 +361,12 @@ def summary_fits(page: Any) -> bool:
     return bool(scroll <= width and right <= screen)
 
 
-def in_nepali(browser: Any, url: str) -> None:
+def in_nepali(browser: Any, url: str, bots: list[str]) -> None:
     """The stored analysis on a phone whose browser reads Nepali: the summary, the graph and a
-    mistake in detail show no English catalogue text, and numbers in Devanagari digits."""
+    mistake in detail show no English catalogue text, and numbers in Devanagari digits; the bots
+    (``bots``: their names at the table, in English) named in Devanagari, as the table names them."""
+    from callbreak.bots.names import written
+
     ne = catalogue("ne")
     ctx = browser.new_context(locale=LOCALES["ne"], **PHONE)
     try:
@@ -371,6 +375,8 @@ def in_nepali(browser: Any, url: str) -> None:
         page.goto(url)
         page.wait_for_selector("[data-testid=analysis-summary]")
         assert ne["analysis.col_accuracy"] in page.inner_text("[data-testid=analysis-summary] thead")
+        final = page.inner_text("[data-testid=replay-final]")
+        assert len(bots) == 3 and all(written(b, "ne") in final and b not in final for b in bots), (bots, final)
         assert summary_fits(page)
         page.set_viewport_size({"width": 360, "height": 740})
         assert summary_fits(page)

@@ -4,6 +4,7 @@ import { h, clear, fill, api, cardEl, sortHand, rulesSummary } from "./util.js";
 import { allRecords, seatRecord } from "./seats.js";
 import { ordinal } from "./scoring.js";
 import { analysisPanel } from "./analysis.js";
+import { botNameIn } from "./avatars.js";
 import { t as tr, num, when } from "./i18n.js";
 
 export function renderMatches(root) {
@@ -97,9 +98,13 @@ export function renderReplay(root, id) {
         h("p", null, h("a", { href: "/matches", "data-link": true }, tr("matches.title"))));
       return;
     }
+    // the bots' names in the reader's script, as at the table (the history keeps the maker's, and no
+    // seat kinds: the table's seats say which were bots)
+    const info = await api("GET", `/api/tables/${encodeURIComponent(id)}`).catch(() => null);
     if (!alive) return;
+    const kinds = info && info.table && info.table.seats ? info.table.seats.map((s) => s && s.kind) : [];
     const steps = replaySteps(hist);
-    const names = hist.players.map((n, i) => n || tr("seat.n", { n: i + 1 }));
+    const names = hist.players.map((n, i) => (n && kinds[i] === "bot" ? botNameIn(n) : n) || tr("seat.n", { n: i + 1 }));
     const trump = (hist.ruleset && hist.ruleset.changes && hist.ruleset.changes.trump) || "S";
     let k = 0;
     const view = h("div", { "data-testid": "replay-view" });

@@ -41,7 +41,11 @@ def test_the_example_bot_plays_legally() -> None:
                 time.sleep(0.05)
         rep = check_bot(url, positions=30)
         assert rep.ok, [r for r in rep.results if not r.ok]
-        assert rep.warnings == [], rep.warnings  # a malformed request gets its 400, not a dropped connection
+        # a malformed request gets its 400, not a dropped connection (the warnings' other kind, an
+        # answer slower than its share of the budget, is the machine's: a busy CI's 134 ms)
+        (malformed,) = [r for r in rep.results if r.name == "malformed request → 400"]
+        assert malformed.ok, malformed
+        assert all(w.detail.endswith("ms per decision)") for w in rep.warnings), rep.warnings
         res = run_arena(
             [url, "random", "random", "random"], 4, seed=8, rules=Ruleset.preset("bhoos", rounds=2)
         )

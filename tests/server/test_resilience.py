@@ -116,6 +116,32 @@ async def test_a_restarted_server_catches_a_client_up_from_the_log(make_server) 
     await b.close()
 
 
+def test_a_join_tried_again_after_a_restart_gets_the_seat_it_took(make_server) -> None:  # type: ignore[no-untyped-def]
+    """A join whose answer was lost (the process died as it answered) is tried again with its own
+    random text once a process is back, and the table has started meanwhile: the player gets the
+    seat the first try took, its token again, and no second seat. A join of another text is a
+    join of its own, and a text not of the form asked is refused, seating no one."""
+    server: Server = make_server()
+    made = server.create(rules=QUICK1, bots="random", name="Asha")
+    code = made["invite_url"].rstrip("/").rsplit("/", 1)[1]
+    attempt = "bimal-phone-0123456789"
+    first = server.post(f"/api/join/{code}", {"name": "Bimal", "attempt": attempt})
+    assert first.status_code == 200, first.text
+    server.kill()
+    server.start()  # same database file: the table is read back from its log
+    assert server.post(f"/api/tables/{made['table']}/start", {"token": made["token"]}).status_code == 200
+    again = server.post(f"/api/join/{code}", {"name": "Bimal", "attempt": attempt})
+    assert again.status_code == 200, again.text
+    assert (again.json()["seat"], again.json()["token"]) == (first.json()["seat"], first.json()["token"]) == (1, first.json()["token"])
+    other = server.post(f"/api/join/{code}", {"name": "Chandra", "attempt": "chandra-phone-012345"})
+    assert (other.status_code, other.json()["error"]) == (409, "wrong_status")
+    bad = server.post(f"/api/join/{code}", {"name": "Dipa", "attempt": "a b"})
+    assert (bad.status_code, bad.json()["error"]) == (400, "bad_message")
+    assert "attempt" in bad.json()["message"]
+    seats = server.get(f"/api/join/{code}").json()["seats"]
+    assert [s["kind"] for s in seats] == ["human", "human", "bot", "bot"]
+
+
 async def test_kill_at_random_moments_loses_nothing(make_server) -> None:  # type: ignore[no-untyped-def]
     server: Server = make_server({"CALLBREAK_BOT_DELAY": "0.002"})
     tables = [server.create(rules=QUICK1, bots="random", name=f"P{i}", play_now=True) for i in range(3)]

@@ -149,3 +149,43 @@ def test_a_seat_left_from_another_client_is_offered_again_by_the_invite(server: 
         page.wait_for_function(f"() => localStorage.getItem('callbreak.seat.{table}') === null")
     page.goto(invite)
     page.wait_for_selector("[data-testid=join-name]")
+
+
+def test_a_join_whose_answer_was_lost_takes_one_seat_when_tapped_again(server: str, phone: Any) -> None:
+    """A friend taps "Take a seat"; the server seats them, but its answer is lost on the way (a
+    phone's network; here the page's route drops it once the server has answered); they see the
+    error, tap again, and are at the table in the seat the first tap took. (Before joins carried
+    their own random text, the second tap was refused: "a player called Bimal sits at this table
+    already", a seat they could not reach; with no name it took a second seat.)"""
+    import httpx
+
+    made = httpx.post(f"{server}/api/tables", json={"rules": {"preset": "quick", "rounds": 1}, "bots": "random", "name": "Asha"}).json()
+    code = made["invite_url"].rstrip("/").rsplit("/", 1)[1]
+    page = phone.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(server + made["invite_url"])
+    lost: list[int] = []
+
+    def lose_the_first_answer(route: Any) -> None:
+        if route.request.method == "POST" and not lost:
+            lost.append(route.fetch().status)  # the server does the join ...
+            route.abort("connectionreset")  # ... and its answer never reaches the page
+        else:
+            route.continue_()
+
+    page.route("**/api/join/*", lose_the_first_answer)
+    page.fill("[data-testid=join-name]", "Bimal")
+    page.locator("[data-testid=join-submit]").tap()
+    page.wait_for_function("() => document.querySelector('form .error')?.textContent.length > 0")
+    assert lost == [200]
+    seats = httpx.get(f"{server}/api/join/{code}").json()["seats"]
+    assert [s["name"] for s in seats if s and s["kind"] == "human"] == ["Asha", "Bimal"]
+    page.locator("[data-testid=join-submit]").tap()
+    page.wait_for_selector("[data-testid=lobby]")
+    seats = httpx.get(f"{server}/api/join/{code}").json()["seats"]
+    assert [s["name"] for s in seats if s and s["kind"] == "human"] == ["Asha", "Bimal"]
+    table = made["table"]
+    token = page.evaluate(f"localStorage.getItem('callbreak.seat.{table}')")
+    assert token and page.locator("[data-testid=lobby-seat-1]").inner_text().count("Bimal") == 1
+    # a second join from the same tab, once this one was answered, is a join of its own
+    assert page.evaluate(f"sessionStorage.getItem('callbreak.join.{code}')") is None

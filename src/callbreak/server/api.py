@@ -10,7 +10,7 @@ the JSON Schema of the WebSocket protocol and of these bodies (``docs/protocol.s
 written by ``tools/protocol_schema.py``); `ROUTES` says which body goes with which route.
 
 >>> read_body(b'{"name": "Asha", "seat": 2}', JoinTable)
-JoinTable(name='Asha', seat=2, lang=None)
+JoinTable(name='Asha', seat=2, lang=None, attempt=None)
 >>> for bad in (b'[1]', b'{"seat": "two"}', b'{"colour": "red"}', b'{x'):
 ...     try:
 ...         read_body(bad, JoinTable)
@@ -81,7 +81,7 @@ def read_body(raw: bytes, kind: type[B]) -> B:
     """The body of a request, validated as ``kind`` (an empty body is ``{}``); `TableError` otherwise.
 
     >>> read_body(b'{"seat": 3}', JoinTable), read_body(b"  ", JoinTable)
-    (JoinTable(name=None, seat=3, lang=None), JoinTable(name=None, seat=None, lang=None))
+    (JoinTable(name=None, seat=3, lang=None, attempt=None), JoinTable(name=None, seat=None, lang=None, attempt=None))
     >>> try:
     ...     read_body(b'{"bots": 3}', CreateTable)
     ... except TableError as e:
@@ -122,7 +122,7 @@ def schema() -> dict[str, Any]:
     >>> s["x-http"]["POST /api/join/CODE"]
     {'request': {'$ref': '#/$defs/JoinTable'}, 'answer': {'$ref': '#/$defs/SeatAnswer'}, 'error': {'$ref': '#/$defs/HttpError'}}
     >>> sorted(s["$defs"]["JoinTable"]["properties"])
-    ['lang', 'name', 'seat']
+    ['attempt', 'lang', 'name', 'seat']
     """
     doc = protocol.schema()
     types = sorted({t for pair in ROUTES.values() for t in pair if t is not None} | {HttpError}, key=lambda t: t.__name__)

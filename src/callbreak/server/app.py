@@ -242,7 +242,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
         if not the_hub.allow_create(_client_ip(request)):
             return _too_many("too many joins from here; wait a little", the_hub.config.create_rate)
         body = await read(request, JoinTable)
-        t, seat, token = the_hub.join(request.path_params["code"], body.name, body.seat, body.lang)
+        t, seat, token = the_hub.join(request.path_params["code"], body.name, body.seat, body.lang, body.attempt)
         return seat_answer(t, seat, token)
 
     @guard

@@ -40,6 +40,8 @@ __all__ = [
 Name = Annotated[str, msgspec.Meta(max_length=200)]
 #: a seat token (32 characters; longer ones are refused without a look-up)
 Token = Annotated[str, msgspec.Meta(max_length=64)]
+#: a join's own random text (`JoinTable.attempt`): 16 to 64 letters, digits, "-" or "_"
+Attempt = Annotated[str, msgspec.Meta(min_length=16, max_length=64, pattern="^[A-Za-z0-9_-]+$")]
 
 
 # --- requests --------------------------------------------------------------------------------
@@ -72,10 +74,15 @@ class CreateTable(_Body, omit_defaults=True):
 class JoinTable(_Body, omit_defaults=True):
     """``POST /api/join/CODE``: ``seat`` absent or null: the first free one; ``lang``, the
     joining player's language, in which a player who gives no name is named ("खेलाडी २", not
-    "Player 2": a Nepali player's try, from the terminal, which asks no name).
+    "Player 2": a Nepali player's try, from the terminal, which asks no name); ``attempt``, a
+    random text the client makes once for a join and sends again with every try of it: a try
+    whose answer was lost (a phone's network, a proxy's 504) and is made again gets the seat the
+    first one took, its token again, and takes no second seat (a player who tapped "Take a seat"
+    twice sat in two seats, or was refused their own name). Kept with the seat, as secret as its
+    token.
 
     >>> msgspec.json.decode(b'{"name": "Ritu"}', type=JoinTable)
-    JoinTable(name='Ritu', seat=None, lang=None)
+    JoinTable(name='Ritu', seat=None, lang=None, attempt=None)
     >>> msgspec.json.encode(JoinTable(name="Ritu"))   # (what is not said is left out: a server of before knows no lang)
     b'{"name":"Ritu"}'
     >>> try:
@@ -83,11 +90,17 @@ class JoinTable(_Body, omit_defaults=True):
     ... except msgspec.ValidationError as e:
     ...     print(e)
     Expected `int | null`, got `bool` - at `$.seat`
+    >>> try:
+    ...     msgspec.json.decode(b'{"attempt": "a b"}', type=JoinTable)
+    ... except msgspec.ValidationError as e:
+    ...     print(e)
+    Expected `str` of length >= 16 - at `$.attempt`
     """
 
     name: Name | None = None
     seat: int | None = None
     lang: Annotated[str, msgspec.Meta(max_length=16)] | None = None
+    attempt: Attempt | None = None
 
 
 class SeatToken(_Body):

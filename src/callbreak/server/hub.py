@@ -374,12 +374,31 @@ class Hub:
         t = self.tables[tid] = LiveTable(self, state)
         return t, tokens
 
-    def join(self, code: str, name: object, seat: object = None, lang: str | None = None) -> tuple[LiveTable, int, str]:
+    def join(
+        self, code: str, name: object, seat: object = None, lang: str | None = None, attempt: str | None = None
+    ) -> tuple[LiveTable, int, str]:
+        """A seat at the table of invite ``code``: ``(table, seat, token)``.  ``attempt``, the
+        join's own random text (`bodies.JoinTable.attempt`): a join tried again (its answer lost
+        on the way) gets the seat it took, even at a table started since.
+
+        >>> from callbreak.server.config import ServerConfig
+        >>> hub = Hub(ServerConfig(db=":memory:"))
+        >>> t, _ = hub.create_table(Ruleset(), name="Asha")
+        >>> first = hub.join(t.state.meta.invite, "Ritu", attempt="ritu-tapped-0123")
+        >>> again = hub.join(t.state.meta.invite, "Ritu", attempt="ritu-tapped-0123")
+        >>> first == again, first[1], [s.kind for s in t.state.seats]
+        (True, 1, ['human', 'human', 'empty', 'empty'])
+        >>> hub.store.close(); hub.hints.close()
+        """
         tid = self.store.find_invite(code) if isinstance(code, str) and len(code) <= 32 else None
         t = self.get(tid) if tid else None
         if t is None:
             raise TableError("no_table", "this invite is not valid")
         st = t.state
+        if attempt:
+            took = st.seat_of_attempt(attempt)
+            if took is not None:
+                return t, took, st.seats[took].token
         if st.status != LOBBY:
             raise TableError("wrong_status", "this table has already started")
         free = [i for i, s in enumerate(st.seats) if s.kind == "empty"]
@@ -395,7 +414,10 @@ class Hub:
             # (two of one name: "राहुल is calling…" would not say which; found in a newcomer's try)
             raise TableError("name_taken", f"a player called {shown!r} sits at this table already")
         tok = new_token()
-        t.submit({"t": "seat", "seat": seat, "name": shown, "token": tok}, ((tok, seat),))
+        entry: dict[str, object] = {"t": "seat", "seat": seat, "name": shown, "token": tok}
+        if attempt:
+            entry["attempt"] = attempt
+        t.submit(entry, ((tok, seat),))
         return t, seat, tok
 
     def seat_for(self, t: LiveTable, token: object) -> int:

@@ -188,15 +188,17 @@ class TableMeta:
 
 @dataclass
 class Seat:
-    """One seat of a table: who holds it, and (hidden from ``repr``) its token.
+    """One seat of a table: who holds it, and (hidden from ``repr``) its token and the random
+    text of the join that took it (`bodies.JoinTable.attempt`; "" for none).
 
-    >>> Seat("Asha", "human", "s3cret"), Seat().kind
+    >>> Seat("Asha", "human", "s3cret", "join-try-0123456789"), Seat().kind
     (Seat(name='Asha', kind='human'), 'empty')
     """
 
     name: str = ""
     kind: Literal["empty", "human", "bot"] = "empty"
     token: str = field(default="", repr=False)
+    attempt: str = field(default="", repr=False)
 
 
 #: why the server made a call or played a card for a seat: its turn ran out, a bot plays the
@@ -280,6 +282,23 @@ class TableState:
                 return i
         return None
 
+    def seat_of_attempt(self, attempt: str) -> int | None:
+        """The seat that the join of random text ``attempt`` took (`bodies.JoinTable.attempt`),
+        if it still holds it.
+
+        >>> from callbreak import Ruleset
+        >>> st = TableState(TableMeta(id="t", invite="i", rules=Ruleset(), bots="medium", seed=1, created=0.0))
+        >>> _ = st.apply({"t": "seat", "seat": 2, "name": "Ritu", "token": "r" * 22, "attempt": "a" * 16})
+        >>> st.seat_of_attempt("a" * 16), st.seat_of_attempt("b" * 16), st.seat_of_attempt("")
+        (2, None, None)
+        """
+        if not attempt or not attempt.isascii():
+            return None
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and s.attempt and secrets.compare_digest(s.attempt, attempt):
+                return i
+        return None
+
     # --- applying entries ---------------------------------------------------------------
     def apply(self, entry: dict[str, Any]) -> list[Event]:
         """Apply one log entry; return its events (the protocol's `Event` types, numbered by
@@ -310,7 +329,10 @@ class TableState:
         if not isinstance(token, str) or len(token) < 16:
             raise TableError("bad_token", "a seat needs a token")
         name = clean_name(e.get("name"), f"Player {seat + 1}")
-        self.seats[seat] = Seat(name, "human", token)
+        attempt = e.get("attempt", "")
+        if not isinstance(attempt, str):
+            raise TableError("bad_entry", f"a join's attempt is a text, not {attempt!r}")
+        self.seats[seat] = Seat(name, "human", token, attempt)
         return [Seated(v=0, seat=seat, name=name)]
 
     def _a_leave(self, e: dict[str, Any]) -> list[Event]:

@@ -7,6 +7,24 @@ import { t, num, lang } from "./i18n.js";
 const PREFS = "callbreak.prefs";
 const LEVELS = ["easy", "medium", "hard", "random"].map((l) => [l, t(`home.level_${l}`)]);
 
+/**
+ * A join's own random text, sent with every try of it (bodies.JoinTable.attempt): a try whose
+ * answer was lost on the way (a phone's network, a proxy's 504) and is tapped again gets the seat
+ * the first one took, not a second seat. Kept in the tab per invite until the join is answered,
+ * so that the join page reloaded after a lost answer is the same join.
+ */
+export function joinAttempt(code, { done = false } = {}) {
+  const key = `callbreak.join.${code}`;
+  try {
+    if (done) { sessionStorage.removeItem(key); return null; }
+    const kept = sessionStorage.getItem(key);
+    if (kept) return kept;
+  } catch { /* storage disabled: one per page */ }
+  const made = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+  try { sessionStorage.setItem(key, made); } catch { /* storage disabled */ }
+  return made;
+}
+
 function prefs() {
   return { bots: "medium", preset: "standard", ...load(PREFS, {}) };
 }
@@ -238,6 +256,7 @@ export function renderJoin(root, code) {
     const nameInput = h("input", { id: "join-name", "data-testid": "join-name", maxlength: NAME_MAX, value: myName(), "aria-required": "true", autocomplete: "nickname" });
     const seatSel = free.length > 1 ? select("join-seat", [["any", t("join.any_seat")], ...free.map(([, i]) => [i, t("seat.n", { n: i + 1 })])], "any") : null;
     const btn = h("button", { class: "btn primary big", type: "submit", "data-testid": "join-submit" }, t("join.take_seat"));
+    const attempt = joinAttempt(code);
     const err = h("p", { class: "error", role: "alert", "aria-live": "assertive" });
     // (no `required`: the browser's own "Please fill out this field." was in its language, not
     // the page's; the page says it, a Hindi player's try)
@@ -250,10 +269,11 @@ export function renderJoin(root, code) {
         setMyName(name);
         btn.disabled = true;
         try {
-          const body = { name };
+          const body = { name, attempt };
           if (seatSel && seatSel.value !== "any") body.seat = Number(seatSel.value);
           const res = await api("POST", `/api/join/${encodeURIComponent(code)}`, body);
           rememberSeat({ table: res.table, seat: res.seat, token: res.token, invite: code, host: false, name });
+          joinAttempt(code, { done: true });
           navigate(`/t/${res.table}`);
         } catch (e2) {
           err.textContent = e2.message;

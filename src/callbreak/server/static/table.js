@@ -347,11 +347,16 @@ function mountTable(root, id, token) {
   const lobbyCtx = { S, id, spectator, record, send };
 
   // ---- messages ----
+  // Every table the server sends is taken here: its bots' names in the reader's script, and the
+  // state behind a round's summary agreeing with it
+  function takeTable(table, state) {
+    S.table = readableSeats(table); S.state = behindSummary(table, state);
+  }
   function onMessage(msg) {
     if (typeof msg.server_time === "number") S.offset = msg.server_time - Date.now();
     switch (msg.type) {
       case "snapshot":
-        S.v = msg.v; S.table = readableSeats(msg.table); S.state = behindSummary(msg.table, msg.state); S.held = null; S.pending = null; S.autos = new Set();
+        S.v = msg.v; takeTable(msg.table, msg.state); S.held = null; S.pending = null; S.autos = new Set();
         S.sheet = sheetOf(msg);
         // The server keeps for the turn's end the card this page shows lifted: a page drawn afresh
         // (a reload) shows the one the server kept; a page that lifted one tells it again (a
@@ -369,7 +374,7 @@ function mountTable(root, id, token) {
         if (msg.v > S.v + 1) { conn.resync(); return; }
         S.v = msg.v;
         const prevState = S.state, prevTable = S.table;
-        S.table = readableSeats(msg.table); S.state = behindSummary(msg.table, msg.state);
+        takeTable(msg.table, msg.state);
         if (msg.event && msg.event.kind === "round_over") S.sheet = addRound(S.sheet, msg.event);
         onEvent(msg.event || {}, prevState, prevTable);
         render();
@@ -380,11 +385,11 @@ function mountTable(root, id, token) {
         // never "no lift": a page puts no lift down but by playing it, and the same seat open in
         // the terminal may have chosen a call or a card that "none" would clear
         if (!spectator && hand.selected()) conn.send({ type: "select", card: hand.selected(), ref: LIFT });
-        if (msg.table) { S.table = readableSeats(msg.table); S.state = behindSummary(S.table, S.state); render(); }
+        if (msg.table) { takeTable(msg.table, S.state); render(); }
         resendUnsent();  // (on the table as caught up)
         break;
       case "table":
-        if (msg.table) { S.table = readableSeats(msg.table); S.state = behindSummary(S.table, S.state); render(); }
+        if (msg.table) { takeTable(msg.table, S.state); render(); }
         break;
       case "hint":
         if (typeof msg.v === "number" && msg.v !== S.v) break; // stale: the game moved on

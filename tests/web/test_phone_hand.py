@@ -59,6 +59,7 @@ WHERE = """(card) => {
     index: i,
     hitFace: hit(r.left + r.width / 2, y), hitStrip: hit((r.left + stripRight) / 2, y),
     hitStripEnd: hit(stripRight - 1, y), hitNextStart: n ? hit(n.left + 1, y) : null,
+    stripEnd: [stripRight - 3, y], nextStart: n ? [n.left + 3, y] : null,
     next: n ? els[i + 1].dataset.card : null,
     width: r.width, strip_width: stripRight - r.left,
   };
@@ -257,6 +258,42 @@ def test_two_taps_low_on_a_card_play_it(server: str, phone: Any) -> None:
         assert my_plays(page)[-1] == card
         checked += 1
     assert checked == 5, checked
+
+
+def test_a_tap_on_the_card_beside_the_lifted_one_lifts_that_card(server: str, phone: Any) -> None:
+    """A Nepali player's try: K♠ lifted by a tap near its right edge, then a tap on the 2♠ beside
+    it, 14 px from the first: K♠ was played (a second touch near the lifting one was taken for the
+    lifted card, though the card drawn there, before the lift as after it, was the 2♠). A tap
+    where another card lies lifts that card, and nothing is played; a second tap there plays it."""
+    page = open_table(phone, server, rounds=1)
+    checked = 0
+    while checked < 4 and next_step(page) != "over":
+        legal, _ = legal_and_illegal(page)
+        beside = [c for c in legal if where(page, c)["next"] in legal]
+        if not beside:
+            if legal:
+                tap_to_play(page, legal[0], "face")
+            continue
+        card = beside[checked % len(beside)]
+        spot = where(page, card)
+        other = spot["next"]
+        assert (spot["hitStripEnd"], spot["hitNextStart"]) == (card, other), spot
+        before, sent = len(my_plays(page)), sent_plays(page)
+        page.touchscreen.tap(*spot["stripEnd"])
+        assert page.get_attribute(f"[data-testid=hand] [data-card='{card}']", "data-selected") == "true"
+        page.wait_for_function(f"() => {SETTLED}")
+        assert abs(spot["nextStart"][0] - spot["stripEnd"][0]) <= 16  # (as near as the try's 14 px)
+        page.touchscreen.tap(*spot["nextStart"])
+        assert sent_plays(page) == sent
+        assert page.get_attribute(f"[data-testid=hand] [data-card='{other}']", "data-selected") == "true"
+        assert page.get_attribute(f"[data-testid=hand] [data-card='{card}']", "data-selected") is None
+        page.wait_for_function(f"() => {SETTLED}")
+        page.touchscreen.tap(*spot["nextStart"])  # the same spot again: the card lifted there
+        assert sent_plays(page) == sent + 1
+        page.wait_for_function(f"() => window.__events.filter(e => e.kind === 'play' && e.seat === 0).length > {before}")
+        assert my_plays(page)[-1] == other
+        checked += 1
+    assert checked == 4, checked
 
 
 def test_tapping_an_illegal_card_plays_nothing(server: str, phone: Any) -> None:

@@ -8,9 +8,11 @@
 //   left: the hand keeps its height for the whole round and no card ever changes row.
 // - Touch: a tap lifts a legal card ("tap again to play"), a second tap on it plays it; a tap on
 //   another card moves the lift; an illegal card is never played (a toast says why).  A second
-//   touch where the lifting one was (within TAP_SLOP) is on the lifted card, whatever the lift
-//   uncovered there (a Bengali player's try: a thumb low on a card lifted it, then the card beneath
-//   at that spot, back and forth, and none was played); anywhere else, the card drawn there.  With the
+//   touch where the lifting one was (within TAP_SLOP) and where the card lay before it was lifted
+//   (its visible strip) is on the lifted card, whatever the lift uncovered there (a Bengali player's
+//   try: a thumb low on a card lifted it, then the card beneath at that spot, back and forth, and
+//   none was played); anywhere else, the card drawn there (a Nepali player's try: a tap on the
+//   card beside the lifted one, 14 px from the lifting touch, played the lifted card).  With the
 //   per-device setting `oneTap` (settings.js) one tap plays.  A card dragged
 //   up by more than DRAG_PLAY px and let go is played (lifted first or not); a shorter drag up is a
 //   tap, and a slide sideways or back down puts the card back.  A touch is read from pointer
@@ -62,7 +64,8 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
   let drag = null;         // the touch on a card now: {id, card, x0, y0, dx, dy}
   let touchAt = -Infinity; // when the last touch on a card began or ended (its click is ignored)
   let drawn = "";          // what the cards now in `box` show (they are drawn again only when it changes)
-  let liftedAt = null;     // {card, x, y}: where the touch that lifted the card was (cards not moved since)
+  let liftedAt = null;     // {card, x, y, strip}: where the touch that lifted the card was, and the
+                           // card's visible strip before the lift (cards not moved since)
 
   const onPointer = (e) => { lastPointer = e.pointerType || ""; if (lastPointer === "mouse") touchAt = -Infinity; };
   box.addEventListener("pointerdown", onPointer, true);
@@ -101,15 +104,30 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
     if ((e.pointerType !== "touch" && e.pointerType !== "pen") || !e.isPrimary || drag) return;
     const el = e.target instanceof Element ? e.target.closest(".card[data-card]") : null;
     const again = selected && liftedAt && liftedAt.card === selected
-      && Math.abs(e.clientX - liftedAt.x) <= TAP_SLOP && Math.abs(e.clientY - liftedAt.y) <= TAP_SLOP;
+      && Math.abs(e.clientX - liftedAt.x) <= TAP_SLOP && Math.abs(e.clientY - liftedAt.y) <= TAP_SLOP
+      && within(liftedAt.strip, e.clientX, e.clientY);
     if (!again && (!el || !box.contains(el))) return;
     touchAt = Date.now();
-    drag = { id: e.pointerId, card: again ? selected : el.dataset.card, x0: e.clientX, y0: e.clientY, dx: 0, dy: 0 };
+    drag = {
+      id: e.pointerId, card: again ? selected : el.dataset.card, x0: e.clientX, y0: e.clientY, dx: 0, dy: 0,
+      strip: again ? liftedAt.strip : stripOf(el),
+    };
     // On the window: the card under the finger may be redrawn (a new element) while it moves.
     window.addEventListener("pointermove", onMove);
     window.addEventListener("pointerup", onUp);
     window.addEventListener("pointercancel", onUp);
   }
+
+  /** The part of card element `el` a tap reaches, as it lies now: its box, less what the card
+   *  drawn over it (the next) covers. */
+  function stripOf(el) {
+    const r = el.getBoundingClientRect();
+    const next = el.nextElementSibling;
+    const right = next ? Math.min(r.right, next.getBoundingClientRect().left) : r.right;
+    return { left: r.left, right, top: r.top, bottom: r.bottom };
+  }
+
+  const within = (r, x, y) => r.left <= x && x < r.right && r.top <= y && y <= r.bottom;
 
   function onMove(e) {
     if (!drag || e.pointerId !== drag.id) return;
@@ -154,7 +172,7 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
     const d = endDrag();
     if (Math.abs(d.dx) <= TAP_SLOP && d.dy <= TAP_SLOP) {
       tap(d.card);
-      if (selected === d.card) liftedAt = { card: d.card, x: d.x0, y: d.y0 };  // (the touch that lifted it)
+      if (selected === d.card) liftedAt = { card: d.card, x: d.x0, y: d.y0, strip: d.strip };  // (the touch that lifted it)
     }
   }
 

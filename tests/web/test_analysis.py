@@ -15,6 +15,8 @@ from typing import Any
 import httpx
 import msgspec
 
+from callbreak.analysis.engine import grade, shown_losses
+from callbreak.analysis.records import GRADES
 from callbreak.i18n import catalogue
 from callbreak.server.analysis import AnalysisStatus
 
@@ -167,8 +169,9 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         # random bots make mistakes: the first one steps the replay to its trick, with the better card
         items = page.locator("[data-testid=mistake-item]")
         assert items.count() > 0
-        # each names its loss: the points it gave away, or where they come to 0.0 (graded by the
-        # chance of finishing first alone), that chance (found in a newcomer's try: "−0.0 pts")
+        # each names the loss that set its grade: the points it gave away, or the chance of
+        # finishing first where that set it (a Nepali player's try: a blunder said "−0.1 pts") or
+        # the points come to 0.0 (a newcomer's try: "−0.0 pts")
         own = [
             d for d in stored.analysis.decisions
             if d.auto is None and (d.grade in ("mistake", "blunder") or (d.grade == "inaccuracy" and d.seat == 0))
@@ -178,7 +181,8 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         for text, d in zip(shown, own, strict=True):
             # (as the page's toFixed(1): the exact value, a half rounded up)
             points = str(Decimal(d.loss_points).quantize(Decimal("0.1"), ROUND_HALF_UP))
-            want = f"−{math.floor(d.loss_win * 100 + 0.5)}% chance of 1st" if points == "0.0" else f"−{points} pts"
+            by_win = GRADES.index(grade(*shown_losses(0.0, d.loss_win))) > GRADES.index(grade(*shown_losses(d.loss_points, 0.0)))
+            want = f"−{math.floor(d.loss_win * 100 + 0.5)}% chance of 1st" if points == "0.0" or by_win else f"−{points} pts"
             assert text.endswith(f"({want})"), (text, d)
         marks = page.locator("[data-testid=graph-mark]")
         assert sorted((m.get_attribute("data-seat"), m.get_attribute("data-deal"), m.get_attribute("data-trick"))

@@ -60,6 +60,32 @@ def test_the_clients_rounding_of_the_analysis_figures_is_the_analysis(static_url
     assert got == [[half_up(x, 1), half_up(x, 2), _dec("en", x), _pct("en", x)] for x in xs]
 
 
+def test_the_loss_the_page_names_for_a_grade_is_the_one_that_sets_it(static_url: str, page: Any) -> None:
+    """A mistake's list line names the loss that set its grade (`engine.grade`: the worse of the
+    two; a Nepali player's try: a "blunder" said "−0.1 pts", its −25% chance of finishing first
+    being what made it one); where both set it, the points."""
+    from callbreak.analysis.engine import THRESHOLDS, grade, shown_losses
+    from callbreak.analysis.records import GRADES
+
+    points = [0.0, 0.04, 0.1, 0.45, 0.5, 1.2, 1.25, 2.0, 2.449, 2.45, 3.0, 6.0]
+    wins = [0.0, 0.004, 0.05, 0.1, 0.125, 0.2449, 0.245, 0.25, 0.4, 0.9]
+    cases = [(p, w) for p in points for w in wins]
+    page.goto(static_url + "/rules")
+    got = page.evaluate(
+        """async ([cases, thresholds]) => { const m = await import("/static/analysis.js");
+        return cases.map(([p, w]) => m.gradedBy({ loss_points: p, loss_win: w }, thresholds)); }""",
+        [cases, THRESHOLDS],
+    )
+    want = []
+    for p, w in cases:
+        sp, sw = shown_losses(p, w)
+        by_points, by_win = GRADES.index(grade(sp, 0.0)), GRADES.index(grade(0.0, sw))
+        assert GRADES.index(grade(sp, sw)) == max(by_points, by_win)
+        want.append("win" if by_win > by_points else "points")
+    assert got == want
+    assert {"win", "points"} <= set(got)
+
+
 def test_the_clients_longest_name_is_the_servers(static_url: str, page: Any) -> None:
     page.goto(static_url + "/")
     assert page.evaluate('async () => (await import("/static/util.js")).NAME_MAX') == NAME_MAX

@@ -189,10 +189,20 @@ async function practise(id, d, button) {
   } catch (e) { toast(e.message); button.disabled = false; }
 }
 
-/** A mistake's loss in its list line: the points it gave away, or, where they come to 0.0 (a
- *  decision graded by the chance of finishing first alone), that chance. */
-function lossText(d) {
-  return dec(d.loss_points) === dec(0) ? t("analysis.loss_win", { win: pct(d.loss_win) }) : t("analysis.loss_points", { points: dec(d.loss_points) });
+/** Which of decision `d`'s two losses sets its grade ("points" or "win"): the grade is the worse
+ *  of the two losses' grades (analysis.engine.grade, on the losses as shown, with the analysis'
+ *  `thresholds`); where both give it, "points". A test holds it to the engine's grade. */
+export function gradedBy(d, thresholds) {
+  const steps = (x, marks) => marks.filter((m) => x >= m).length;
+  return steps(halfUp(d.loss_win, 2), thresholds.win) > steps(halfUp(d.loss_points, 1), thresholds.points) ? "win" : "points";
+}
+
+/** A mistake's loss in its list line: the loss that set its grade (a Nepali player's try: a
+ *  "blunder" said "−0.1 pts", where its −25% chance of finishing first made it one), the points
+ *  it gave away where they do, or where they come to 0.0. */
+function lossText(d, thresholds) {
+  return gradedBy(d, thresholds) === "win" || dec(d.loss_points) === dec(0)
+    ? t("analysis.loss_win", { win: pct(d.loss_win) }) : t("analysis.loss_points", { points: dec(d.loss_points) });
 }
 
 /** A loss as the reader sees it: with a minus sign (a bare "40%" read as the chance left). */
@@ -256,7 +266,7 @@ export function analysisPanel(id, opts) {
     };
     const item = (d, words) => t(d.trick === null ? "analysis.item_call" : "analysis.item_trick", {
       grade: gradeWord(d.grade), name: names[d.seat], round: d.round, trick: d.trick,
-      taken: words(d.taken), best: words(d.best), loss: lossText(d),
+      taken: words(d.taken), best: words(d.best), loss: lossText(d, a.thresholds),
     });
     const list = h("ol", { class: "analysis-mistakes", "data-testid": "analysis-mistakes" }, ...mistakes.map((d) =>
       h("li", null, h("button", {

@@ -9,7 +9,10 @@ from urllib.parse import quote
 
 import pytest
 
+from .driven import driven
 from .helpers import create_table
+
+__all__ = ["driven"]  # the fixture
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 
@@ -189,3 +192,30 @@ def test_a_join_whose_answer_was_lost_takes_one_seat_when_tapped_again(server: s
     assert token and page.locator("[data-testid=lobby-seat-1]").inner_text().count("Bimal") == 1
     # a second join from the same tab, once this one was answered, is a join of its own
     assert page.evaluate(f"sessionStorage.getItem('callbreak.join.{code}')") is None
+
+
+def test_an_expired_invite_says_what_to_do_next(driven: str, browser: Any) -> None:
+    """A Hindi friend opens an invite whose table expired unstarted: the page says so, says what
+    to do (ask for a new link, or play against bots), and its button leads to the start page
+    (it was a dead end: the one line and nothing to tap)."""
+    import httpx
+
+    from callbreak.i18n import catalogue
+
+    made = httpx.post(f"{driven}/api/tables", json={"rules": {"preset": "quick", "rounds": 1}, "bots": "random", "name": "Asha"}).json()
+    httpx.post(f"{driven}/test/clock", json={"advance": 31 * 60}, timeout=30).raise_for_status()  # (past the lobby's 30 minutes)
+    ctx = browser.new_context(**PHONE, locale="hi-IN")
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(driven + made["invite_url"])
+        hindi = catalogue("hi")
+        assert page.locator("[data-testid=join-closed]").inner_text() == hindi["table.expired"]
+        assert page.locator("[data-testid=join-next]").inner_text() == hindi["join.expired_next"]
+        assert page.locator("[data-testid=join-name]").count() == 0
+        home = page.locator("[data-testid=join-home]")
+        assert home.inner_text() == hindi["page.back_home"]
+        home.tap()
+        page.wait_for_selector("[data-testid=play-now]")
+    finally:
+        ctx.close()

@@ -286,7 +286,11 @@ export function renderJoin(root, code) {
       h("ol", { class: "seat-list" }, ...seats.map((s) => h("li", null, s && s.kind !== "empty" && s.name ? (s.kind === "bot" ? t("seat.with_bot", { name: botNameIn(s.name), bot: botLabel(s, info.bots) }) : s.name) : t("join.empty_seat")))),
       ...(started ? [
         h("p", { "data-testid": "join-closed" }, info.status === "over" ? t("join.over") : info.status === "expired" ? t("table.expired") : t("join.started")),
-        info.status === "expired" ? null : h("div", { class: "row" }, h("a", { class: "btn primary big", href: `/watch/${info.table}`, "data-link": true }, info.status === "over" ? t("join.see_result") : t("join.watch_game"))),
+        // (an expired invite says what to do next, with a way on: it was a dead end, a Hindi friend's try)
+        info.status === "expired" ? h("p", { "data-testid": "join-next" }, t("join.expired_next")) : null,
+        info.status === "expired"
+          ? h("div", { class: "row" }, h("a", { class: "btn primary big", href: "/", "data-link": true, "data-testid": "join-home" }, t("page.back_home")))
+          : h("div", { class: "row" }, h("a", { class: "btn primary big", href: `/watch/${info.table}`, "data-link": true }, info.status === "over" ? t("join.see_result") : t("join.watch_game"))),
       ] : [
         labelled("join-name", t("home.your_name"), nameInput),
         seatSel ? labelled("join-seat", t("join.seat"), seatSel) : null,

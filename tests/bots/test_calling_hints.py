@@ -141,4 +141,26 @@ def test_every_reason_a_hint_gives_has_words_and_every_worded_reason_is_given() 
     from callbreak.i18n import catalogue
 
     worded = {k.removeprefix("hint.why.") for k in catalogue("en") if k.startswith("hint.why.")}
-    assert worded == set(WHY) | {"call", "search", "quick"}
+    assert worded == set(WHY) | {"call", "call_first", "search", "quick"}
+
+
+def test_a_hard_call_hint_that_aims_at_first_place_says_so_with_the_searchs_own_chance() -> None:
+    """A one-round match: to finish first the hard level's search calls 4 on a hand the calling
+    model expects 2.6 tricks of (a Hindi friend's try: "Suggested: 4 · 4% chance to make it", the
+    model's chance beside the search's call, read as a mistake). The chance is the share of the
+    search's own playouts in which the call was made, and the reason says what the call is for;
+    in a match's first round of five the same seat's call is an ordinary one."""
+    from callbreak.bots.hard import HardBot
+    from callbreak.bots.hints import _seed_of
+
+    m = Match(Ruleset.preset("quick", rounds=1), seed=14)
+    view = m.view(m.to_act)
+    h = hint(view)
+    model_call, _ = best_call(view)
+    assert (h.call, h.why, model_call) == (4, "call_first", 2)
+    bot = HardBot(seed=_seed_of(view))  # (the hint's own bot)
+    assert bot.act(view) == 4 and h.chance == bot.made_rates[4]
+    assert 0.0 < h.chance < 0.5 and bot.made_rates[2] > 0.5
+    assert "finishing first" in h.reason
+    five = Match(Ruleset.preset("standard"), seed=14)
+    assert hint(five.view(five.to_act)).why == "call"

@@ -472,6 +472,19 @@ async def test_a_quick_call_hint_is_said_to_be_one() -> None:
         assert f"quick hint {want.call} (" in screen_text(app, "prompt")
 
 
+async def test_a_call_hint_aiming_at_first_place_says_so() -> None:
+    """A call less likely made than not is the hard level's aim at first place (a last round's
+    long shot): the prompt says what it is for beside its chance, as the page does (read alone,
+    "suggested 4 (18% to make it)" looked like a mistake)."""
+    from callbreak.bots import Hint
+
+    game = LocalGame(ONE_ROUND, seed=3, bots="random", delay=0, trick_pause=0)
+    app = CallbreakApp(game, hint=lambda view: Hint(call=4, chance=0.18, why="call_first", mean=2.6, level="hard"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot, app, lambda: waiting_for_human(app) and "suggested" in screen_text(app, "prompt"))
+        assert "suggested 4 (18% to make it, for 1st place)" in screen_text(app, "prompt")
+
+
 async def test_tab_picks_the_hinted_card() -> None:
     from callbreak.bots import hints
     game = LocalGame(ONE_ROUND, seed=6, bots="random", delay=0, trick_pause=0)

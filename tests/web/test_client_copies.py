@@ -118,6 +118,7 @@ def test_the_clients_words_for_a_hints_reason_are_the_bots(static_url: str, page
         Hint(call=4, chance=0.8249, why="call", mean=4.25, level="hard"),
         Hint(call=1, chance=0.005, why="call", mean=0.95),
         Hint(call=7, chance=1.0, why="call", mean=7.0),
+        Hint(call=4, chance=0.177, why="call_first", mean=2.63, level="hard"),
         Hint(card=ace, why="a_newer_servers_reason"),  # no words for it here: none shown
         Hint(call=2, chance=0.5),  # no reason
     ]

@@ -116,7 +116,7 @@ def test_first_hard_game_and_hints_do_not_wait_for_the_kernel_with_a_cold_cache(
         what, why = shown.inner_text().split("\n")
         assert what.startswith("Quick hint: the ") and why in [v for k, v in EN.items() if k.startswith("hint.why.")]
         # every reason a card hint gives fits its line on this phone, uncut (other languages: test_languages.py)
-        reasons = [tr(k, card="10♥", than="10♦") for k in EN if k.startswith("hint.why.") and k[9:] not in ("call", "quick")]
+        reasons = [tr(k, card="10♥", than="10♦") for k in EN if k.startswith("hint.why.") and k[9:] not in ("call", "call_first", "quick")]
         assert page.evaluate(FITS, reasons) == []
         frames = page.evaluate("window.__frames")
         card = hint(frames, 1)

@@ -165,8 +165,9 @@ class Hint:
     ``level``: the bot level that answered (``"hard"`` or ``"medium"``).
 
     Why, as a code each client words in its reader's language (`say`), not as prose:
-    ``why`` names the reason (the catalogue's ``hint.why.<why>``: ``"call"``, ``"search"``,
-    or one of the rules of thumb, `callbreak.bots.medium.WHY`), with what it speaks of:
+    ``why`` names the reason (the catalogue's ``hint.why.<why>``: ``"call"``; ``"call_first"``,
+    a call less likely made than not, the hard level's aim at finishing first (a last round's
+    long shot); ``"search"``; or one of the rules of thumb, `callbreak.bots.medium.WHY`), with what it speaks of:
     ``mean``, the tricks a call hint's hand should take; ``than``, the card a search hint
     does better than; ``quick``, a medium hint given while the hard level warms up.
     ``reason`` is the English wording.
@@ -177,6 +178,8 @@ class Hint:
     ('AS', None, 'hard', 'cash a top trump')
     >>> Hint(call=4, chance=0.82, why="call", mean=4.43).say("ne")
     'यी पत्तीले करिब ४.४ हात जित्नुपर्छ; ४ कल पूरा हुने सम्भावना ८२%'
+    >>> Hint(call=4, chance=0.18, why="call_first", mean=2.63).reason
+    'a long shot, for the best chance of finishing first: 18% chance to make 4; this hand should take about 2.6 tricks'
     >>> Hint(card=Card.parse("QS"), why="search", than=Card.parse("2S"), quick=False).reason
     'over the deals you may face, Q♠ does better than 2♠'
     """
@@ -218,11 +221,11 @@ class Hint:
         if f"hint.why.{self.why}" not in catalogue("en"):  # (none; or a code with no words, as the web's)
             return ""
         tr = translator(lang)
-        if self.why == "call":
+        if self.why in ("call", "call_first"):
             # (rounded as the `hint` message carries them, so that the web's copy words the same)
             mean = digits(lang, f"{round(self.mean or 0.0, 1):.1f}")
             percent = math.floor(round(self.chance or 0.0, 3) * 100 + 0.5)
-            text = tr("hint.why.call", mean=mean, percent=percent, call=self.call or 0)
+            text = tr(f"hint.why.{self.why}", mean=mean, percent=percent, call=self.call or 0)
         elif self.why == "search":
             assert self.card is not None and self.than is not None, "a search hint names two cards"
             text = tr("hint.why.search", card=name(self.card), than=name(self.than))

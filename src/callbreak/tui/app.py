@@ -895,8 +895,9 @@ class CallbreakApp(App[int]):
         t = Text()
         t.append(tr("tui.suggested_quick" if getattr(h, "quick", False) else "tui.suggested"), style="dim")
         t.append(digits(current(), call), style="bold cyan")
-        if chance is not None:
-            t.append(tr("tui.to_make", percent=round(100 * float(chance))), style="dim")
+        if chance is not None:  # (a long shot at first place said so, as on the page)
+            first = getattr(h, "why", None) == "call_first"
+            t.append(tr("tui.to_make_first" if first else "tui.to_make", percent=round(100 * float(chance))), style="dim")
 
         def show() -> None:
             if self._hint_key == key:

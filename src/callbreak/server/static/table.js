@@ -802,7 +802,9 @@ function mountTable(root, id, token) {
     let line = tr("picker.thinking");
     if (hint) {
       line = tr(hint.quick ? "picker.quick_suggested" : "picker.suggested", { n: hint.call });  // (the model's, while the kernel warms up)
-      if (typeof hint.chance === "number") line += ` · ${tr("picker.chance", { percent: Math.round(hint.chance * 100) })}`;
+      // (a call less likely made than not is the search's aim at first place: said, or "Suggested: 4 ·
+      // 15% chance to make it" read as a mistake, a Hindi friend's try)
+      if (typeof hint.chance === "number") line += ` · ${tr(hint.why === "call_first" ? "picker.chance_first" : "picker.chance", { percent: Math.round(hint.chance * 100) })}`;
     }
     if (hl.textContent !== line) hl.textContent = line;
     if (hint) hl.title = hintReason(hint); else hl.removeAttribute("title");

@@ -309,9 +309,9 @@ export function awayText(call, cards) {
 export function hintReason(hint, name = cardSymbol) {
   if (!hint || !hint.why || !has(`hint.why.${hint.why}`)) return "";
   let text;
-  if (hint.why === "call") {
+  if (hint.why === "call" || hint.why === "call_first") {
     const percent = Math.floor((hint.chance || 0) * 100 + 0.5);
-    text = t("hint.why.call", { mean: num((hint.mean || 0).toFixed(1)), percent, call: hint.call || 0 });
+    text = t(`hint.why.${hint.why}`, { mean: num((hint.mean || 0).toFixed(1)), percent, call: hint.call || 0 });
   } else if (hint.why === "search") {
     text = t("hint.why.search", { card: name(hint.card), than: name(hint.than) });
   } else {

@@ -256,6 +256,11 @@ async def test_with_no_worker_the_owner_decides_for_the_bots_after_the_deadline_
     # said once, not at each of the decisions (an operator's log: 20 lines in 15 s for one table)
     lost = [ln for ln in server.output().splitlines() if "no bot worker answered" in ln]
     assert len(lost) == 1 and "bot queue: the bot workers' answers: lost (" in lost[0], lost
+    # and the start's banner says the same (an operator's try: it said that with no worker a bot's
+    # turn played the lowest legal action after the deadline)
+    (banner,) = [ln for ln in server.output().splitlines() if "bots decide on the bot workers" in ln]
+    assert "each table's process decides its bots itself, after 5 s the first time and 1 s each after" in banner
+    assert "lowest" not in banner
 
 
 async def test_a_worker_that_answers_again_ends_the_short_wait(ns: str, redis_server: str) -> None:

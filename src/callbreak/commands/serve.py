@@ -293,9 +293,14 @@ def run(args: argparse.Namespace) -> int:
             print(note, flush=True)
     if status is not None and args.fd is None:
         print(f"  this process's /readyz and /metrics: http://{args.host}:{status.getsockname()[1]}/", flush=True)
-    if cfg.bot_queue == "redis":
-        print(f"  bots decide on the bot workers of {redacted(cfg.redis)} (callbreak bot-worker; with none, each bot's turn"
-              f" plays the lowest legal action after {cfg.bot_deadline:g} s)", flush=True)
+    if cfg.bot_queue == "redis" and args.fd is None:  # (said once: not again by each of --workers)
+        from ..server.botqueue_redis import SILENT_DEADLINE
+
+        # (an operator's try: it said a bot's turn played the lowest legal action with no worker;
+        # the table's process decides it with the bot itself)
+        print(f"  bots decide on the bot workers of {redacted(cfg.redis)} (callbreak bot-worker; with none answering,"
+              f" each table's process decides its bots itself, after {cfg.bot_deadline:g} s the first time and"
+              f" {SILENT_DEADLINE:g} s each after, until a worker answers)", flush=True)
     if cfg.seed is not None and args.fd is None:
         print(seeded_warning(cfg.seed, cfg.process), flush=True)
     if cfg.test_hooks:

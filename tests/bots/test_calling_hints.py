@@ -164,3 +164,9 @@ def test_a_hard_call_hint_that_aims_at_first_place_says_so_with_the_searchs_own_
     assert "finishing first" in h.reason
     five = Match(Ruleset.preset("standard"), seed=14)
     assert hint(five.view(five.to_act)).why == "call"
+    # the calling model's own call, seldom made (pagat: one overtrick at most), is no long shot
+    # (a reviewer's read: every hard call under 50 % was said to aim at first place)
+    pagat = Match(Ruleset.preset("pagat"), seed=1)
+    view = pagat.view(pagat.to_act)
+    h = hint(view)
+    assert h.call == best_call(view)[0] and h.chance < 0.5 and h.why == "call"

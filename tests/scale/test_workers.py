@@ -100,9 +100,11 @@ def test_processes_on_a_sqlite_file_joined_on_redis_say_so(redis_server: str, ns
     """`--workers 2` on a SQLite file works on one host, and says what it is (before: nothing,
     though an operator's crowd wants PostgreSQL); one process joined on Redis says the file is
     what every process joined must use (an operator's other shell had lost `CALLBREAK_DB`, and
-    its process served from a file of its own, silently)."""
+    its process served from a file of its own, silently). With the bots on bot workers, what
+    happens with none answering is said once (a reviewer's read: said by no process of
+    `--workers 2`, once its children stopped repeating it)."""
     out = tmp_path / "out.txt"
-    env = {**os.environ, "CALLBREAK_NAMESPACE": ns}
+    env = {**os.environ, "CALLBREAK_NAMESPACE": ns, "CALLBREAK_BOT_QUEUE": "redis"}
     db = tmp_path / "t.db"
     proc = subprocess.Popen(
         [sys.executable, "-m", "callbreak", "serve", "--port", str(free_port()), "--db", str(db), "--redis", redis_server,
@@ -110,9 +112,13 @@ def test_processes_on_a_sqlite_file_joined_on_redis_say_so(redis_server: str, ns
         env=env, stdout=out.open("wb"), stderr=subprocess.STDOUT,
     )  # fmt: skip
     said_it = f"the 2 processes share the SQLite file {db}" if workers == 2 else f"must use this same SQLite file, {db}"
+    r = redis.Redis.from_url(redis_server)
     try:
         until(lambda: said_it.encode() in out.read_bytes(), what=lambda: out.read_text())
         assert "--db postgresql://" in out.read_text()
+        until(lambda: len(r.keys(f"{ns}:alive:*")) == workers, what=lambda: out.read_text())  # every process serving
+        banner = [ln for ln in out.read_text().splitlines() if "bots decide on the bot workers" in ln]
+        assert len(banner) == 1 and "each table's process decides its bots itself" in banner[0], banner
     finally:
         proc.terminate()
         proc.wait(timeout=30)

@@ -138,6 +138,8 @@ def test_a_join_tried_again_after_a_restart_gets_the_seat_it_took(make_server) -
     bad = server.post(f"/api/join/{code}", {"name": "Dipa", "attempt": "a b"})
     assert (bad.status_code, bad.json()["error"]) == (400, "bad_message")
     assert "attempt" in bad.json()["message"]
+    newline = server.post(f"/api/join/{code}", {"name": "Dipa", "attempt": "d" * 16 + "\n"})  # (the body's pattern lets it by)
+    assert (newline.status_code, newline.json()["error"]) == (400, "bad_message") and "attempt" in newline.json()["message"]
     seats = server.get(f"/api/join/{code}").json()["seats"]
     assert [s["kind"] for s in seats] == ["human", "human", "bot", "bot"]
 

@@ -194,6 +194,40 @@ def test_a_join_whose_answer_was_lost_takes_one_seat_when_tapped_again(server: s
     assert page.evaluate(f"sessionStorage.getItem('callbreak.join.{code}')") is None
 
 
+def test_a_join_whose_answer_was_lost_reaches_its_seat_after_the_table_started(server: str, phone: Any) -> None:
+    """The answer to a friend's tap on "Take a seat" is lost; the host starts the table; the
+    friend reloads the invite: the page takes them to their seat at the table, not to "Watch" (a
+    reviewer's read: a reloaded page offered no way to the seat its first try took)."""
+    import httpx
+
+    made = httpx.post(f"{server}/api/tables", json={"rules": {"preset": "quick", "rounds": 1}, "bots": "random", "name": "Asha"}).json()
+    page = phone.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(server + made["invite_url"])
+    lost: list[int] = []
+
+    def lose_the_first_answer(route: Any) -> None:
+        if route.request.method == "POST" and not lost:
+            lost.append(route.fetch().status)
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    page.route("**/api/join/*", lose_the_first_answer)
+    page.fill("[data-testid=join-name]", "Bimal")
+    page.locator("[data-testid=join-submit]").tap()
+    page.wait_for_function("() => document.querySelector('form .error')?.textContent.length > 0")
+    assert lost == [200]
+    started = httpx.post(f"{server}/api/tables/{made['table']}/start", json={"token": made["token"]})
+    assert started.status_code == 200, started.text
+    page.reload()
+    page.wait_for_url(f"**/t/{made['table']}")
+    page.wait_for_selector("[data-testid=hand] [data-card]")
+    token = page.evaluate(f"localStorage.getItem('callbreak.seat.{made['table']}')")
+    seats = httpx.get(f"{server}/api/tables/{made['table']}").json()["table"]["seats"]
+    assert token and [s["kind"] for s in seats] == ["human", "human", "bot", "bot"]
+
+
 def test_an_expired_invite_says_what_to_do_next(driven: str, browser: Any) -> None:
     """A Hindi friend opens an invite whose table expired unstarted: the page says so, says what
     to do (ask for a new link, or play against bots), and its button leads to the start page

@@ -296,6 +296,46 @@ def test_a_tap_on_the_card_beside_the_lifted_one_lifts_that_card(server: str, ph
     assert checked == 4, checked
 
 
+def test_a_tap_where_a_lifted_card_uncovered_the_one_beneath_lifts_and_plays_that_one(server: str, phone: Any) -> None:
+    """The card beside a lifted one, tapped in the band the lift uncovered (below the lifted
+    card, where the first lay under it): that card lifts, and the same spot tapped again plays it
+    (a reviewer's read: the second tap lifted the other card again, back and forth)."""
+    page = open_table(phone, server, rounds=1)
+    boxes = """([a, b]) => {
+      const box = (c) => document.querySelector(`[data-testid=hand] [data-card='${c}']`).getBoundingClientRect();
+      const [ra, rb] = [box(a), box(b)];
+      return { a: [ra.left, ra.right, ra.top, ra.bottom], b: [rb.left, rb.right, rb.top, rb.bottom] };
+    }"""
+    while next_step(page) != "over":
+        legal, _ = legal_and_illegal(page)
+        beside = [c for c in legal if where(page, c)["next"] in legal]
+        if not beside:
+            if legal:
+                tap_to_play(page, legal[0], "face")
+            continue
+        card = beside[0]
+        other = where(page, card)["next"]
+        page.touchscreen.tap(*where(page, other)["face"])
+        assert page.get_attribute(f"[data-testid=hand] [data-card='{other}']", "data-selected") == "true"
+        page.wait_for_function(f"() => {SETTLED}")
+        got = page.evaluate(boxes, [card, other])
+        (a_left, a_right, _, a_bottom), (b_left, _, _, b_bottom) = got["a"], got["b"]
+        assert a_left < b_left < a_right and b_bottom < a_bottom, got  # (a phone's full hand overlaps)
+        spot = ((b_left + a_right) / 2, (b_bottom + a_bottom) / 2)
+        hit = "([x, y]) => document.elementFromPoint(x, y).closest('.card').dataset.card"
+        assert page.evaluate(hit, list(spot)) == card
+        before, sent = len(my_plays(page)), sent_plays(page)
+        page.touchscreen.tap(*spot)
+        assert page.get_attribute(f"[data-testid=hand] [data-card='{card}']", "data-selected") == "true"
+        page.wait_for_function(f"() => {SETTLED}")
+        page.touchscreen.tap(*spot)  # the same spot again: the card lifted there is played
+        assert sent_plays(page) == sent + 1
+        page.wait_for_function(f"() => window.__events.filter(e => e.kind === 'play' && e.seat === 0).length > {before}")
+        assert my_plays(page)[-1] == card
+        return
+    raise AssertionError("no turn with two legal cards side by side")
+
+
 def test_tapping_an_illegal_card_plays_nothing(server: str, phone: Any) -> None:
     page = open_table(phone, server, rounds=1)
     # a card touched at the seat's call: the call first, not "not your turn" under "Your turn:

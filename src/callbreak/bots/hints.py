@@ -71,7 +71,8 @@ def hint(view: SeatView, level: str = "hard", until_ready: Warmup | None = None)
         raise ValueError(f"hint level must be 'hard' or 'medium', not {level!r}")
     if view.phase == "calling" and view.legal_calls:
         dist = trick_distribution(view)
-        call, chance = best_call(view, dist)
+        model_call, chance = best_call(view, dist)
+        call = model_call
         mean = sum(t * p for t, p in enumerate(dist))
         if level == "hard" and until_ready is not None and not until_ready.ready:
             until_ready.quick("a call hint")
@@ -87,7 +88,10 @@ def hint(view: SeatView, level: str = "hard", until_ready: Warmup | None = None)
             # (its chance as the search found it: the calling model's, beside a call the search
             # put higher, said "Suggested: 4 · 15% chance to make it", a Hindi friend's try)
             chance = bot.made_rates.get(call, made_chance(call, dist, view.rules))
-            if chance < 0.5:  # (the search aims at finishing first: a last round's long shot, said so)
+            if call > model_call and chance < 0.5:
+                # (the search put the call above the calling model's best, to finish first, though
+                # it is less likely made than not: a last round's long shot, said so; a low chance
+                # of the model's own call, as under pagat's one overtrick, is no long shot)
                 return Hint(call=call, chance=chance, why="call_first", level=level, mean=mean)
         return Hint(call=call, chance=chance, why="call", level=level, mean=mean)
     if view.phase == "playing" and view.legal_cards:

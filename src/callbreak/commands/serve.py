@@ -178,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..bots.warmup import KERNEL
     from ..server.app import create_app
-    from ..server.config import ServerConfig, redacted, setting_names, unknown_variables
+    from ..server.config import ServerConfig, setting_names, unknown_variables
     from ..server.probes import Probes
     from ..server.sockets import QuietDenialWebSockets, header_timeout_protocol
     from ..server.store import StoreUnavailable
@@ -270,6 +270,8 @@ def run(args: argparse.Namespace) -> int:
         if statuses:
             last = args.status_port + args.workers - 1
             print(f"  each worker's /readyz and /metrics: http://{args.host}:{args.status_port}/ to :{last}/", flush=True)
+        if cfg.bot_queue == "redis":
+            print(bot_queue_line(cfg), flush=True)
         return supervise(sock, args.workers, first_process=cfg.process, statuses=statuses)
     try:
         app: Any = create_app(cfg)
@@ -293,14 +295,8 @@ def run(args: argparse.Namespace) -> int:
             print(note, flush=True)
     if status is not None and args.fd is None:
         print(f"  this process's /readyz and /metrics: http://{args.host}:{status.getsockname()[1]}/", flush=True)
-    if cfg.bot_queue == "redis" and args.fd is None:  # (said once: not again by each of --workers)
-        from ..server.botqueue_redis import SILENT_DEADLINE
-
-        # (an operator's try: it said a bot's turn played the lowest legal action with no worker;
-        # the table's process decides it with the bot itself)
-        print(f"  bots decide on the bot workers of {redacted(cfg.redis)} (callbreak bot-worker; with none answering,"
-              f" each table's process decides its bots itself, after {cfg.bot_deadline:g} s the first time and"
-              f" {SILENT_DEADLINE:g} s each after, until a worker answers)", flush=True)
+    if cfg.bot_queue == "redis" and args.fd is None:  # (said once: by --workers' parent, above)
+        print(bot_queue_line(cfg), flush=True)
     if cfg.seed is not None and args.fd is None:
         print(seeded_warning(cfg.seed, cfg.process), flush=True)
     if cfg.test_hooks:
@@ -348,6 +344,25 @@ def seeded_warning(seed: int, process: int | None = None) -> str:
     return (
         f"  WARNING: SEEDED DEALS (--seed {seed}{where}): new tables deal from a known seed, so whoever knows it"
         " knows the deals; for tests and demonstrations only"
+    )
+
+
+def bot_queue_line(cfg: Any) -> str:
+    """What `callbreak serve` says at startup when its bots decide on bot workers (said once, by
+    ``--workers``' parent; an operator's try: it said that with no worker a bot's turn played the
+    lowest legal action, where the table's own process decides it with the bot).
+
+    >>> from callbreak.server.config import ServerConfig
+    >>> bot_queue_line(ServerConfig(redis="redis://:pw@10.0.0.5:6379/0", bot_queue="redis"))
+    "  bots decide on the bot workers of redis://:***@10.0.0.5:6379/0 (callbreak bot-worker; with none answering, each table's process decides its bots itself, after 10 s the first time and 1 s each after, until a worker answers)"
+    """
+    from ..server.botqueue_redis import SILENT_DEADLINE
+    from ..server.config import redacted
+
+    return (
+        f"  bots decide on the bot workers of {redacted(cfg.redis)} (callbreak bot-worker; with none answering,"
+        f" each table's process decides its bots itself, after {cfg.bot_deadline:g} s the first time and"
+        f" {SILENT_DEADLINE:g} s each after, until a worker answers)"
     )
 
 

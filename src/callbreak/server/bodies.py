@@ -40,7 +40,8 @@ __all__ = [
 Name = Annotated[str, msgspec.Meta(max_length=200)]
 #: a seat token (32 characters; longer ones are refused without a look-up)
 Token = Annotated[str, msgspec.Meta(max_length=64)]
-#: a join's own random text (`JoinTable.attempt`): 16 to 64 letters, digits, "-" or "_"
+#: a join's own random text (`JoinTable.attempt`): 16 to 64 letters, digits, "-" or "_" (the
+#: table checks it whole, `table.ATTEMPT`: this pattern is searched, and lets a final newline by)
 Attempt = Annotated[str, msgspec.Meta(min_length=16, max_length=64, pattern="^[A-Za-z0-9_-]+$")]
 
 

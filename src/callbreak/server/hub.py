@@ -56,6 +56,8 @@ from .seeding import TableSeeds
 from .store import BatchStore, Store, StoreUnavailable, open_store
 from .table import (
     ABANDONED,
+    ATTEMPT,
+    ATTEMPT_RULE,
     BETWEEN,
     EXPIRED,
     FINISHED,
@@ -395,6 +397,8 @@ class Hub:
         if t is None:
             raise TableError("no_table", "this invite is not valid")
         st = t.state
+        if attempt is not None and not ATTEMPT.fullmatch(attempt):  # (before all else: changes nothing)
+            raise TableError("bad_message", ATTEMPT_RULE)
         if attempt:
             took = st.seat_of_attempt(attempt)
             if took is not None:

@@ -28,6 +28,7 @@ callbreak.server.table.TableError: not_your_turn: it is seat ...'s turn
 
 from __future__ import annotations
 
+import re
 import secrets
 import unicodedata
 from dataclasses import dataclass, field
@@ -222,6 +223,31 @@ def _auto_arg(entry: dict[str, Any]) -> Auto:
     raise TableError("bad_entry", f"auto is timeout, autoplay, forced or none, not {auto!r}")
 
 
+#: a join's own random text (`bodies.JoinTable.attempt`, whose pattern is this one's), and what
+#: a refusal of one says
+ATTEMPT: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
+ATTEMPT_RULE: Final = "a join's attempt is 16 to 64 letters, digits, '-' or '_'"
+
+
+def _attempt_arg(entry: dict[str, Any]) -> str:
+    """A seat entry's ``attempt``: "" for none, else `ATTEMPT` whole (a trailing newline too is
+    refused: the body's pattern, a search, lets one through).
+
+    >>> _attempt_arg({}), _attempt_arg({"attempt": "a" * 16})
+    ('', 'aaaaaaaaaaaaaaaa')
+    >>> _attempt_arg({"attempt": "a" * 16 + "\\n"})
+    Traceback (most recent call last):
+    ...
+    callbreak.server.table.TableError: bad_entry: a join's attempt is 16 to 64 letters, digits, '-' or '_'
+    """
+    attempt = entry.get("attempt", "")
+    if attempt == "":
+        return ""
+    if not isinstance(attempt, str) or not ATTEMPT.fullmatch(attempt):
+        raise TableError("bad_entry", ATTEMPT_RULE)
+    return attempt
+
+
 def _seat_arg(entry: dict[str, Any]) -> int:
     seat = entry.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
@@ -329,10 +355,7 @@ class TableState:
         if not isinstance(token, str) or len(token) < 16:
             raise TableError("bad_token", "a seat needs a token")
         name = clean_name(e.get("name"), f"Player {seat + 1}")
-        attempt = e.get("attempt", "")
-        if not isinstance(attempt, str):
-            raise TableError("bad_entry", f"a join's attempt is a text, not {attempt!r}")
-        self.seats[seat] = Seat(name, "human", token, attempt)
+        self.seats[seat] = Seat(name, "human", token, _attempt_arg(e))
         return [Seated(v=0, seat=seat, name=name)]
 
     def _a_leave(self, e: dict[str, Any]) -> list[Event]:

@@ -73,6 +73,26 @@ function robot() {
   return svg;
 }
 
+/** The dealer's chip: two cards, one over the other (its letter was English's "D", read as "डि"
+ *  or "ডি" in Nepali and Bengali; a first syllable of their word for the dealer, "बाँ", "বাঁ",
+ *  read as "left": a Nepali player's try, then a reviewer's read). */
+export function dealerIcon() {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", "dealer-icon");
+  svg.setAttribute("aria-hidden", "true");
+  const parts = [
+    ["rect", { x: 3.5, y: 5, width: 10.5, height: 15, rx: 1.8, fill: "none", stroke: "currentColor", "stroke-width": 2.2, transform: "rotate(-14 8.75 12.5)" }],
+    ["rect", { x: 10, y: 3.5, width: 10.5, height: 15, rx: 1.8, fill: "currentColor", transform: "rotate(12 15.25 11)" }],
+  ];
+  for (const [tag, attrs] of parts) {
+    const el = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+    svg.appendChild(el);
+  }
+  return svg;
+}
+
 // (a browser without Intl.Segmenter, as Firefox before 125: the first code point)
 const GRAPHEMES = typeof Intl.Segmenter === "function" ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
 

@@ -118,16 +118,17 @@ export function createHand(box, { send, announce, onCue, onLift = () => {} }) {
     window.addEventListener("pointercancel", onUp);
   }
 
-  /** The part of card element `el` a tap reaches, as it lies now: its box, less what the card
-   *  drawn over it (the next) covers. */
+  /** The part of card element `el` a tap reaches, as the cards lie now: its box, less the box of
+   *  the card drawn over it (the next: cards step at least SPREAD of a width, so no other one
+   *  overlaps it), wherever that one is (lifted, it uncovers a band of this one). */
   function stripOf(el) {
-    const r = el.getBoundingClientRect();
+    const rect = (e) => { const r = e.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; };
     const next = el.nextElementSibling;
-    const right = next ? Math.min(r.right, next.getBoundingClientRect().left) : r.right;
-    return { left: r.left, right, top: r.top, bottom: r.bottom };
+    return { card: rect(el), over: next ? rect(next) : null };
   }
 
-  const within = (r, x, y) => r.left <= x && x < r.right && r.top <= y && y <= r.bottom;
+  const inside = (r, x, y) => r.left <= x && x < r.right && r.top <= y && y <= r.bottom;
+  const within = (strip, x, y) => inside(strip.card, x, y) && !(strip.over && inside(strip.over, x, y));
 
   function onMove(e) {
     if (!drag || e.pointerId !== drag.id) return;

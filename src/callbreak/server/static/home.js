@@ -13,13 +13,14 @@ const LEVELS = ["easy", "medium", "hard", "random"].map((l) => [l, t(`home.level
  * the first one took, not a second seat. Kept in the tab per invite until the join is answered,
  * so that the join page reloaded after a lost answer is the same join.
  */
-export function joinAttempt(code, { done = false } = {}) {
+export function joinAttempt(code, { done = false, kept: keptOnly = false } = {}) {
   const key = `callbreak.join.${code}`;
   try {
     if (done) { sessionStorage.removeItem(key); return null; }
     const kept = sessionStorage.getItem(key);
-    if (kept) return kept;
+    if (kept || keptOnly) return kept;
   } catch { /* storage disabled: one per page */ }
+  if (keptOnly) return null;
   const made = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
   try { sessionStorage.setItem(key, made); } catch { /* storage disabled */ }
   return made;
@@ -251,12 +252,25 @@ export function renderJoin(root, code) {
       return;
     }
     const started = Boolean(info.status && info.status !== "lobby");
+    // A join of this tab whose answer was lost, the table started since: its seat, asked again
+    // (a reviewer's read: the reloaded page offered only "Watch", the seat unreachable)
+    const lost = started && info.status !== "expired" ? joinAttempt(code, { kept: true }) : null;
+    if (lost) {
+      try {
+        const res = await api("POST", `/api/join/${encodeURIComponent(code)}`, { name: myName() || undefined, attempt: lost });
+        rememberSeat({ table: res.table, seat: res.seat, token: res.token, invite: code, host: false, name: myName() });
+        joinAttempt(code, { done: true });
+        if (alive) navigate(`/t/${res.table}`, { replace: true });
+        return;
+      } catch { /* not this tab's seat after all (the first try never reached the server): the page as it is */ }
+      if (!alive) return;
+    }
     const seats = info.seats || [];
     const free = seats.map((s, i) => [s, i]).filter(([s]) => !s || s.kind === "empty" || (!s.name && s.kind !== "bot"));
     const nameInput = h("input", { id: "join-name", "data-testid": "join-name", maxlength: NAME_MAX, value: myName(), "aria-required": "true", autocomplete: "nickname" });
     const seatSel = free.length > 1 ? select("join-seat", [["any", t("join.any_seat")], ...free.map(([, i]) => [i, t("seat.n", { n: i + 1 })])], "any") : null;
     const btn = h("button", { class: "btn primary big", type: "submit", "data-testid": "join-submit" }, t("join.take_seat"));
-    const attempt = joinAttempt(code);
+    const attempt = started ? null : joinAttempt(code);
     const err = h("p", { class: "error", role: "alert", "aria-live": "assertive" });
     // (no `required`: the browser's own "Please fill out this field." was in its language, not
     // the page's; the page says it, a Hindi player's try)
@@ -269,9 +283,18 @@ export function renderJoin(root, code) {
         setMyName(name);
         btn.disabled = true;
         try {
-          const body = { name, attempt };
+          const body = { name };
           if (seatSel && seatSel.value !== "any") body.seat = Number(seatSel.value);
-          const res = await api("POST", `/api/join/${encodeURIComponent(code)}`, body);
+          const path = `/api/join/${encodeURIComponent(code)}`;
+          let res;
+          try {
+            res = await api("POST", path, { ...body, attempt });
+          } catch (e3) {
+            // a server of before refuses the field it does not know (a process not yet upgraded, in
+            // a rolling upgrade: a reviewer's read): asked again without it
+            if (e3.code !== "bad_message") throw e3;
+            res = await api("POST", path, body);
+          }
           rememberSeat({ table: res.table, seat: res.seat, token: res.token, invite: code, host: false, name });
           joinAttempt(code, { done: true });
           navigate(`/t/${res.table}`);

@@ -5,7 +5,7 @@ import { tokenFor, seatRecord, rememberSeat, updateRecord, forgetToken } from ".
 import { createHand } from "./hand.js";
 import { behindSummary, drawDialogs } from "./dialogs.js";
 import { renderLobby } from "./lobby.js";
-import { avatarOf, seatBadges, botLabel, readableSeats } from "./avatars.js";
+import { avatarOf, seatBadges, botLabel, readableSeats, dealerIcon } from "./avatars.js";
 import { tableFeedback } from "./feedback.js";
 import { sheetOf, addRound } from "./sheet.js";
 
@@ -669,7 +669,7 @@ function mountTable(root, id, token) {
     const meta = call === null || call === undefined ? (st.phase === "calling" ? (acting ? tr("seat.calling") : "—") : "—")
       : tr("seat.meta", { call, won, sep: pos === "left" || pos === "right" ? "\n" : ", " });
     const avatar = avatarOf(seat, s, acting && t.deadline ? ring(s) : null,
-      st.dealer === s ? h("span", { class: "dealer", title: tr("seat.dealer"), "aria-hidden": "true" }, tr("seat.dealer_chip")) : null);
+      st.dealer === s ? h("span", { class: "dealer", title: tr("seat.dealer"), "aria-hidden": "true" }, dealerIcon()) : null);
     const badges = seatBadges(seat, s, t.bots, t.status === "over");
     let who = seat.kind === "bot" ? tr("seat.with_bot", { name: seatName(s), bot: botLabel(seat, t.bots) }) : seatName(s);
     // the dealer is said in the seat's label (a label on the chip, a plain span, was not read: "D")

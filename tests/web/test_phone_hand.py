@@ -260,6 +260,16 @@ def test_two_taps_low_on_a_card_play_it(server: str, phone: Any) -> None:
     assert checked == 5, checked
 
 
+def legal_side_by_side(page: Any) -> list[str]:
+    """The legal cards whose next card in the hand is legal too; none: a legal card is played
+    (the turn passes on), if there is one to play."""
+    legal, _ = legal_and_illegal(page)
+    beside = [c for c in legal if where(page, c)["next"] in legal]
+    if not beside and legal:
+        tap_to_play(page, legal[0], "face")
+    return beside
+
+
 def test_a_tap_on_the_card_beside_the_lifted_one_lifts_that_card(server: str, phone: Any) -> None:
     """A Nepali player's try: K♠ lifted by a tap near its right edge, then a tap on the 2♠ beside
     it, 14 px from the first: K♠ was played (a second touch near the lifting one was taken for the
@@ -268,11 +278,8 @@ def test_a_tap_on_the_card_beside_the_lifted_one_lifts_that_card(server: str, ph
     page = open_table(phone, server, rounds=1)
     checked = 0
     while checked < 4 and next_step(page) != "over":
-        legal, _ = legal_and_illegal(page)
-        beside = [c for c in legal if where(page, c)["next"] in legal]
+        beside = legal_side_by_side(page)
         if not beside:
-            if legal:
-                tap_to_play(page, legal[0], "face")
             continue
         card = beside[checked % len(beside)]
         spot = where(page, card)
@@ -307,11 +314,8 @@ def test_a_tap_where_a_lifted_card_uncovered_the_one_beneath_lifts_and_plays_tha
       return { a: [ra.left, ra.right, ra.top, ra.bottom], b: [rb.left, rb.right, rb.top, rb.bottom] };
     }"""
     while next_step(page) != "over":
-        legal, _ = legal_and_illegal(page)
-        beside = [c for c in legal if where(page, c)["next"] in legal]
+        beside = legal_side_by_side(page)
         if not beside:
-            if legal:
-                tap_to_play(page, legal[0], "face")
             continue
         card = beside[0]
         other = where(page, card)["next"]

@@ -156,6 +156,18 @@ def test_an_illegal_action_raises_in_the_raw_env_and_changes_nothing() -> None:
     assert e.match.state_key() == before
 
 
+def test_an_action_as_a_0d_array_is_its_number_as_in_the_gymnasium_env() -> None:
+    """An RL researcher's try: ``step(np.array(53))`` (a scalar tensor's ``.numpy()``) was refused
+    here and taken by the Gymnasium environment."""
+    for make in (callbreak_v0.raw_env, callbreak_v0.env):
+        a, b, fresh = make(ruleset="quick"), make(ruleset="quick"), make(ruleset="quick")
+        for e in (a, b, fresh):
+            e.reset(seed=1)
+        a.step(np.array(ob.CALL_BASE + 1))
+        b.step(ob.CALL_BASE + 1)
+        assert a.unwrapped.match.state_key() == b.unwrapped.match.state_key() != fresh.unwrapped.match.state_key()
+
+
 def test_a_refused_reset_changes_nothing() -> None:
     """A reset with bad options left the next seedless reset dealing another match."""
     plain = callbreak_v0.raw_env()

@@ -207,15 +207,17 @@ def action_of(choice: int | Card, phase: str) -> int:
 
 def to_engine(action: object) -> tuple[str, int | Card]:
     """``("call", n)`` or ``("play", Card)`` for an action number; ValueError for anything but
-    an int (Python's or numpy's) 0..65.
+    an int (Python's or numpy's, or a 0-d array of one, as a policy's sample may be) 0..65.
 
-    >>> to_engine(12), to_engine(np.int64(55))
-    (('play', Card('AS')), ('call', 3))
+    >>> to_engine(12), to_engine(np.int64(55)), to_engine(np.array(53))
+    (('play', Card('AS')), ('call', 3), ('call', 1))
     >>> to_engine(53.7)
     Traceback (most recent call last):
     ...
     ValueError: an action is an int 0..65, not 53.7
     """
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action[()]  # (the environments take what their action spaces' samples are)
     if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < N_ACTIONS:
         raise ValueError(f"an action is an int 0..{N_ACTIONS - 1}, not {action!r}")
     a = int(action)

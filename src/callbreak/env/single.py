@@ -175,9 +175,7 @@ class CallbreakEnv(gymnasium.Env[Obs, np.int64]):
             raise ValueError("the episode is over: call reset()")
         if self.match.to_act != self.seat:  # (the bots play up to the learner's turn: never otherwise)
             raise RuntimeError(f"seat {self.match.to_act} is to act, not the learner's seat {self.seat}")
-        if isinstance(action, np.ndarray) and action.shape == ():
-            action = action[()]  # (a 0-d array, as a policy's sample may be: its number)
-        kind, value = ob.to_engine(action)  # (a float, a text, None: ValueError, nothing changed)
+        kind, value = ob.to_engine(action)  # (a 0-d array too; a float, a text, None: ValueError, nothing changed)
         m = self.match
         rounds_before = len(m.rounds)
         try:

@@ -98,3 +98,44 @@ def test_timeout_messages_cover_no_control_and_the_auto_card_is_marked(driven: s
     assert steps[0].startswith("true:The ") and steps[0].endswith("is not in your hand."), steps
     assert steps[1] == "auto" and steps[2] is False, steps
     ctx.close()
+
+
+# The page's calls and cards held on their way (a slow link), until the test lets them go.
+HOLD = """(() => {
+  const send = WebSocket.prototype.send;
+  window.__held = [];
+  WebSocket.prototype.send = function (data) {
+    if (window.__hold && String(data).includes('"type":"call"')) { window.__held.push([this, data]); return; }
+    return send.call(this, data);
+  };
+  window.__release = () => { window.__hold = false; for (const [ws, d] of window.__held.splice(0)) send.call(ws, d); };
+})();"""
+
+
+def test_a_call_that_reaches_the_server_after_its_timer_is_said_missed_not_refused(driven: str, browser: Any) -> None:
+    """A Bengali player's try on a slow link: a call tapped in the picker's last second reached the
+    server after its timer had called for the seat; the page said "Your call of 3 did not reach the
+    table in time: 1 was called for you", then, over it, the server's refusal of the late call,
+    "It is not your turn now", which read as a tap ignored. The refusal says nothing more."""
+    ctx, page, _, _ = phone_at_seat(
+        browser, driven, {"preset": "quick", "rounds": 1, "card_seconds": 10, "call_seconds": 10}, scripts=(HOLD,)
+    )
+    wait_for(page, driven, "[data-call]:not([disabled])")
+    suggested = page.locator("[data-call].suggested")
+    avoid = {"1", suggested.get_attribute("data-call") if suggested.count() else "1"}
+    mine = next(b.get_attribute("data-call") for b in page.locator("[data-call]:not([disabled])").all() if b.get_attribute("data-call") not in avoid)
+    page.evaluate("window.__hold = true")
+    page.locator(f"[data-call='{mine}']").tap()
+    page.wait_for_function("() => window.__held.length === 1")
+    advance(page, driven, 10.5)  # the timer calls for the seat: the tapped call is still on its way
+    made = page.wait_for_function("() => window.__events.find((e) => e.kind === 'call' && e.seat === 0)").json_value()["call"]
+    assert str(made) != mine
+    missed = f"Your call of {mine} did not reach the table in time: {made} was called for you."
+    check_toast(page, missed)
+    page.evaluate("""() => { window.__errors = [];
+      window.__socket.addEventListener("message", (e) => { const m = JSON.parse(e.data); if (m.type === "error") window.__errors.push(m); }); }""")
+    page.evaluate("window.__release()")
+    refused = page.wait_for_function("() => window.__errors[0]").json_value()
+    assert page.locator("#toast .toast-text").inner_text() == missed
+    assert refused["code"] in ("not_your_turn", "illegal") and refused.get("ref") == "act", refused  # (the calls are over: illegal)
+    ctx.close()

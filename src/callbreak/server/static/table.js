@@ -13,11 +13,14 @@ import { sheetOf, addRound } from "./sheet.js";
 const ENDED = new Set(["over", "expired", "abandoned"]);  // statuses of a table with nothing left to play
 const LIFT = "lift";      // the ref of a "select" message (a lifted card): its refusals are not shown
 const RESEND = "resend";  // the ref of a call or card sent again after a socket given up: its refusals are not shown
+const ACT = "act";        // the ref of a call or card the player made: a refusal of one the turn went on without is said as missed
 const GUARD_MS = 500;     // the winner of a trick may lead once it has been on the table this long
 const HOLD_MS = 900;      // a finished trick stays in the middle this long
 const COLLECT_MS = 350;   // then flies to its winner
 // the error codes after which this page cannot go on (protocol.FATAL: a test holds them equal)
 const FATAL = new Set(["bad_token", "no_table"]);
+// the refusals of a call or card that came after its turn went on
+const LATE = new Set(["not_your_turn", "illegal", "wrong_status"]);
 
 /** One WebSocket with silent reconnection (exponential backoff with jitter). */
 // A socket that hears nothing is dead, whether or not the browser knows it yet (a phone in a dead
@@ -190,7 +193,7 @@ function mountTable(root, id, token) {
   fill(root, page);
   const hand = createHand(handBox, {
     send: (c) => {
-      choose({ type: "play", card: c }, { card: c });
+      choose({ type: "play", card: c, ref: ACT }, { card: c });
       S.hint = null; renderHand(); renderTurnLine();
       return true;
     },
@@ -401,6 +404,11 @@ function mountTable(root, id, token) {
         // (a call or card sent again refused: it had arrived after all, or the turn moved on; the
         // events tell. Not a refusal that ends the page's seat: that is said as any other)
         if (msg.ref === RESEND && !FATAL.has(msg.code)) { render(); break; }
+        // (a call or card that reached the server after its turn's timer had acted: the event before
+        // this refusal said so, "Your call of 3 did not reach the table in time: 1 was called for
+        // you"; "It is not your turn now" over it read as a tap ignored, a Bengali player's try on a
+        // slow link)
+        if (msg.ref === ACT && S.missed && Date.now() - S.missed.at < 5000 && LATE.has(msg.code)) { render(); break; }
         if (FATAL.has(msg.code)) {
           S.fatal = errorText(msg.code); conn.close(); banner.hidden = true;
           if (!spectator) updateRecord(id, { over: true });  // (no way back to it from the home page)
@@ -769,7 +777,7 @@ function mountTable(root, id, token) {
       const grid = h("div", { class: "call-grid" }, ...st.legal_calls.map((n) =>
         h("button", {
           type: "button", dataset: { call: n },
-          onclick: () => { if (!S.pending) { choose({ type: "call", call: n }, { call: n }); render(); } },
+          onclick: () => { if (!S.pending) { choose({ type: "call", call: n, ref: ACT }, { call: n }); render(); } },
         }, num(n))));
       // arrows move between the calls (13 Tab stops alone, a keyboard player's try): ←/→ one, ↑/↓ a row
       grid.addEventListener("keydown", (e) => {

@@ -79,6 +79,8 @@ def test_analyse_after_the_final_places_on_a_phone(browser: Any) -> None:
         # leaves "done" out (msgspec's omit_defaults) and the page reads it as 0
         shown = page.evaluate("window.__progress")
         assert shown and not any("undefined" in line for line in shown), shown
+        # no count before the server's: "0 of 1 rounds", then "0 of 3" (a Bengali player's try)
+        assert shown[0].endswith("\nAnalysing…") and len({re.findall(r" of (\d+)", line)[0] for line in shown[1:]}) <= 1, shown
         # the final places best first (in seat order, the winner was read third: a Bengali player's try)
         final = page.inner_text("[data-testid=replay-final]")
         ranks = [int(m) for m in re.findall(r"(\d+)(?:st|nd|rd|th)\b", final)]

@@ -244,8 +244,9 @@ export function analysisPanel(id, opts) {
   function progress(st) {
     // AnalysisStatus leaves out its fields at their defaults: no "done" while none is done
     const done = st.done || 0, total = st.total || 0;
+    // (no count until the server says it: "0 of 1 rounds", then "0 of 3", a Bengali player's try)
     fill(box, h("h2", null, t("analysis.title")),
-      h("p", null, t("analysis.progress", { done, count: total })),
+      h("p", null, total ? t("analysis.progress", { done, count: total }) : t("analysis.starting")),
       h("progress", { max: Math.max(total, 1), value: done, "data-testid": "analysis-progress", "aria-label": t("analysis.title") }));
   }
 
@@ -299,7 +300,7 @@ export function analysisPanel(id, opts) {
   }
 
   async function start() {
-    progress({ done: 0, total: 1 });
+    progress({ done: 0, total: 0 });  // (the count comes with the server's answer)
     try { show(await api("POST", path)); } catch (e) { if (alive) idle(e.message); }
   }
 

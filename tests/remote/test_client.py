@@ -164,8 +164,9 @@ def test_bot_check_fails_a_bot_whose_round_outlasts_the_budget(bad_bot: Any, cap
 
     url = bad_bot("slow").url  # 50 ms a decision: 0.7 s a round, over a budget of 0.14 s
     rep = check_bot(url, positions=4, time_budget=0.14)
-    (failed,) = rep.failures
-    assert failed.name == "a round within the budget" and "for a round's 14 decisions, the budget 0.14 s" in failed.detail
+    # (on a busy machine a single 50 ms answer may run past the whole 0.14 s too: a failure of its own)
+    (failed,) = [f for f in rep.failures if f.name == "a round within the budget"]
+    assert "for a round's 14 decisions, the budget 0.14 s" in failed.detail
     assert all(w.detail.endswith("(slow: over 10 ms per decision)") for w in rep.warnings if w.name.startswith("/"))
     assert main(["bot", "check", url, "--positions", "3", "--time-budget", "0.14"]) == 1
     assert "a round within the budget" in capsys.readouterr().out

@@ -383,7 +383,7 @@ def test_while_calling_the_hand_reads_as_cards_not_unavailable(driven: str, brow
     assert page.locator("[data-testid=hand] .card[aria-disabled]").count() == 0
     names = page.locator("[data-testid=hand] .card").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
     assert names and all(" of " in n and "not" not in n for n in names), names
-    # the dealer is in the seat's label; the chip's "D" is not read
+    # the dealer is in the seat's label; the chip (two cards, drawn) is not read
     labels = page.locator(".seat[data-testid^=seat-]").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
     assert sum(1 for x in labels if f", {EN['seat.dealer']}:" in x) == 1, labels
     assert page.locator(".seat .dealer:not([aria-hidden=true])").count() == 0

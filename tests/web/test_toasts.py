@@ -105,10 +105,11 @@ HOLD = """(() => {
   const send = WebSocket.prototype.send;
   window.__held = [];
   WebSocket.prototype.send = function (data) {
-    if (window.__hold && String(data).includes('"type":"call"')) { window.__held.push([this, data]); return; }
+    if (window.__hold && String(data).includes(`"type":"${window.__hold}"`)) { window.__held.push([this, data]); return; }
     return send.call(this, data);
   };
-  window.__release = () => { window.__hold = false; for (const [ws, d] of window.__held.splice(0)) send.call(ws, d); };
+  window.__release = () => { window.__hold = null; for (const [ws, d] of window.__held.splice(0)) send.call(ws, d); };
+  window.__errors = [];
 })();"""
 
 
@@ -118,13 +119,13 @@ def test_a_call_that_reaches_the_server_after_its_timer_is_said_missed_not_refus
     table in time: 1 was called for you", then, over it, the server's refusal of the late call,
     "It is not your turn now", which read as a tap ignored. The refusal says nothing more."""
     ctx, page, _, _ = phone_at_seat(
-        browser, driven, {"preset": "quick", "rounds": 1, "card_seconds": 10, "call_seconds": 10}, scripts=(HOLD,)
+        browser, driven, {"preset": "quick", "rounds": 1, "card_seconds": 10, "call_seconds": 10, "autoplay_forced": False}, scripts=(HOLD,)
     )
     wait_for(page, driven, "[data-call]:not([disabled])")
     suggested = page.locator("[data-call].suggested")
     avoid = {"1", suggested.get_attribute("data-call") if suggested.count() else "1"}
     mine = next(b.get_attribute("data-call") for b in page.locator("[data-call]:not([disabled])").all() if b.get_attribute("data-call") not in avoid)
-    page.evaluate("window.__hold = true")
+    page.evaluate("window.__hold = 'call'")
     page.locator(f"[data-call='{mine}']").tap()
     page.wait_for_function("() => window.__held.length === 1")
     advance(page, driven, 10.5)  # the timer calls for the seat: the tapped call is still on its way
@@ -132,10 +133,41 @@ def test_a_call_that_reaches_the_server_after_its_timer_is_said_missed_not_refus
     assert str(made) != mine
     missed = f"Your call of {mine} did not reach the table in time: {made} was called for you."
     check_toast(page, missed)
-    page.evaluate("""() => { window.__errors = [];
-      window.__socket.addEventListener("message", (e) => { const m = JSON.parse(e.data); if (m.type === "error") window.__errors.push(m); }); }""")
-    page.evaluate("window.__release()")
-    refused = page.wait_for_function("() => window.__errors[0]").json_value()
+    refused = release(page)
     assert page.locator("#toast .toast-text").inner_text() == missed
-    assert refused["code"] in ("not_your_turn", "illegal") and refused.get("ref") == "act", refused  # (the calls are over: illegal)
+    assert refused["code"] in ("not_your_turn", "illegal") and str(refused.get("ref")).startswith("act-"), refused  # (the calls are over: illegal)
+    ctx.close()
+
+
+def release(page: Any) -> dict[str, Any]:
+    """Let the held messages go; the server's refusal of them, once the page has taken it."""
+    page.evaluate("""() => window.__socket.addEventListener("message", (e) => {
+      const m = JSON.parse(e.data); if (m.type === "error") window.__errors.push(m); })""")
+    page.evaluate("window.__release()")
+    return dict(page.wait_for_function("() => window.__errors[0]").json_value())
+
+
+def test_a_card_that_reaches_the_server_after_its_timer_played_it_says_nothing_more(driven: str, browser: Any) -> None:
+    """The card lifted, then tapped to play on a slow link, reaches the server after the turn's
+    timer played that very card: the page says the timer played it, and the refusal of the late
+    tap says nothing more (a reviewer's read: "It is not your turn now" over it, no missed note
+    being due, the card being the same)."""
+    ctx, page, _, _ = phone_at_seat(
+        browser, driven, {"preset": "quick", "rounds": 1, "card_seconds": 10, "call_seconds": 10, "autoplay_forced": False}, scripts=(HOLD,)
+    )
+    wait_for(page, driven, "[data-call]:not([disabled])")
+    page.locator("[data-call]:not([disabled])").first.tap()
+    wait_for(page, driven, MINE)
+    card = str(page.locator(MINE).last.get_attribute("data-card"))
+    page.locator(f"[data-testid=hand] [data-card='{card}']").tap()  # lifted (the server told: the timer plays it)
+    page.wait_for_selector(f"[data-testid=hand] [data-card='{card}'][data-selected=true]")
+    page.evaluate("window.__hold = 'play'")
+    page.locator(f"[data-testid=hand] [data-card='{card}']").tap()  # played: held on its way
+    page.wait_for_function("() => window.__held.length === 1")
+    advance(page, driven, 10.5)
+    page.wait_for_function(f"() => window.__events.some((e) => e.kind === 'play' && e.seat === 0 && e.card === {card!r})")
+    said = page.evaluate("() => [document.getElementById('toast').className, document.querySelector('#toast .toast-text')?.textContent]")
+    refused = release(page)
+    assert page.evaluate("() => [document.getElementById('toast').className, document.querySelector('#toast .toast-text')?.textContent]") == said
+    assert refused["code"] in ("not_your_turn", "illegal") and str(refused.get("ref")).startswith("act-"), refused
     ctx.close()

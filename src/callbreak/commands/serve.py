@@ -347,7 +347,7 @@ def seeded_warning(seed: int, process: int | None = None) -> str:
     )
 
 
-def bot_queue_line(cfg: Any) -> str:
+def bot_queue_line(cfg: _D) -> str:
     """What `callbreak serve` says at startup when its bots decide on bot workers (said once, by
     ``--workers``' parent; an operator's try: it said that with no worker a bot's turn played the
     lowest legal action, where the table's own process decides it with the bot).

@@ -220,7 +220,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's naming
         view = self.match.view(AGENTS.index(agent))
         return {"observation": ob.observe(view), "action_mask": ob.mask(view)}
 
-    def step(self, action: int | None) -> None:
+    def step(self, action: int | np.integer[Any] | npt.NDArray[np.integer[Any]] | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -735,7 +735,12 @@ class Hub:
             case Call(call=n):
                 t.submit({"t": "call", "seat": seat, "call": n})
                 t.human_acts(seat)
-            case Play(card=card):
+            case Play(card=card, at=at):
+                m = t.state.match
+                played = m.round.played_mask.bit_count() if m is not None else 0
+                if at is not None and m is not None and t.state.status == PLAYING and played != at:
+                    # (chosen for an earlier turn of the seat, which its timer played meanwhile)
+                    raise TableError("not_your_turn", f"that card was chosen with {at} cards played; {played} are now")
                 t.submit({"t": "play", "seat": seat, "card": card})
                 t.human_acts(seat)
             case Select(card=card, call=call):

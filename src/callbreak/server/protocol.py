@@ -192,15 +192,20 @@ class Call(_Client, tag="call"):
 
 
 class Play(_Client, tag="play"):
-    """The seat's card, as text (``AS``).
+    """The seat's card, as text (``AS``); ``at``, optional: the cards played in the round when its
+    player chose it (0..51). A card that reaches the server after more were played (on a slow link
+    its turn's timer played for the seat, whose card won the trick: the seat leads again) is refused
+    as ``not_your_turn``, not played on that later turn (a reviewer's read of a Bengali player's
+    try on a slow link).
 
     >>> parse('{"type": "play", "card": "QH"}')
-    Play(card='QH', ref=None)
-    >>> msgspec.json.encode(Play(card="QH"))
-    b'{"type":"play","card":"QH","ref":null}'
+    Play(card='QH', at=None, ref=None)
+    >>> msgspec.json.encode(Play(card="QH", at=17))
+    b'{"type":"play","card":"QH","at":17,"ref":null}'
     """
 
     card: Annotated[str, msgspec.Meta(max_length=4)]
+    at: Annotated[int, msgspec.Meta(ge=0, le=51)] | None = None
 
 
 class Select(_Client, tag="select"):

@@ -13,7 +13,7 @@ import { sheetOf, addRound } from "./sheet.js";
 const ENDED = new Set(["over", "expired", "abandoned"]);  // statuses of a table with nothing left to play
 const LIFT = "lift";      // the ref of a "select" message (a lifted card): its refusals are not shown
 const RESEND = "resend";  // the ref of a call or card sent again after a socket given up: its refusals are not shown
-const ACT = "act";        // the ref of a call or card the player made: a refusal of one the turn went on without is said as missed
+const ACT = "act-";       // the refs of the calls and cards the player makes ("act-1", ...): see `settled`
 const GUARD_MS = 500;     // the winner of a trick may lead once it has been on the table this long
 const HOLD_MS = 900;      // a finished trick stays in the middle this long
 const COLLECT_MS = 350;   // then flies to its winner
@@ -193,7 +193,7 @@ function mountTable(root, id, token) {
   fill(root, page);
   const hand = createHand(handBox, {
     send: (c) => {
-      choose({ type: "play", card: c, ref: ACT }, { card: c });
+      choose({ type: "play", card: c }, { card: c });
       S.hint = null; renderHand(); renderTurnLine();
       return true;
     },
@@ -303,7 +303,7 @@ function mountTable(root, id, token) {
     const st = S.state;
     const due = st && st.to_act === me() && turnKey() === u.turn
       && ("card" in u ? st.legal_cards.includes(u.card) : st.legal_calls.includes(u.call));
-    if (due && conn.send("card" in u ? { type: "play", card: u.card, ref: RESEND } : { type: "call", call: u.call, ref: RESEND })) {
+    if (due && conn.send("card" in u ? { type: "play", card: u.card, ref: RESEND, at: u.at } : { type: "call", call: u.call, ref: RESEND })) {
       S.pending = u;
       render();
       return;
@@ -332,12 +332,26 @@ function mountTable(root, id, token) {
     toastForSeat(text, 8000);
     announce(text);
   }
+  let actions = 0;          // the calls and cards this page has sent (their refs)
+  const settled = [];       // the refs of those whose turn an event of this seat settled (the last few)
+  /** The call or card `waiting` for, its turn settled by an event of this seat (its own, or the
+   *  timer's): a refusal of it later (it came late) says nothing more. */
+  function settle(waiting) {
+    if (!waiting || !waiting.ref) return;
+    settled.push(waiting.ref);
+    if (settled.length > 8) settled.shift();
+  }
   /** The player's call or card: sent; with no socket up (offline, or reconnecting) kept, and sent
    *  once the next socket has caught up if its turn still waits for it (`resendUnsent`). A Bengali
    *  player's try: a call tapped with the phone offline was lost ("try again in a moment"), the
    *  suggested call still lit as if chosen, and the timer called 1. */
   function choose(msg, what) {
-    S.pending = { ...what, turn: turnKey() };
+    // each its own ref (refused after its turn went on: said by the event, `settled`); a card, the
+    // cards played when it was chosen (protocol.Play.at: the server plays it on no later turn)
+    actions += 1;
+    msg.ref = `${ACT}${actions}`;
+    if ("card" in what && S.state) msg.at = S.state.tricks.length * 4 + S.state.trick.length;
+    S.pending = { ...what, turn: turnKey(), ref: msg.ref, at: msg.at };
     // (a card's wait is said on the line under the table: a toast beside it said it twice, a
     // Bengali player's try; a call's line says only "your call")
     if (!conn.send(msg)) { S.unsent = S.pending; if (!("card" in what)) toast(tr("table.sent_when_back")); }
@@ -406,9 +420,9 @@ function mountTable(root, id, token) {
         if (msg.ref === RESEND && !FATAL.has(msg.code)) { render(); break; }
         // (a call or card that reached the server after its turn's timer had acted: the event before
         // this refusal said so, "Your call of 3 did not reach the table in time: 1 was called for
-        // you"; "It is not your turn now" over it read as a tap ignored, a Bengali player's try on a
-        // slow link)
-        if (msg.ref === ACT && S.missed && Date.now() - S.missed.at < 5000 && LATE.has(msg.code)) { render(); break; }
+        // you", or "Time ran out: the 5♣ was played for you"; "It is not your turn now" over it read
+        // as a tap ignored, a Bengali player's try on a slow link)
+        if (typeof msg.ref === "string" && settled.includes(msg.ref) && LATE.has(msg.code)) { render(); break; }
         if (FATAL.has(msg.code)) {
           S.fatal = errorText(msg.code); conn.close(); banner.hidden = true;
           if (!spectator) updateRecord(id, { over: true });  // (no way back to it from the home page)
@@ -451,6 +465,7 @@ function mountTable(root, id, token) {
         // a card of this seat, the player's or one played for it (a bot on autoplay): its hint is spent
         if (ev.seat === mine) {
           const waiting = S.unsent || S.pending;
+          settle(waiting);
           if (waiting && "card" in waiting && waiting.card !== ev.card) missed = waiting;
           S.pending = null; S.hint = null; S.unsent = null;
         }
@@ -484,6 +499,7 @@ function mountTable(root, id, token) {
       case "call":
         if (ev.seat === mine) {
           const waiting = S.unsent || S.pending;
+          settle(waiting);
           S.pending = null; S.unsent = null;
           if (waiting && "call" in waiting && waiting.call !== ev.call) tellMissed(waiting, ev.call);
           else if (ev.reason === "timeout") toastForSeat(tr("table.timeout_called", { call: ev.call }));  // (a bot's call: the autoplay note says so)
@@ -777,7 +793,7 @@ function mountTable(root, id, token) {
       const grid = h("div", { class: "call-grid" }, ...st.legal_calls.map((n) =>
         h("button", {
           type: "button", dataset: { call: n },
-          onclick: () => { if (!S.pending) { choose({ type: "call", call: n, ref: ACT }, { call: n }); render(); } },
+          onclick: () => { if (!S.pending) { choose({ type: "call", call: n }, { call: n }); render(); } },
         }, num(n))));
       // arrows move between the calls (13 Tab stops alone, a keyboard player's try): ←/→ one, ↑/↓ a row
       grid.addEventListener("keydown", (e) => {

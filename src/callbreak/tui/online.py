@@ -562,8 +562,8 @@ class OnlineGame(Game):
         if why is not None:
             raise IllegalAction(why)
         self.error = ""
-        if isinstance(action, Card):
-            self._send(Play(card=str(action)))
+        if isinstance(action, Card):  # (with the cards played: the server plays it on no later turn)
+            self._send(Play(card=str(action), at=len(view.played)))
         else:
             self._send(Call(call=int(action)))
 

@@ -3,6 +3,8 @@
 >>> from callbreak.env import callbreak_v0
 >>> env = callbreak_v0.env(ruleset="quick", seed=1)
 >>> env.reset()
+>>> for i, agent in enumerate(env.possible_agents):  # (the random actions seeded too: the same match each run)
+...     _ = env.action_space(agent).seed(1 + i)
 >>> for agent in env.agent_iter():
 ...     obs, reward, termination, truncation, info = env.last()
 ...     action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])

@@ -740,7 +740,10 @@ function mountTable(root, id, token) {
         autoMark(cardEl(card, { small: true, cls: (old ? held.autos : S.autos).has(card) ? "auto" : "" })),
         h("span", { class: "who" }, shortName(seat))));
     }
-    if (held) area.dataset.winner = String(held.winner);
+    if (held) {
+      area.dataset.winner = String(held.winner);
+      area.dataset.heldAt = String(held.at);  // (when it was held, performance.now(): the winner's hand waits GUARD_MS from it)
+    }
     return area;
   }
 

@@ -122,3 +122,26 @@ def test_a_game_without_turn_timers_is_listed_by_its_preset(server: Server) -> N
     ).json()
     rows = msgspec.json.decode(server.post("/api/matches", {"tokens": [made["token"]]}).content, type=bodies.Matches).matches
     assert [m.rules for m in rows] == ["standard"]
+
+
+def test_a_joins_attempt_is_the_same_text_to_the_body_and_to_the_table() -> None:
+    """`bodies.JoinTable.attempt`'s pattern (the schema's, for the terminal without the server) and
+    `table.ATTEMPT` (which the join and the seat entry hold to) are two copies of one rule: they take
+    the same texts, but for the final newline that the body's searched pattern lets by and the table
+    refuses."""
+    from callbreak.server.table import ATTEMPT
+
+    texts = ["a" * 15, "a" * 16, "a" * 64, "a" * 65, "A-z_9" * 4, "aaaa bbbb cccc dddd", "ऋ" * 16,
+             "a" * 15 + ".", "a" * 16 + "\n", "\n" + "a" * 16, "", "0123456789abcdef"]  # fmt: skip
+
+    def body_takes(text: str) -> bool:
+        try:
+            msgspec.json.decode(json.dumps({"attempt": text}).encode(), type=bodies.JoinTable)
+        except msgspec.ValidationError:
+            return False
+        return True
+
+    for text in texts:
+        table_takes = ATTEMPT.fullmatch(text) is not None
+        assert body_takes(text) == (table_takes or (text.endswith("\n") and ATTEMPT.fullmatch(text[:-1]) is not None)), text
+    assert sum(ATTEMPT.fullmatch(t) is not None for t in texts) == 4
